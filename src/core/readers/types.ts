@@ -1,0 +1,34 @@
+// What every reader produces: typed errors, the formats of the inspect contract, progress metadata.
+
+import type { SeriesSet } from '../series/series-set';
+
+export type SourceFormat = 'tfevents' | 'csv' | 'json' | 'jsonl' | 'trainer_state' | 'training_progress' | 'wandb';
+
+export type ReadErrorKind = 'truncated' | 'bad-length-crc' | 'bad-data-crc' | 'decode' | 'io' | 'too-large';
+
+/** A typed read error at a byte offset of the source (0 when the offset is not meaningful). */
+export interface ReadError {
+  kind: ReadErrorKind;
+  offset: number;
+  message: string;
+}
+
+/** Numeric progress a run reports (training_progress.json, trainer_state.json max_steps…). */
+export interface ProgressInfo {
+  /** 0–1 when known. */
+  fraction: number | null;
+  etaSeconds: number | null;
+  /** The raw fields as the file wrote them (numbers, strings, small arrays). */
+  fields: Record<string, unknown>;
+}
+
+/** The result of reading one source file completely (one-shot) or up to now (incremental). */
+export interface SourceReadResult {
+  format: SourceFormat;
+  /** Records (events, rows, history entries) read so far. */
+  records: number;
+  series: SeriesSet;
+  errors: ReadError[];
+  progress?: ProgressInfo | null;
+  config?: Record<string, unknown> | null;
+}

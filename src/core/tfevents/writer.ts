@@ -1,0 +1,161 @@
+// TensorBoard event-file writer: encodes Event protos and frames them as TFRecords (demo, tests, bench).
+
+import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { maskedCrc32c } from './crc32c';
+import { ProtoWriter } from './protobuf-writer';
+
+/** How a scalar is encoded: `simple` = Summary.Value.simple_value (PyTorch, tensorboardX); `tensor` =
+ * a scalar TensorProto with plugin `scalars` (TF2 tf.summary, Keras). */
+export type ScalarEncoding = 'simple' | 'tensor-float' | 'tensor-double';
+
+/** DataType enum values from tensorflow/core/framework/types.proto. */
+export const DT_FLOAT = 1;
+export const DT_DOUBLE = 2;
+export const DT_INT32 = 3;
+export const DT_INT64 = 9;
+export const DT_HALF = 19;
+
+export interface ScalarPoint {
+  tag: string;
+  value: number;
+}
+
+export interface HistogramData {
+  min: number;
+  max: number;
+  num: number;
+  sum: number;
+  sumSquares: number;
+  bucketLimit: number[];
+  bucket: number[];
+}
+
+/** Frames one payload as a TFRecord: u64 length, masked CRC of the length, payload, masked CRC of payload. */
+export function frameRecord(payload: Uint8Array): Uint8Array {
+  const out = new Uint8Array(12 + payload.length + 4);
+  const dv = new DataView(out.buffer);
+  dv.setBigUint64(0, BigInt(payload.length), true);
+  dv.setUint32(8, maskedCrc32c(out, 0, 8), true);
+  out.set(payload, 12);
+  dv.setUint32(12 + payload.length, maskedCrc32c(payload), true);
+  return out;
+}
+
+export function encodeFileVersionEvent(wallTime: number, version = 'brain.Event:2'): Uint8Array {
+  return new ProtoWriter().double(1, wallTime).string(3, version).finish();
+}
+
+/** One Event with several scalar values at one step. `withPluginName` mirrors TF, which writes the
+ * plugin metadata only on a tag's first value in a file. */
+export function encodeScalarEvent(
+  wallTime: number,
+  step: number,
+  points: readonly ScalarPoint[],
+  encoding: ScalarEncoding = 'simple',
+  withPluginName: (tag: string) => boolean = () => true,
+): Uint8Array {
+  return new ProtoWriter()
+    .double(1, wallTime)
+    .int(2, step)
+    .message(5, (summary) => {
+      for (const p of points) {
+        summary.message(1, (v) => {
+          v.string(1, p.tag);
+          if (encoding === 'simple') {
+            v.float(2, p.value);
+            return;
+          }
+          if (withPluginName(p.tag)) {
+            v.message(9, (meta) => meta.message(1, (pd) => pd.string(1, 'scalars')).int(4, 1));
+          }
+          v.message(8, (t) => {
+            t.int(1, encoding === 'tensor-float' ? DT_FLOAT : DT_DOUBLE).message(2, () => {});
+            if (encoding === 'tensor-float') t.packedFloats(5, [p.value]);
+            else t.packedDoubles(6, [p.value]);
+          });
+        });
+      }
+    })
+    .finish();
+}
+
+export function encodeHistogramEvent(wallTime: number, step: number, tag: string, h: HistogramData): Uint8Array {
+  return new ProtoWriter()
+    .double(1, wallTime)
+    .int(2, step)
+    .message(5, (summary) =>
+      summary.message(1, (v) =>
+        v.string(1, tag).message(5, (histo) =>
+          histo
+            .double(1, h.min)
+            .double(2, h.max)
+            .double(3, h.num)
+            .double(4, h.sum)
+            .double(5, h.sumSquares)
+            .packedDoubles(6, h.bucketLimit)
+            .packedDoubles(7, h.bucket),
+        ),
+      ),
+    )
+    .finish();
+}
+
+let fileCounter = 0;
+
+/** The file name TensorBoard writers use: events.out.tfevents.<secs>.<host>.<pid>.<n>. */
+export function eventFileName(wallTimeSeconds = Date.now() / 1000): string {
+  return `events.out.tfevents.${Math.floor(wallTimeSeconds)}.${hostname()}.${process.pid}.${fileCounter++}`;
+}
+
+/** Appends framed events to one file. Each `flush` makes the bytes visible to readers. */
+export class EventFileWriter {
+  readonly path: string;
+  private fd: number;
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
+  private taggedOnce = new Set<string>();
+
+  constructor(dir: string, opts: { fileName?: string; wallTime?: number } = {}) {
+    this.path = join(dir, opts.fileName ?? eventFileName(opts.wallTime));
+    this.fd = openSync(this.path, 'a');
+    this.append(encodeFileVersionEvent(opts.wallTime ?? Date.now() / 1000));
+  }
+
+  append(eventPayload: Uint8Array): void {
+    const rec = frameRecord(eventPayload);
+    this.pending.push(rec);
+    this.pendingBytes += rec.length;
+    if (this.pendingBytes > 1 << 20) this.flush();
+  }
+
+  scalars(step: number, points: readonly ScalarPoint[], encoding: ScalarEncoding = 'simple', wallTime = Date.now() / 1000): void {
+    this.append(
+      encodeScalarEvent(wallTime, step, points, encoding, (tag) => {
+        if (this.taggedOnce.has(tag)) return false;
+        this.taggedOnce.add(tag);
+        return true;
+      }),
+    );
+  }
+
+  histogram(step: number, tag: string, h: HistogramData, wallTime = Date.now() / 1000): void {
+    this.append(encodeHistogramEvent(wallTime, step, tag, h));
+  }
+
+  flush(sync = false): void {
+    if (this.pending.length === 0) return;
+    const all = Buffer.concat(this.pending, this.pendingBytes);
+    this.pending = [];
+    this.pendingBytes = 0;
+    let off = 0;
+    while (off < all.length) off += writeSync(this.fd, all, off, all.length - off);
+    if (sync) fsyncSync(this.fd);
+  }
+
+  close(): void {
+    this.flush();
+    closeSync(this.fd);
+  }
+}
