@@ -5,7 +5,10 @@ import globals from 'globals';
 import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
-const noNode = nodeBuiltins.map((name) => ({ name, message: 'This layer runs in the browser: no Node built-ins.' }));
+const noNode = nodeBuiltins.map((name) => ({
+  name,
+  message: 'This layer runs in the browser: no Node built-ins.',
+}));
 const noElectron = [{ name: 'electron', message: 'core/shared are pure Node/TS: never import electron.' }];
 
 export default tseslint.config(
@@ -25,7 +28,15 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: noElectron, patterns: [{ group: ['**/main/**', '**/renderer/**', '**/preload/**'], message: 'core never imports app layers.' }] },
+        {
+          paths: noElectron,
+          patterns: [
+            {
+              group: ['**/main/**', '**/renderer/**', '**/preload/**'],
+              message: 'core never imports app layers.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -35,7 +46,15 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [...noElectron, ...noNode], patterns: [{ group: ['**/core/**', '**/main/**', '**/renderer/**', '**/preload/**'], message: 'shared imports nothing of the app.' }] },
+        {
+          paths: [...noElectron, ...noNode],
+          patterns: [
+            {
+              group: ['**/core/**', '**/main/**', '**/renderer/**', '**/preload/**'],
+              message: 'shared imports nothing of the app.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -46,8 +65,16 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [...noNode, { name: 'electron', message: 'The renderer talks to a Backend, never to electron.' }],
-          patterns: [{ group: ['**/core/**', '**/main/**', '**/cli/**'], message: 'The renderer never imports core/main/cli.' }],
+          paths: [
+            ...noNode,
+            { name: 'electron', message: 'The renderer talks to a Backend, never to electron.' },
+          ],
+          patterns: [
+            {
+              group: ['**/core/**', '**/main/**', '**/cli/**'],
+              message: 'The renderer never imports core/main/cli.',
+            },
+          ],
         },
       ],
     },

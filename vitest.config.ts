@@ -1,4 +1,4 @@
-// Vitest projects: fast unit tests on the sources, and e2e tests in Chromium against the built app.
+// Vitest projects: unit tests on the sources; 'built' checks of the built bundles; e2e in Chromium.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,9 +8,18 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**', 'node_modules/**'],
+          exclude: ['test/e2e/**', 'test/wiring/**', 'node_modules/**'],
           environment: 'node',
           testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'built',
+          include: ['test/wiring/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
       {

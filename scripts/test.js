@@ -1,0 +1,63 @@
+// `npm test`: unit tests, the app build, checks of the built bundles, e2e in Chromium; ends "N passed, M failed".
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildIfStale, root } from './lib/build.js';
+import { findChromium } from '../test/e2e/chromium-path.js';
+
+const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
+const totals = { passed: 0, failed: 0, skipped: 0 };
+
+function runProject(project, extra = []) {
+  const out = join(root, `.vitest-results.json`);
+  rmSync(out, { force: true });
+  const r = spawnSync(
+    process.execPath,
+    [
+      vitest,
+      'run',
+      '--project',
+      project,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${out}`,
+      ...extra,
+    ],
+    { cwd: root, stdio: 'inherit' },
+  );
+  if (!existsSync(out)) {
+    // The run died before reporting (syntax error, crash): count it as one failure, never as nothing.
+    totals.failed += 1;
+    return;
+  }
+  const report = JSON.parse(readFileSync(out, 'utf8'));
+  totals.passed += report.numPassedTests;
+  totals.failed += report.numFailedTests + (r.status !== 0 && report.numFailedTests === 0 ? 1 : 0);
+  totals.skipped += report.numPendingTests + (report.numTodoTests ?? 0);
+  rmSync(out, { force: true });
+}
+
+runProject('unit', process.argv.slice(2));
+
+const built = buildIfStale() === 0;
+if (!built) totals.failed += 1;
+else runProject('built');
+
+const chromium = findChromium();
+if (chromium) {
+  if (built) runProject('e2e');
+} else if (process.env.CI || process.env.RLWATCH_REQUIRE_E2E) {
+  process.stdout.write(
+    '\ne2e: FAILED — no Chromium found; install it (apt-get install -y chromium) or set RLWATCH_CHROMIUM.\n',
+  );
+  totals.failed += 1;
+} else {
+  process.stdout.write(
+    '\ne2e: NOT RUN — no Chromium found. Install it (apt-get install -y chromium) or set RLWATCH_CHROMIUM to run the browser tests.\n',
+  );
+}
+
+process.stdout.write(
+  `\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`,
+);
+process.exit(totals.failed > 0 ? 1 : 0);

@@ -1,0 +1,89 @@
+// Help text, flag parsing and the usage error every command reports the same way (exit 2, one line on stderr).
+
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+export const HELP = `rlwatch — watch RL / RLHF training runs: live charts, system sampling, health alerts.
+
+Usage:
+  rlwatch open [DIR]               open the desktop app on DIR (the live demo when omitted);
+                                   where no window can open, serve the same UI on 127.0.0.1
+  rlwatch serve DIR [--host H] [--port P] [--poll]
+                                   serve the UI for DIR to a browser (127.0.0.1, token in the URL)
+  rlwatch demo [DIR] [--steps N] [--rate HZ] [--serve]
+                                   write a simulated PPO run into DIR (a new temp folder when
+                                   omitted) until N steps or Ctrl-C; --serve also serves it
+  rlwatch --help | --version
+
+Exit status: 0 ok, 2 bad usage or unreadable path.`;
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export function parseNumber(
+  name: string,
+  raw: string | undefined,
+  min: number,
+  max: number,
+): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min || n > max)
+    throw new UsageError(`--${name} must be a number from ${min} to ${max}, got '${raw}'`);
+  return n;
+}
+
+type FlagSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+
+/** Strict flag parsing, so a typo is a usage error rather than silently ignored. */
+export function parseFlags(
+  args: string[],
+  options: FlagSpec,
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  try {
+    const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
+    return { values: values as Record<string, string | boolean | undefined>, positionals };
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** Checks that `dir` is a readable folder, as a usage error with the reason otherwise. */
+export async function readableFolder(dir: string): Promise<string> {
+  const full = resolve(dir);
+  try {
+    const st = await stat(full);
+    if (!st.isDirectory()) throw new UsageError(`${full} is not a folder`);
+    await access(full, constants.R_OK | constants.X_OK);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      code === 'ENOENT'
+        ? `${full} does not exist`
+        : code === 'EACCES'
+          ? `${full} is not readable (permission denied)`
+          : `cannot read ${full}: ${String(err)}`,
+    );
+  }
+  return full;
+}
+
+/** Resolves on the first SIGINT/SIGTERM, so long-running commands can clean up and exit 0. */
+export function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((res) => {
+    const on = (sig: NodeJS.Signals): void => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      res(sig);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}

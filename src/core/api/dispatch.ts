@@ -1,0 +1,44 @@
+// Validates and routes one contract request to its handler; shared by Electron IPC and the serve WebSocket.
+
+import { isRequestChannel, type RequestChannel } from '../../shared/channels';
+import { requestSchemas, type RequestArgs, type RequestResults } from '../../shared/contract';
+import { fail, ok, type ErrorCode, type Result } from '../../shared/result';
+
+/** One handler per request channel: leaving one out is a compile error. */
+export type Handlers = {
+  [C in RequestChannel]: (args: RequestArgs[C]) => Promise<RequestResults[C]> | RequestResults[C];
+};
+
+/** Thrown by handlers to return a typed failure instead of `internal`. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export async function dispatch(
+  handlers: Handlers,
+  channel: unknown,
+  rawArgs: unknown,
+): Promise<Result<unknown>> {
+  if (!isRequestChannel(channel)) {
+    return fail('unknown-channel', `unknown channel ${JSON.stringify(String(channel)).slice(0, 80)}`);
+  }
+  const parsed = requestSchemas[channel].safeParse(rawArgs ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+    return fail('bad-request', `${channel}: invalid arguments${where}: ${issue?.message ?? 'rejected'}`);
+  }
+  try {
+    const handler = handlers[channel] as (args: unknown) => unknown;
+    return ok(await handler(parsed.data));
+  } catch (err) {
+    if (err instanceof ApiError) return fail(err.code, err.message);
+    return fail('internal', `${channel} failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}

@@ -1,0 +1,49 @@
+// The contract's request handlers over one Workspace; the host (Electron main or serve) adds what only it can do.
+
+import type { AppInfo } from '../../shared/domain';
+import type { Workspace } from '../workspace/workspace';
+import { ApiError, type Handlers } from './dispatch';
+
+export interface HostCapabilities {
+  mode: AppInfo['mode'];
+  version: string;
+  /** Native folder picker (Electron only). */
+  chooseFolder?: () => Promise<string | null>;
+  /** Whether the renderer may open arbitrary folders (not in serve mode, where the browser is remote). */
+  allowOpenFolder: boolean;
+}
+
+export function createHandlers(ws: Workspace, host: HostCapabilities): Handlers {
+  const openFolder = async (path: string): Promise<{ root: string }> => {
+    try {
+      await ws.open(path);
+    } catch (err) {
+      throw new ApiError('io', `cannot open ${path}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    return { root: ws.root ?? path };
+  };
+  return {
+    'app.info': () => ({
+      version: host.version,
+      mode: host.mode,
+      root: ws.root,
+      canChooseFolder: host.chooseFolder !== undefined,
+    }),
+    'runs.list': () => ws.listRuns(),
+    'runs.openFolder': ({ path }) => {
+      if (!host.allowOpenFolder)
+        throw new ApiError('unavailable', 'opening other folders is disabled in serve mode');
+      return openFolder(path);
+    },
+    'runs.chooseFolder': async () => {
+      if (!host.chooseFolder) throw new ApiError('unavailable', 'no folder picker in this mode');
+      const picked = await host.chooseFolder();
+      return picked === null ? null : openFolder(picked);
+    },
+    'series.get': ({ run, tag }) => {
+      const cols = ws.getSeries(run, tag);
+      if (!cols) throw new ApiError('not-found', `no series ${tag} in run ${run}`);
+      return cols;
+    },
+  };
+}

@@ -1,0 +1,75 @@
+// Serves the built renderer's files, confined to its folder, with types and security headers.
+
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import type { ServerResponse } from 'node:http';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+};
+
+/** The page's Content-Security-Policy; the Electron window sets the same one. */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export function securityHeaders(): Record<string, string> {
+  return {
+    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'X-Frame-Options': 'DENY',
+  };
+}
+
+/** Resolves a URL path inside `root`, or null when it would escape it. */
+export function resolveInside(root: string, urlPath: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0')) return null;
+  const full = normalize(join(root, decoded));
+  return full === root || full.startsWith(root.endsWith(sep) ? root : root + sep) ? full : null;
+}
+
+export async function sendFile(
+  res: ServerResponse,
+  path: string,
+  extraHeaders: Record<string, string> = {},
+): Promise<boolean> {
+  let body: Buffer;
+  try {
+    body = await readFile(path);
+  } catch {
+    return false;
+  }
+  res.writeHead(200, {
+    'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream',
+    'Content-Length': String(body.length),
+    'Cache-Control': extname(path) === '.html' ? 'no-store' : 'private, max-age=3600',
+    ...securityHeaders(),
+    ...extraHeaders,
+  });
+  res.end(body);
+  return true;
+}

@@ -1,0 +1,160 @@
+// Electron main: lifecycle glue only. All logic lives in src/core; this wires it to windows, tray and menus.
+
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  nativeImage,
+  session,
+  Tray,
+  type IpcMainInvokeEvent,
+} from 'electron';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createHandlers } from '../core/api/handlers';
+import { startDemo, type RunningDemo } from '../core/demo/demo-writer';
+import { createWorkspace } from '../core/workspace/create';
+import { forwardPushEvents, registerContract } from './ipc';
+import { appMenuTemplate } from './menu';
+import { notify } from './notifications';
+import { applySessionPolicy } from './security';
+import { TrayService, type Health } from './tray';
+import { createMainWindow } from './window';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const resources = join(here, '..', '..', 'resources');
+const rendererFile = join(here, '..', 'renderer', 'index.html');
+const rendererUrl = !app.isPackaged ? (process.env.ELECTRON_RENDERER_URL ?? null) : null;
+
+/** The folder named on the command line: the last argument that is not a flag. */
+export function folderFromArgv(argv: string[], packaged: boolean): string | undefined {
+  return argv
+    .slice(packaged ? 1 : 2)
+    .filter((a) => !a.startsWith('-'))
+    .at(-1);
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  let win: BrowserWindow | null = null;
+  let demo: RunningDemo | null = null;
+  const workspace = createWorkspace({});
+
+  const showWindow = (): void => {
+    if (!win || win.isDestroyed()) win = openWindow();
+    if (win.isMinimized()) win.restore();
+    win.show();
+    win.focus();
+  };
+
+  const chooseFolder = async (): Promise<string | null> => {
+    const parent = win && !win.isDestroyed() ? win : undefined;
+    const options = { title: 'Open a run folder', properties: ['openDirectory' as const] };
+    const r = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
+    return r.canceled ? null : (r.filePaths[0] ?? null);
+  };
+
+  const handlers = createHandlers(workspace, {
+    mode: 'electron',
+    version: app.getVersion(),
+    allowOpenFolder: true,
+    chooseFolder,
+  });
+
+  const isTrusted = (event: IpcMainInvokeEvent): boolean => {
+    const url = event.senderFrame?.url ?? '';
+    const expected = rendererUrl ?? pathToFileURL(rendererFile).href;
+    return (
+      win !== null && event.sender === win.webContents && url.split(/[?#]/)[0] === expected.split(/[?#]/)[0]
+    );
+  };
+
+  const openWindow = (): BrowserWindow =>
+    createMainWindow({
+      preloadDir: join(here, '..', 'preload'),
+      rendererUrl,
+      rendererFile,
+      icon: join(resources, 'icon.png'),
+    });
+
+  const openFolderOrDemo = async (folder: string | undefined): Promise<void> => {
+    let target = folder;
+    if (!target) {
+      const dir = mkdtempSync(join(tmpdir(), 'rlwatch-demo-'));
+      demo = startDemo({ dir });
+      target = dir;
+    }
+    try {
+      await workspace.open(target);
+    } catch (err) {
+      dialog.showErrorBox(
+        'rlwatch',
+        `Cannot open ${target}: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+  };
+
+  app.on('second-instance', (_event, argv) => {
+    showWindow();
+    const folder = folderFromArgv(argv, app.isPackaged);
+    if (folder) void openFolderOrDemo(folder);
+  });
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+
+  app.on('before-quit', () => {
+    void demo?.stop();
+    void workspace.close();
+  });
+
+  void app.whenReady().then(async () => {
+    applySessionPolicy(session.defaultSession);
+    registerContract(ipcMain, handlers, isTrusted);
+    win = openWindow();
+    forwardPushEvents(workspace, () => (win && !win.isDestroyed() ? win.webContents : null));
+
+    const pickFolder = (): void => void handlers['runs.chooseFolder']({});
+    Menu.setApplicationMenu(
+      Menu.buildFromTemplate(
+        appMenuTemplate({ openFolder: pickFolder, isMac: process.platform === 'darwin' }),
+      ),
+    );
+
+    const icons = new Map<Health, Electron.NativeImage>();
+    const tray = new TrayService({
+      createTray: (icon) => new Tray(icon),
+      buildMenu: (template) => Menu.buildFromTemplate(template),
+      icon: (health) => {
+        let img = icons.get(health);
+        if (!img)
+          icons.set(health, (img = nativeImage.createFromPath(join(resources, `tray-${health}.png`))));
+        return img;
+      },
+      onShow: showWindow,
+      onOpenFolder: pickFolder,
+      onQuit: () => app.quit(),
+    });
+    tray.render();
+    workspace.on('runs.changed', (runs) =>
+      tray.update({
+        runs: runs.map((r) => ({ name: r.run, summary: `${r.tags.length} tags · ${r.points} points` })),
+      }),
+    );
+    workspace.on('app.notice', (n) => {
+      if (n.level !== 'info') notify('rlwatch', n.message, showWindow);
+    });
+
+    app.on('activate', () => {
+      if (BrowserWindow.getAllWindows().length === 0) showWindow();
+    });
+
+    await openFolderOrDemo(folderFromArgv(process.argv, app.isPackaged));
+  });
+}

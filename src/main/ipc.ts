@@ -1,0 +1,30 @@
+// Registers every contract channel on ipcMain (validated by dispatch) and forwards push events to the window.
+
+import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
+import { ipcName, PUSH_EVENTS, REQUEST_CHANNELS } from '../shared/channels';
+import { fail } from '../shared/result';
+import { dispatch, type Handlers } from '../core/api/dispatch';
+import type { Workspace } from '../core/workspace/workspace';
+
+/** Only our own renderer's top frame may call in (VS Code checks the sender frame the same way). */
+export type SenderCheck = (event: IpcMainInvokeEvent) => boolean;
+
+export function registerContract(ipcMain: IpcMain, handlers: Handlers, isTrusted: SenderCheck): () => void {
+  for (const channel of REQUEST_CHANNELS) {
+    ipcMain.handle(ipcName(channel), (event, args: unknown) => {
+      if (!isTrusted(event)) return fail('bad-request', 'request from an untrusted frame refused');
+      return dispatch(handlers, channel, args);
+    });
+  }
+  return () => REQUEST_CHANNELS.forEach((c) => ipcMain.removeHandler(ipcName(c)));
+}
+
+export function forwardPushEvents(workspace: Workspace, target: () => WebContents | null): () => void {
+  const offs = PUSH_EVENTS.map((event) =>
+    workspace.on(event, (payload) => {
+      const contents = target();
+      if (contents && !contents.isDestroyed()) contents.send(ipcName(event), payload);
+    }),
+  );
+  return () => offs.forEach((off) => off());
+}

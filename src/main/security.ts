@@ -1,0 +1,14 @@
+// Session-wide policy: the strict CSP on every response and every permission request denied.
+
+import type { Session } from 'electron';
+import { CONTENT_SECURITY_POLICY } from '../core/server/static-files';
+
+export function applySessionPolicy(ses: Session): void {
+  ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  ses.setPermissionCheckHandler(() => false);
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    callback({
+      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] },
+    });
+  });
+}

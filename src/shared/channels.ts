@@ -1,0 +1,25 @@
+// The names of every request channel and push event of the contract; zod-free so preload and renderer stay small.
+
+export const REQUEST_CHANNELS = [
+  'app.info',
+  'runs.list',
+  'runs.openFolder',
+  'runs.chooseFolder',
+  'series.get',
+] as const;
+
+export const PUSH_EVENTS = ['runs.changed', 'series.appended', 'app.notice'] as const;
+
+export type RequestChannel = (typeof REQUEST_CHANNELS)[number];
+export type PushEvent = (typeof PUSH_EVENTS)[number];
+
+export function isRequestChannel(name: unknown): name is RequestChannel {
+  return typeof name === 'string' && (REQUEST_CHANNELS as readonly string[]).includes(name);
+}
+
+export function isPushEvent(name: unknown): name is PushEvent {
+  return typeof name === 'string' && (PUSH_EVENTS as readonly string[]).includes(name);
+}
+
+/** The IPC channel name Electron uses for a contract channel, namespaced so nothing else collides. */
+export const ipcName = (channel: RequestChannel | PushEvent): string => `rlwatch:${channel}`;

@@ -1,0 +1,172 @@
+// A stand-in for the `electron` module that records how main wires itself. Checks wiring only: no real
+// window, IPC or tray exists here. When main first pushes an event to the window, the stub exercises the
+// registered handlers with fake senders, writes everything to $RLWATCH_WIRING_OUT and exits.
+import { writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+const record = {
+  singleInstanceLock: false,
+  windows: [],
+  handled: [],
+  sent: [],
+  permissionRequest: null,
+  permissionCheck: null,
+  cspHeader: null,
+  openHandler: null,
+  navigationPrevented: null,
+  trayCreated: false,
+  trayMenu: [],
+  appMenu: [],
+  calls: {},
+};
+const handlers = new Map();
+let firstWindow = null;
+let finished = false;
+
+async function finish() {
+  if (finished) return;
+  finished = true;
+  const wc = firstWindow.webContents;
+  const trusted = { sender: wc, senderFrame: { url: wc._url } };
+  const untrusted = { sender: wc, senderFrame: { url: 'https://evil.example/' } };
+  const call = async (name, event, args) => handlers.get(name)?.(event, args);
+  record.calls = {
+    appInfo: await call('rlwatch:app.info', trusted, {}),
+    runsList: await call('rlwatch:runs.list', trusted, {}),
+    untrusted: await call('rlwatch:app.info', untrusted, {}),
+    badArgs: await call('rlwatch:series.get', trusted, { run: 42 }),
+    extraArgs: await call('rlwatch:runs.list', trusted, { sneaky: true }),
+  };
+  record.handled = [...handlers.keys()];
+  writeFileSync(process.env.RLWATCH_WIRING_OUT, JSON.stringify(record, null, 2));
+  process.exit(0);
+}
+
+class WebContents {
+  constructor() {
+    this._url = null;
+    this._listeners = {};
+  }
+  setWindowOpenHandler(fn) {
+    record.openHandler = fn({ url: 'https://example.com/' });
+  }
+  on(event, fn) {
+    this._listeners[event] = fn;
+    if (event === 'will-navigate') {
+      let prevented = false;
+      fn({ preventDefault: () => (prevented = true) }, 'https://example.com/');
+      record.navigationPrevented = prevented;
+    }
+  }
+  send(channel, payload) {
+    record.sent.push({ channel, kind: Array.isArray(payload) ? 'array' : typeof payload });
+    if (channel === 'rlwatch:runs.changed') void finish();
+  }
+  isDestroyed() {
+    return false;
+  }
+}
+
+export class BrowserWindow {
+  constructor(opts) {
+    record.windows.push(opts);
+    this.webContents = new WebContents();
+    if (!firstWindow) BrowserWindow._first(this);
+  }
+  static _first(win) {
+    firstWindow = win;
+  }
+  static getAllWindows() {
+    return firstWindow ? [firstWindow] : [];
+  }
+  once() {}
+  on() {}
+  show() {}
+  focus() {}
+  restore() {}
+  isMinimized() {
+    return false;
+  }
+  isDestroyed() {
+    return false;
+  }
+  loadFile(path) {
+    this.webContents._url = pathToFileURL(path).href;
+    return Promise.resolve();
+  }
+  loadURL(url) {
+    this.webContents._url = url;
+    return Promise.resolve();
+  }
+}
+
+export const app = {
+  isPackaged: false,
+  requestSingleInstanceLock() {
+    record.singleInstanceLock = true;
+    return true;
+  },
+  getVersion: () => '0.0.0-wiring',
+  on() {},
+  quit() {},
+  whenReady: () => Promise.resolve(),
+};
+
+export const ipcMain = {
+  handle(name, fn) {
+    handlers.set(name, fn);
+  },
+  removeHandler(name) {
+    handlers.delete(name);
+  },
+};
+
+export const session = {
+  defaultSession: {
+    setPermissionRequestHandler(fn) {
+      fn(null, 'media', (allowed) => (record.permissionRequest = allowed));
+    },
+    setPermissionCheckHandler(fn) {
+      record.permissionCheck = fn(null, 'media');
+    },
+    webRequest: {
+      onHeadersReceived(fn) {
+        fn(
+          { responseHeaders: {} },
+          (r) => (record.cspHeader = r.responseHeaders['Content-Security-Policy']?.[0] ?? null),
+        );
+      },
+    },
+  },
+};
+
+export const Menu = {
+  buildFromTemplate: (t) => t,
+  setApplicationMenu(m) {
+    record.appMenu = m.map((i) => i.label ?? i.role);
+  },
+};
+
+export class Tray {
+  constructor() {
+    record.trayCreated = true;
+  }
+  setImage() {}
+  setToolTip() {}
+  setContextMenu(m) {
+    record.trayMenu = m.map((i) => i.label ?? i.type);
+  }
+  destroy() {}
+}
+
+export const nativeImage = { createFromPath: (p) => ({ path: p }) };
+export const dialog = { showOpenDialog: async () => ({ canceled: true, filePaths: [] }), showErrorBox() {} };
+export const shell = { openExternal: async () => {} };
+export class Notification {
+  static isSupported() {
+    return false;
+  }
+}
+export const contextBridge = { exposeInMainWorld() {} };
+export const ipcRenderer = { invoke() {}, on() {}, removeListener() {} };
+export default { app, BrowserWindow, ipcMain, session, Menu, Tray, nativeImage, dialog, shell, Notification };
