@@ -27,6 +27,7 @@ export interface RunningDemo {
 export const DEMO_RUN_NAME = 'ppo_demo';
 const CSV_COLUMNS = [
   'step',
+  'timestamp',
   'reward',
   'reward_mean',
   'absolute_score',
@@ -82,7 +83,10 @@ export function startDemo(opts: DemoOptions): RunningDemo {
     if (step % 10 === 0)
       events.histogram(step, 'Actions/replica_0', histogramOf(m.scalars.entropy ?? 1), wall);
     events.flush();
-    appendFileSync(csvPath, [step, ...CSV_COLUMNS.slice(1).map((c) => m.csv[c] ?? '')].join(',') + '\n');
+    appendFileSync(
+      csvPath,
+      [step, wall.toFixed(3), ...CSV_COLUMNS.slice(2).map((c) => m.csv[c] ?? '')].join(',') + '\n',
+    );
     if (step % 10 === 0 || step === steps - 1) writeProgress();
     opts.onStep?.(step);
     step++;

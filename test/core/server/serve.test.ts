@@ -1,0 +1,174 @@
+// serve: token on the page and the socket, the contract over WebSocket, bad input refused without a crash.
+
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { WebSocket } from 'ws';
+import { createHandlers } from '../../../src/core/api/handlers';
+import { startServer, type RunningServer } from '../../../src/core/server/serve';
+import { EventFileWriter } from '../../../src/core/tfevents/writer';
+import { createWorkspace } from '../../../src/core/workspace/create';
+import type { Workspace } from '../../../src/core/workspace/workspace';
+
+const TOKEN = 'test-token-0123456789abcdef';
+
+function connect(url: string, headers: Record<string, string> = {}): Promise<WebSocket> {
+  return new Promise((res, rej) => {
+    const ws = new WebSocket(url, { headers });
+    ws.once('open', () => res(ws));
+    ws.once('unexpected-response', (_req, r) => rej(new Error(`HTTP ${r.statusCode}`)));
+    ws.once('error', rej);
+  });
+}
+
+function request(
+  ws: WebSocket,
+  msg: unknown,
+): Promise<{ id: unknown; result: { ok: boolean; error?: { code: string } } }> {
+  return new Promise((res) => {
+    const onMessage = (data: Buffer): void => {
+      const m = JSON.parse(data.toString()) as { id?: unknown; result?: unknown };
+      if ('result' in m) {
+        ws.off('message', onMessage);
+        res(m as never);
+      }
+    };
+    ws.on('message', onMessage);
+    ws.send(typeof msg === 'string' ? msg : JSON.stringify(msg));
+  });
+}
+
+describe('serve', () => {
+  let server: RunningServer;
+  let workspace: Workspace;
+  let base: string;
+  let runDir: string;
+
+  beforeAll(async () => {
+    const root = mkdtempSync(join(tmpdir(), 'rlwatch-serve-'));
+    runDir = join(root, 'run1');
+    mkdirSync(runDir);
+    const w = new EventFileWriter(runDir, { wallTime: 1000 });
+    w.scalars(0, [{ tag: 'loss', value: 1.5 }], 'simple', 1000);
+    w.close();
+    const renderer = mkdtempSync(join(tmpdir(), 'rlwatch-renderer-'));
+    writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>rlwatch</title>');
+    mkdirSync(join(renderer, 'assets'));
+    writeFileSync(join(renderer, 'assets', 'app.js'), 'console.log(1)');
+    writeFileSync(join(root, 'secret.txt'), 'outside the renderer');
+    workspace = createWorkspace({});
+    await workspace.open(root);
+    const handlers = createHandlers(workspace, { mode: 'serve', version: 't', allowOpenFolder: false });
+    server = await startServer({
+      workspace,
+      handlers,
+      rendererDir: renderer,
+      token: TOKEN,
+      port: 0,
+      maxMessageBytes: 4096,
+    });
+    base = `http://127.0.0.1:${server.port}`;
+  });
+
+  afterAll(async () => {
+    await server.close();
+    await workspace.close();
+  });
+
+  test('prints a URL on 127.0.0.1 carrying the token', () => {
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}/?token=${TOKEN}`);
+  });
+
+  test('the page needs the token; with it a cookie lets the assets load', async () => {
+    expect((await fetch(`${base}/`)).status).toBe(401);
+    expect((await fetch(`${base}/?token=wrong`)).status).toBe(401);
+    expect((await fetch(`${base}/assets/app.js`)).status).toBe(401);
+    const page = await fetch(`${base}/?token=${TOKEN}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
+    const cookie = page.headers.get('set-cookie')!.split(';')[0]!;
+    expect(cookie).toBe(`rlwatch_token=${TOKEN}`);
+    const asset = await fetch(`${base}/assets/app.js`, { headers: { cookie } });
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toMatch(/javascript/);
+  });
+
+  test('no path escapes the renderer folder', async () => {
+    for (const p of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/%00']) {
+      const r = await fetch(`${base}${p}?token=${TOKEN}`);
+      expect(r.status).toBe(404);
+    }
+    expect((await fetch(`${base}/?token=${TOKEN}`, { method: 'POST' })).status).toBe(405);
+  });
+
+  test('the socket refuses a missing or wrong token, and foreign origins', async () => {
+    await expect(connect(`ws://127.0.0.1:${server.port}/ws`)).rejects.toThrow(/403/);
+    await expect(connect(`ws://127.0.0.1:${server.port}/ws?token=nope`)).rejects.toThrow(/403/);
+    await expect(
+      connect(`ws://127.0.0.1:${server.port}/ws?token=${TOKEN}`, { Origin: 'http://evil.example' }),
+    ).rejects.toThrow(/403/);
+    await expect(connect(`ws://127.0.0.1:${server.port}/other?token=${TOKEN}`)).rejects.toThrow(/404/);
+  });
+
+  test('answers contract requests and refuses bad ones without dropping the connection', async () => {
+    const ws = await connect(`ws://127.0.0.1:${server.port}/ws?token=${TOKEN}`);
+    const runs = await request(ws, { id: 1, channel: 'runs.list', args: {} });
+    expect(runs).toMatchObject({ id: 1, result: { ok: true, value: [{ run: 'run1', tags: ['loss'] }] } });
+    const series = await request(ws, { id: 2, channel: 'series.get', args: { run: 'run1', tag: 'loss' } });
+    expect(series.result).toEqual({ ok: true, value: { steps: [0], wallTimes: [1000], values: [1.5] } });
+    expect(
+      (await request(ws, { id: 3, channel: 'fs.readFile', args: { path: '/etc/passwd' } })).result,
+    ).toMatchObject({
+      ok: false,
+      error: { code: 'unknown-channel' },
+    });
+    expect((await request(ws, { id: 4, channel: 'series.get', args: { run: ['x'] } })).result).toMatchObject({
+      ok: false,
+      error: { code: 'bad-request' },
+    });
+    expect((await request(ws, '{not json')).result).toMatchObject({
+      ok: false,
+      error: { code: 'bad-request' },
+    });
+    expect(
+      (await request(ws, { id: 5, channel: 'runs.openFolder', args: { path: '/' } })).result,
+    ).toMatchObject({
+      ok: false,
+      error: { code: 'unavailable' },
+    });
+    // Still alive after all that.
+    expect((await request(ws, { id: 6, channel: 'app.info', args: {} })).result).toMatchObject({ ok: true });
+    ws.close();
+  });
+
+  test('an oversized message closes only that socket; the server keeps serving', async () => {
+    const ws = await connect(`ws://127.0.0.1:${server.port}/ws?token=${TOKEN}`);
+    const closed = new Promise<number>((res) => ws.once('close', (code) => res(code)));
+    ws.send(JSON.stringify({ id: 1, channel: 'runs.list', args: {}, pad: 'x'.repeat(10_000) }));
+    expect(await closed).toBe(1009);
+    const again = await connect(`ws://127.0.0.1:${server.port}/ws?token=${TOKEN}`);
+    expect((await request(again, { id: 1, channel: 'app.info', args: {} })).result).toMatchObject({
+      ok: true,
+    });
+    again.close();
+  });
+
+  test('pushes appended points to connected clients', async () => {
+    const ws = await connect(`ws://127.0.0.1:${server.port}/ws?token=${TOKEN}`);
+    const got = new Promise<{ tag: string; values: unknown[] }>((res) => {
+      ws.on('message', (d: Buffer) => {
+        const m = JSON.parse(d.toString()) as {
+          event?: string;
+          payload?: { tag: string; values: unknown[] };
+        };
+        if (m.event === 'series.appended' && m.payload?.tag === 'reward') res(m.payload);
+      });
+    });
+    const w = new EventFileWriter(runDir, { wallTime: 2000, fileName: 'events.out.tfevents.2000.host.1.0' });
+    w.scalars(1, [{ tag: 'reward', value: Number.NaN }], 'simple', 2000);
+    w.close();
+    expect((await got).values).toEqual(['NaN']);
+    ws.close();
+  });
+});
