@@ -8,7 +8,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**', 'test/wiring/**', 'node_modules/**'],
+          exclude: ['test/e2e/**', 'test/built/**', 'node_modules/**'],
           environment: 'node',
           testTimeout: 30_000,
         },
@@ -16,7 +16,7 @@ export default defineConfig({
       {
         test: {
           name: 'built',
-          include: ['test/wiring/**/*.test.ts'],
+          include: ['test/built/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -1,6 +1,7 @@
 // Dispatches `rlwatch` subcommands; returns the exit status (usage errors are thrown as UsageError).
 
 import { runDemo } from './demo-command';
+import { runInspect } from './inspect-command';
 import { runOpen } from './open-command';
 import { runServe } from './serve-command';
 import { appVersion } from './paths';
@@ -10,6 +11,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   open: runOpen,
   serve: runServe,
   demo: runDemo,
+  inspect: runInspect,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -15,6 +15,8 @@ Usage:
   rlwatch demo [DIR] [--steps N] [--rate HZ] [--serve]
                                    write a simulated PPO run into DIR (a new temp folder when
                                    omitted) until N steps or Ctrl-C; --serve also serves it
+  rlwatch inspect PATH [--json]    summarise the runs in a folder (or one file): sources, errors,
+                                   per-tag count/steps/last/min/max
   rlwatch --help | --version
 
 Exit status: 0 ok, 2 bad usage or unreadable path.`;

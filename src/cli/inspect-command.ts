@@ -1,0 +1,91 @@
+// `rlwatch inspect PATH [--json]`: what is in a folder — runs, sources, errors, per-tag summaries.
+
+import { inspectPath, type InspectReport } from '../core/inspect';
+import { parseFlags, UsageError } from './usage';
+
+export async function runInspect(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags(args, { json: { type: 'boolean' } });
+  if (positionals.length !== 1)
+    throw new UsageError('inspect needs exactly one path: rlwatch inspect PATH [--json]');
+  const tty = process.stderr.isTTY === true;
+  let report: InspectReport;
+  try {
+    report = await inspectPath(positionals[0]!, (done, total) => {
+      if (tty) process.stderr.write(`\rrlwatch: reading ${done + 1}/${total} files…`);
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'is not readable (permission denied)' : null;
+    throw new UsageError(why ? `${positionals[0]} ${why}` : err instanceof Error ? err.message : String(err));
+  }
+  if (tty) process.stderr.write('\r\x1b[K');
+  for (const e of report.walkErrors) process.stderr.write(`rlwatch: warning: ${e.path}: ${e.message}\n`);
+  if (values.json === true) {
+    process.stdout.write(JSON.stringify({ root: report.root, runs: report.runs }) + '\n');
+  } else {
+    process.stdout.write(formatReport(report));
+  }
+  return 0;
+}
+
+const fmt = (v: number | null): string =>
+  v === null
+    ? '–'
+    : Math.abs(v) >= 1e5 || (Math.abs(v) < 1e-3 && v !== 0)
+      ? v.toExponential(3)
+      : String(+v.toPrecision(6));
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return rows
+    .map((r) =>
+      r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '),
+    )
+    .join('\n');
+}
+
+export function formatReport(report: InspectReport): string {
+  const out: string[] = [`${report.root}: ${report.runs.length} run(s)`];
+  if (report.runs.length === 0)
+    out.push('  no recognised metric files found (tfevents, CSV, JSON/JSONL, trainer_state.json, W&B)');
+  for (const run of report.runs) {
+    out.push('', `run ${run.run}`);
+    for (const s of run.sources) {
+      const errs = s.errors.length
+        ? `  ${s.errors.length} error(s): ${s.errors
+            .slice(0, 3)
+            .map((e) => `${e.kind}@${e.offset}`)
+            .join(', ')}`
+        : '';
+      out.push(`  ${s.format.padEnd(17)} ${s.file}  (${s.records} records)${errs}`);
+    }
+    if (run.progress) {
+      const pct = run.progress.fraction === null ? '?' : `${(run.progress.fraction * 100).toFixed(1)}%`;
+      const eta = run.progress.etaSeconds === null ? '' : `, ETA ${Math.round(run.progress.etaSeconds)} s`;
+      out.push(`  progress ${pct}${eta}`);
+    }
+    const tags = Object.entries(run.scalars);
+    if (tags.length) {
+      const rows = [['tag', 'count', 'steps', 'last', 'min', 'max', 'non-finite']];
+      for (const [tag, s] of tags) {
+        rows.push([
+          tag,
+          String(s.count),
+          `${fmt(s.firstStep)}–${fmt(s.lastStep)}`,
+          fmt(s.last),
+          fmt(s.min),
+          fmt(s.max),
+          String(s.nonFinite),
+        ]);
+      }
+      out.push(
+        table(rows)
+          .split('\n')
+          .map((l) => '  ' + l)
+          .join('\n'),
+      );
+    }
+  }
+  return out.join('\n') + '\n';
+}

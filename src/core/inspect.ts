@@ -1,0 +1,113 @@
+// `inspect`: reads every run under a path once and summarises it exactly as the command-line contract says.
+
+import { stat } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
+import { discoverRuns, type DiscoveredRun } from './discovery';
+import { readSource } from './readers';
+import { classifyFile } from './readers/sniff';
+import type { ProgressInfo, ReadError, SourceFormat, SourceReadResult } from './readers/types';
+import { summarize, type ScalarSummary } from './series/scalar-series';
+import { readEventFile } from './tfevents';
+
+export interface InspectSource {
+  file: string;
+  format: SourceFormat;
+  records: number;
+  errors: ReadError[];
+}
+
+export interface InspectRun {
+  run: string;
+  sources: InspectSource[];
+  scalars: Record<string, ScalarSummary>;
+  progress: ({ fraction: number | null; etaSeconds: number | null } & Record<string, unknown>) | null;
+}
+
+export interface InspectReport {
+  root: string;
+  runs: InspectRun[];
+  /** Folders that could not be walked (not part of the JSON contract's runs). */
+  walkErrors: { path: string; message: string }[];
+}
+
+export type InspectProgress = (done: number, total: number, file: string) => void;
+
+async function readAny(path: string, format: SourceFormat): Promise<SourceReadResult> {
+  return format === 'tfevents' ? readEventFile(path) : readSource(path, format);
+}
+
+/** Summaries of one tag across files, in file-name order: counts add, `last` is the last file's. */
+export function combineSummaries(parts: ScalarSummary[]): ScalarSummary {
+  const out: ScalarSummary = {
+    count: 0,
+    firstStep: null,
+    lastStep: null,
+    sum: 0,
+    min: null,
+    max: null,
+    last: null,
+    nonFinite: 0,
+  };
+  for (const p of parts) {
+    if (p.count === 0) continue;
+    out.count += p.count;
+    out.firstStep ??= p.firstStep;
+    out.lastStep = p.lastStep;
+    out.sum += p.sum;
+    if (p.min !== null) out.min = out.min === null ? p.min : Math.min(out.min, p.min);
+    if (p.max !== null) out.max = out.max === null ? p.max : Math.max(out.max, p.max);
+    out.last = p.last;
+    out.nonFinite += p.nonFinite;
+  }
+  return out;
+}
+
+function progressOf(p: ProgressInfo): NonNullable<InspectRun['progress']> {
+  return { ...p.fields, fraction: p.fraction, etaSeconds: p.etaSeconds };
+}
+
+async function inspectRun(d: DiscoveredRun, onFile: (file: string) => void): Promise<InspectRun> {
+  const perTag = new Map<string, ScalarSummary[]>();
+  const sources: InspectSource[] = [];
+  let progress: InspectRun['progress'] = null;
+  for (const s of [...d.sources].sort((a, b) => (basename(a.path) < basename(b.path) ? -1 : 1))) {
+    onFile(s.path);
+    const r = await readAny(s.path, s.format);
+    sources.push({ file: basename(s.path), format: s.format, records: r.records, errors: r.errors });
+    for (const [tag, series] of r.series.entries()) {
+      let list = perTag.get(tag);
+      if (!list) perTag.set(tag, (list = []));
+      list.push(summarize(series));
+    }
+    if (r.progress) progress = progressOf(r.progress);
+  }
+  const scalars: Record<string, ScalarSummary> = {};
+  for (const tag of [...perTag.keys()].sort()) scalars[tag] = combineSummaries(perTag.get(tag)!);
+  return { run: d.run, sources, scalars, progress };
+}
+
+/** Inspects a folder (every run below it) or a single recognised file (one run, '.'). */
+export async function inspectPath(path: string, onProgress?: InspectProgress): Promise<InspectReport> {
+  const full = resolve(path);
+  const st = await stat(full);
+  let runs: DiscoveredRun[];
+  let root = full;
+  let walkErrors: InspectReport['walkErrors'] = [];
+  if (st.isDirectory()) {
+    const found = await discoverRuns(full);
+    runs = found.runs;
+    walkErrors = found.errors.map((e) => ({ path: e.path, message: e.message }));
+  } else {
+    root = dirname(full);
+    const format = await classifyFile(full, basename(full));
+    if (!format) throw new Error(`${full} is not a recognised metrics file`);
+    runs = [{ run: '.', dir: root, sources: [{ path: full, name: basename(full), format }] }];
+  }
+  const total = runs.reduce((n, r) => n + r.sources.length, 0);
+  let done = 0;
+  const out: InspectRun[] = [];
+  for (const d of [...runs].sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0))) {
+    out.push(await inspectRun(d, (file) => onProgress?.(done++, total, file)));
+  }
+  return { root, runs: out, walkErrors };
+}

@@ -1,0 +1,129 @@
+// inspect: the JSON contract's shape and its rules (file-name order, sorted runs/tags, NaN, finite sums).
+
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { formatReport } from '../../src/cli/inspect-command';
+import { combineSummaries, inspectPath } from '../../src/core/inspect';
+import { EventFileWriter } from '../../src/core/tfevents/writer';
+
+function makeFolder(): string {
+  const root = mkdtempSync(join(tmpdir(), 'rlwatch-inspect-'));
+  for (const run of ['b_run', 'a_run']) mkdirSync(join(root, run));
+  // Two files in one run: the later file name holds the later steps and a NaN at the end.
+  const first = new EventFileWriter(join(root, 'a_run'), {
+    fileName: 'events.out.tfevents.100.h.1.0',
+    wallTime: 100,
+  });
+  first.scalars(0, [{ tag: 'loss', value: 2 }], 'simple', 100);
+  first.scalars(
+    1,
+    [
+      { tag: 'loss', value: 1 },
+      { tag: 'kl', value: 0.5 },
+    ],
+    'simple',
+    101,
+  );
+  first.close();
+  const second = new EventFileWriter(join(root, 'a_run'), {
+    fileName: 'events.out.tfevents.200.h.1.0',
+    wallTime: 200,
+  });
+  second.scalars(2, [{ tag: 'loss', value: Infinity }], 'tensor-double', 200);
+  second.scalars(3, [{ tag: 'loss', value: Number.NaN }], 'tensor-double', 201);
+  second.close();
+  writeFileSync(join(root, 'b_run', 'metrics.csv'), 'step,reward\n0,1.5\n1,2.5\n');
+  writeFileSync(
+    join(root, 'b_run', 'training_progress.json'),
+    JSON.stringify({ global_step: 5, max_steps: 20 }),
+  );
+  return root;
+}
+
+describe('inspect', () => {
+  const root = makeFolder();
+
+  test('reports runs sorted, sources in file-name order, tags concatenated across files', async () => {
+    const report = await inspectPath(root);
+    expect(report.root).toBe(root);
+    expect(report.runs.map((r) => r.run)).toEqual(['a_run', 'b_run']);
+    const a = report.runs[0]!;
+    expect(a.sources.map((s) => s.file)).toEqual([
+      'events.out.tfevents.100.h.1.0',
+      'events.out.tfevents.200.h.1.0',
+    ]);
+    expect(a.sources.every((s) => s.format === 'tfevents' && s.errors.length === 0)).toBe(true);
+    expect(Object.keys(a.scalars)).toEqual(['kl', 'loss']);
+    expect(a.scalars.loss).toEqual({
+      count: 4,
+      firstStep: 0,
+      lastStep: 3,
+      sum: 3,
+      min: 1,
+      max: 2,
+      last: null,
+      nonFinite: 2,
+    });
+    expect(a.progress).toBeNull();
+    const b = report.runs[1]!;
+    expect(b.scalars.reward).toMatchObject({ count: 2, sum: 4, last: 2.5 });
+    expect(b.progress).toMatchObject({ fraction: 0.25 });
+  });
+
+  test('a single file is one run named "."', async () => {
+    const report = await inspectPath(join(root, 'b_run', 'metrics.csv'));
+    expect(report.runs.map((r) => r.run)).toEqual(['.']);
+    expect(report.runs[0]!.sources[0]!.format).toBe('csv');
+  });
+
+  test('matches the tensorboard-writer oracle: counts, per-tag sums and last values', async () => {
+    const dir = join(import.meta.dirname, '..', 'fixtures', 'tfevents', 'tensorboard-writer');
+    for (const name of ['small', 'small_perstep', 'small_tensor']) {
+      const oracle = JSON.parse(readFileSync(join(dir, `${name}.expected.json`), 'utf8')) as {
+        scalars: number;
+        steps: number;
+        tags: string[];
+        float32_sum_per_tag: Record<string, number>;
+        last_value_per_tag: Record<string, number>;
+      };
+      const report = await inspectPath(join(dir, name));
+      expect(report.runs).toHaveLength(1);
+      const scalars = report.runs[0]!.scalars;
+      expect(Object.keys(scalars)).toEqual([...oracle.tags].sort());
+      expect(Object.values(scalars).reduce((n, s) => n + s.count, 0)).toBe(oracle.scalars);
+      for (const tag of oracle.tags) {
+        const s = scalars[tag]!;
+        expect(s.count).toBe(oracle.steps);
+        expect(Math.abs(s.sum - oracle.float32_sum_per_tag[tag]!)).toBeLessThanOrEqual(
+          1e-6 * Math.abs(oracle.float32_sum_per_tag[tag]!),
+        );
+        expect(s.last).toBe(Math.fround(oracle.last_value_per_tag[tag]!));
+      }
+    }
+  });
+
+  test('combining nothing gives an empty summary; the table says when nothing was found', async () => {
+    expect(combineSummaries([])).toEqual({
+      count: 0,
+      firstStep: null,
+      lastStep: null,
+      sum: 0,
+      min: null,
+      max: null,
+      last: null,
+      nonFinite: 0,
+    });
+    const empty = mkdtempSync(join(tmpdir(), 'rlwatch-inspect-empty-'));
+    expect(formatReport(await inspectPath(empty))).toMatch(/no recognised metric files/);
+    expect(formatReport(await inspectPath(root))).toMatch(/loss\s+4\s+0–3/);
+  });
+
+  test('a missing path or an unrecognised file is an error', async () => {
+    await expect(inspectPath('/nonexistent/rlwatch')).rejects.toThrow();
+    const junk = join(root, 'notes.txt');
+    writeFileSync(junk, 'hello');
+    await expect(inspectPath(junk)).rejects.toThrow(/not a recognised/);
+  });
+});
