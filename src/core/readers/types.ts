@@ -2,7 +2,14 @@
 
 import type { SeriesSet } from '../series/series-set';
 
-export type SourceFormat = 'tfevents' | 'csv' | 'json' | 'jsonl' | 'trainer_state' | 'training_progress' | 'wandb';
+export type SourceFormat =
+  | 'tfevents'
+  | 'csv'
+  | 'json'
+  | 'jsonl'
+  | 'trainer_state'
+  | 'training_progress'
+  | 'wandb';
 
 export type ReadErrorKind = 'truncated' | 'bad-length-crc' | 'bad-data-crc' | 'decode' | 'io' | 'too-large';
 
@@ -31,4 +38,6 @@ export interface SourceReadResult {
   errors: ReadError[];
   progress?: ProgressInfo | null;
   config?: Record<string, unknown> | null;
+  /** Final values a run reports about itself (W&B summary); absent for formats without one. */
+  summary?: Record<string, unknown> | null;
 }

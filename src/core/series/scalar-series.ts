@@ -83,7 +83,8 @@ export class ScalarSeries {
     steps.set(this._steps.subarray(0, this._length));
     const wall = new Float32Array(capacity);
     wall.set(this._wall.subarray(0, this._length));
-    const values = this._values instanceof Float32Array ? new Float32Array(capacity) : new Float64Array(capacity);
+    const values =
+      this._values instanceof Float32Array ? new Float32Array(capacity) : new Float64Array(capacity);
     values.set(this._values.subarray(0, this._length));
     this._steps = steps;
     this._wall = wall;

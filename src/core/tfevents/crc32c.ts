@@ -23,12 +23,20 @@ const TABLES: Uint32Array[] = (() => {
 /** Plain CRC-32C of bytes[start, end). */
 export function crc32c(bytes: Uint8Array, start = 0, end = bytes.length): number {
   const [t0, t1, t2, t3, t4, t5, t6, t7] = TABLES as [
-    Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
   ];
   let crc = 0xffffffff;
   let i = start;
   while (end - i >= 8) {
-    const a = (crc ^ (bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24))) >>> 0;
+    const a =
+      (crc ^ (bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24))) >>> 0;
     crc =
       t7[a & 0xff]! ^
       t6[(a >>> 8) & 0xff]! ^

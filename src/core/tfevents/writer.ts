@@ -81,22 +81,29 @@ export function encodeScalarEvent(
     .finish();
 }
 
-export function encodeHistogramEvent(wallTime: number, step: number, tag: string, h: HistogramData): Uint8Array {
+export function encodeHistogramEvent(
+  wallTime: number,
+  step: number,
+  tag: string,
+  h: HistogramData,
+): Uint8Array {
   return new ProtoWriter()
     .double(1, wallTime)
     .int(2, step)
     .message(5, (summary) =>
       summary.message(1, (v) =>
-        v.string(1, tag).message(5, (histo) =>
-          histo
-            .double(1, h.min)
-            .double(2, h.max)
-            .double(3, h.num)
-            .double(4, h.sum)
-            .double(5, h.sumSquares)
-            .packedDoubles(6, h.bucketLimit)
-            .packedDoubles(7, h.bucket),
-        ),
+        v
+          .string(1, tag)
+          .message(5, (histo) =>
+            histo
+              .double(1, h.min)
+              .double(2, h.max)
+              .double(3, h.num)
+              .double(4, h.sum)
+              .double(5, h.sumSquares)
+              .packedDoubles(6, h.bucketLimit)
+              .packedDoubles(7, h.bucket),
+          ),
       ),
     )
     .finish();
@@ -130,7 +137,12 @@ export class EventFileWriter {
     if (this.pendingBytes > 1 << 20) this.flush();
   }
 
-  scalars(step: number, points: readonly ScalarPoint[], encoding: ScalarEncoding = 'simple', wallTime = Date.now() / 1000): void {
+  scalars(
+    step: number,
+    points: readonly ScalarPoint[],
+    encoding: ScalarEncoding = 'simple',
+    wallTime = Date.now() / 1000,
+  ): void {
     this.append(
       encodeScalarEvent(wallTime, step, points, encoding, (tag) => {
         if (this.taggedOnce.has(tag)) return false;
@@ -157,5 +169,124 @@ export class EventFileWriter {
   close(): void {
     this.flush();
     closeSync(this.fd);
+  }
+}
+
+export const DT_BFLOAT16 = 14;
+
+/** A scalar tensor in any numeric dtype, in the typed value list or as raw `tensor_content` bytes
+ * (both occur in real files; tests use this to cover every decoder path). */
+export interface TensorScalarOptions {
+  dtype:
+    | typeof DT_FLOAT
+    | typeof DT_DOUBLE
+    | typeof DT_INT32
+    | typeof DT_INT64
+    | typeof DT_HALF
+    | typeof DT_BFLOAT16;
+  content?: boolean;
+  withPluginName?: boolean;
+}
+
+function float16Bits(value: number): number {
+  // Round-to-nearest-even float16, good enough for test values (normals, zero, inf, nan).
+  if (Number.isNaN(value)) return 0x7e00;
+  const sign = value < 0 || Object.is(value, -0) ? 0x8000 : 0;
+  const a = Math.abs(value);
+  if (a >= 65520) return sign | 0x7c00;
+  if (a < 2 ** -24) return sign;
+  if (a < 2 ** -14) return sign | Math.round(a / 2 ** -24);
+  let exp = Math.floor(Math.log2(a));
+  let frac = Math.round((a / 2 ** exp - 1) * 1024);
+  if (frac === 1024) {
+    frac = 0;
+    exp++;
+  }
+  return sign | ((exp + 15) << 10) | frac;
+}
+
+function bfloat16Bits(value: number): number {
+  const f = new Float32Array([value]);
+  return new Uint32Array(f.buffer)[0]! >>> 16;
+}
+
+export function encodeTensorScalarEvent(
+  wallTime: number,
+  step: number,
+  tag: string,
+  value: number,
+  opts: TensorScalarOptions,
+): Uint8Array {
+  return new ProtoWriter()
+    .double(1, wallTime)
+    .int(2, step)
+    .message(5, (summary) =>
+      summary.message(1, (v) => {
+        v.string(1, tag);
+        if (opts.withPluginName ?? true)
+          v.message(9, (meta) => meta.message(1, (pd) => pd.string(1, 'scalars')));
+        v.message(8, (t) => {
+          t.int(1, opts.dtype).message(2, () => {});
+          tensorValues(t, opts.dtype, [value], opts.content ?? false);
+        });
+      }),
+    )
+    .finish();
+}
+
+/** A TF2-style histogram: a [k, 3] double tensor of (left, right, count) with plugin `histograms`. */
+export function encodeTensorHistogramEvent(
+  wallTime: number,
+  step: number,
+  tag: string,
+  buckets: readonly (readonly [number, number, number])[],
+  opts: { content?: boolean; withPluginName?: boolean } = {},
+): Uint8Array {
+  return new ProtoWriter()
+    .double(1, wallTime)
+    .int(2, step)
+    .message(5, (summary) =>
+      summary.message(1, (v) => {
+        v.string(1, tag);
+        if (opts.withPluginName ?? true)
+          v.message(9, (meta) => meta.message(1, (pd) => pd.string(1, 'histograms')));
+        v.message(8, (t) => {
+          t.int(1, DT_DOUBLE).message(2, (shape) => {
+            shape.message(2, (d) => d.int(1, buckets.length));
+            shape.message(2, (d) => d.int(1, 3));
+          });
+          tensorValues(t, DT_DOUBLE, buckets.flat(), opts.content ?? true);
+        });
+      }),
+    )
+    .finish();
+}
+
+function tensorValues(t: ProtoWriter, dtype: number, values: readonly number[], content: boolean): void {
+  if (content) {
+    const size =
+      dtype === DT_DOUBLE || dtype === DT_INT64 ? 8 : dtype === DT_HALF || dtype === DT_BFLOAT16 ? 2 : 4;
+    const b = new Uint8Array(values.length * size);
+    const dv = new DataView(b.buffer);
+    values.forEach((x, i) => {
+      const p = i * size;
+      if (dtype === DT_FLOAT) dv.setFloat32(p, x, true);
+      else if (dtype === DT_DOUBLE) dv.setFloat64(p, x, true);
+      else if (dtype === DT_INT32) dv.setInt32(p, x, true);
+      else if (dtype === DT_INT64) dv.setBigInt64(p, BigInt(x), true);
+      else if (dtype === DT_HALF) dv.setUint16(p, float16Bits(x), true);
+      else dv.setUint16(p, bfloat16Bits(x), true);
+    });
+    t.bytes(4, b);
+    return;
+  }
+  if (dtype === DT_FLOAT) t.packedFloats(5, values);
+  else if (dtype === DT_DOUBLE) t.packedDoubles(6, values);
+  else {
+    const field = dtype === DT_INT32 ? 7 : dtype === DT_INT64 ? 10 : 13;
+    const packed = new ProtoWriter();
+    for (const x of values)
+      packed.varint(dtype === DT_HALF ? float16Bits(x) : dtype === DT_BFLOAT16 ? bfloat16Bits(x) : x);
+    t.bytes(field, packed.finish());
   }
 }

@@ -1,10 +1,13 @@
 // Follows a folder with chokidar: structure changes (files/folders added or removed) and appends to files.
 
+import { basename } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 
 export interface FolderWatcherHandlers {
   usePolling: boolean;
+  /** A folder appeared: runs may have appeared with it. */
   onStructureChange(): void;
+  /** A file appeared (new, or replaced by a rename) or grew. */
   onFileChange(path: string): void;
   onError(message: string): void;
 }
@@ -22,8 +25,10 @@ export class FolderWatcher {
       ignorePermissionErrors: true,
       followSymlinks: true,
       depth: 16,
+      // Dot-files are editors' and trainers' temporaries (written, then renamed into place).
+      ignored: (path: string) => path !== root && basename(path).startsWith('.'),
     });
-    this.fsw.on('add', () => h.onStructureChange());
+    this.fsw.on('add', (path) => h.onFileChange(path));
     this.fsw.on('addDir', () => h.onStructureChange());
     this.fsw.on('change', (path) => h.onFileChange(path));
     this.fsw.on('error', (err) =>

@@ -1,0 +1,191 @@
+// Finds the runs under a folder: every folder directly holding a recognised metrics file is a run.
+
+import type { Dirent } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import { classifyFile } from './readers/sniff';
+import type { SourceFormat } from './readers/types';
+
+export interface DiscoveredSource {
+  /** Absolute path. */
+  path: string;
+  /** File name, the sort key. */
+  name: string;
+  format: SourceFormat;
+}
+
+export interface DiscoveredRun {
+  /** Path of the folder relative to the opened folder, '/'-separated; '.' for the folder itself. */
+  run: string;
+  dir: string;
+  sources: DiscoveredSource[];
+}
+
+export type DiscoveryErrorKind = 'io' | 'symlink-loop' | 'limit';
+
+export interface DiscoveryError {
+  kind: DiscoveryErrorKind;
+  /** Folder concerned, relative to the opened folder like run names. */
+  path: string;
+  message: string;
+}
+
+export interface Discovery {
+  root: string;
+  runs: DiscoveredRun[];
+  errors: DiscoveryError[];
+}
+
+export interface DiscoverOptions {
+  maxDepth?: number;
+  maxDirs?: number;
+}
+
+/** Folders that hold code or caches, never runs; skipping them keeps big checkouts cheap. */
+const SKIP_DIRS = new Set(['.git', 'node_modules', '__pycache__', '.venv', 'venv']);
+
+interface Pending {
+  dir: string;
+  depth: number;
+  /** Real paths of this folder and its ancestors, to recognise a symlink pointing back up. */
+  chain: string[];
+}
+
+/**
+ * Walks `root` without writing anything. Real folders are walked first; symlinked folders after,
+ * so a `latest-run` link is seen as a duplicate of the folder it points to (skipped), a link to
+ * an ancestor is a `symlink-loop` error, and a link to a folder outside the tree is followed once.
+ */
+export async function discoverRuns(root: string, options: DiscoverOptions = {}): Promise<Discovery> {
+  const maxDepth = options.maxDepth ?? 64;
+  const maxDirs = options.maxDirs ?? 50_000;
+  const runs: DiscoveredRun[] = [];
+  const errors: DiscoveryError[] = [];
+  const rel = (p: string): string => {
+    const r = relative(root, p);
+    return r === '' ? '.' : r.split(sep).join('/');
+  };
+
+  let rootStat;
+  try {
+    rootStat = await stat(root);
+  } catch (e) {
+    return { root, runs, errors: [{ kind: 'io', path: '.', message: message(e) }] };
+  }
+  if (rootStat.isFile()) {
+    const name = basename(root);
+    const format = await classifyFile(root, name, basename(dirname(root)) === 'metrics');
+    if (format) runs.push({ run: '.', dir: dirname(root), sources: [{ path: root, name, format }] });
+    return { root, runs, errors };
+  }
+
+  const visited = new Set<string>();
+  const queue: Pending[] = [];
+  const links: Pending[] = [];
+  let rootReal: string;
+  try {
+    rootReal = await realpath(root);
+  } catch (e) {
+    return { root, runs, errors: [{ kind: 'io', path: '.', message: message(e) }] };
+  }
+  queue.push({ dir: root, depth: 0, chain: [rootReal] });
+  visited.add(rootReal);
+  let walked = 0;
+  let limited = false;
+
+  const walk = async (item: Pending): Promise<void> => {
+    if (++walked > maxDirs) {
+      if (!limited)
+        errors.push({ kind: 'limit', path: rel(item.dir), message: `stopped after ${maxDirs} folders` });
+      limited = true;
+      return;
+    }
+    let entries: Dirent[];
+    try {
+      entries = await readdir(item.dir, { withFileTypes: true });
+    } catch (e) {
+      errors.push({ kind: 'io', path: rel(item.dir), message: message(e) });
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const sources: DiscoveredSource[] = [];
+    const inMetrics = basename(item.dir) === 'metrics';
+    for (const e of entries) {
+      const path = join(item.dir, e.name);
+      if (e.isDirectory()) {
+        if (SKIP_DIRS.has(e.name)) continue;
+        if (item.depth + 1 > maxDepth) {
+          errors.push({ kind: 'limit', path: rel(path), message: `deeper than ${maxDepth} folders` });
+          continue;
+        }
+        const real = join(item.chain[item.chain.length - 1]!, e.name);
+        visited.add(real);
+        queue.push({ dir: path, depth: item.depth + 1, chain: [...item.chain, real] });
+      } else if (e.isSymbolicLink()) {
+        let target;
+        try {
+          target = await stat(path);
+        } catch (err) {
+          if (code(err) === 'ELOOP')
+            errors.push({ kind: 'symlink-loop', path: rel(path), message: message(err) });
+          continue; // a dangling link is not an error: nothing is there
+        }
+        if (target.isDirectory()) {
+          if (!SKIP_DIRS.has(e.name) && item.depth + 1 <= maxDepth)
+            links.push({ dir: path, depth: item.depth + 1, chain: item.chain });
+        } else if (target.isFile()) {
+          const format = await classifyFile(path, e.name, inMetrics);
+          if (format) sources.push({ path, name: e.name, format });
+        }
+      } else if (e.isFile()) {
+        const format = await classifyFile(path, e.name, inMetrics);
+        if (format) sources.push({ path, name: e.name, format });
+      }
+    }
+    if (sources.length > 0) runs.push({ run: rel(item.dir), dir: item.dir, sources });
+  };
+
+  for (;;) {
+    const next = queue.shift();
+    if (next) {
+      await walk(next);
+      continue;
+    }
+    const link = links.shift();
+    if (!link) break;
+    let real: string;
+    try {
+      real = await realpath(link.dir);
+    } catch (e) {
+      errors.push({
+        kind: code(e) === 'ELOOP' ? 'symlink-loop' : 'io',
+        path: rel(link.dir),
+        message: message(e),
+      });
+      continue;
+    }
+    if (link.chain.some((a) => a === real || a.startsWith(real + sep))) {
+      errors.push({
+        kind: 'symlink-loop',
+        path: rel(link.dir),
+        message: `links to its own ancestor ${real}`,
+      });
+      continue;
+    }
+    if (visited.has(real)) continue; // another name for a folder already walked
+    visited.add(real);
+    queue.push({ dir: link.dir, depth: link.depth, chain: [...link.chain, real] });
+  }
+
+  runs.sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0));
+  for (const r of runs) r.sources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { root, runs, errors };
+}
+
+function code(e: unknown): string {
+  return typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

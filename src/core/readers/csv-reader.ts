@@ -1,0 +1,139 @@
+// Incremental CSV metrics reader: SB3/baselines progress.csv, monitor.csv, training_metrics.csv.
+
+import { parse } from 'csv-parse/sync';
+import { FileCursor, isReadError } from './file-cursor';
+import { LineFramer, type Framed } from './line-framer';
+import { ReaderBase, type ReaderOptions } from './reader';
+import { pickAxes, RowSink, wallSeconds } from './rows';
+import type { SourceFormat } from './types';
+import { decodeUtf8, parseJsonLenient, parseNumberCell } from './values';
+
+const CSV_OPTIONS = {
+  relax_column_count: true,
+  relax_quotes: true,
+  skip_empty_lines: true,
+  bom: true,
+  // Fixed delimiters: auto-detection is fooled by monitor.csv's "\r\r\n" header line.
+  record_delimiter: ['\r\n', '\n', '\r'],
+};
+
+interface Header {
+  names: string[];
+  stepCol: number;
+  wallCol: number;
+  /** monitor.csv: `t` is seconds since the `t_start` of its JSON comment line. */
+  elapsedCol: number;
+}
+
+export class CsvReader extends ReaderBase {
+  readonly format: SourceFormat = 'csv';
+  private readonly cursor: FileCursor;
+  private readonly framer = new LineFramer(true);
+  private readonly sink = new RowSink(() => this.series);
+  private header: Header | null = null;
+  private firstLine = true;
+  private tStart: number | undefined;
+
+  constructor(path: string, options: ReaderOptions = {}) {
+    super(path, options);
+    this.cursor = new FileCursor(path, this.io);
+  }
+
+  protected async read(final: boolean): Promise<void> {
+    for (;;) {
+      const got = await this.cursor.next();
+      if (isReadError(got)) return this.pushError(got);
+      if (got.reset) this.restart();
+      const framed = this.framer.push(got.bytes, got.start, (e) => this.pushError(e));
+      if (framed) this.consume(framed, got.mtime);
+      if (got.atEnd) {
+        if (final) {
+          const tail = this.framer.flush();
+          if (tail) this.consume(tail, got.mtime);
+        }
+        return;
+      }
+    }
+  }
+
+  private restart(): void {
+    this.reset();
+    this.framer.reset();
+    this.sink.reset();
+    this.header = null;
+    this.firstLine = true;
+    this.tStart = undefined;
+  }
+
+  private consume(framed: Framed, mtime: number): void {
+    let text = decodeUtf8(framed.bytes);
+    if (this.firstLine && text.length > 0) {
+      this.firstLine = false;
+      // monitor.csv starts with `#{"t_start": …, "env_id": …}`: not CSV, but it dates the `t` column.
+      if (text.startsWith('#')) {
+        const nl = text.indexOf('\n');
+        const comment = nl < 0 ? text.slice(1) : text.slice(1, nl);
+        const meta = parseJsonLenient(comment.trim());
+        if (meta.ok && typeof meta.value === 'object' && meta.value !== null) {
+          const t = (meta.value as Record<string, unknown>)['t_start'];
+          if (typeof t === 'number' && Number.isFinite(t)) this.tStart = t;
+        }
+        text = nl < 0 ? '' : text.slice(nl + 1);
+      }
+    }
+    if (text.length === 0) return;
+    let rows: string[][];
+    try {
+      rows = parse(text, CSV_OPTIONS) as string[][];
+    } catch (e) {
+      // Only an unclosed quote in a flushed tail gets here; the framer never cuts inside quotes.
+      this.error('decode', framed.start, `CSV: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    for (const row of rows) this.row(row, mtime);
+  }
+
+  private row(cells: string[], mtime: number): void {
+    if (this.header === null || isHeaderRow(cells)) {
+      this.header = makeHeader(cells, this.tStart !== undefined);
+      return;
+    }
+    const h = this.header;
+    const step = h.stepCol >= 0 ? parseNumberCell(cells[h.stepCol] ?? '') : undefined;
+    const wallCell = h.wallCol >= 0 ? (cells[h.wallCol] ?? '').trim() : '';
+    let wall = wallCell === '' ? undefined : wallSeconds(parseNumberCell(wallCell) ?? wallCell);
+    if (wall === undefined && h.elapsedCol >= 0 && this.tStart !== undefined) {
+      const t = parseNumberCell(cells[h.elapsedCol] ?? '');
+      if (t !== undefined && Number.isFinite(t)) wall = this.tStart + t;
+    }
+    const values: Array<[string, number]> = [];
+    const n = Math.min(cells.length, h.names.length);
+    for (let i = 0; i < n; i++) {
+      if (i === h.stepCol || (i === h.wallCol && wall !== undefined)) continue;
+      const name = h.names[i]!;
+      if (name === '') continue;
+      const v = parseNumberCell(cells[i]!);
+      if (v !== undefined) values.push([name, v]);
+    }
+    this.sink.emit(step, wall, values, mtime);
+    this.countRecords(1);
+  }
+}
+
+function makeHeader(cells: string[], monitor: boolean): Header {
+  const names = cells.map((c) => c.trim());
+  const axes = pickAxes(names.filter((n) => n !== ''));
+  return {
+    names,
+    stepCol: axes.step === null ? -1 : names.indexOf(axes.step),
+    wallCol: axes.wall === null ? -1 : names.indexOf(axes.wall),
+    elapsedCol: monitor ? names.indexOf('t') : -1,
+  };
+}
+
+/** A row of only non-empty, non-numeric cells is a (repeated or new) header: logs appended across runs. */
+function isHeaderRow(cells: string[]): boolean {
+  if (cells.length === 0) return false;
+  for (const c of cells) if (c.trim() === '' || parseNumberCell(c) !== undefined) return false;
+  return true;
+}

@@ -1,0 +1,41 @@
+// The file-system access readers need, injectable so tests and fuzzing can run on in-memory files.
+
+import { open, stat } from 'node:fs/promises';
+
+export interface FileInfo {
+  size: number;
+  /** Seconds since the epoch. */
+  mtime: number;
+  /** Changes when the path names a different file (replaced, not appended to). */
+  identity: string;
+  isFile: boolean;
+}
+
+/** Both methods may reject (missing file, permissions); readers turn that into `io` errors. */
+export interface FileIO {
+  stat(path: string): Promise<FileInfo>;
+  /** Up to `length` bytes from `offset` (fewer at the end of the file). */
+  read(path: string, offset: number, length: number): Promise<Uint8Array>;
+}
+
+export const nodeFileIO: FileIO = {
+  async stat(path) {
+    const st = await stat(path);
+    return { size: st.size, mtime: st.mtimeMs / 1000, identity: `${st.dev}:${st.ino}`, isFile: st.isFile() };
+  },
+  async read(path, offset, length) {
+    const handle = await open(path, 'r');
+    try {
+      const bytes = new Uint8Array(length);
+      let got = 0;
+      while (got < length) {
+        const { bytesRead } = await handle.read(bytes, got, length - got, offset + got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
+      }
+      return got === length ? bytes : bytes.subarray(0, got);
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
+  },
+};

@@ -1,0 +1,150 @@
+// Maps one row of named numbers (a CSV row, a JSON object) to series points: step, wall time, tags.
+
+import type { SeriesSet } from '../series/series-set';
+import { jsonNumber } from './values';
+
+/** Column names that hold the step, most specific first (SB3, baselines, HF, custom loops). */
+export const STEP_KEYS = [
+  'step',
+  'global_step',
+  '_step',
+  'time/total_timesteps',
+  'total_timesteps',
+  'misc/total_timesteps',
+  'timesteps',
+  'timestep',
+  'iteration',
+  'iter',
+  'epoch',
+  'episode',
+] as const;
+
+/** Column names that hold an absolute wall time (seconds or milliseconds since the epoch). */
+export const WALL_KEYS = ['timestamp', 'wall_time', 'walltime', '_timestamp', 'time'] as const;
+
+export interface Axes {
+  step: string | null;
+  wall: string | null;
+}
+
+/** Picks the step and wall-time columns among `keys`, case-insensitively. */
+export function pickAxes(keys: Iterable<string>): Axes {
+  const byLower = new Map<string, string>();
+  for (const k of keys) if (!byLower.has(k.toLowerCase())) byLower.set(k.toLowerCase(), k);
+  const find = (list: readonly string[]): string | null => {
+    for (const c of list) {
+      const k = byLower.get(c);
+      if (k !== undefined) return k;
+    }
+    return null;
+  };
+  return { step: find(STEP_KEYS), wall: find(WALL_KEYS) };
+}
+
+/**
+ * Epoch seconds from a wall-time value: a number (seconds, or milliseconds when huge) or an
+ * ISO-8601 string. Small numbers are elapsed seconds, not a date (a `time` column counting from
+ * 0), so they are not taken as wall time.
+ */
+export function wallSeconds(v: unknown): number | undefined {
+  const n = jsonNumber(v);
+  if (n !== undefined) return Number.isFinite(n) && n >= 1e8 ? (n > 1e11 ? n / 1000 : n) : undefined;
+  if (typeof v === 'string' && v.length <= 64 && /^\d{4}-\d{2}-\d{2}/.test(v)) {
+    const ms = Date.parse(v);
+    return Number.isNaN(ms) ? undefined : ms / 1000;
+  }
+  return undefined;
+}
+
+/** Appends rows to a series set, numbering rows without a step column by their index. */
+export class RowSink {
+  private rowIndex = 0;
+
+  constructor(private readonly series: () => SeriesSet) {}
+
+  get rows(): number {
+    return this.rowIndex;
+  }
+
+  /** `values` excludes the axis columns; `fallbackWall` is used when the row has no wall time. */
+  emit(
+    step: number | undefined,
+    wall: number | undefined,
+    values: Iterable<[string, number]>,
+    fallbackWall: number,
+  ): void {
+    const set = this.series();
+    const s = step !== undefined && Number.isFinite(step) ? step : this.rowIndex;
+    const w = wall ?? fallbackWall;
+    this.rowIndex++;
+    for (const [tag, v] of values) set.add(tag, s, w, v);
+  }
+
+  reset(): void {
+    this.rowIndex = 0;
+  }
+}
+
+const MAX_DEPTH = 8;
+
+/**
+ * Numeric leaves of a JSON object as [tag, value] pairs, nested keys joined with '/'. Strings,
+ * booleans and arrays are not metrics; objects with a `_type` (W&B media, histograms) are skipped.
+ */
+export function numericLeaves(
+  obj: Record<string, unknown>,
+  skip: ReadonlySet<string>,
+  prefix = '',
+  depth = 0,
+): Array<[string, number]> {
+  const out: Array<[string, number]> = [];
+  collect(obj, skip, prefix, depth, out);
+  return out;
+}
+
+function collect(
+  obj: Record<string, unknown>,
+  skip: ReadonlySet<string>,
+  prefix: string,
+  depth: number,
+  out: Array<[string, number]>,
+): void {
+  for (const key of Object.keys(obj)) {
+    const tag = prefix + key;
+    if (skip.has(tag)) continue;
+    const v = obj[key];
+    const n = jsonNumber(v);
+    if (n !== undefined) out.push([tag, n]);
+    else if (isPlainObject(v) && depth < MAX_DEPTH && !('_type' in v))
+      collect(v, skip, `${tag}/`, depth + 1, out);
+  }
+}
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Emits one JSON object (a JSONL line, a history entry) through a sink. */
+export function emitObject(
+  sink: RowSink,
+  obj: Record<string, unknown>,
+  fallbackWall: number,
+  axes: Axes = pickAxes(Object.keys(obj)),
+  tagPrefix = '',
+): void {
+  const skip = new Set<string>();
+  let step: number | undefined;
+  let wall: number | undefined;
+  if (axes.step !== null) {
+    step = jsonNumber(obj[axes.step]);
+    skip.add(axes.step);
+  }
+  if (axes.wall !== null) {
+    wall = wallSeconds(obj[axes.wall]);
+    // An elapsed-seconds `time` column is a metric, not an axis: keep it as a tag.
+    if (wall !== undefined) skip.add(axes.wall);
+  }
+  const values = numericLeaves(obj, skip);
+  if (tagPrefix !== '') for (const kv of values) kv[0] = tagPrefix + kv[0];
+  sink.emit(step, wall, values, fallbackWall);
+}

@@ -1,0 +1,121 @@
+// Decides which reader a file needs: by name first, then by a look at its first bytes.
+
+import { open } from 'node:fs/promises';
+import { LineFramer, lines } from './line-framer';
+import { pickAxes, isPlainObject, numericLeaves } from './rows';
+import type { SourceFormat } from './types';
+import { decodeUtf8, parseJsonLenient, parseNumberCell } from './values';
+
+const HEAD_BYTES = 64 * 1024;
+
+/** JSON files runs often hold that are never metrics. */
+const NOT_METRICS_JSON = new Set([
+  'config.json',
+  'wandb-summary.json',
+  'wandb-metadata.json',
+  'package.json',
+  'tokenizer.json',
+  'tokenizer_config.json',
+  'special_tokens_map.json',
+  'generation_config.json',
+  'adapter_config.json',
+]);
+
+/** The format a file name alone settles, 'sniff' when content must decide, null when never ours. */
+export function formatByName(name: string): SourceFormat | 'sniff' | null {
+  const lower = name.toLowerCase();
+  if (lower.includes('tfevents')) return 'tfevents';
+  if (lower.endsWith('.wandb')) return 'wandb';
+  if (lower === 'trainer_state.json') return 'trainer_state';
+  if (lower === 'training_progress.json') return 'training_progress';
+  if (lower === 'training_metrics.json') return 'json';
+  if (lower.endsWith('.csv')) {
+    if (
+      lower === 'progress.csv' ||
+      lower === 'training_metrics.csv' ||
+      lower === 'monitor.csv' ||
+      lower.endsWith('.monitor.csv')
+    )
+      return 'csv';
+    return 'sniff';
+  }
+  if (lower.endsWith('.jsonl')) return lower.startsWith('metrics') ? 'jsonl' : 'sniff';
+  if (lower.endsWith('.json')) return NOT_METRICS_JSON.has(lower) ? null : 'sniff';
+  return null;
+}
+
+/** The format of `path` (whose base name is `name`), or null when it is not a metrics source. */
+export async function classifyFile(
+  path: string,
+  name: string,
+  inMetricsDir = false,
+): Promise<SourceFormat | null> {
+  const byName = formatByName(name);
+  if (byName !== 'sniff') return byName;
+  const lower = name.toLowerCase();
+  if (lower.endsWith('.csv') && inMetricsDir) return 'csv';
+  const head = await readHead(path);
+  if (head === null) return null;
+  if (lower.endsWith('.csv')) return sniffCsv(head, METRICS_NAME.test(lower)) ? 'csv' : null;
+  if (lower.endsWith('.jsonl')) return sniffJsonl(head) ? 'jsonl' : null;
+  return sniffJson(head);
+}
+
+async function readHead(path: string): Promise<string | null> {
+  try {
+    const h = await open(path, 'r');
+    try {
+      const buf = new Uint8Array(HEAD_BYTES);
+      const { bytesRead } = await h.read(buf, 0, HEAD_BYTES, 0);
+      return decodeUtf8(buf.subarray(0, bytesRead));
+    } finally {
+      await h.close().catch(() => undefined);
+    }
+  } catch {
+    return null;
+  }
+}
+
+/** Generic CSV names that suggest training logs (baselines writes progress.<timestamp>.csv). */
+const METRICS_NAME = /progress|metric|monitor|train|eval|log|history|stats|result/;
+
+/**
+ * A header line, then a row with at least one number; and either a log-like file name or a
+ * step-like column, so that data tables (nvidia-smi dumps, datasets) are not taken for runs.
+ */
+export function sniffCsv(head: string, metricsName: boolean): boolean {
+  const rows = head.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#'));
+  const header = rows[0];
+  const first = rows[1];
+  if (header === undefined || first === undefined || !header.includes(',')) return false;
+  if (!first.split(',').some((c) => parseNumberCell(c.replace(/"/g, '')) !== undefined)) return false;
+  return metricsName || pickAxes(header.split(',').map((c) => c.trim().replace(/"/g, ''))).step !== null;
+}
+
+/** The first line is a JSON object with a step-like key and a numeric value besides it. */
+export function sniffJsonl(head: string): boolean {
+  const framer = new LineFramer(false);
+  const framed = framer.push(new TextEncoder().encode(head), 0, () => undefined);
+  if (!framed) return false;
+  for (const line of lines(framed)) {
+    const text = decodeUtf8(line.bytes).trim();
+    if (text === '') continue;
+    const parsed = parseJsonLenient(text);
+    if (!parsed.ok || !isPlainObject(parsed.value)) return false;
+    const axes = pickAxes(Object.keys(parsed.value));
+    return axes.step !== null && numericLeaves(parsed.value, new Set([axes.step])).length > 0;
+  }
+  return false;
+}
+
+/** JSON documents: an array of objects (history), trainer state, or progress metadata. */
+export function sniffJson(head: string): SourceFormat | null {
+  const t = head.trimStart();
+  if (t.startsWith('[')) return /^\[\s*\{/.test(t) ? 'json' : null;
+  if (!t.startsWith('{')) return null;
+  if (t.includes('"log_history"')) return 'trainer_state';
+  if (/"(completed_chunks|requests_done|latest_checkpoint)"\s*:/.test(t)) return 'training_progress';
+  if (/"(global_step|step)"\s*:/.test(t) && /"(max_steps|total_steps)"\s*:/.test(t))
+    return 'training_progress';
+  return null;
+}

@@ -1,0 +1,124 @@
+// Follows one event file on disk: reads only the bytes appended since the last call; starts over when
+// the file shrinks or is replaced. IO failures become typed `io` errors, never exceptions.
+
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import type { ReadError } from '../readers/types';
+import type { SeriesSet } from '../series/series-set';
+import { EventStream } from './event-stream';
+import type { StreamState, TfEventsReadOptions, TfEventsReadResult } from './event-stream';
+
+export interface EventFileReaderOptions extends TfEventsReadOptions {
+  /** Bytes per read call (default 1 MiB, from a buffer shared by all readers). */
+  chunkBytes?: number;
+}
+
+export interface ReadMoreResult {
+  /** Bytes read from the file by this call. */
+  bytes: number;
+  /** Events decoded by this call. */
+  records: number;
+  /** The file shrank or was replaced, so everything was re-read from the start into new series sets. */
+  reset: boolean;
+  state: StreamState;
+  /** The IO failure of this call, if any (the series read before stay). */
+  error: ReadError | null;
+}
+
+const DEFAULT_CHUNK = 1 << 20;
+// Reads are synchronous and the stream copies any partial record, so one buffer serves every reader.
+let sharedBuffer: Uint8Array | null = null;
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export class EventFileReader {
+  /** How many times the file was found shrunk or replaced and re-read. */
+  resets = 0;
+  private stream: EventStream;
+  private offset = 0;
+  private identity: string | null = null;
+  private ioError: ReadError | null = null;
+  private readonly buffer: Uint8Array | null;
+
+  constructor(
+    readonly path: string,
+    private readonly opts: EventFileReaderOptions = {},
+  ) {
+    this.stream = new EventStream(opts);
+    this.buffer = opts.chunkBytes ? new Uint8Array(Math.max(1, opts.chunkBytes)) : null;
+  }
+
+  /** Scalar series; a new object after a reset. */
+  get scalars(): SeriesSet {
+    return this.stream.scalars;
+  }
+
+  get histograms(): SeriesSet {
+    return this.stream.histograms;
+  }
+
+  /** Bytes of the file consumed so far. */
+  get bytesRead(): number {
+    return this.offset;
+  }
+
+  get state(): StreamState {
+    return this.stream.state;
+  }
+
+  /** Reads what was appended since the last call; cost is proportional to the new bytes. */
+  readMore(): ReadMoreResult {
+    let fd = -1;
+    let reset = false;
+    let bytes = 0;
+    const recordsBefore = this.stream.records;
+    try {
+      fd = openSync(this.path, 'r');
+      const st = fstatSync(fd);
+      const identity = `${st.dev}:${st.ino}`;
+      if ((this.identity !== null && identity !== this.identity) || st.size < this.offset) {
+        this.stream = new EventStream(this.opts);
+        this.offset = 0;
+        this.resets++;
+        reset = true;
+      }
+      this.identity = identity;
+      const buf = this.buffer ?? (sharedBuffer ??= new Uint8Array(DEFAULT_CHUNK));
+      while (this.stream.state !== 'stopped') {
+        const n = readSync(fd, buf, 0, buf.length, this.offset);
+        if (n === 0) break;
+        this.offset += n;
+        bytes += n;
+        this.stream.push(buf.subarray(0, n));
+      }
+      this.ioError = null;
+    } catch (e) {
+      this.ioError = { kind: 'io', offset: this.offset, message: message(e) };
+    } finally {
+      if (fd >= 0) {
+        try {
+          closeSync(fd);
+        } catch {
+          // Closing a read-only descriptor cannot lose data; nothing to report.
+        }
+      }
+    }
+    const records = reset ? this.stream.records : this.stream.records - recordsBefore;
+    return { bytes, records, reset, state: this.stream.state, error: this.ioError };
+  }
+
+  /** The result so far; `final` reports a partial last record as `truncated`. */
+  result(final = false): TfEventsReadResult {
+    const r = this.stream.result(final);
+    if (this.ioError) r.errors.push(this.ioError);
+    return r;
+  }
+}
+
+/** Reads a whole event file once (a partial last record is reported as `truncated`). */
+export function readEventFile(path: string, opts: EventFileReaderOptions = {}): TfEventsReadResult {
+  const reader = new EventFileReader(path, opts);
+  reader.readMore();
+  return reader.result(true);
+}

@@ -1,0 +1,205 @@
+// Incremental reader of a W&B run: the .wandb log plus files/config.yaml and files/wandb-summary.json.
+
+import { dirname, join } from 'node:path';
+import { FileCursor, fileKey, isReadError, readWholeFile } from '../readers/file-cursor';
+import { ReaderBase, type ReaderOptions } from '../readers/reader';
+import { isPlainObject, numericLeaves, wallSeconds } from '../readers/rows';
+import type { SourceFormat } from '../readers/types';
+import { decodeUtf8, jsonNumber, parseJsonLenient } from '../readers/values';
+import { parseWandbConfigYaml } from './config-yaml';
+import { LevelDbLogReader } from './leveldb-log';
+import { decodeRecord, type Item, type WandbRecord } from './records';
+
+/** History keys that are axes or W&B bookkeeping, not metrics. */
+const HISTORY_SKIP = new Set(['_step', '_timestamp', '_runtime', '_wandb']);
+const NO_SKIP = new Set<string>();
+const SIDE_FILE_LIMIT = 16 << 20;
+
+/**
+ * Tags: history keys as written (nested keys joined with '/'); `_step` is the step (else the
+ * record's step number), `_timestamp` (else run start + `_runtime`) the wall time. System stats
+ * are `system/<key>`, numbered by sample since they carry no training step. Summary and config
+ * come from the records, over the values of the side files written by the SDK.
+ */
+export class WandbReader extends ReaderBase {
+  readonly format: SourceFormat = 'wandb';
+  private readonly cursor: FileCursor;
+  private log = new LevelDbLogReader();
+  private runStart: number | null = null;
+  private lastStep = -1;
+  private lastWall: number | null = null;
+  private statsSamples = 0;
+  private runFields: Record<string, unknown> | null = null;
+  private recordConfig: Record<string, unknown> = {};
+  private recordSummary: Record<string, unknown> = {};
+  private fileConfig: Record<string, unknown> = {};
+  private fileSummary: Record<string, unknown> = {};
+  private sideKeys = new Map<string, string | null>();
+
+  constructor(path: string, options: ReaderOptions = {}) {
+    super(path, options);
+    this.cursor = new FileCursor(path, this.io);
+  }
+
+  protected async read(final: boolean): Promise<void> {
+    for (;;) {
+      const got = await this.cursor.next();
+      if (isReadError(got)) {
+        this.pushError(got);
+        break;
+      }
+      if (got.reset) this.restart();
+      for (const ev of this.log.push(got.bytes, got.start)) {
+        if (ev.kind === 'error') this.pushError(ev.error);
+        else this.record(ev.data, ev.offset, got.mtime);
+      }
+      if (got.atEnd) {
+        if (final) {
+          const cut = this.log.finish();
+          if (cut) this.pushError(cut);
+        }
+        break;
+      }
+    }
+    await this.readSideFiles();
+    this.publish();
+  }
+
+  private restart(): void {
+    this.reset();
+    this.log = new LevelDbLogReader();
+    this.runStart = null;
+    this.lastStep = -1;
+    this.lastWall = null;
+    this.statsSamples = 0;
+    this.runFields = null;
+    this.recordConfig = {};
+    this.recordSummary = {};
+  }
+
+  private record(data: Uint8Array, offset: number, mtime: number): void {
+    const decoded = decodeRecord(data);
+    if (!decoded.ok) {
+      this.error('decode', offset, `W&B record: ${decoded.message}`);
+      return;
+    }
+    this.countRecords(1);
+    this.apply(decoded.record, mtime);
+  }
+
+  private apply(rec: WandbRecord, mtime: number): void {
+    switch (rec.type) {
+      case 'history':
+        return this.history(rec.items, rec.step, mtime);
+      case 'stats': {
+        const wall = rec.timestamp ?? mtime;
+        const step = this.statsSamples++;
+        for (const it of rec.items) {
+          const v = value(it);
+          const n = jsonNumber(v);
+          if (n !== undefined) this.series.add(`system/${it.key}`, step, wall, n);
+        }
+        return;
+      }
+      case 'summary':
+        return merge(this.recordSummary, rec.update, rec.remove);
+      case 'config':
+        return merge(this.recordConfig, rec.update, rec.remove);
+      case 'run': {
+        const r = rec.run;
+        this.runStart = r.startTime;
+        merge(this.recordConfig, r.config, []);
+        this.runFields = {
+          ...this.runFields,
+          run_id: r.runId,
+          entity: r.entity,
+          project: r.project,
+          display_name: r.displayName,
+          start_time: r.startTime,
+          starting_step: r.startingStep,
+        };
+        return;
+      }
+      case 'exit':
+        this.runFields = { ...this.runFields, exit_code: rec.exitCode, runtime: rec.runtime, finished: true };
+        return;
+      case 'other':
+        return;
+    }
+  }
+
+  private history(items: Item[], recordStep: number | null, mtime: number): void {
+    const values = new Map<string, unknown>();
+    for (const it of items) values.set(it.key, value(it));
+    const given = jsonNumber(values.get('_step'));
+    const step = given !== undefined && Number.isFinite(given) ? given : (recordStep ?? this.lastStep + 1);
+    let wall = wallSeconds(values.get('_timestamp'));
+    if (wall === undefined) {
+      const runtime = jsonNumber(values.get('_runtime'));
+      wall =
+        this.runStart !== null && runtime !== undefined && Number.isFinite(runtime)
+          ? this.runStart + runtime
+          : (this.lastWall ?? mtime);
+    }
+    this.lastStep = step;
+    this.lastWall = wall;
+    for (const [key, v] of values) {
+      if (HISTORY_SKIP.has(key)) continue;
+      const n = jsonNumber(v);
+      if (n !== undefined) this.series.add(key, step, wall, n);
+      else if (isPlainObject(v) && !('_type' in v))
+        for (const [tag, x] of numericLeaves(v, NO_SKIP, `${key}/`)) this.series.add(tag, step, wall, x);
+    }
+  }
+
+  /** The SDK's side files, re-read only when they change; a half-written one keeps the last good parse. */
+  private async readSideFiles(): Promise<void> {
+    const files = join(dirname(this.path), 'files');
+    const yaml = await this.changedText(join(files, 'config.yaml'));
+    if (yaml !== null) this.fileConfig = parseWandbConfigYaml(yaml);
+    const summary = await this.changedText(join(files, 'wandb-summary.json'));
+    if (summary !== null) {
+      const parsed = parseJsonLenient(summary);
+      if (parsed.ok && isPlainObject(parsed.value)) this.fileSummary = parsed.value;
+    }
+  }
+
+  private async changedText(path: string): Promise<string | null> {
+    const key = await fileKey(path, this.io);
+    if (key === null || key === this.sideKeys.get(path)) return null;
+    const got = await readWholeFile(path, SIDE_FILE_LIMIT, this.io);
+    if (isReadError(got)) return null;
+    this.sideKeys.set(path, key);
+    return decodeUtf8(got.bytes);
+  }
+
+  private publish(): void {
+    const config = overlay(this.fileConfig, this.recordConfig);
+    const summary = overlay(this.fileSummary, this.recordSummary);
+    this.config = Object.keys(config).length > 0 ? config : null;
+    this.summary = Object.keys(summary).length > 0 ? summary : null;
+    this.progress = this.runFields
+      ? { fraction: null, etaSeconds: null, fields: { finished: false, ...this.runFields } }
+      : null;
+  }
+}
+
+function value(it: Item): unknown {
+  const parsed = parseJsonLenient(it.valueJson);
+  return parsed.ok ? parsed.value : undefined;
+}
+
+/** `top` over `base`; objects present in both (e.g. `_wandb`) are merged one level deep. */
+function overlay(base: Record<string, unknown>, top: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...base };
+  for (const [k, v] of Object.entries(top)) {
+    const under = out[k];
+    out[k] = isPlainObject(under) && isPlainObject(v) ? { ...under, ...v } : v;
+  }
+  return out;
+}
+
+function merge(target: Record<string, unknown>, update: Item[], remove: Item[]): void {
+  for (const it of update) if (it.key !== '__proto__') target[it.key] = value(it);
+  for (const it of remove) delete target[it.key];
+}
