@@ -24,6 +24,8 @@ export interface WorkspaceOptions {
   watch?: boolean;
   /** Poll instead of inotify (network filesystems). */
   usePolling?: boolean;
+  /** How often every source is re-read in case a file event was missed (ms, default 1000). */
+  sweepMs?: number;
 }
 
 type Listener<E extends keyof PushPayloads> = (payload: PushPayloads[E]) => void;
@@ -35,6 +37,7 @@ export class Workspace {
   /** Points already pushed per source path and tag, so each append crosses once. */
   private readonly emitted = new Map<string, Map<string, number>>();
   private watcher: FolderWatcher | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
   private _root: string | null = null;
   private rediscovering: Promise<void> | null = null;
   private rediscoverAgain = false;
@@ -71,11 +74,21 @@ export class Workspace {
         onError: (message) => this.emit('app.notice', { level: 'warning', message }),
       });
       await this.watcher.ready();
+      // File events can be missed (appends racing chokidar's attach to a new file, or network
+      // filesystems): a cheap periodic re-read of every source catches up; reads cost O(new bytes).
+      this.sweepTimer = setInterval(() => this.sweep(), this.opts.sweepMs ?? 1000);
+      this.sweepTimer.unref();
     }
     await this.rediscover();
   }
 
+  private sweep(): void {
+    for (const path of this.sourceByPath.keys()) void this.readSource(path);
+  }
+
   async close(): Promise<void> {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = null;
     await this.watcher?.close();
     this.watcher = null;
     for (const { source } of this.sourceByPath.values()) source.close();

@@ -1,0 +1,22 @@
+// Public surface of system sampling: the sampler, its factory, and the parsers other layers may reuse.
+
+export { SystemSampler, realClock } from './sampler';
+export type { Clock, SamplerOptions, SamplerSources, SnapshotListener } from './sampler';
+export { createSystemSampler } from './create-sampler';
+export type { CreateSamplerOptions } from './create-sampler';
+export { NvidiaSmi } from './nvidia-smi';
+export type { NvidiaQueryKind, NvidiaQueryResult, NvidiaSmiOptions } from './nvidia-smi';
+export { NvidiaSource, NO_GPU_MESSAGE, describe as describeNvidiaError } from './nvidia-source';
+export type { NvidiaSample, NvidiaSourceOptions } from './nvidia-source';
+export { parseNvidiaXml, normaliseNvidiaLog } from './nvidia-xml';
+export type { NvidiaReport } from './nvidia-xml';
+export { parseQueryGpuCsv, parseComputeAppsCsv, FAST_QUERY_FIELDS } from './nvidia-csv';
+export { parseIoregGpu, parseIoregAccelerators } from './apple-ioreg';
+export { parseMacmonOutput, parseMacmonLine, mergeAppleGpu } from './apple-macmon';
+export { AppleSource } from './apple-source';
+export { readHost, systeminformationFns } from './host';
+export { ProcStatCpuLoad } from './cpu-load';
+export type { HostInfoFns, HostSample } from './host';
+export { TrainingProcessTracker } from './training-process';
+export { toSystemWatchLine } from './watch-line';
+export type { Spawner } from './run-command';

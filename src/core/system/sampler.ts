@@ -1,0 +1,195 @@
+// Polls every source at 1 Hz (slower when hidden) into timestamped SystemSnapshots: history ring + subscribers.
+
+import type { AppleGpu, GpuProcess, NvidiaStatus, SystemSnapshot } from '../../shared/system-types';
+import type { HostSample } from './host';
+import type { NvidiaSample } from './nvidia-source';
+import { RingBuffer } from './ring-buffer';
+
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const realClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+};
+
+/** Every source is optional and injected; a source that throws yields nulls for its fields, never a lost tick. */
+export interface SamplerSources {
+  host?: (() => Promise<HostSample>) | null;
+  nvidia?: { sample(): Promise<NvidiaSample> } | null;
+  apple?: { sample(): Promise<AppleGpu | null> } | null;
+  training?: {
+    setRunFolder(dir: string | null): void;
+    sample(gpuProcesses: readonly GpuProcess[]): Promise<SystemSnapshot['trainingProcess']>;
+  } | null;
+}
+
+export interface SamplerOptions {
+  clock?: Clock;
+  intervalMs?: number;
+  /** Interval while the window is hidden (and the lead decides no alert needs the faster rate). */
+  hiddenIntervalMs?: number;
+  /** Snapshots kept in memory: one hour at 1 Hz by default. */
+  historySize?: number;
+  /** Status shown when there is no NVIDIA source at all (e.g. on macOS). */
+  nvidiaDisabledMessage?: string;
+}
+
+export type SnapshotListener = (snapshot: SystemSnapshot) => void;
+
+const NULL_HOST: HostSample = { cpuPct: null, memPct: null, memUsedMiB: null, memTotalMiB: null };
+
+export class SystemSampler {
+  private readonly clock: Clock;
+  private readonly history: RingBuffer<SystemSnapshot>;
+  private readonly listeners = new Set<SnapshotListener>();
+  private intervalMs: number;
+  private hiddenIntervalMs: number;
+  private hidden = false;
+  private timer: unknown = null;
+  private running = false;
+  private ticking: Promise<SystemSnapshot> | null = null;
+  private fallbackStatusAnnounced = false;
+
+  constructor(
+    private readonly sources: SamplerSources,
+    private readonly opts: SamplerOptions = {},
+  ) {
+    this.clock = opts.clock ?? realClock;
+    this.intervalMs = opts.intervalMs ?? 1000;
+    this.hiddenIntervalMs = opts.hiddenIntervalMs ?? 5000;
+    this.history = new RingBuffer(opts.historySize ?? 3600);
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** The interval in force now. */
+  get currentIntervalMs(): number {
+    return this.hidden ? Math.max(this.intervalMs, this.hiddenIntervalMs) : this.intervalMs;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.schedule(0);
+  }
+
+  stop(): void {
+    this.running = false;
+    if (this.timer !== null) this.clock.clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  setIntervalMs(ms: number): void {
+    this.intervalMs = Math.max(100, ms);
+    this.reschedule();
+  }
+
+  setHidden(hidden: boolean): void {
+    if (hidden === this.hidden) return;
+    this.hidden = hidden;
+    this.reschedule();
+  }
+
+  setRunFolder(dir: string | null): void {
+    this.sources.training?.setRunFolder(dir);
+  }
+
+  subscribe(listener: SnapshotListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Oldest first. */
+  getHistory(): SystemSnapshot[] {
+    return this.history.toArray();
+  }
+
+  latest(): SystemSnapshot | undefined {
+    return this.history.latest();
+  }
+
+  /** Takes one sample now (ticks never overlap: a second caller shares the running one). */
+  sampleOnce(): Promise<SystemSnapshot> {
+    if (this.ticking) return this.ticking;
+    const tick = this.collect().then((snapshot) => {
+      this.history.push(snapshot);
+      for (const listener of this.listeners) {
+        try {
+          listener(snapshot);
+        } catch {
+          // A failing subscriber (say, a closed window) must not stop sampling for the others.
+        }
+      }
+      return snapshot;
+    });
+    this.ticking = tick;
+    void tick.finally(() => {
+      this.ticking = null;
+    });
+    return tick;
+  }
+
+  private async collect(): Promise<SystemSnapshot> {
+    const t = this.clock.now();
+    const { host, nvidia, apple, training } = this.sources;
+    const [hostSample, nv, appleGpu] = await Promise.all([
+      host ? host().catch(() => NULL_HOST) : NULL_HOST,
+      nvidia ? nvidia.sample().catch((): NvidiaSample | null => null) : null,
+      apple ? apple.sample().catch(() => null) : null,
+    ]);
+    const gpus = nv?.gpus ?? null;
+    const gpuProcesses = (gpus ?? []).flatMap((g) => g.processes ?? []);
+    const trainingProcess = training ? await training.sample(gpuProcesses).catch(() => null) : null;
+    const { status, changed } = this.nvidiaStatus(nv);
+    return {
+      t,
+      ...hostSample,
+      gpus,
+      nvidia: status,
+      nvidiaChanged: changed,
+      appleGpu,
+      trainingProcess,
+    };
+  }
+
+  private nvidiaStatus(nv: NvidiaSample | null): { status: NvidiaStatus; changed: boolean } {
+    if (nv) return { status: nv.status, changed: nv.changed };
+    const status: NvidiaStatus = this.sources.nvidia
+      ? {
+          state: 'failing',
+          message: 'NVIDIA source failed',
+          error: { kind: 'spawn', message: 'source threw' },
+        }
+      : { state: 'disabled', message: this.opts.nvidiaDisabledMessage ?? 'NVIDIA sampling is not enabled' };
+    const changed = !this.fallbackStatusAnnounced;
+    this.fallbackStatusAnnounced = true;
+    return { status, changed };
+  }
+
+  private schedule(delayMs: number): void {
+    this.timer = this.clock.setTimeout(() => {
+      this.timer = null;
+      if (!this.running) return;
+      const startedAt = this.clock.now();
+      void this.sampleOnce().finally(() => {
+        if (!this.running || this.timer !== null) return;
+        // Keep the cadence: a 300 ms tick at 1 Hz waits 700 ms, a tick slower than the interval goes again at once.
+        const elapsed = this.clock.now() - startedAt;
+        this.schedule(Math.max(0, this.currentIntervalMs - elapsed));
+      });
+    }, delayMs);
+  }
+
+  private reschedule(): void {
+    if (!this.running || this.timer === null) return;
+    this.clock.clearTimeout(this.timer);
+    this.schedule(this.currentIntervalMs);
+  }
+}

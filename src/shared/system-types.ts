@@ -1,0 +1,116 @@
+// Types of one system sample (GPU, Apple GPU, CPU, memory, training process); pure TS so the renderer can import it.
+
+/** A process nvidia-smi lists on a GPU. `type` is nvidia-smi's own code: "C", "G", "C+G", "M"… */
+export interface GpuProcess {
+  pid: number;
+  name: string | null;
+  type: string | null;
+  usedMemoryMiB: number | null;
+}
+
+export interface GpuClocks {
+  graphicsMHz: number | null;
+  smMHz: number | null;
+  memMHz: number | null;
+}
+
+/** One NVIDIA GPU, the same shape whether nvidia-smi reported one GPU or many. Every value nvidia-smi
+ * could not give ("N/A", "[Not Supported]", an unknown error, a missing element) is null. */
+export interface NvidiaGpu {
+  index: number;
+  name: string | null;
+  uuid: string | null;
+  pciBusId: string | null;
+  utilizationGpuPct: number | null;
+  utilizationMemoryPct: number | null;
+  memoryUsedMiB: number | null;
+  memoryTotalMiB: number | null;
+  temperatureC: number | null;
+  powerDrawW: number | null;
+  powerLimitW: number | null;
+  fanSpeedPct: number | null;
+  clocks: GpuClocks;
+  /** Short names of the active clock throttle ("event") reasons, e.g. ["sw_power_cap"]; null when not reported. */
+  throttleReasonsActive: string[] | null;
+  /** "Enabled" / "Disabled" as nvidia-smi says it; null when N/A (no MIG-capable GPU). */
+  migMode: string | null;
+  /** null when this sample did not include the process list (the light CSV query). */
+  processes: GpuProcess[] | null;
+  /** When the detail fields (processes, throttle reasons, MIG, limits) were last read; null if never. */
+  detailAt: number | null;
+}
+
+/** Why nvidia-smi gave no usable answer. */
+export type NvidiaQueryError =
+  | { kind: 'not-found'; message: string }
+  | { kind: 'timeout'; timeoutMs: number }
+  | { kind: 'exit'; code: number | null; signal: string | null; stderr: string }
+  | { kind: 'parse'; message: string }
+  | { kind: 'too-large'; limitBytes: number }
+  | { kind: 'spawn'; message: string };
+
+/** What the system panel shows about the NVIDIA source. `absent` is shown once, not every second. */
+export type NvidiaStatus =
+  | { state: 'pending' }
+  | { state: 'disabled'; message: string }
+  | { state: 'ok'; gpuCount: number; driverVersion: string | null }
+  | { state: 'absent'; message: string; reason: string }
+  | { state: 'failing'; message: string; error: NvidiaQueryError };
+
+/** Apple-silicon GPU figures readable without sudo (ioreg PerformanceStatistics or macmon). */
+export interface AppleGpu {
+  source: 'ioreg' | 'macmon' | 'ioreg+macmon';
+  /** e.g. "Apple M2 Pro" (ioreg's "model"); null when not reported. */
+  name: string | null;
+  utilizationPct: number | null;
+  rendererUtilizationPct: number | null;
+  tilerUtilizationPct: number | null;
+  inUseMemoryMiB: number | null;
+  allocatedMemoryMiB: number | null;
+  powerW: number | null;
+  temperatureC: number | null;
+  frequencyMHz: number | null;
+}
+
+/** The training job's own footprint, summed over the processes found. */
+export interface TrainingProcess {
+  pids: number[];
+  /** Where the pids came from: listed on a GPU, holding files open under the run folder, or both. */
+  foundVia: 'gpu' | 'run-folder' | 'both';
+  /** Percent of one core (can exceed 100 for multi-threaded processes); null on the first sample. */
+  cpuPct: number | null;
+  rssMiB: number | null;
+}
+
+export interface SystemSnapshot {
+  /** ms since epoch when the sample was taken. */
+  t: number;
+  cpuPct: number | null;
+  memPct: number | null;
+  memUsedMiB: number | null;
+  memTotalMiB: number | null;
+  /** null when the NVIDIA query failed or there is no NVIDIA GPU (see `nvidia`). */
+  gpus: NvidiaGpu[] | null;
+  nvidia: NvidiaStatus;
+  /** True on the one snapshot where `nvidia` changed state, so the panel announces it once. */
+  nvidiaChanged: boolean;
+  appleGpu: AppleGpu | null;
+  trainingProcess: TrainingProcess | null;
+}
+
+/** The `"type": "system"` line of `rlwatch watch --json` (command-line contract). */
+export interface SystemWatchLine {
+  t: number;
+  type: 'system';
+  cpuPct: number | null;
+  memPct: number | null;
+  gpus: Array<{
+    index: number;
+    name: string | null;
+    utilizationPct: number | null;
+    memoryUsedMiB: number | null;
+    memoryTotalMiB: number | null;
+    temperatureC: number | null;
+    powerDrawW: number | null;
+  }>;
+}

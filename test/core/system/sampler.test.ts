@@ -1,0 +1,271 @@
+// The sampler on a fake clock: cadence, hidden slow-down, history bound, null-on-failure, "no GPU" announced once.
+
+import { describe, expect, it } from 'vitest';
+import type { GpuProcess, NvidiaGpu, SystemSnapshot } from '../../../src/shared/system-types';
+import { NvidiaSource } from '../../../src/core/system/nvidia-source';
+import { RingBuffer } from '../../../src/core/system/ring-buffer';
+import { SystemSampler } from '../../../src/core/system/sampler';
+import type { Clock } from '../../../src/core/system/sampler';
+import { toSystemWatchLine } from '../../../src/core/system/watch-line';
+import { parseNvidiaXml } from '../../../src/core/system/nvidia-xml';
+import { readXml } from './fixtures';
+
+class FakeClock implements Clock {
+  t = 1_700_000_000_000;
+  private timers: Array<{ id: number; at: number; fn: () => void }> = [];
+  private nextId = 1;
+  now = (): number => this.t;
+  setTimeout = (fn: () => void, ms: number): unknown => {
+    const id = this.nextId++;
+    this.timers.push({ id, at: this.t + ms, fn });
+    return id;
+  };
+  clearTimeout = (h: unknown): void => {
+    this.timers = this.timers.filter((x) => x.id !== h);
+  };
+  get pending(): number {
+    return this.timers.length;
+  }
+  /** Runs every timer due within `ms`, letting the async ticks they start finish in between. */
+  async advance(ms: number): Promise<void> {
+    const end = this.t + ms;
+    for (;;) {
+      await flush();
+      const due = this.timers.filter((x) => x.at <= end).sort((a, b) => a.at - b.at)[0];
+      if (!due) break;
+      this.timers = this.timers.filter((x) => x !== due);
+      this.t = due.at;
+      due.fn();
+    }
+    this.t = end;
+    await flush();
+  }
+}
+
+const flush = async (): Promise<void> => {
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+};
+
+const host = async () => ({ cpuPct: 12.5, memPct: 40, memUsedMiB: 4096, memTotalMiB: 10240 });
+
+function t4(): NvidiaGpu[] {
+  const r = parseNvidiaXml(readXml('tesla-t4.xml'), 0);
+  if (!r.ok) throw new Error(r.message);
+  return r.value.gpus;
+}
+
+describe('SystemSampler', () => {
+  it('samples at once on start, then every second, each snapshot timestamped and kept in a bounded history', async () => {
+    const clock = new FakeClock();
+    const sampler = new SystemSampler({ host }, { clock, historySize: 3 });
+    const seen: SystemSnapshot[] = [];
+    sampler.subscribe((s) => seen.push(s));
+    sampler.start();
+    await clock.advance(0);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({
+      t: clock.t,
+      cpuPct: 12.5,
+      memPct: 40,
+      memUsedMiB: 4096,
+      memTotalMiB: 10240,
+      gpus: null,
+      appleGpu: null,
+      trainingProcess: null,
+    });
+    await clock.advance(4000);
+    expect(seen.map((s) => s.t - seen[0]!.t)).toEqual([0, 1000, 2000, 3000, 4000]);
+    expect(sampler.getHistory().map((s) => s.t)).toEqual(seen.slice(2).map((s) => s.t));
+    expect(sampler.latest()).toBe(seen[4]);
+    sampler.stop();
+    await clock.advance(5000);
+    expect(seen).toHaveLength(5);
+    expect(clock.pending).toBe(0);
+  });
+
+  it('slows down while hidden and speeds up again; the interval is settable', async () => {
+    const clock = new FakeClock();
+    const sampler = new SystemSampler({ host }, { clock, hiddenIntervalMs: 5000 });
+    let n = 0;
+    sampler.subscribe(() => n++);
+    sampler.start();
+    await clock.advance(0);
+    sampler.setHidden(true);
+    await clock.advance(10_000);
+    expect(n).toBe(3);
+    sampler.setHidden(false);
+    await clock.advance(3000);
+    expect(n).toBe(6);
+    sampler.setIntervalMs(500);
+    await clock.advance(2000);
+    expect(n).toBe(10);
+    sampler.stop();
+  });
+
+  it('a failing source gives nulls, a throwing subscriber does not stop the others', async () => {
+    const clock = new FakeClock();
+    const sampler = new SystemSampler(
+      {
+        host: async () => {
+          throw new Error('boom');
+        },
+        apple: { sample: async () => Promise.reject(new Error('ioreg died')) },
+      },
+      { clock },
+    );
+    sampler.subscribe(() => {
+      throw new Error('window closed');
+    });
+    const got: SystemSnapshot[] = [];
+    sampler.subscribe((s) => got.push(s));
+    const s = await sampler.sampleOnce();
+    expect(s).toMatchObject({
+      cpuPct: null,
+      memPct: null,
+      memUsedMiB: null,
+      memTotalMiB: null,
+      appleGpu: null,
+    });
+    expect(got).toEqual([s]);
+  });
+
+  it('without an NVIDIA source the status is "disabled", announced on the first snapshot only', async () => {
+    const sampler = new SystemSampler(
+      { host },
+      { clock: new FakeClock(), nvidiaDisabledMessage: 'NVIDIA GPUs are not supported on macOS' },
+    );
+    const a = await sampler.sampleOnce();
+    const b = await sampler.sampleOnce();
+    expect(a.nvidia).toEqual({ state: 'disabled', message: 'NVIDIA GPUs are not supported on macOS' });
+    expect([a.nvidiaChanged, b.nvidiaChanged]).toEqual([true, false]);
+  });
+
+  it('no NVIDIA GPU: one snapshot says so (changed), the next fifty do not, and nvidia-smi is asked twice in a minute', async () => {
+    const clock = new FakeClock();
+    let asked = 0;
+    const nvidia = new NvidiaSource(
+      {
+        query: async (kind) => {
+          asked++;
+          return {
+            ok: false,
+            kind,
+            error: { kind: 'not-found', message: 'nvidia-smi is not installed (not found on PATH)' },
+          };
+        },
+      },
+      { now: clock.now, absentRetryMs: 30_000 },
+    );
+    const sampler = new SystemSampler({ host, nvidia }, { clock });
+    const seen: SystemSnapshot[] = [];
+    sampler.subscribe((s) => seen.push(s));
+    sampler.start();
+    await clock.advance(50_000);
+    sampler.stop();
+    expect(seen).toHaveLength(51);
+    expect(seen.filter((s) => s.nvidiaChanged).map((s) => s.nvidia)).toEqual([
+      {
+        state: 'absent',
+        message: 'no NVIDIA GPU found',
+        reason: 'nvidia-smi is not installed (not found on PATH)',
+      },
+    ]);
+    expect(asked).toBe(2);
+    expect(seen.every((s) => s.gpus === null && s.cpuPct === 12.5)).toBe(true);
+  });
+
+  it('hands the GPU process list to the training-process tracker and the run folder through', async () => {
+    const gpus = t4();
+    let given: readonly GpuProcess[] = [];
+    let folder: string | null = null;
+    const sampler = new SystemSampler(
+      {
+        nvidia: {
+          sample: async () => ({
+            gpus,
+            status: { state: 'ok', gpuCount: 1, driverVersion: null },
+            changed: false,
+          }),
+        },
+        training: {
+          setRunFolder: (d) => {
+            folder = d;
+          },
+          sample: async (procs) => {
+            given = procs;
+            return { pids: [5762], foundVia: 'gpu', cpuPct: 99, rssMiB: 3000 };
+          },
+        },
+      },
+      { clock: new FakeClock() },
+    );
+    sampler.setRunFolder('/runs/a');
+    const s = await sampler.sampleOnce();
+    expect(folder).toBe('/runs/a');
+    expect(given.map((p) => p.pid)).toEqual([675, 5762]);
+    expect(s.trainingProcess).toEqual({ pids: [5762], foundVia: 'gpu', cpuPct: 99, rssMiB: 3000 });
+    expect(s.gpus).toBe(gpus);
+  });
+
+  it('maps a snapshot to the watch --json "system" line of the command-line contract', async () => {
+    const sampler = new SystemSampler(
+      {
+        host,
+        nvidia: {
+          sample: async () => ({
+            gpus: t4(),
+            status: { state: 'ok', gpuCount: 1, driverVersion: null },
+            changed: true,
+          }),
+        },
+      },
+      { clock: new FakeClock() },
+    );
+    const line = toSystemWatchLine(await sampler.sampleOnce(), 42);
+    expect(line).toEqual({
+      t: 42,
+      type: 'system',
+      cpuPct: 12.5,
+      memPct: 40,
+      gpus: [
+        {
+          index: 0,
+          name: 'Tesla T4',
+          utilizationPct: 0,
+          memoryUsedMiB: 1032,
+          memoryTotalMiB: 15360,
+          temperatureC: 40,
+          powerDrawW: 26.78,
+        },
+      ],
+    });
+    expect(JSON.parse(JSON.stringify(line))).toEqual(line);
+  });
+
+  it('concurrent sampleOnce calls share one tick', async () => {
+    let calls = 0;
+    const sampler = new SystemSampler(
+      {
+        host: async () => {
+          calls++;
+          return host();
+        },
+      },
+      { clock: new FakeClock() },
+    );
+    const [a, b] = await Promise.all([sampler.sampleOnce(), sampler.sampleOnce()]);
+    expect(a).toBe(b);
+    expect(calls).toBe(1);
+  });
+});
+
+describe('RingBuffer', () => {
+  it('keeps the newest items in order', () => {
+    const r = new RingBuffer<number>(3);
+    expect(r.latest()).toBeUndefined();
+    [1, 2, 3, 4, 5].forEach((n) => r.push(n));
+    expect(r.toArray()).toEqual([3, 4, 5]);
+    expect([r.size, r.latest()]).toEqual([3, 5]);
+    expect(() => new RingBuffer(0)).toThrow(RangeError);
+  });
+});
