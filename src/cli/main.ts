@@ -4,6 +4,7 @@ import { runDemo } from './demo-command';
 import { runInspect } from './inspect-command';
 import { runOpen } from './open-command';
 import { runServe } from './serve-command';
+import { runWatch } from './watch-command';
 import { appVersion } from './paths';
 import { HELP, UsageError } from './usage';
 
@@ -12,6 +13,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   serve: runServe,
   demo: runDemo,
   inspect: runInspect,
+  watch: runWatch,
 };
 
 export async function main(argv: string[]): Promise<number> {

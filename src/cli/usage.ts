@@ -17,6 +17,10 @@ Usage:
                                    omitted) until N steps or Ctrl-C; --serve also serves it
   rlwatch inspect PATH [--json]    summarise the runs in a folder (or one file): sources, errors,
                                    per-tag count/steps/last/min/max
+  rlwatch watch PATH [--json] [--exit-on critical] [--poll] [--no-system]
+                                   print updates, progress, system samples and alerts as they
+                                   happen (--json: NDJSON); --exit-on critical exits 3 on the
+                                   first critical alert
   rlwatch --help | --version
 
 Exit status: 0 ok, 2 bad usage or unreadable path.`;

@@ -6,6 +6,7 @@ import { basename, resolve } from 'node:path';
 import type { PushPayloads } from '../../shared/contract';
 import type { RunInfo, ScalarColumns, SeriesDelta } from '../../shared/domain';
 import { toWire } from '../../shared/domain';
+import type { ProgressInfo } from '../readers/types';
 import type { ScalarSeries } from '../series/scalar-series';
 import type { Discover, LiveSource, SourceFactory } from './live-source';
 import { FolderWatcher } from './folder-watcher';
@@ -100,6 +101,14 @@ export class Workspace {
 
   listRuns(): RunInfo[] {
     return [...this.runs.values()].sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0)).map(runInfo);
+  }
+
+  /** The newest progress a run's sources report (training_progress.json, trainer_state.json), with raw fields. */
+  progressOf(run: string): ProgressInfo | null {
+    const state = this.runs.get(run);
+    let found: ProgressInfo | null = null;
+    for (const s of state?.sources ?? []) if (s.progress) found = s.progress;
+    return found;
   }
 
   /** Every point of `tag` in `run`, sources concatenated in file-name order. */

@@ -1,0 +1,78 @@
+// `rlwatch watch PATH [--json] [--exit-on critical]`: prints updates and alerts as they happen.
+
+import { createSystemSampler } from '../core/system';
+import type { WatchLine } from '../core/watch/watch-lines';
+import { WatchSession } from '../core/watch/watch-session';
+import { createWorkspace } from '../core/workspace/create';
+import { parseFlags, readableFolder, untilSignal, UsageError } from './usage';
+
+/** Exit status when `--exit-on critical` sees a critical alert (command-line contract). */
+export const EXIT_CRITICAL = 3;
+
+export async function runWatch(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags(args, {
+    json: { type: 'boolean' },
+    'exit-on': { type: 'string' },
+    poll: { type: 'boolean' },
+    'no-system': { type: 'boolean' },
+  });
+  if (positionals.length !== 1)
+    throw new UsageError('watch needs exactly one folder: rlwatch watch PATH [--json]');
+  const exitOn = values['exit-on'];
+  if (exitOn !== undefined && exitOn !== 'critical')
+    throw new UsageError(`--exit-on takes 'critical', got '${String(exitOn)}'`);
+  const dir = await readableFolder(positionals[0]!);
+  const json = values.json === true;
+
+  const workspace = createWorkspace({ usePolling: values.poll === true });
+  const sampler = values['no-system'] === true ? null : createSystemSampler({});
+  let resolveCritical!: () => void;
+  const critical = new Promise<void>((res) => (resolveCritical = res));
+
+  const emit = (line: WatchLine): void => {
+    process.stdout.write(json ? JSON.stringify(line) + '\n' : formatLine(line));
+    if (
+      exitOn === 'critical' &&
+      line.type === 'alert' &&
+      line.state === 'raised' &&
+      line.severity === 'critical'
+    ) {
+      resolveCritical();
+    }
+  };
+  const session = new WatchSession({ workspace, emit, ...(sampler ? { system: sampler } : {}) });
+  await workspace.open(dir);
+  sampler?.setRunFolder(dir);
+  sampler?.start();
+
+  const outcome = await Promise.race([untilSignal().then(() => 0), critical.then(() => EXIT_CRITICAL)]);
+  session.close();
+  sampler?.stop();
+  await workspace.close();
+  return outcome;
+}
+
+const clock = (t: number): string => new Date(t).toISOString().slice(11, 19);
+const num = (v: number | null): string => (v === null ? 'NaN' : String(+v.toPrecision(6)));
+
+/** One readable line per event for people (the JSON form is for programs). */
+export function formatLine(line: WatchLine): string {
+  switch (line.type) {
+    case 'run':
+      return `${clock(line.t)}  run ${line.run} ${line.state}\n`;
+    case 'scalars': {
+      const last = line.points[line.points.length - 1];
+      return last
+        ? `${clock(line.t)}  ${line.run}  ${line.tag}  step ${last[0]} = ${num(last[2])}${line.points.length > 1 ? `  (+${line.points.length} points)` : ''}\n`
+        : '';
+    }
+    case 'progress':
+      return `${clock(line.t)}  ${line.run}  progress ${line.fraction === null ? '?' : `${(line.fraction * 100).toFixed(1)}%`}${line.etaSeconds === null ? '' : `, ETA ${Math.round(line.etaSeconds)} s`}\n`;
+    case 'alert':
+      return `${clock(line.t)}  ${line.severity.toUpperCase()} ${line.state}: ${line.run} ${line.rule} — ${line.message}\n`;
+    case 'system': {
+      const gpus = line.gpus.map((g) => `GPU${g.index} ${g.utilizationPct ?? '?'}%`).join(' ');
+      return `${clock(line.t)}  system cpu ${line.cpuPct === null ? '?' : line.cpuPct.toFixed(0)}% mem ${line.memPct === null ? '?' : line.memPct.toFixed(0)}%${gpus ? ' ' + gpus : ''}\n`;
+    }
+  }
+}

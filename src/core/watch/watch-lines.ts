@@ -1,0 +1,81 @@
+// The NDJSON lines of `rlwatch watch --json` (command-line contract), built from workspace and sampler events.
+
+import type { RunInfo, SeriesDelta } from '../../shared/domain';
+import { fromWire } from '../../shared/domain';
+import type { SystemSnapshot, SystemWatchLine } from '../../shared/system-types';
+import type { ProgressInfo } from '../readers/types';
+import { toSystemWatchLine } from '../system/watch-line';
+
+export interface ScalarsLine {
+  t: number;
+  type: 'scalars';
+  run: string;
+  tag: string;
+  /** [step, wallTime (s), value]; a non-finite value is null (JSON has no NaN/Infinity). */
+  points: [number, number, number | null][];
+}
+
+export interface RunLine {
+  t: number;
+  type: 'run';
+  run: string;
+  state: 'discovered' | 'removed';
+}
+
+export interface ProgressLine extends Record<string, unknown> {
+  t: number;
+  type: 'progress';
+  run: string;
+  fraction: number | null;
+  etaSeconds: number | null;
+}
+
+export interface AlertLine {
+  t: number;
+  type: 'alert';
+  run: string;
+  rule: string;
+  severity: 'warning' | 'critical';
+  state: 'raised' | 'cleared';
+  message: string;
+  step: number | null;
+  value: number | null;
+}
+
+export type WatchLine = ScalarsLine | RunLine | ProgressLine | AlertLine | SystemWatchLine;
+
+export function scalarsLine(d: SeriesDelta, t: number): ScalarsLine {
+  return {
+    t,
+    type: 'scalars',
+    run: d.run,
+    tag: d.tag,
+    points: d.steps.map((step, i) => {
+      const v = fromWire(d.values[i]!);
+      return [step, d.wallTimes[i]!, Number.isFinite(v) ? v : null];
+    }),
+  };
+}
+
+export function progressLine(run: string, p: ProgressInfo, t: number): ProgressLine {
+  // Raw fields first so the contract's own keys always win.
+  return { ...p.fields, t, type: 'progress', run, fraction: p.fraction, etaSeconds: p.etaSeconds };
+}
+
+export function systemLine(s: SystemSnapshot, t: number): SystemWatchLine {
+  return toSystemWatchLine(s, t);
+}
+
+/** Turns successive run lists into discovered/removed lines. */
+export class RunTracker {
+  private known = new Set<string>();
+
+  diff(runs: RunInfo[], t: number): RunLine[] {
+    const next = new Set(runs.map((r) => r.run));
+    const lines: RunLine[] = [];
+    for (const r of next) if (!this.known.has(r)) lines.push({ t, type: 'run', run: r, state: 'discovered' });
+    for (const r of this.known) if (!next.has(r)) lines.push({ t, type: 'run', run: r, state: 'removed' });
+    this.known = next;
+    return lines;
+  }
+}

@@ -1,0 +1,78 @@
+// Follows a folder and emits contract lines (runs, scalars, progress, system, alerts) as they happen.
+
+import type { SystemSnapshot } from '../../shared/system-types';
+import type { Workspace } from '../workspace/workspace';
+import {
+  progressLine,
+  RunTracker,
+  scalarsLine,
+  systemLine,
+  type AlertLine,
+  type WatchLine,
+} from './watch-lines';
+import type { SeriesDelta } from '../../shared/domain';
+
+export interface SnapshotSource {
+  subscribe(listener: (s: SystemSnapshot) => void): () => void;
+}
+
+/** Turns appended points into alert transitions (the health engine plugs in here). */
+export interface AlertFeed {
+  feed(delta: SeriesDelta): AlertLine[];
+  tick?(now: number): AlertLine[];
+}
+
+export interface WatchSessionOptions {
+  workspace: Workspace;
+  emit(line: WatchLine): void;
+  system?: SnapshotSource;
+  alerts?: AlertFeed;
+  now?: () => number;
+}
+
+export class WatchSession {
+  private readonly offs: (() => void)[] = [];
+  private readonly runs = new RunTracker();
+  private readonly lastProgress = new Map<string, string>();
+  private readonly now: () => number;
+
+  constructor(private readonly o: WatchSessionOptions) {
+    this.now = o.now ?? Date.now;
+    const ws = o.workspace;
+    this.offs.push(
+      ws.on('runs.changed', (runs) => {
+        const t = this.now();
+        for (const line of this.runs.diff(runs, t)) o.emit(line);
+        for (const r of runs) this.maybeProgress(r.run, t);
+      }),
+      ws.on('series.appended', (d) => {
+        const t = this.now();
+        o.emit(scalarsLine(d, t));
+        for (const a of o.alerts?.feed(d) ?? []) o.emit(a);
+        this.maybeProgress(d.run, t);
+      }),
+    );
+    if (o.system) {
+      this.offs.push(
+        o.system.subscribe((s) => {
+          const t = this.now();
+          o.emit(systemLine(s, t));
+          for (const a of o.alerts?.tick?.(t) ?? []) o.emit(a);
+        }),
+      );
+    }
+  }
+
+  private maybeProgress(run: string, t: number): void {
+    const p = this.o.workspace.progressOf(run);
+    if (!p) return;
+    const key = JSON.stringify([p.fraction, p.etaSeconds, p.fields]);
+    if (this.lastProgress.get(run) === key) return;
+    this.lastProgress.set(run, key);
+    this.o.emit(progressLine(run, p, t));
+  }
+
+  close(): void {
+    for (const off of this.offs.splice(0)) off();
+  }
+}

@@ -1,0 +1,121 @@
+// WatchSession: the contract's NDJSON lines from a live folder — runs, scalars, progress, system, alerts.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { startDemo } from '../../../src/core/demo/demo-writer';
+import type { AlertLine, WatchLine } from '../../../src/core/watch/watch-lines';
+import { RunTracker, scalarsLine } from '../../../src/core/watch/watch-lines';
+import { WatchSession } from '../../../src/core/watch/watch-session';
+import { createWorkspace } from '../../../src/core/workspace/create';
+import type { Workspace } from '../../../src/core/workspace/workspace';
+import type { SystemSnapshot } from '../../../src/shared/system-types';
+
+let ws: Workspace | null = null;
+const dirs: string[] = [];
+afterEach(async () => {
+  await ws?.close();
+  ws = null;
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function until(cond: () => boolean, what: string): Promise<void> {
+  const start = Date.now();
+  while (!cond()) {
+    if (Date.now() - start > 20_000) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('watch lines', () => {
+  test('scalars lines carry [step, wallTime, value] with non-finite values as null', () => {
+    const line = scalarsLine(
+      { run: 'r', tag: 'loss', steps: [1, 2, 3], wallTimes: [10, 11, 12], values: [0.5, 'NaN', '-Infinity'] },
+      99,
+    );
+    expect(line).toEqual({
+      t: 99,
+      type: 'scalars',
+      run: 'r',
+      tag: 'loss',
+      points: [
+        [1, 10, 0.5],
+        [2, 11, null],
+        [3, 12, null],
+      ],
+    });
+  });
+
+  test('run tracker reports runs discovered and removed once each', () => {
+    const tracker = new RunTracker();
+    const info = (run: string) => ({
+      run,
+      sources: [],
+      tags: [],
+      points: 0,
+      lastEventAt: null,
+      fileWrittenAt: null,
+      progress: null,
+    });
+    expect(tracker.diff([info('a')], 1).map((l) => [l.run, l.state])).toEqual([['a', 'discovered']]);
+    expect(tracker.diff([info('a'), info('b')], 2).map((l) => [l.run, l.state])).toEqual([
+      ['b', 'discovered'],
+    ]);
+    expect(tracker.diff([info('b')], 3).map((l) => [l.run, l.state])).toEqual([['a', 'removed']]);
+  });
+});
+
+describe('watch session on a live demo', () => {
+  test('emits the run, every point once, progress updates, system samples and alert lines', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rlwatch-watch-'));
+    dirs.push(dir);
+    ws = createWorkspace({});
+    const lines: WatchLine[] = [];
+    let systemListener: ((s: SystemSnapshot) => void) | null = null;
+    const fakeAlert: AlertLine = {
+      t: 0,
+      type: 'alert',
+      run: 'ppo_demo',
+      rule: 'test',
+      severity: 'warning',
+      state: 'raised',
+      message: 'm',
+      step: 0,
+      value: 1,
+    };
+    let alerted = false;
+    const session = new WatchSession({
+      workspace: ws,
+      emit: (l) => lines.push(l),
+      now: () => 42,
+      system: { subscribe: (l) => ((systemListener = l), () => (systemListener = null)) },
+      alerts: { feed: (d) => (d.tag === 'approx_kl' && !alerted ? ((alerted = true), [fakeAlert]) : []) },
+    });
+    await ws.open(dir);
+    const demo = startDemo({ dir, steps: 25, rateHz: 100, startWallTime: 1_700_000_000 });
+    await demo.done;
+    const kl = (): number[] =>
+      lines.flatMap((l) => (l.type === 'scalars' && l.tag === 'approx_kl' ? l.points.map((p) => p[0]) : []));
+    await until(() => kl().length === 25, 'all approx_kl points');
+    await until(() => lines.some((l) => l.type === 'progress' && l.fraction === 1), 'final progress');
+
+    expect(lines.filter((l) => l.type === 'run')).toEqual([
+      { t: 42, type: 'run', run: 'ppo_demo', state: 'discovered' },
+    ]);
+    expect(kl()).toEqual(Array.from({ length: 25 }, (_, i) => i));
+    const progress = lines.filter((l) => l.type === 'progress');
+    expect(progress[progress.length - 1]).toMatchObject({
+      run: 'ppo_demo',
+      fraction: 1,
+      max_steps: 25,
+      global_step: 25,
+    });
+    expect(lines.filter((l) => l.type === 'alert')).toEqual([fakeAlert]);
+
+    systemListener!({ t: 5, cpuPct: 12.5, memPct: null } as unknown as SystemSnapshot);
+    expect(lines[lines.length - 1]).toEqual({ t: 42, type: 'system', cpuPct: 12.5, memPct: null, gpus: [] });
+    session.close();
+    expect(systemListener).toBeNull();
+  });
+});
