@@ -1,0 +1,10 @@
+// Public API of the health rules and alert engine.
+
+export { HealthEngine, alertId } from './engine';
+export type { HealthEngineOptions } from './engine';
+export { DEFAULT_THRESHOLDS, flattenConfig, resolveThresholds } from './thresholds';
+export type { ResolvedThresholds, ThresholdName, ThresholdSource, Thresholds } from './thresholds';
+export { POINT_RULES, RULE_ADVICE } from './rules';
+export type { Level, PointRule, RuleContext } from './rules';
+export { RULE_IDS } from './types';
+export type { Alert, AlertSink, AlertTransition, RuleId, Severity } from './types';

@@ -1,0 +1,36 @@
+// Small robust statistics over bounded windows (median, MAD) used by the rules; O(window) per call.
+
+/** A fixed-capacity FIFO of numbers; per-tag memory stays O(capacity), never the whole history. */
+export class Window {
+  private readonly buf: number[] = [];
+  constructor(readonly capacity: number) {}
+  push(v: number): void {
+    this.buf.push(v);
+    if (this.buf.length > this.capacity) this.buf.shift();
+  }
+  get length(): number {
+    return this.buf.length;
+  }
+  values(): readonly number[] {
+    return this.buf;
+  }
+  /** Median of the last `n` values (all when n is omitted); NaN when empty. */
+  median(n = this.buf.length): number {
+    return median(this.buf.slice(Math.max(0, this.buf.length - n)));
+  }
+  clear(): void {
+    this.buf.length = 0;
+  }
+}
+
+export function median(xs: readonly number[]): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Median absolute deviation, scaled by 1.4826 so it estimates σ for normal noise. */
+export function mad(xs: readonly number[], med = median(xs)): number {
+  return 1.4826 * median(xs.map((x) => Math.abs(x - med)));
+}

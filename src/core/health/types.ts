@@ -1,0 +1,62 @@
+// Alert types of the health engine: rule ids, severities, alerts and their raised/escalated/cleared transitions.
+
+export type Severity = 'warning' | 'critical';
+
+export const RULE_IDS = [
+  'non-finite',
+  'kl-above-target',
+  'entropy-collapse',
+  'clip-fraction-out-of-band',
+  'grad-norm-spike',
+  'reward-plateau',
+  'reward-variance-high',
+  'response-truncation-rising',
+  'importance-ratio-off',
+  'generation-throughput-low',
+  'gpu-util-low',
+  'memory-high',
+  'gpu-memory-high',
+  'stalled-run',
+  'entropy-collapse-low-temperature',
+  'kl-high-reward-falling',
+  'clip-near-zero-slow-learning',
+] as const;
+export type RuleId = (typeof RULE_IDS)[number];
+
+/** One incident: raised once per run+rule+tag until it clears. */
+export interface Alert {
+  /** Stable key run+rule+tag: dedup, acknowledge and snooze address alerts by it. */
+  id: string;
+  rule: RuleId;
+  severity: Severity;
+  run: string;
+  /** null for run-level rules (stalled run). */
+  tag: string | null;
+  step: number;
+  value: number;
+  message: string;
+  advice: string | null;
+  /** Clock ms when raised. */
+  raisedAt: number;
+  acknowledged: boolean;
+  /** Clock ms until which notifications are muted; null when not snoozed. */
+  snoozedUntil: number | null;
+}
+
+/**
+ * What the engine emits. Per alert id, `raised` and `cleared` alternate; `escalated` (warning →
+ * critical) only happens between them, so `--exit-on critical` sees a KL blow-up that first
+ * crossed the warning line. Surfaces that know only raised/cleared print `escalated` as raised.
+ * `notify` is false while the alert is snoozed or acknowledged (history still records it).
+ */
+export type AlertTransition =
+  | { kind: 'raised'; alert: Alert; notify: boolean }
+  | { kind: 'escalated'; alert: Alert; from: Severity; notify: boolean }
+  | { kind: 'cleared'; alert: Alert; step: number; value: number; at: number; notify: boolean };
+
+/** Persistence hook (the lead wires SQLite); the engine calls it synchronously and never awaits. */
+export interface AlertSink {
+  record(transition: AlertTransition): void;
+  /** Acknowledge / snooze changes, so history survives restarts. */
+  update(alert: Alert): void;
+}

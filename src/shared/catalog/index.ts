@@ -1,0 +1,6 @@
+// Public API of the metric catalog (pure TS: imported by core and the renderer).
+
+export { classifyTag, groupOf, normaliseTag } from './classify';
+export type { TagClass } from './classify';
+export { GROUPS, GROUP_LABELS, ROLES, boundValue } from './roles';
+export type { Bound, HealthyRange, MetricGroup, Role, RoleSpec, ThresholdKey, Transform } from './roles';

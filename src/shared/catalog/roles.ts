@@ -1,0 +1,393 @@
+// The metric catalog's role table: canonical roles with group, seed-quoted description, healthy range and advice.
+
+/** Chart groups in the seeds' order (seed 000 "Metric Groups", seed 003 plots); unknown tags go to Other. */
+export const GROUPS = ['Reward', 'Loss', 'Policy', 'Performance', 'System', 'Other'] as const;
+export type MetricGroup = (typeof GROUPS)[number];
+
+export const GROUP_LABELS: Record<MetricGroup, string> = {
+  Reward: 'Reward',
+  Loss: 'Loss',
+  Policy: 'Policy / KL & entropy',
+  Performance: 'Performance',
+  System: 'System',
+  Other: 'Other',
+};
+
+export type Role =
+  | 'kl'
+  | 'kl_penalty'
+  | 'kl_coef'
+  | 'entropy'
+  | 'clip_fraction'
+  | 'clip_fraction_detail'
+  | 'clip_range'
+  | 'grad_norm'
+  | 'reward'
+  | 'reward_std'
+  | 'reward_variance'
+  | 'reward_min'
+  | 'reward_max'
+  | 'reward_trend'
+  | 'balance_penalty'
+  | 'advantage'
+  | 'value_estimate'
+  | 'explained_variance'
+  | 'loss'
+  | 'loss_trend'
+  | 'policy_loss'
+  | 'value_loss'
+  | 'learning_rate'
+  | 'response_truncation'
+  | 'response_length'
+  | 'importance_ratio'
+  | 'generation_throughput'
+  | 'backprop_throughput'
+  | 'timing'
+  | 'fps'
+  | 'gpu_util'
+  | 'cpu_pct'
+  | 'memory_pct'
+  | 'gpu_memory_pct'
+  | 'sampling_temperature'
+  | 'gpu_temperature'
+  | 'episode_length'
+  | 'success_rate';
+
+/** Threshold names a healthy range can refer to; resolved per run (see src/core/health/thresholds.ts). */
+export type ThresholdKey =
+  | 'target_kl'
+  | 'entropy_min'
+  | 'clip_low'
+  | 'clip_high'
+  | 'max_grad_norm'
+  | 'reward_variance_max'
+  | 'min_tokens_per_sec'
+  | 'gpu_util_min'
+  | 'memory_max'
+  | 'gpu_memory_max'
+  | 'temperature_min'
+  | 'temperature_max'
+  | 'importance_ratio_tolerance'
+  | 'truncation_max';
+
+/** A bound is a fixed number or a named threshold (with the seed's default) so config can move it. */
+export type Bound =
+  | { kind: 'fixed'; value: number }
+  | { kind: 'threshold'; key: ThresholdKey; fallback: number };
+
+export interface HealthyRange {
+  min?: Bound;
+  max?: Bound;
+  text: string;
+}
+
+/** How a raw value becomes the role's value: SB3 logs entropy as `entropy_loss` = −entropy. */
+export type Transform = 'identity' | 'negate';
+
+export interface RoleSpec {
+  group: MetricGroup;
+  label: string;
+  description: string;
+  healthy: HealthyRange | null;
+  advice: string | null;
+}
+
+const th = (key: ThresholdKey, fallback: number): Bound => ({ kind: 'threshold', key, fallback });
+
+export const ROLES: Record<Role, RoleSpec> = {
+  // seed 004 §2, seed 002 `actor/ppo_kl`, seed 003 `kl_divergence`.
+  kl: {
+    group: 'Policy',
+    label: 'KL divergence',
+    description:
+      'Approximate KL divergence π_new vs π_old; measures policy update magnitude (seed 002, 004).',
+    healthy: { max: th('target_kl', 0.02), text: '< target_kl (config 0.02)' },
+    advice: 'Rising above target → increase `kl_coef` or reduce PPO epochs. (seed 004)',
+  },
+  // seed 000 `Train/KLPenalty`.
+  kl_penalty: {
+    group: 'Loss',
+    label: 'KL penalty',
+    description: 'KL divergence penalty term of the loss (seed 000, 002 `actor/kl_loss`).',
+    healthy: null,
+    advice: null,
+  },
+  kl_coef: {
+    group: 'Policy',
+    label: 'KL coefficient',
+    description: 'Coefficient multiplying the KL loss term (seed 002).',
+    healthy: null,
+    advice: null,
+  },
+  // seed 004 §2, seed 002 `actor/entropy_loss` ("Average policy entropy"), seed 003 `entropy`.
+  entropy: {
+    group: 'Policy',
+    label: 'Entropy',
+    description:
+      'Policy entropy; higher = more randomness in token selection (exploration measure) (seed 002, 003).',
+    healthy: { min: th('entropy_min', 0.5), text: 'stays above entropy_min (0.5)' },
+    advice: 'Sustained drop indicates over-constraint; check temperature pulses. (seed 004)',
+  },
+  // seed 004 `clipfrac`, seed 002 `actor/pg_clipfrac`.
+  clip_fraction: {
+    group: 'Policy',
+    label: 'Clip fraction',
+    description: 'Fraction of tokens where PPO clipping was active; high = strong regularization (seed 002).',
+    healthy: { min: th('clip_low', 0.1), max: th('clip_high', 0.3), text: '0.1 – 0.3' },
+    advice: 'Values >0.3 mean many updates are clipped; consider lowering LR or `clip_ratio`. (seed 004)',
+  },
+  clip_fraction_detail: {
+    group: 'Policy',
+    label: 'Clip ratio (per side)',
+    description: 'Per-side PPO clipping statistics (TRL `clip_ratio/low_*`, `clip_ratio/high_*`).',
+    healthy: null,
+    advice: null,
+  },
+  clip_range: {
+    group: 'Policy',
+    label: 'Clip range',
+    description: 'PPO clipping epsilon in force (seed 001 `epsilon`).',
+    healthy: null,
+    advice: null,
+  },
+  // seed 004 `pg_grad_norm`, seed 002 `actor/grad_norm`.
+  grad_norm: {
+    group: 'Policy',
+    label: 'Gradient norm',
+    description: 'Global gradient norm; monitors gradient scale for stability (seed 002).',
+    healthy: { max: th('max_grad_norm', 1.0), text: '< max_grad_norm' },
+    advice: 'Sudden spikes trigger adaptive batch size / LR adjustments. (seed 004)',
+  },
+  // seed 000 `Train/AvgReward`, `Epoch/AvgReward`; seed 001 `rewards/*_mean`; seed 002 `critic/rewards/mean`.
+  reward: {
+    group: 'Reward',
+    label: 'Reward',
+    description: 'Average reward for the batch / epoch; should increase over epochs (seed 000).',
+    healthy: { text: 'should increase over epochs (target: 0.7+)' },
+    advice:
+      'If reward does not grow for 5+ epochs → possibly overfitting; consider early stopping. (seed 003)',
+  },
+  reward_std: {
+    group: 'Reward',
+    label: 'Reward std',
+    description: 'Standard deviation of rewards (consistency measure) (seed 000).',
+    healthy: null,
+    advice: null,
+  },
+  reward_variance: {
+    group: 'Reward',
+    label: 'Reward variance',
+    description: 'Variance of rewards (lower = more consistent) (seed 000).',
+    healthy: { max: th('reward_variance_max', 0.01), text: 'Should be low (< 0.01) for consistent training' },
+    advice: 'Should be low (< 0.01) for consistent training. (seed 000)',
+  },
+  reward_min: {
+    group: 'Reward',
+    label: 'Reward min',
+    description: 'Minimum reward in batch (seed 000).',
+    healthy: null,
+    advice: null,
+  },
+  reward_max: {
+    group: 'Reward',
+    label: 'Reward max',
+    description: 'Maximum reward in batch (seed 000).',
+    healthy: null,
+    advice: null,
+  },
+  reward_trend: {
+    group: 'Reward',
+    label: 'Reward trend',
+    description: 'Change in reward from previous epoch (positive = improving) (seed 000).',
+    healthy: { text: 'Should be positive and decreasing (approaching 0)' },
+    advice: null,
+  },
+  balance_penalty: {
+    group: 'Reward',
+    label: 'Balance penalty',
+    description: 'Load-balance penalty of the reward breakdown (seed 004).',
+    healthy: { text: 'Near zero once balanced' },
+    advice: 'Persistently high → raise load-balance penalties. (seed 004)',
+  },
+  advantage: {
+    group: 'Reward',
+    label: 'Advantage',
+    description: 'Token-level advantage (drives actor updates) (seed 002).',
+    healthy: null,
+    advice: null,
+  },
+  value_estimate: {
+    group: 'Reward',
+    label: 'Value / return',
+    description: 'Critic value prediction or discounted return (seed 002).',
+    healthy: null,
+    advice: null,
+  },
+  explained_variance: {
+    group: 'Loss',
+    label: 'Explained variance',
+    description:
+      'Value function explained variance; 1.0 = perfect predictions, 0.0 = no predictive power (seed 002).',
+    healthy: null,
+    advice: null,
+  },
+  // seed 000 `Train/Loss`, seed 003 `loss`.
+  loss: {
+    group: 'Loss',
+    label: 'Loss',
+    description: 'Total training loss (policy loss + KL penalty) (seed 000); should decrease and stabilize.',
+    healthy: { text: 'Should decrease and stabilize' },
+    advice: 'If loss does not fall → possibly a learning-rate problem. (seed 003)',
+  },
+  loss_trend: {
+    group: 'Loss',
+    label: 'Loss trend',
+    description:
+      'Change in loss from previous epoch (positive = improving, as loss should decrease) (seed 000).',
+    healthy: null,
+    advice: null,
+  },
+  policy_loss: {
+    group: 'Loss',
+    label: 'Policy loss',
+    description: 'PPO policy gradient loss; main objective being minimized (seed 000, 002).',
+    healthy: null,
+    advice: null,
+  },
+  value_loss: {
+    group: 'Loss',
+    label: 'Value loss',
+    description: 'Critic (value function) loss.',
+    healthy: null,
+    advice: null,
+  },
+  learning_rate: {
+    group: 'Loss',
+    label: 'Learning rate',
+    description: 'Current learning rate for the optimizer (seed 002, 003).',
+    healthy: null,
+    advice: null,
+  },
+  // seed 002 `response_length/clip_ratio`, `completion/truncated_frac`; TRL `completions/clipped_ratio`.
+  response_truncation: {
+    group: 'Performance',
+    label: 'Response truncation',
+    description: 'Fraction of responses hitting max_response_length (truncated) (seed 002).',
+    healthy: { max: th('truncation_max', 0.2), text: 'low and not rising' },
+    advice: 'Responses are hitting the generation budget: raise the max response length or penalise length.',
+  },
+  response_length: {
+    group: 'Performance',
+    label: 'Response length',
+    description: 'Number of response tokens per sample (seed 002).',
+    healthy: null,
+    advice: null,
+  },
+  // seed 002 `actor/is_ratio/mean`.
+  importance_ratio: {
+    group: 'Policy',
+    label: 'Importance ratio',
+    description: 'Mean importance-sampling ratio π_new/π_old; should be near 1.0 (seed 002).',
+    healthy: { text: 'near 1.0' },
+    advice:
+      'Large deviation indicates unstable updates (seed 002): reduce LR or PPO epochs, tighten clipping.',
+  },
+  // seed 000 `Performance/Generation_TokensPerSec`.
+  generation_throughput: {
+    group: 'Performance',
+    label: 'Generation tokens/s',
+    description: 'Real-time generation speed (seed 000).',
+    healthy: { min: th('min_tokens_per_sec', 1), text: '≥ 1 token/s' },
+    advice: 'If < 1.0, consider enabling MLX. (seed 000)',
+  },
+  backprop_throughput: {
+    group: 'Performance',
+    label: 'Backprop tokens/s',
+    description: 'Backpropagation speed; monitor for training efficiency (seed 000).',
+    healthy: null,
+    advice: null,
+  },
+  timing: {
+    group: 'Performance',
+    label: 'Timing',
+    description: 'Wall-clock timing for a phase of each training step (seed 002 `timing_s/*`).',
+    healthy: null,
+    advice: null,
+  },
+  fps: {
+    group: 'Performance',
+    label: 'Throughput (fps / samples/s)',
+    description: 'Processing speed (seed 003 `samples_per_second`, SB3 `time/fps`).',
+    healthy: null,
+    advice: null,
+  },
+  // seed 000 `System/*`.
+  gpu_util: {
+    group: 'System',
+    label: 'GPU utilisation',
+    description: 'Estimated GPU/Neural Engine utilization (%) (seed 000).',
+    healthy: { min: th('gpu_util_min', 50), text: 'Should be > 50% for efficient GPU usage' },
+    advice:
+      'Should be > 50% for efficient GPU usage (seed 000): look for a data-loading or generation bottleneck.',
+  },
+  cpu_pct: {
+    group: 'System',
+    label: 'CPU %',
+    description: 'Overall CPU usage percentage (seed 000).',
+    healthy: null,
+    advice: null,
+  },
+  memory_pct: {
+    group: 'System',
+    label: 'Memory %',
+    description: 'System memory usage percentage (seed 000).',
+    healthy: { max: th('memory_max', 90), text: 'Monitor for OOM warnings (> 90%)' },
+    advice: 'Monitor for OOM warnings (> 90%) (seed 000): reduce batch size or free host memory.',
+  },
+  gpu_memory_pct: {
+    group: 'System',
+    label: 'GPU memory %',
+    description: 'GPU/MPS memory usage percentage (seed 000).',
+    healthy: { max: th('gpu_memory_max', 95), text: 'below ~95% (nearly full)' },
+    advice:
+      'GPU memory nearly full: reduce micro batch size or sequence length, or enable gradient checkpointing.',
+  },
+  // seed 004 `current_temperature` (sampling temperature controller) — not the GPU's temperature.
+  sampling_temperature: {
+    group: 'Policy',
+    label: 'Sampling temperature',
+    description: 'Sampling temperature from the temperature controller (seed 004).',
+    healthy: {
+      min: th('temperature_min', 0.5),
+      max: th('temperature_max', 2),
+      text: '0.5 – 2.0 (non-pulse)',
+    },
+    advice: 'Pulses may temporarily exceed max; ensure pulses coincide with stagnation. (seed 004)',
+  },
+  gpu_temperature: {
+    group: 'System',
+    label: 'GPU temperature',
+    description: 'GPU temperature (°C).',
+    healthy: null,
+    advice: null,
+  },
+  episode_length: {
+    group: 'Performance',
+    label: 'Episode length',
+    description: 'Mean episode length.',
+    healthy: null,
+    advice: null,
+  },
+  success_rate: {
+    group: 'Reward',
+    label: 'Success rate',
+    description: 'Fraction of samples in this batch considered successful (seed 002).',
+    healthy: null,
+    advice: null,
+  },
+};
+
+/** A bound's value, looked up in resolved thresholds when it names one. */
+export function boundValue(b: Bound, thresholds?: Partial<Record<ThresholdKey, number>>): number {
+  return b.kind === 'fixed' ? b.value : (thresholds?.[b.key] ?? b.fallback);
+}

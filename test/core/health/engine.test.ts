@@ -1,0 +1,208 @@
+// The alert engine: demo run order, thresholds, ack/snooze, stalled runs, and properties on arbitrary streams.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SCHEDULE, DEMO_CONFIG, DemoSimulation } from '../../../src/core/demo/simulation';
+import {
+  HealthEngine,
+  resolveThresholds,
+  type AlertTransition,
+  type AlertSink,
+} from '../../../src/core/health';
+import { harness } from './helpers';
+
+describe('demo run', () => {
+  const sim = new DemoSimulation(42);
+  const steps = Array.from({ length: 600 }, (_, i) => sim.step(i).scalars);
+  const clock = { now: 0 };
+  const engine = new HealthEngine({ clock: () => clock.now });
+  engine.setThresholds('demo', resolveThresholds(null, DEMO_CONFIG).values);
+  const ts: { step: number; t: AlertTransition }[] = [];
+  steps.forEach((s, i) => {
+    clock.now = i * 250;
+    for (const [tag, v] of Object.entries(s))
+      for (const t of engine.feed('demo', tag, i, 1e9 + i, v)) ts.push({ step: i, t });
+  });
+  const firstCross = (tag: string, pred: (v: number) => boolean) => steps.findIndex((s) => pred(s[tag]!));
+  const raisedAt = (rule: string) =>
+    ts.find((x) => x.t.kind === 'raised' && x.t.alert.rule === rule)?.step ?? -1;
+
+  it('raises KL above target first, within 10 steps of the crossing', () => {
+    const cross = firstCross('approx_kl', (v) => v > DEMO_CONFIG.target_kl);
+    expect(cross).toBeGreaterThanOrEqual(DEFAULT_SCHEDULE.klBlowupStart);
+    const kl = raisedAt('kl-above-target');
+    expect(kl - cross).toBeGreaterThanOrEqual(0);
+    expect(kl - cross).toBeLessThanOrEqual(10);
+    expect(ts[0]!.t.alert.rule).toBe('kl-above-target');
+    expect(ts.some((x) => x.t.kind === 'escalated' && x.t.alert.rule === 'kl-above-target')).toBe(true);
+  });
+
+  it('then entropy collapse, within 10 steps of the crossing', () => {
+    const cross = firstCross('entropy', (v) => v < DEMO_CONFIG.entropy_min);
+    const ent = raisedAt('entropy-collapse');
+    expect(ent).toBeGreaterThan(raisedAt('kl-above-target'));
+    expect(ent).toBeGreaterThanOrEqual(DEFAULT_SCHEDULE.entropyCollapseStart);
+    expect(ent - cross).toBeLessThanOrEqual(10);
+    expect(raisedAt('entropy-collapse-low-temperature')).toBeGreaterThanOrEqual(ent);
+  });
+
+  it('clears KL after the blow-up ends, and records the rest', () => {
+    const cleared = ts.find((x) => x.t.kind === 'cleared' && x.t.alert.rule === 'kl-above-target');
+    expect(cleared!.step).toBeGreaterThan(DEFAULT_SCHEDULE.klBlowupEnd);
+    const kinds = [...new Set(ts.filter((x) => x.t.kind === 'raised').map((x) => x.t.alert.rule))].sort();
+    expect(kinds).toEqual([
+      'clip-fraction-out-of-band',
+      'entropy-collapse',
+      'entropy-collapse-low-temperature',
+      'kl-above-target',
+      'kl-high-reward-falling',
+      'reward-plateau',
+      'reward-variance-high',
+    ]);
+    expect(engine.active('demo').map((a) => a.rule)).toContain('entropy-collapse');
+  });
+});
+
+describe('thresholds', () => {
+  it('user → config (nested, W&B {value}) → default, with the source', () => {
+    const r = resolveThresholds(
+      { entropy_min: 0.2 },
+      {
+        ppo: { target_kl: { value: 0.05, desc: null } },
+        max_grad_norm: '0.5',
+        entropy_min: 0.9,
+        kl_coef: 0.1,
+      },
+    );
+    expect(r.values).toMatchObject({ target_kl: 0.05, entropy_min: 0.2, max_grad_norm: 0.5, clip_high: 0.3 });
+    expect(r.sources.target_kl).toEqual({ kind: 'config', key: 'ppo.target_kl' });
+    expect(r.sources.entropy_min).toEqual({ kind: 'user' });
+    expect(r.sources.clip_high).toEqual({ kind: 'default' });
+    expect(r.context.kl_coef).toBe(0.1);
+    expect(resolveThresholds(null, { target_kl: null }).values.target_kl).toBe(0.02);
+  });
+  it('a run config moves the rule', () => {
+    const { clock, engine } = harness();
+    engine.setThresholds('r', resolveThresholds(null, { target_kl: 0.1 }).values);
+    const out = [];
+    for (let i = 0; i < 10; i++) {
+      clock.now += 1000;
+      out.push(...engine.feed('r', 'approx_kl', i, i, 0.05));
+    }
+    expect(out).toEqual([]);
+  });
+});
+
+describe('acknowledge, snooze, sink', () => {
+  it('mutes notifications but keeps the transitions and calls the sink', () => {
+    const log: string[] = [];
+    const sink: AlertSink = {
+      record: (t) => log.push(t.kind),
+      update: (a) => log.push(`update:${a.acknowledged}`),
+    };
+    const clock = { now: 0 };
+    const e = new HealthEngine({ clock: () => clock.now, sink });
+    const feed = (v: number, n: number) => {
+      const out: AlertTransition[] = [];
+      for (let i = 0; i < n; i++) out.push(...e.feed('r', 'kl', clock.now++, 0, v));
+      return out;
+    };
+    const [first] = feed(0.03, 3);
+    expect(first).toMatchObject({ kind: 'raised', notify: true });
+    expect(e.acknowledge(first!.alert.id)).toBe(true);
+    expect(feed(0.05, 3)[0]).toMatchObject({ kind: 'escalated', notify: false });
+    expect(feed(0.001, 5)[0]).toMatchObject({ kind: 'cleared' });
+    e.snooze(first!.alert.id, clock.now + 100);
+    expect(feed(0.03, 3)[0]).toMatchObject({ kind: 'raised', notify: false });
+    clock.now += 1000;
+    expect(feed(0.001, 5)[0]).toMatchObject({ kind: 'cleared', notify: true });
+    expect(log).toEqual(['raised', 'update:true', 'escalated', 'cleared', 'raised', 'cleared']);
+  });
+});
+
+describe('stalled run', () => {
+  const live = (gapMs: number, n: number) => {
+    const { clock, engine } = harness();
+    for (let i = 0; i < n; i++) {
+      clock.now += gapMs;
+      engine.feed('r', 'loss', i, i, 1);
+    }
+    return { clock, engine };
+  };
+  it('fires well past the learned gap, with a floor', () => {
+    const { clock, engine } = live(2000, 20);
+    clock.now += 590_000;
+    expect(engine.tick()).toEqual([]);
+    clock.now += 20_000;
+    expect(engine.tick()[0]).toMatchObject({ kind: 'raised', alert: { rule: 'stalled-run', tag: null } });
+    expect(engine.feed('r', 'loss', 99, 99, 1)[0]?.kind).toBe('cleared');
+  });
+  it('a writer that buffers for 120 s is not stalled at 300 s, but is at 700 s', () => {
+    const { clock, engine } = live(120_000, 6);
+    clock.now += 300_000;
+    expect(engine.tick()).toEqual([]);
+    clock.now += 400_000;
+    expect(engine.tick()).toHaveLength(1);
+  });
+  it('not for a run read once from disk, nor a finished run', () => {
+    const { clock, engine } = harness();
+    for (let i = 0; i < 100; i++) engine.feed('old', 'loss', i, i, 1);
+    const { engine: e2, clock: c2 } = live(1000, 10);
+    e2.setFinished('r');
+    clock.now += 1e7;
+    c2.now += 1e7;
+    expect(engine.tick()).toEqual([]);
+    expect(e2.tick()).toEqual([]);
+  });
+});
+
+describe('properties', () => {
+  const value = fc.oneof(
+    fc.double(),
+    fc.constantFrom(NaN, Infinity, -Infinity, 1e308, -1e308, 0, 0.02, 0.5, 95),
+  );
+  const tag = fc.constantFrom(
+    'approx_kl',
+    'entropy',
+    'clipfrac',
+    'pg_grad_norm',
+    'Train/Loss',
+    'Epoch/AvgReward',
+    'System/GPU_Utilization',
+    'System/Memory_Percent',
+    'current_temperature',
+    'x',
+  );
+  const point = fc.tuple(
+    tag,
+    fc.integer({ min: -5, max: 200 }),
+    fc.double(),
+    value,
+    fc.integer({ min: 0, max: 1e6 }),
+  );
+  it('never throws; raised/cleared alternate per alert id; escalations only while raised', () => {
+    fc.assert(
+      fc.property(fc.array(point, { maxLength: 300 }), (pts) => {
+        const clock = { now: 0 };
+        const e = new HealthEngine({ clock: () => clock.now });
+        const open = new Set<string>();
+        const check = (ts: AlertTransition[]) => {
+          for (const t of ts) {
+            if (t.kind === 'raised') {
+              expect(open.has(t.alert.id)).toBe(false);
+              open.add(t.alert.id);
+            } else if (t.kind === 'cleared') {
+              expect(open.delete(t.alert.id)).toBe(true);
+            } else expect(open.has(t.alert.id)).toBe(true);
+          }
+        };
+        for (const [t, step, wall, v, dt] of pts) {
+          clock.now += dt;
+          check(e.feed('r', t, step, wall, v));
+          if (dt % 7 === 0) check(e.tick());
+        }
+        expect(new Set(e.active().map((a) => a.id))).toEqual(open);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

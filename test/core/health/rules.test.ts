@@ -1,0 +1,163 @@
+// Each rule on synthetic streams: fires on the fault, stays quiet on noise, single spikes and restarts.
+import { describe, expect, it } from 'vitest';
+import type { AlertTransition } from '../../../src/core/health';
+import { harness, noise, raised, rules, run } from './helpers';
+
+const ramp = (n: number, from: number, to: number) =>
+  Array.from({ length: n }, (_, i) => from + ((to - from) * i) / (n - 1));
+
+describe('kl-above-target', () => {
+  it('fires after 3 points above 0.02 and escalates past 2×', () => {
+    const ts = run('approx_kl', [
+      ...noise(1, 50, 0.008, 0.002),
+      ...Array(10).fill(0.03),
+      ...Array(5).fill(0.06),
+    ]);
+    const r = raised(ts, 'kl-above-target');
+    expect(r).toHaveLength(1);
+    expect(r[0]!.alert).toMatchObject({ step: 52, severity: 'warning', tag: 'approx_kl' });
+    expect(ts.some((t) => t.kind === 'escalated' && t.alert.severity === 'critical')).toBe(true);
+  });
+  it('ignores healthy noise and a single spike', () => {
+    const xs = noise(2, 300, 0.008, 0.002);
+    xs[100] = 0.5;
+    expect(run('approx_kl', xs)).toEqual([]);
+  });
+  it('does not flap on a stream oscillating around the target', () => {
+    const xs = Array.from({ length: 200 }, (_, i) => 0.02 + (i % 2 ? 0.001 : -0.001));
+    expect(run('actor/ppo_kl', xs)).toEqual([]);
+    const ys = Array.from({ length: 200 }, (_, i) => (Math.floor(i / 4) % 2 ? 0.022 : 0.019));
+    const ts = run('actor/ppo_kl', ys);
+    expect(ts.filter((t) => t.kind === 'raised').length).toBeLessThanOrEqual(1);
+    expect(ts.filter((t) => t.kind === 'cleared')).toHaveLength(0);
+  });
+  it('clears after 5 points below 0.8× target', () => {
+    const ts = run('kl', [...Array(5).fill(0.03), ...Array(5).fill(0.01)]);
+    expect(ts.map((t) => t.kind)).toEqual(['raised', 'cleared']);
+  });
+});
+
+describe('entropy-collapse', () => {
+  it('fires below entropy_min', () => {
+    expect(
+      raised(run('entropy', [...noise(3, 30, 1.5, 0.03), ...Array(5).fill(0.3)]), 'entropy-collapse'),
+    ).toHaveLength(1);
+  });
+  it('fires on a sustained relative drop above the floor', () => {
+    const ts = run('entropy', [...noise(4, 40, 3, 0.05), ...noise(5, 40, 1.2, 0.05)]);
+    expect(raised(ts, 'entropy-collapse')[0]?.alert.message).toMatch(/half its peak/);
+  });
+  it('stays quiet on a slow healthy drift', () => {
+    expect(run('entropy', ramp(400, 1.6, 1.1))).toEqual([]);
+  });
+  it('reads SB3 train/entropy_loss as negative entropy', () => {
+    expect(run('train/entropy_loss', noise(6, 50, -1.2, 0.02))).toEqual([]);
+    expect(rules(run('train/entropy_loss', Array(10).fill(-0.1)))).toContain('entropy-collapse');
+  });
+});
+
+describe('clip-fraction-out-of-band', () => {
+  it('fires above 0.3 and below 0.1, not inside the band', () => {
+    expect(rules(run('clipfrac', Array(20).fill(0.4)))).toEqual(['clip-fraction-out-of-band']);
+    expect(rules(run('clipfrac', Array(20).fill(0.03)))).toEqual(['clip-fraction-out-of-band']);
+    expect(run('clipfrac', noise(7, 200, 0.2, 0.03))).toEqual([]);
+  });
+  it('treats an all-zero stream (TRL GRPO, one update per batch) as clipping not engaged', () => {
+    expect(run('clip_ratio/region_mean', Array(50).fill(0))).toEqual([]);
+  });
+  it('ignores one outlier thanks to the median', () => {
+    const xs = noise(8, 60, 0.2, 0.02);
+    xs[30] = 0.9;
+    expect(run('clipfrac', xs)).toEqual([]);
+  });
+});
+
+describe('grad-norm-spike', () => {
+  it('ignores a single spike but fires on repeated spikes', () => {
+    const one = noise(9, 100, 0.5, 0.05);
+    one[50] = 5;
+    expect(run('pg_grad_norm', one)).toEqual([]);
+    const two = [...one];
+    two[55] = 6;
+    expect(raised(run('pg_grad_norm', two), 'grad-norm-spike')[0]?.alert.step).toBe(55);
+  });
+  it('fires when the level sits above max_grad_norm', () => {
+    expect(rules(run('grad_norm', Array(10).fill(2)))).toEqual(['grad-norm-spike']);
+  });
+});
+
+describe('reward rules', () => {
+  it('reward plateau: 5 epochs without improvement (seed 003)', () => {
+    const ts = run('Epoch/AvgReward', [0.1, 0.2, 0.3, 0.4, 0.4, 0.39, 0.4, 0.38, 0.4]);
+    expect(raised(ts, 'reward-plateau')[0]?.alert.step).toBe(8);
+  });
+  it('no plateau on a rising per-step reward with noise', () => {
+    expect(
+      rules(
+        run(
+          'Train/AvgReward',
+          noise(10, 400, 0, 0.05).map((x, i) => x + i * 0.005),
+        ),
+      ),
+    ).toEqual([]);
+  });
+  it('reward variance above 0.01 after warm-up, on epoch tags only', () => {
+    expect(rules(run('Epoch/RewardVariance', Array(12).fill(0.05)))).toEqual(['reward-variance-high']);
+    expect(run('Epoch/RewardVariance', Array(30).fill(0.005))).toEqual([]);
+    expect(run('Train/RewardVariance', Array(30).fill(0.05))).toEqual([]);
+  });
+  it('NaN / Inf in a loss or reward is immediate and critical', () => {
+    const ts = run('Train/Loss', [1, 0.9, NaN, 0.8, 0.8, 0.8, 0.8, 0.8]);
+    expect(ts[0]).toMatchObject({
+      kind: 'raised',
+      alert: { rule: 'non-finite', severity: 'critical', step: 2 },
+    });
+    expect(ts[1]?.kind).toBe('cleared');
+    expect(rules(run('my_custom_reward', [1, Infinity]))).toEqual(['non-finite']);
+    expect(run('unknown_metric', [1, NaN])).toEqual([]);
+  });
+});
+
+describe('performance and system rules', () => {
+  it('response truncation rising, not a constant level', () => {
+    expect(
+      rules(run('response_length/clip_ratio', [...Array(10).fill(0.02), ...Array(10).fill(0.35)])),
+    ).toEqual(['response-truncation-rising']);
+    expect(run('completions/clipped_ratio', Array(30).fill(0.6))).toEqual([]);
+  });
+  it('importance ratio far from 1', () => {
+    expect(rules(run('actor/is_ratio/mean', Array(5).fill(1.4)))).toEqual(['importance-ratio-off']);
+    expect(run('actor/is_ratio/mean', noise(11, 100, 1, 0.03))).toEqual([]);
+  });
+  it('generation throughput below 1 token/s (seed 000)', () => {
+    expect(rules(run('Performance/Generation_TokensPerSec', [5, 5, 0.5, 0.4, 0.6]))).toEqual([
+      'generation-throughput-low',
+    ]);
+    expect(run('Performance/Generation_TokensPerSec', [5, 0.5, 5, 0.5, 5])).toEqual([]);
+  });
+  it('GPU utilisation < 50 % only while training', () => {
+    const low = Array(20).fill(20);
+    expect(run('System/GPU_Utilization', low)).toEqual([]);
+    expect(rules(run('System/GPU_Utilization', low, () => [['Train/Loss', 1]]))).toEqual(['gpu-util-low']);
+  });
+  it('memory > 90 % and GPU memory nearly full', () => {
+    expect(rules(run('System/Memory_Percent', [80, 92, 93, 94]))).toEqual(['memory-high']);
+    expect(run('System/Memory_Percent', [80, 92, 85, 91, 88, 95, 86])).toEqual([]);
+    expect(rules(run('system/gpu.0.memoryAllocated', [96, 97, 98]))).toEqual(['gpu-memory-high']);
+  });
+});
+
+describe('restarts', () => {
+  it('a step going backwards resets windows rather than firing', () => {
+    // Before the restart the clip fraction is healthy; the resumed run repeats the same steps.
+    const xs = noise(12, 50, 0.2, 0.02);
+    const { clock, engine } = harness();
+    const out: AlertTransition[] = [];
+    for (let i = 0; i < 50; i++) out.push(...engine.feed('r', 'pg_grad_norm', i, i, 0.5 + (xs[i]! - 0.2)));
+    clock.now = 1;
+    for (let i = 20; i < 50; i++) out.push(...engine.feed('r', 'pg_grad_norm', i, i, 5 + (xs[i]! - 0.2)));
+    // Spikes relative to the old timeline would fire; after the reset the new level is the baseline
+    // (and 5 > max_grad_norm 1.0 is its own, sustained, fault).
+    expect(out.filter((t) => t.alert.message.includes('spiked'))).toEqual([]);
+  });
+});
