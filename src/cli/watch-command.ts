@@ -1,6 +1,8 @@
 // `rlwatch watch PATH [--json] [--exit-on critical]`: prints updates and alerts as they happen.
 
+import { HealthEngine } from '../core/health';
 import { createSystemSampler } from '../core/system';
+import { HealthFeed } from '../core/watch/health-feed';
 import type { WatchLine } from '../core/watch/watch-lines';
 import { WatchSession } from '../core/watch/watch-session';
 import { createWorkspace } from '../core/workspace/create';
@@ -40,7 +42,8 @@ export async function runWatch(args: string[]): Promise<number> {
       resolveCritical();
     }
   };
-  const session = new WatchSession({ workspace, emit, ...(sampler ? { system: sampler } : {}) });
+  const alerts = new HealthFeed(new HealthEngine({ clock: Date.now }), (run) => workspace.configOf(run));
+  const session = new WatchSession({ workspace, emit, alerts, ...(sampler ? { system: sampler } : {}) });
   await workspace.open(dir);
   sampler?.setRunFolder(dir);
   sampler?.start();

@@ -10,7 +10,7 @@ import {
   type AlertLine,
   type WatchLine,
 } from './watch-lines';
-import type { SeriesDelta } from '../../shared/domain';
+import type { RunInfo, SeriesDelta } from '../../shared/domain';
 
 export interface SnapshotSource {
   subscribe(listener: (s: SystemSnapshot) => void): () => void;
@@ -20,6 +20,7 @@ export interface SnapshotSource {
 export interface AlertFeed {
   feed(delta: SeriesDelta): AlertLine[];
   tick?(now: number): AlertLine[];
+  onRuns?(runs: RunInfo[]): void;
 }
 
 export interface WatchSessionOptions {
@@ -28,6 +29,8 @@ export interface WatchSessionOptions {
   system?: SnapshotSource;
   alerts?: AlertFeed;
   now?: () => number;
+  /** How often time-based alert rules are evaluated (ms, default 1000). */
+  tickMs?: number;
 }
 
 export class WatchSession {
@@ -35,6 +38,7 @@ export class WatchSession {
   private readonly runs = new RunTracker();
   private readonly lastProgress = new Map<string, string>();
   private readonly now: () => number;
+  private timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly o: WatchSessionOptions) {
     this.now = o.now ?? Date.now;
@@ -43,6 +47,7 @@ export class WatchSession {
       ws.on('runs.changed', (runs) => {
         const t = this.now();
         for (const line of this.runs.diff(runs, t)) o.emit(line);
+        o.alerts?.onRuns?.(runs);
         for (const r of runs) this.maybeProgress(r.run, t);
       }),
       ws.on('series.appended', (d) => {
@@ -57,10 +62,20 @@ export class WatchSession {
         o.system.subscribe((s) => {
           const t = this.now();
           o.emit(systemLine(s, t));
-          for (const a of o.alerts?.tick?.(t) ?? []) o.emit(a);
         }),
       );
     }
+    this.startTicks();
+  }
+
+  private startTicks(): void {
+    const tick = this.o.alerts?.tick?.bind(this.o.alerts);
+    if (!tick) return;
+    // Time-based rules (a stalled run) need a clock even when no data arrives.
+    this.timer = setInterval(() => {
+      for (const a of tick(this.now())) this.o.emit(a);
+    }, this.o.tickMs ?? 1000);
+    this.timer.unref();
   }
 
   private maybeProgress(run: string, t: number): void {
@@ -73,6 +88,7 @@ export class WatchSession {
   }
 
   close(): void {
+    if (this.timer) clearInterval(this.timer);
     for (const off of this.offs.splice(0)) off();
   }
 }

@@ -6,6 +6,7 @@ import { basename, resolve } from 'node:path';
 import type { PushPayloads } from '../../shared/contract';
 import type { RunInfo, ScalarColumns, SeriesDelta } from '../../shared/domain';
 import { toWire } from '../../shared/domain';
+import { readRunConfig } from '../health/run-config';
 import type { ProgressInfo } from '../readers/types';
 import type { ScalarSeries } from '../series/scalar-series';
 import type { Discover, LiveSource, SourceFactory } from './live-source';
@@ -16,6 +17,8 @@ interface RunState {
   dir: string;
   sources: LiveSource[];
   fileWrittenAt: number | null;
+  /** The run's own config.json (thresholds like target_kl come from it), read when first seen. */
+  config: Record<string, unknown> | null;
 }
 
 export interface WorkspaceOptions {
@@ -103,6 +106,11 @@ export class Workspace {
     return [...this.runs.values()].sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0)).map(runInfo);
   }
 
+  /** The run's own config.json, or null (also for an unknown run). */
+  configOf(run: string): Record<string, unknown> | null {
+    return this.runs.get(run)?.config ?? null;
+  }
+
   /** The newest progress a run's sources report (training_progress.json, trainer_state.json), with raw fields. */
   progressOf(run: string): ProgressInfo | null {
     const state = this.runs.get(run);
@@ -151,7 +159,13 @@ export class Workspace {
     for (const d of found.runs) {
       let state = this.runs.get(d.run);
       if (!state) {
-        state = { run: d.run, dir: d.dir, sources: [], fileWrittenAt: null };
+        state = {
+          run: d.run,
+          dir: d.dir,
+          sources: [],
+          fileWrittenAt: null,
+          config: await readRunConfig(d.dir),
+        };
         this.runs.set(d.run, state);
         changed = true;
       }

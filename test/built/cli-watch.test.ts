@@ -1,0 +1,46 @@
+// The built `rlwatch watch` as a process on a live demo: NDJSON lines, and --exit-on critical exits 3 on the KL blow-up.
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+
+const CLI = join(import.meta.dirname, '..', '..', 'out', 'main', 'cli.js');
+const cleanup: (() => void)[] = [];
+afterEach(() => cleanup.splice(0).forEach((f) => f()));
+
+test("watch --json --exit-on critical exits 3 on the demo's KL blow-up, after the run and its points", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rlwatch-watch-e2e-'));
+  const demo = spawn(process.execPath, [CLI, 'demo', dir, '--rate', '60', '--steps', '3000'], {
+    stdio: 'ignore',
+  });
+  cleanup.push(() => {
+    demo.kill('SIGINT');
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const watch = spawn(
+    process.execPath,
+    [CLI, 'watch', dir, '--json', '--exit-on', 'critical', '--no-system'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  watch.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number | null>((res) => watch.once('exit', res));
+  expect(code).toBe(3);
+  const lines = out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { t: number; type: string; [k: string]: unknown });
+  expect(lines.every((l) => typeof l.t === 'number' && typeof l.type === 'string')).toBe(true);
+  expect(lines.find((l) => l.type === 'run')).toMatchObject({ run: 'ppo_demo', state: 'discovered' });
+  expect(lines.some((l) => l.type === 'scalars' && l.tag === 'approx_kl')).toBe(true);
+  const critical = lines.filter((l) => l.type === 'alert' && l.severity === 'critical');
+  expect(critical).toHaveLength(1);
+  expect(critical[0]).toMatchObject({ run: 'ppo_demo', rule: 'kl-above-target', state: 'raised' });
+  // The demo's KL blow-up starts at step 140; the critical alert comes from the blow-up, not before.
+  expect(critical[0]!.step as number).toBeGreaterThanOrEqual(140);
+  expect(critical[0]!.value as number).toBeGreaterThan(0.04);
+}, 60_000);
