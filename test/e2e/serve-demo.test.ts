@@ -19,7 +19,7 @@ describe('serve a live demo run in Chromium', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'rlwatch-e2e-'));
-    demo = runCli(['demo', dir, '--rate', '10', '--steps', '100000']);
+    demo = runCli(['demo', dir, '--rate', '40', '--steps', '100000']);
     await demo.waitFor(/writing a simulated PPO run/);
     serve = runCli(['serve', dir, '--port', '0']);
     url = (await serve.waitFor(/(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/))[1]!;
@@ -70,6 +70,15 @@ describe('serve a live demo run in Chromium', () => {
       return n;
     });
     expect(inked).toBeGreaterThan(100);
+    // Let the demo get past its KL blow-up and entropy collapse so the screenshot shows them.
+    await page.waitForFunction(
+      () =>
+        Number(document.querySelector('.chart-card[data-tag="approx_kl"]')?.getAttribute('data-points')) >=
+        360,
+      undefined,
+      { timeout: 60_000 },
+    );
+    await page.locator('.chart-card[data-tag="approx_kl"]').scrollIntoViewIfNeeded();
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'dashboard.png') });
     if (process.env.UPDATE_SCREENSHOTS) {
