@@ -2,7 +2,7 @@
 
 import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EventFileWriter } from '../tfevents/writer';
+import { EventFileWriter, type HistogramData } from '../tfevents/writer';
 import { DEMO_CONFIG, DemoSimulation } from './simulation';
 
 export interface DemoOptions {
@@ -114,15 +114,7 @@ export function startDemo(opts: DemoOptions): RunningDemo {
 }
 
 /** A plausible action histogram whose spread follows the policy's entropy. */
-function histogramOf(entropy: number): {
-  min: number;
-  max: number;
-  num: number;
-  sum: number;
-  sumSquares: number;
-  bucketLimit: number[];
-  bucket: number[];
-} {
+function histogramOf(entropy: number): HistogramData {
   const limits = [0.5, 1.5, 2.5, 3.5];
   const spread = Math.max(0.05, entropy / 1.6);
   const weights = limits.map((_, i) => Math.exp(-((i - 1.5) ** 2) / (2 * spread * spread)));
