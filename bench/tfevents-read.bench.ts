@@ -10,6 +10,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -116,7 +117,12 @@ function tailReads(label: string, base: string | null): void {
 
 const simple = generate('simple');
 const tensor = generate('tensor-float');
-console.log(`\nfull read, ${STEPS} steps x ${TAGS} tags, one event per step (node ${process.version})`);
+console.log(
+  `\nfull read, ${STEPS} steps x ${TAGS} tags, one event per step (node ${process.version}, ` +
+    `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')})`,
+);
 // Warm-up so the figures are of optimised code, as in a long-running app.
 readEventFile(simple);
 readEventFile(tensor);

@@ -17,6 +17,11 @@ export class SeriesSet {
     return s;
   }
 
+  /** Removes the series of `tag`; returns whether there was one. */
+  delete(tag: string): boolean {
+    return this.byTag.delete(tag);
+  }
+
   has(tag: string): boolean {
     return this.byTag.has(tag);
   }

@@ -1,5 +1,6 @@
 // Decodes TensorFlow Event protos into columnar scalar and histogram series (hand-written, no per-point objects).
 
+import type { ScalarSeries } from '../series/scalar-series';
 import type { SeriesSet } from '../series/series-set';
 import { ProtoCursor } from './proto-cursor';
 import { decodeTensor, TensorValues } from './tensor-decoder';
@@ -33,6 +34,9 @@ const HISTO_MAX = (2 << 3) | 1;
 const HISTO_NUM = (3 << 3) | 1;
 const HISTO_SUM = (4 << 3) | 1;
 
+/** Undos (each scans every series) before a file is decoded staged only. */
+const MAX_UNDOS = 16;
+
 const KIND_SCALAR = 0;
 const KIND_HISTOGRAM = 1;
 
@@ -46,8 +50,11 @@ function bytesEqual(buf: Uint8Array, start: number, end: number, want: Uint8Arra
 }
 
 /**
- * One decoder per file: it remembers each tag's plugin (TF writes it only on the first value) and
- * stages an event's values so a record that fails half-way stores nothing.
+ * One decoder per file: it remembers each tag's plugin (TF writes it only on the first value). An
+ * event's values go straight into their series when its step and wall time come first (the field
+ * order every writer uses), as one undoable batch (ScalarSeries.beginBatch) that is taken back if
+ * the event turns out malformed, so a record that fails half-way stores nothing. Events with a step
+ * or wall time after the summary are decoded again with their values staged until the end.
  */
 export class EventDecoder {
   /** The file's `file_version` string (e.g. "brain.Event:2"), once seen. */
@@ -58,6 +65,19 @@ export class EventDecoder {
   private readonly c = new ProtoCursor();
   private readonly tags = new TagTable();
   private readonly tensor = new TensorValues();
+  // Direct mode: the event's step and wall time are known, values are appended as they decode.
+  private direct = false;
+  private step = 0;
+  private wallTime = 0;
+  // Direct appends form one undoable ScalarSeries batch per event; series created by the event are
+  // listed so an undo can remove them again. Each undo scans every series, so after a few the file
+  // is decoded staged only.
+  private batch = 0;
+  private batchDirty = false;
+  private created: TagEntry[] = [];
+  // Tags whose plugin the current event set: a second (staged) pass must start from the same state.
+  private pluginsSet: TagEntry[] = [];
+  private undos = 0;
   // Staged values of the event being decoded: entry, kind and four numbers per value.
   private stagedEntries: TagEntry[] = [];
   private stagedKinds = new Uint8Array(16);
@@ -72,26 +92,71 @@ export class EventDecoder {
 
   /** Decodes one Event payload; throws ProtoError (storing nothing) when it is malformed. */
   decode(payload: Uint8Array): void {
+    this.decodeRange(payload, 0, payload.length);
+  }
+
+  /** Decodes the Event payload buf[start, end); throws ProtoError (storing nothing) when it is malformed. */
+  decodeRange(buf: Uint8Array, start: number, end: number): void {
+    this.batch++;
+    this.batchDirty = false;
+    // (Guarded: setting an array's length is a runtime call, and these are nearly always empty.)
+    if (this.created.length !== 0) this.created.length = 0;
+    if (this.pluginsSet.length !== 0) this.pluginsSet.length = 0;
+    try {
+      if (!this.event(buf, start, end, this.undos < MAX_UNDOS)) {
+        this.undo();
+        for (const entry of this.pluginsSet) entry.plugin = PLUGIN_UNSET;
+        this.event(buf, start, end, false);
+      }
+    } catch (e) {
+      this.undo();
+      this.staged = 0;
+      throw e;
+    }
+  }
+
+  /**
+   * One pass over an Event. With `allowDirect`, a summary that follows both step and wall time is
+   * stored as it decodes; returns false (to be undone and decoded again staged) when a step or wall
+   * time turns up after such a summary.
+   */
+  private event(buf: Uint8Array, start: number, end: number, allowDirect: boolean): boolean {
     const c = this.c;
-    c.reset(payload, 0, payload.length);
+    c.reset(buf, start, end);
     this.staged = 0;
     this.stagedSkips = 0;
+    this.direct = false;
     let wallTime = 0;
     let step = 0;
+    // Bit 1: wall time seen, bit 2: step seen, bit 4: a summary was stored directly.
+    let seen = 0;
     let versionStart = -1;
     let versionEnd = -1;
     while (c.pos < c.end) {
       const key = c.key();
       if (key === EVENT_SUMMARY) {
         const n = c.length();
-        const end = c.pos + n;
-        c.end = end;
+        c.end = c.pos + n;
+        // Values already staged keep the event's order only if later ones are staged too.
+        if (allowDirect && (seen & 3) === 3 && this.staged === 0) {
+          this.direct = true;
+          this.batchDirty = true;
+          this.step = step;
+          this.wallTime = wallTime;
+          seen |= 4;
+        } else {
+          this.direct = false;
+        }
         this.summary();
-        c.end = payload.length;
+        c.end = end;
       } else if (key === EVENT_WALL_TIME) {
+        if (seen & 4) return false;
         wallTime = c.double();
+        seen |= 1;
       } else if (key === EVENT_STEP) {
+        if (seen & 4) return false;
         step = c.varint();
+        seen |= 2;
       } else if (key === EVENT_FILE_VERSION) {
         const n = c.length();
         versionStart = c.pos;
@@ -102,9 +167,31 @@ export class EventDecoder {
       }
     }
     if (versionStart >= 0)
-      this.fileVersion = new TextDecoder().decode(payload.subarray(versionStart, versionEnd));
+      this.fileVersion = new TextDecoder().decode(buf.subarray(versionStart, versionEnd));
     this.skippedValues += this.stagedSkips;
-    this.commit(step, wallTime);
+    if (this.staged > 0) this.commit(step, wallTime);
+    return true;
+  }
+
+  /** Undoes the direct appends of the current event, and removes the series it created. */
+  private undo(): void {
+    if (!this.batchDirty) return;
+    this.batchDirty = false;
+    this.undos++;
+    const id = this.batch;
+    for (const [, s] of this.scalars.entries()) s.undoBatch(id);
+    for (const [, s] of this.histograms.entries()) s.undoBatch(id);
+    for (const entry of this.created) {
+      if (entry.scalar !== null && entry.scalar.length === 0) {
+        this.scalars.delete(entry.name);
+        entry.scalar = null;
+      }
+      if (entry.histogram !== null && entry.histogram.count.length === 0) {
+        for (const stat of HISTOGRAM_STATS) this.histograms.delete(histogramSeriesName(entry.name, stat));
+        entry.histogram = null;
+      }
+    }
+    this.created.length = 0;
   }
 
   private summary(): void {
@@ -129,6 +216,27 @@ export class EventDecoder {
     const c = this.c;
     const buf = c.buf;
     const end = c.end;
+    // Fast path for what writers repeat: a one-byte-length tag followed by nothing but a
+    // simple_value or a (short) tensor, no metadata. Anything else takes the general loop below.
+    const p = c.pos;
+    if (buf[p] === 0x0a) {
+      const n = buf[p + 1]!;
+      const q = p + 2 + n;
+      if (n < 0x80 && q + 5 === end && buf[q] === 0x15) {
+        const entry = this.tags.intern(buf, p + 2, q, c.view, c.base);
+        this.scalar(entry, c.view.getFloat32(c.base + q + 1, true), true);
+        c.pos = end;
+        return;
+      }
+      const m = buf[q + 1]!;
+      if (n < 0x80 && buf[q] === 0x42 && m < 0x80 && q + 2 + m === end) {
+        const entry = this.tags.intern(buf, p + 2, q, c.view, c.base);
+        this.tensorValue(entry, q + 2, end);
+        c.pos = end;
+        c.end = end;
+        return;
+      }
+    }
     let tagStart = -1;
     let tagEnd = -1;
     let nodeStart = -1;
@@ -191,23 +299,60 @@ export class EventDecoder {
     const entry = this.tags.intern(buf, tagStart, tagEnd, c.view, c.base);
     if (metaStart >= 0 && entry.plugin === PLUGIN_UNSET) {
       entry.plugin = this.pluginOf(metaStart, metaEnd);
+      this.pluginsSet.push(entry);
       c.end = end;
     }
     if (hasSimple) {
-      this.stage(entry, KIND_SCALAR, simple, 0, 0, 0);
+      this.scalar(entry, simple, true);
     } else if (histoStart >= 0) {
       this.classicHistogram(entry, histoStart, histoEnd);
       c.end = end;
-    } else if (tensorStart >= 0 && (entry.plugin === PLUGIN_SCALARS || entry.plugin === PLUGIN_HISTOGRAMS)) {
-      c.pos = tensorStart;
-      c.end = tensorEnd;
-      const t = this.tensor;
-      const ok = decodeTensor(c, t);
+    } else if (tensorStart >= 0) {
+      this.tensorValue(entry, tensorStart, tensorEnd);
       c.end = end;
-      if (!ok) this.stagedSkips++;
-      else if (entry.plugin === PLUGIN_SCALARS) this.scalarTensor(entry, t);
-      else this.tensorHistogram(entry, t);
     }
+  }
+
+  /** A value's tensor at [start, end): stored if its tag's plugin is scalars or histograms. Moves c. */
+  private tensorValue(entry: TagEntry, start: number, end: number): void {
+    const plugin = entry.plugin;
+    if (plugin === PLUGIN_SCALARS) {
+      if (this.scalarTensorFast(entry, this.c.buf, start, end)) return;
+    } else if (plugin !== PLUGIN_HISTOGRAMS) {
+      return;
+    }
+    const c = this.c;
+    c.pos = start;
+    c.end = end;
+    const t = this.tensor;
+    if (!decodeTensor(c, t)) this.stagedSkips++;
+    else if (plugin === PLUGIN_SCALARS) this.scalarTensor(entry, t);
+    else this.tensorHistogram(entry, t);
+  }
+
+  /**
+   * The one-value float or double tensors TF2 and tensorboardX write for a scalar: `dtype`, an empty
+   * `tensor_shape` or none, then `float_val`/`double_val`/`tensor_content` holding one value. Stores
+   * it and returns true; anything else goes to the general tensor decoder (which agrees on these).
+   */
+  private scalarTensorFast(entry: TagEntry, buf: Uint8Array, start: number, end: number): boolean {
+    if (end - start < 6 || buf[start] !== 0x08) return false;
+    const dtype = buf[start + 1];
+    let p = start + 2;
+    if (buf[p] === 0x12 && buf[p + 1] === 0) p += 2;
+    const key = buf[p];
+    const n = buf[p + 1]!;
+    if (p + 2 + n !== end) return false;
+    const c = this.c;
+    if (dtype === 1 && n === 4 && (key === 0x2a || key === 0x22)) {
+      this.scalar(entry, c.view.getFloat32(c.base + p + 2, true), true);
+      return true;
+    }
+    if (dtype === 2 && n === 8 && (key === 0x32 || key === 0x22)) {
+      this.scalar(entry, c.view.getFloat64(c.base + p + 2, true), false);
+      return true;
+    }
+    return false;
   }
 
   private pluginOf(start: number, end: number): PluginKind {
@@ -247,7 +392,7 @@ export class EventDecoder {
       this.stagedSkips++;
       return;
     }
-    this.stage(entry, KIND_SCALAR, t.values[0]!, 0, 0, 0);
+    this.scalar(entry, t.values[0]!, false);
   }
 
   /** A [k, 3] tensor of (left, right, count) buckets, as TF2's histogram summary writes. */
@@ -271,7 +416,7 @@ export class EventDecoder {
       total += n;
       weighted += n * ((left + right) / 2);
     }
-    this.stage(entry, KIND_HISTOGRAM, total, min, max, total > 0 ? weighted / total : NaN);
+    this.histogram(entry, total, min, max, total > 0 ? weighted / total : NaN);
   }
 
   private classicHistogram(entry: TagEntry, start: number, end: number): void {
@@ -290,14 +435,46 @@ export class EventDecoder {
       else if (key === HISTO_SUM) sum = c.double();
       else c.skip(key);
     }
-    this.stage(
-      entry,
-      KIND_HISTOGRAM,
-      num,
-      num > 0 ? min : NaN,
-      num > 0 ? max : NaN,
-      num > 0 ? sum / num : NaN,
-    );
+    this.histogram(entry, num, num > 0 ? min : NaN, num > 0 ? max : NaN, num > 0 ? sum / num : NaN);
+  }
+
+  /** Stores one scalar value (`f32`: known to be a float32, so its series needs no precision check). */
+  private scalar(entry: TagEntry, value: number, f32: boolean): void {
+    if (!this.direct) {
+      this.stage(entry, KIND_SCALAR, value, 0, 0, 0);
+      return;
+    }
+    const s = entry.scalar ?? this.createScalar(entry);
+    s.beginBatch(this.batch);
+    if (f32) s.appendF32(this.step, this.wallTime, value);
+    else s.append(this.step, this.wallTime, value);
+  }
+
+  private histogram(entry: TagEntry, count: number, min: number, max: number, mean: number): void {
+    if (!this.direct) {
+      this.stage(entry, KIND_HISTOGRAM, count, min, max, mean);
+      return;
+    }
+    const h = entry.histogram ?? this.createHistogram(entry);
+    const { step, wallTime, batch } = this;
+    h.count.beginBatch(batch);
+    h.count.append(step, wallTime, count);
+    h.min.beginBatch(batch);
+    h.min.append(step, wallTime, min);
+    h.max.beginBatch(batch);
+    h.max.append(step, wallTime, max);
+    h.mean.beginBatch(batch);
+    h.mean.append(step, wallTime, mean);
+  }
+
+  private createScalar(entry: TagEntry): ScalarSeries {
+    if (!this.scalars.has(entry.name)) this.created.push(entry);
+    return (entry.scalar = this.scalars.get(entry.name));
+  }
+
+  private createHistogram(entry: TagEntry): HistogramColumns {
+    if (!this.histograms.has(histogramSeriesName(entry.name, 'count'))) this.created.push(entry);
+    return (entry.histogram = this.histogramColumns(entry.name));
   }
 
   private stage(entry: TagEntry, kind: number, a: number, b: number, c: number, d: number): void {

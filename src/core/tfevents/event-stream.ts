@@ -4,7 +4,8 @@ import type { ReadError, SourceReadResult } from '../readers/types';
 import { SeriesSet } from '../series/series-set';
 import { EventDecoder } from './event-decoder';
 import { ProtoError } from './proto-cursor';
-import { RecordReader, badDataCrc, recordCrcMatches } from './record-reader';
+import { maskedCrc32c } from './crc32c';
+import { RecordReader, STEP_NEED_MORE, STEP_RECORD, STEP_STOPPED, badDataCrc } from './record-reader';
 import type { RecordReaderOptions } from './record-reader';
 
 export type TfEventsReadOptions = RecordReaderOptions;
@@ -24,6 +25,9 @@ export interface TfEventsReadResult extends SourceReadResult {
 /** Where the stream stands: at a record boundary, inside a partial record, or stopped by broken framing. */
 export type StreamState = 'idle' | 'pending' | 'stopped';
 
+/** sizeHint estimates points per byte from at least this many decoded bytes (smaller sources need no hint). */
+const RESERVE_AFTER_BYTES = 256 * 1024;
+
 /** Keeps a garbage file from growing an unbounded error list; the count goes on. */
 const MAX_ERRORS = 1000;
 
@@ -40,6 +44,8 @@ export class EventStream {
   private readonly decoder: EventDecoder;
   private pendingOffset = 0;
   private pendingBytes = 0;
+  /** The expected total size (sizeHint), until used; -1 once series were reserved, 0 for none. */
+  private expectedBytes = 0;
 
   constructor(opts: TfEventsReadOptions = {}) {
     this.reader = new RecordReader(opts);
@@ -51,6 +57,16 @@ export class EventStream {
     return this.pendingBytes > 0 ? 'pending' : 'idle';
   }
 
+  /**
+   * Tells a fresh stream the source's expected total size (e.g. the file size before a full read).
+   * Once the first pushed bytes are decoded, every series is reserved for the points that size
+   * implies, so a full read does not regrow and copy its columns; when the size is reached, series
+   * the estimate overshot by more than doubling would have are trimmed. Ignored after the first push.
+   */
+  sizeHint(totalBytes: number): void {
+    if (this.bytes === 0 && totalBytes > RESERVE_AFTER_BYTES) this.expectedBytes = totalBytes;
+  }
+
   /** Feeds bytes appended to the file and decodes every complete record; returns the records decoded.
    * The chunk may be reused by the caller afterwards: a partial tail is copied. */
   push(chunk: Uint8Array): number {
@@ -58,27 +74,34 @@ export class EventStream {
     this.bytes += chunk.length;
     this.reader.push(chunk);
     const before = this.records;
+    const reader = this.reader;
+    const decoder = this.decoder;
     for (;;) {
-      const step = this.reader.next();
-      if (step.kind === 'record') {
+      const code = reader.step();
+      if (code === STEP_RECORD) {
         try {
-          this.decoder.decode(step.payload);
+          decoder.decodeRange(reader.recBuf, reader.recStart, reader.recEnd);
           this.records++;
         } catch (e) {
           if (!(e instanceof ProtoError)) throw e;
           // A record that does not decode is either corrupt (its data CRC tells) or a proto we misread.
-          const corrupt = !step.crcChecked && !recordCrcMatches(step);
+          const corrupt =
+            !reader.recCrcChecked &&
+            maskedCrc32c(reader.recBuf, reader.recStart, reader.recEnd) !== reader.recCrc;
           this.addError(
-            corrupt ? badDataCrc(step.offset) : { kind: 'decode', offset: step.offset, message: e.message },
+            corrupt
+              ? badDataCrc(reader.recOffset)
+              : { kind: 'decode', offset: reader.recOffset, message: e.message },
           );
         }
-      } else if (step.kind === 'need-more') {
-        this.pendingOffset = step.offset;
-        this.pendingBytes = step.pending;
+      } else if (code === STEP_NEED_MORE) {
+        this.pendingOffset = reader.recordBoundary;
+        this.pendingBytes = reader.pendingBytes;
+        if (this.expectedBytes !== 0) this.reserve();
         return this.records - before;
       } else {
-        this.addError(step.error);
-        if (step.kind === 'stopped') {
+        this.addError(reader.recError!);
+        if (code === STEP_STOPPED) {
           this.pendingBytes = 0;
           return this.records - before;
         }
@@ -107,6 +130,23 @@ export class EventStream {
       bytes: this.bytes,
       skippedValues: this.decoder.skippedValues,
     };
+  }
+
+  /** Acts on sizeHint: reserves series from the points per byte so far, then trims overshoots. */
+  private reserve(): void {
+    const decoded = this.reader.recordBoundary;
+    if (this.expectedBytes > 0) {
+      if (decoded < RESERVE_AFTER_BYTES && this.bytes < this.expectedBytes) return;
+      const scale = (this.expectedBytes / Math.max(decoded, 1)) * 1.02;
+      this.expectedBytes = decoded < this.expectedBytes ? -this.expectedBytes : 0;
+      if (scale <= 1.02) return;
+      for (const [, s] of this.scalars.entries()) s.reserve(s.length * scale + 64);
+      for (const [, s] of this.histograms.entries()) s.reserve(s.length * scale + 64);
+    } else if (this.bytes >= -this.expectedBytes) {
+      this.expectedBytes = 0;
+      for (const [, s] of this.scalars.entries()) if (s.capacity > 2 * s.length + 64) s.compact();
+      for (const [, s] of this.histograms.entries()) if (s.capacity > 2 * s.length + 64) s.compact();
+    }
   }
 
   private addError(error: ReadError): void {

@@ -22,6 +22,13 @@ export type RecordStep =
   /** The framing itself is broken (bad length CRC, absurd length): nothing after it can be trusted. */
   | { kind: 'stopped'; error: ReadError };
 
+/** What `advance()` found (the allocation-free form of `next()`; details are in the reader's `rec*` fields). */
+export const STEP_RECORD = 0;
+export const STEP_NEED_MORE = 1;
+export const STEP_SKIPPED = 2;
+export const STEP_STOPPED = 3;
+export type StepCode = 0 | 1 | 2 | 3;
+
 const HEADER = 12;
 const FOOTER = 4;
 const EMPTY = new Uint8Array(0);
@@ -53,6 +60,16 @@ export class RecordReader {
   private consumed = 0;
   private recordStart = 0;
   private stoppedWith: ReadError | null = null;
+  /** After `advance()` returned STEP_RECORD: the payload is recBuf[recStart, recEnd), valid until the
+   * next push; its file offset, stored data CRC and whether that CRC was checked. */
+  recBuf: Uint8Array = EMPTY;
+  recStart = 0;
+  recEnd = 0;
+  recOffset = 0;
+  recCrc = 0;
+  recCrcChecked = false;
+  /** After STEP_SKIPPED or STEP_STOPPED: the error. */
+  recError: ReadError | null = null;
 
   constructor(opts: RecordReaderOptions = {}) {
     this.checkDataCrc = opts.checkDataCrc ?? false;
@@ -91,15 +108,37 @@ export class RecordReader {
   }
 
   next(): RecordStep {
-    if (this.stoppedWith) return { kind: 'stopped', error: this.stoppedWith };
+    switch (this.step()) {
+      case STEP_RECORD:
+        return {
+          kind: 'record',
+          payload: this.recBuf.subarray(this.recStart, this.recEnd),
+          offset: this.recOffset,
+          crc: this.recCrc,
+          crcChecked: this.recCrcChecked,
+        };
+      case STEP_NEED_MORE:
+        return { kind: 'need-more', offset: this.recordStart, pending: this.pendingBytes };
+      case STEP_SKIPPED:
+        return { kind: 'skipped', error: this.recError! };
+      default:
+        return { kind: 'stopped', error: this.recError! };
+    }
+  }
+
+  /** `next()` without allocating: returns what it found and leaves the details in the `rec*` fields. */
+  step(): StepCode {
+    if (this.stoppedWith) {
+      this.recError = this.stoppedWith;
+      return STEP_STOPPED;
+    }
     for (;;) {
       if (this.headerFill < HEADER) {
         const cur = this.cur;
         const pos = this.pos;
         if (this.headerFill === 0 && cur.length - pos >= HEADER) {
           // Fast path: the whole header is in this chunk.
-          const stop = this.checkHeader(cur, pos);
-          if (stop) return stop;
+          if (!this.checkHeader(cur, pos)) return STEP_STOPPED;
           this.advance(HEADER);
           const need = this.payloadLength + FOOTER;
           if (cur.length - this.pos >= need) return this.wholeRecord(cur, this.pos);
@@ -110,11 +149,10 @@ export class RecordReader {
           this.headerFill += n;
           this.advance(n);
           if (this.headerFill < HEADER) {
-            if (!this.nextChunk()) return this.needMore();
+            if (!this.nextChunk()) return STEP_NEED_MORE;
             continue;
           }
-          const stop = this.checkHeader(this.header, 0);
-          if (stop) return stop;
+          if (!this.checkHeader(this.header, 0)) return STEP_STOPPED;
         }
       }
       // The header is known; assemble the body.
@@ -130,7 +168,7 @@ export class RecordReader {
         this.advance(n);
       }
       if (this.bodyFill < need) {
-        if (!this.nextChunk()) return this.needMore();
+        if (!this.nextChunk()) return STEP_NEED_MORE;
         continue;
       }
       const body = this.body;
@@ -138,7 +176,7 @@ export class RecordReader {
       this.body = EMPTY;
       this.bodyFill = 0;
       this.headerFill = 0;
-      return this.finish(body.subarray(0, this.payloadLength), u32(body, this.payloadLength));
+      return this.finish(body, 0, this.payloadLength);
     }
   }
 
@@ -162,12 +200,8 @@ export class RecordReader {
     return true;
   }
 
-  private needMore(): RecordStep {
-    return { kind: 'need-more', offset: this.recordStart, pending: this.pendingBytes };
-  }
-
-  /** Validates the length CRC and the length; sets `payloadLength` or stops the file. */
-  private checkHeader(b: Uint8Array, p: number): RecordStep | null {
+  /** Validates the length CRC and the length; sets `payloadLength`, or stops the file and returns false. */
+  private checkHeader(b: Uint8Array, p: number): boolean {
     if (maskedCrc32c(b, p, p + 8) !== u32(b, p + 8)) {
       return this.stop('bad-length-crc', 'record length CRC mismatch; the rest of the file is unreadable');
     }
@@ -178,17 +212,18 @@ export class RecordReader {
       return this.stop('too-large', `record length ${len} exceeds the ${this.maxRecordBytes}-byte limit`);
     }
     this.payloadLength = lo;
-    return null;
+    return true;
   }
 
-  private stop(kind: 'bad-length-crc' | 'too-large', message: string): RecordStep {
+  private stop(kind: 'bad-length-crc' | 'too-large', message: string): false {
     this.stoppedWith = { kind, offset: this.recordStart, message };
     this.cur = EMPTY;
     this.pos = 0;
     this.queue = [];
     this.queueAt = 0;
     this.body = EMPTY;
-    return { kind: 'stopped', error: this.stoppedWith };
+    this.recError = this.stoppedWith;
+    return false;
   }
 
   /** Grows the assembly buffer geometrically, never past what has arrived: a huge claimed length
@@ -200,23 +235,28 @@ export class RecordReader {
     this.body = next;
   }
 
-  private wholeRecord(cur: Uint8Array, start: number): RecordStep {
-    const len = this.payloadLength;
-    this.advance(len + FOOTER);
+  private wholeRecord(cur: Uint8Array, start: number): StepCode {
+    this.advance(this.payloadLength + FOOTER);
     this.headerFill = 0;
-    return this.finish(cur.subarray(start, start + len), u32(cur, start + len));
+    return this.finish(cur, start, start + this.payloadLength);
   }
 
-  private finish(payload: Uint8Array, crc: number): RecordStep {
+  /** Publishes the record buf[start, end) (its data CRC follows it), checking the CRC if asked. */
+  private finish(buf: Uint8Array, start: number, end: number): StepCode {
     const offset = this.recordStart;
     this.recordStart = this.consumed;
-    if (this.checkDataCrc) {
-      if (maskedCrc32c(payload) !== crc) {
-        return { kind: 'skipped', error: badDataCrc(offset) };
-      }
-      return { kind: 'record', payload, offset, crc, crcChecked: true };
+    const crc = u32(buf, end);
+    if (this.checkDataCrc && maskedCrc32c(buf, start, end) !== crc) {
+      this.recError = badDataCrc(offset);
+      return STEP_SKIPPED;
     }
-    return { kind: 'record', payload, offset, crc, crcChecked: false };
+    this.recBuf = buf;
+    this.recStart = start;
+    this.recEnd = end;
+    this.recOffset = offset;
+    this.recCrc = crc;
+    this.recCrcChecked = this.checkDataCrc;
+    return STEP_RECORD;
   }
 }
 

@@ -20,7 +20,8 @@ export interface HistogramColumns {
 export interface TagEntry {
   readonly name: string;
   readonly bytes: Uint8Array;
-  /** The bytes as little-endian 32-bit words (the trailing len % 4 bytes are compared one by one). */
+  /** The bytes as little-endian 32-bit words; when len % 4 != 0, one more word holds the last four
+   * bytes (overlapping the previous word), so a comparison is whole words only. Empty below 4 bytes. */
   readonly words: Int32Array;
   readonly hash: number;
   plugin: PluginKind;
@@ -52,18 +53,28 @@ function sameBytes(
   const b = e.bytes;
   const len = end - start;
   if (b.length !== len) return false;
+  if (len < 4) {
+    for (let j = 0; j < len; j++) if (b[j] !== buf[start + j]) return false;
+    return true;
+  }
   const words = e.words;
   const at = base + start;
-  // From the end: tags of one run share prefixes (train/…, eval/…) and differ at the end.
-  for (let j = len - 1; j >= words.length * 4; j--) if (b[j] !== buf[start + j]) return false;
-  for (let w = words.length - 1; w >= 0; w--) if (view.getInt32(at + w * 4, true) !== words[w]) return false;
+  // The last word first (it is the overlapping tail one): tags of one run share prefixes
+  // (train/…, eval/…) and differ at the end.
+  const last = words.length - 1;
+  if (view.getInt32(at + len - 4, true) !== words[last]) return false;
+  for (let w = last - 1; w >= 0; w--) if (view.getInt32(at + w * 4, true) !== words[w]) return false;
   return true;
 }
 
 function toWords(bytes: Uint8Array): Int32Array {
-  const words = new Int32Array(bytes.length >> 2);
+  const len = bytes.length;
+  if (len < 4) return new Int32Array(0);
+  const full = len >> 2;
+  const words = new Int32Array(len % 4 === 0 ? full : full + 1);
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let w = 0; w < words.length; w++) words[w] = dv.getInt32(w * 4, true);
+  for (let w = 0; w < full; w++) words[w] = dv.getInt32(w * 4, true);
+  words[words.length - 1] = dv.getInt32(len - 4, true);
   return words;
 }
 
