@@ -84,6 +84,8 @@ export class EventFileReader {
         reset = true;
       }
       this.identity = identity;
+      // Knowing the file's size lets every series be sized once instead of grown by doubling.
+      if (this.offset === 0) this.stream.sizeHint(st.size);
       const buf = this.buffer ?? (sharedBuffer ??= new Uint8Array(DEFAULT_CHUNK));
       while (this.stream.state !== 'stopped') {
         const n = readSync(fd, buf, 0, buf.length, this.offset);
