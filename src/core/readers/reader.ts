@@ -32,6 +32,8 @@ export interface ReadBatch {
 export interface IncrementalReader {
   readonly format: SourceFormat;
   readonly path: string;
+  /** Points so far; replaced by a new set when the file is swapped out or shrinks. */
+  readonly series: SeriesSet;
   readMore(options?: ReadMoreOptions): Promise<ReadBatch>;
   result(): SourceReadResult;
 }

@@ -47,7 +47,7 @@ function readerSource(reader: IncrementalReader): LiveSource {
     path: reader.path,
     format: reader.format,
     get series(): SeriesSet {
-      return reader.result().series;
+      return reader.series;
     },
     get records() {
       return records;

@@ -203,7 +203,9 @@ export class Workspace {
         this.readAgain.delete(path);
         const before = entry.source.records;
         await entry.source.readMore();
-        await this.touch(entry.run, path);
+        // Only a read that found something new moves freshness; the once-a-second sweep stays one syscall per file.
+        if (entry.source.records !== before || entry.run.fileWrittenAt === null)
+          await this.touch(entry.run, path);
         this.pushDeltas(entry.run, entry.source);
         if (announce && entry.source.records !== before && entry.source.progress) {
           this.emit('runs.changed', this.listRuns());
