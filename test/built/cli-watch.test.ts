@@ -7,16 +7,21 @@ import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 
 const CLI = join(import.meta.dirname, '..', '..', 'out', 'main', 'cli.js');
-const cleanup: (() => void)[] = [];
-afterEach(() => cleanup.splice(0).forEach((f) => f()));
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0)) await f();
+});
 
 test("watch --json --exit-on critical exits 3 on the demo's KL blow-up, after the run and its points", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'rlwatch-watch-e2e-'));
   const demo = spawn(process.execPath, [CLI, 'demo', dir, '--rate', '60', '--steps', '3000'], {
     stdio: 'ignore',
   });
-  cleanup.push(() => {
+  const demoExited = new Promise<void>((res) => demo.once('exit', () => res()));
+  cleanup.push(async () => {
+    // The demo keeps writing until it exits: remove its folder only after that.
     demo.kill('SIGINT');
+    await demoExited;
     rmSync(dir, { recursive: true, force: true });
   });
   const watch = spawn(
