@@ -16,13 +16,23 @@ describe('layer boundaries', () => {
     ["import { app } from 'electron';\nexport const a = app;\n", 'src/shared/x.ts'],
     ["import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n", 'src/shared/x.ts'],
     ["import { readFileSync } from 'fs';\nexport const r = readFileSync;\n", 'src/renderer/src/x.ts'],
-    ["import { Workspace } from '../../core/workspace/workspace';\nexport const w = Workspace;\n", 'src/renderer/src/x.ts'],
+    [
+      "import { Workspace } from '../../core/workspace/workspace';\nexport const w = Workspace;\n",
+      'src/renderer/src/x.ts',
+    ],
   ])('%s in %s is an error', async (code, file) => {
     expect(await ruleIds(code, file)).toContain('no-restricted-imports');
   });
 
   test('allowed imports pass', async () => {
-    expect(await ruleIds("import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n", 'src/core/x.ts')).toEqual([]);
-    expect(await ruleIds("import { app } from 'electron';\nexport const a = app;\n", 'src/main/x.ts')).toEqual([]);
+    expect(
+      await ruleIds(
+        "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n",
+        'src/core/x.ts',
+      ),
+    ).toEqual([]);
+    expect(
+      await ruleIds("import { app } from 'electron';\nexport const a = app;\n", 'src/main/x.ts'),
+    ).toEqual([]);
   });
 });

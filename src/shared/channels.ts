@@ -2,13 +2,32 @@
 
 export const REQUEST_CHANNELS = [
   'app.info',
+  'app.visibility',
   'runs.list',
   'runs.openFolder',
   'runs.chooseFolder',
+  'runs.recent',
+  'runs.details',
+  'runs.saveView',
   'series.get',
+  'alerts.list',
+  'alerts.ack',
+  'alerts.snooze',
+  'system.history',
+  'settings.get',
+  'settings.set',
 ] as const;
 
-export const PUSH_EVENTS = ['runs.changed', 'series.appended', 'app.notice'] as const;
+export const PUSH_EVENTS = [
+  'runs.changed',
+  'series.appended',
+  'series.reset',
+  'alerts.changed',
+  'system.snapshot',
+  'load.progress',
+  'app.focus',
+  'app.notice',
+] as const;
 
 export type RequestChannel = (typeof REQUEST_CHANNELS)[number];
 export type PushEvent = (typeof PUSH_EVENTS)[number];

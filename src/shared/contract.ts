@@ -2,27 +2,104 @@
 
 import { z } from 'zod';
 import type { PushEvent, RequestChannel } from './channels';
-import type { AppInfo, AppNotice, RunInfo, ScalarColumns, SeriesDelta } from './domain';
+import type {
+  AlertChange,
+  AlertInfo,
+  AppFocus,
+  AppInfo,
+  AppNotice,
+  LoadProgress,
+  RecentRunInfo,
+  RunDetails,
+  RunInfo,
+  SeriesDelta,
+  SeriesReset,
+  SeriesWindow,
+  Settings,
+} from './domain';
+import type { SystemSnapshot } from './system-types';
 
 const runName = z.string().min(1).max(4096);
 const tagName = z.string().min(1).max(4096);
+const finite = z.number().finite();
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+const json: z.ZodType<Json> = z.lazy(() =>
+  z.union([
+    z.null(),
+    z.boolean(),
+    finite,
+    z.string().max(65536),
+    z.array(json).max(10000),
+    z.record(z.string().max(256), json),
+  ]),
+);
+
+export const settingsPatchSchema = z.strictObject({
+  theme: z.enum(['system', 'light', 'dark']).optional(),
+  smoothing: z.number().min(0).max(0.999).optional(),
+  xAxis: z.enum(['step', 'relative', 'wall']).optional(),
+  logY: z.boolean().optional(),
+  notifications: z.boolean().optional(),
+  usePolling: z.boolean().optional(),
+  stalledAfterMinutes: z
+    .number()
+    .min(1)
+    .max(24 * 60)
+    .optional(),
+  thresholds: z.record(z.string().min(1).max(64), finite).optional(),
+});
 
 /** Argument schemas: every request's input is untrusted and parsed here before a handler sees it. */
 export const requestSchemas = {
   'app.info': z.strictObject({}),
+  'app.visibility': z.strictObject({ visible: z.boolean() }),
   'runs.list': z.strictObject({}),
   'runs.openFolder': z.strictObject({ path: z.string().min(1).max(4096) }),
   'runs.chooseFolder': z.strictObject({}),
-  'series.get': z.strictObject({ run: runName, tag: tagName }),
+  'runs.recent': z.strictObject({}),
+  'runs.details': z.strictObject({ run: runName }),
+  'runs.saveView': z.strictObject({ view: z.record(z.string().max(256), json) }),
+  'series.get': z.strictObject({
+    run: runName,
+    tag: tagName,
+    /** Target width in device pixels: at most ~2 points per pixel come back. */
+    pixels: z.number().int().min(1).max(20000),
+    /** Optional x-range (inclusive, in `axis` units); absent means the whole series. */
+    xMin: finite.optional(),
+    xMax: finite.optional(),
+    axis: z.enum(['step', 'wall']).optional(),
+  }),
+  'alerts.list': z.strictObject({ run: runName.optional() }),
+  'alerts.ack': z.strictObject({ id: z.string().min(1).max(8192) }),
+  'alerts.snooze': z.strictObject({
+    id: z.string().min(1).max(8192),
+    minutes: z
+      .number()
+      .min(1)
+      .max(7 * 24 * 60),
+  }),
+  'system.history': z.strictObject({ sinceMs: finite.optional() }),
+  'settings.get': z.strictObject({}),
+  'settings.set': z.strictObject({ patch: settingsPatchSchema }),
 } satisfies Record<RequestChannel, z.ZodType>;
 
 /** Result types per channel (results are produced by our own code, so types suffice). */
 export interface RequestResults {
   'app.info': AppInfo;
+  'app.visibility': null;
   'runs.list': RunInfo[];
   'runs.openFolder': { root: string };
   'runs.chooseFolder': { root: string } | null;
-  'series.get': ScalarColumns;
+  'runs.recent': RecentRunInfo[];
+  'runs.details': RunDetails;
+  'runs.saveView': null;
+  'series.get': SeriesWindow;
+  'alerts.list': AlertInfo[];
+  'alerts.ack': AlertInfo;
+  'alerts.snooze': AlertInfo;
+  'system.history': SystemSnapshot[];
+  'settings.get': Settings;
+  'settings.set': Settings;
 }
 
 export type RequestArgs = { [C in RequestChannel]: z.infer<(typeof requestSchemas)[C]> };
@@ -30,6 +107,11 @@ export type RequestArgs = { [C in RequestChannel]: z.infer<(typeof requestSchema
 export interface PushPayloads {
   'runs.changed': RunInfo[];
   'series.appended': SeriesDelta;
+  'series.reset': SeriesReset;
+  'alerts.changed': AlertChange;
+  'system.snapshot': SystemSnapshot;
+  'load.progress': LoadProgress;
+  'app.focus': AppFocus;
   'app.notice': AppNotice;
 }
 

@@ -7,7 +7,11 @@ export interface SourceInfo {
   format: SourceFormatName;
   records: number;
   errors: { offset: number; kind: ReadErrorKindName; message: string }[];
+  /** The file was deleted (or rotated away): its data stays, it gets no more points. */
+  dead: boolean;
 }
+
+export type Severity = 'warning' | 'critical';
 
 export interface RunInfo {
   /** Path relative to the opened folder, '.' for the folder itself. */
@@ -20,6 +24,14 @@ export interface RunInfo {
   /** ms since epoch of the newest source file mtime. */
   fileWrittenAt: number | null;
   progress: { fraction: number | null; etaSeconds: number | null } | null;
+  /** Every source has been read once (a cold open loads runs progressively). */
+  loaded: boolean;
+  /** How many times a step went backwards (a restart from a checkpoint) in any tag. */
+  restarts: number;
+  /** Worst active alert of the run, null when healthy. */
+  worstAlert: Severity | null;
+  /** The health engine thinks the run stopped writing while it looked alive. */
+  stalled: boolean;
 }
 
 /** A value as it crosses a JSON boundary: JSON has no NaN or Infinity, so those travel as strings. */
@@ -37,9 +49,128 @@ export interface ScalarColumns {
   values: WireValue[];
 }
 
-export interface SeriesDelta extends ScalarColumns {
+/** A restart: the step went back to `step`; later points of the old segment left the live view. */
+export interface RestartMark {
+  step: number;
+  /** Seconds since epoch of the first point after the restart. */
+  wallTime: number;
+  /** Points of the old segment dropped from the live view (still kept, not shown). */
+  dropped: number;
+}
+
+/** Display-ready points of one series over an x-range, downsampled in the core (min/max or LTTB). */
+export interface SeriesWindow {
   run: string;
   tag: string;
+  steps: Float64Array;
+  /** Seconds since epoch. */
+  wallTimes: Float64Array;
+  /** NaN and ±Infinity survive (typed arrays cross both transports losslessly). */
+  values: Float64Array;
+  /** Points in the live view when this answer was made: deltas continue from this index. */
+  length: number;
+  /** Full-resolution points inside the requested range. */
+  inRange: number;
+  downsampled: boolean;
+  /** Extent of the whole live view, for zoom-out limits; null when empty. */
+  extent: { stepMin: number; stepMax: number; wallMin: number; wallMax: number } | null;
+  restarts: RestartMark[];
+}
+
+/** Points appended to one series' live view, full resolution, starting at index `from`. */
+export interface SeriesDelta {
+  run: string;
+  tag: string;
+  from: number;
+  steps: Float64Array;
+  wallTimes: Float64Array;
+  values: Float64Array;
+}
+
+/** The live view changed other than by appending (restart, truncation) or grew too much to push: re-query it. */
+export interface SeriesReset {
+  run: string;
+  tag: string;
+  reason: 'restart' | 'truncated' | 'bulk';
+}
+
+export interface LoadProgress {
+  phase: 'discovering' | 'reading' | 'done';
+  runsFound: number;
+  runsLoaded: number;
+  bytesTotal: number;
+  bytesRead: number;
+}
+
+export interface AlertInfo {
+  /** Stable per run+rule+tag: ack and snooze address it. */
+  id: string;
+  rule: string;
+  severity: Severity;
+  run: string;
+  tag: string | null;
+  step: number;
+  value: number;
+  message: string;
+  advice: string | null;
+  /** ms since epoch. */
+  raisedAt: number;
+  acknowledged: boolean;
+  snoozedUntil: number | null;
+  active: boolean;
+  clearedAt: number | null;
+  clearedStep: number | null;
+}
+
+export interface AlertChange {
+  kind: 'raised' | 'escalated' | 'cleared' | 'updated';
+  alert: AlertInfo;
+}
+
+/** Ask the window to show a run (a notification or tray item was clicked). */
+export interface AppFocus {
+  run: string;
+  tag: string | null;
+  step: number | null;
+}
+
+export interface RecentRunInfo {
+  path: string;
+  lastOpened: number;
+}
+
+/** Seed 003's end-of-training summary for epoch-based runs. */
+export interface EpochSummary {
+  epochs: number;
+  sections: { title: string; rows: { tag: string; value: number }[] }[];
+  bestReward: { tag: string; value: number; epoch: number } | null;
+  lowestLoss: { tag: string; value: number; epoch: number } | null;
+}
+
+export interface RunDetails {
+  run: string;
+  /** The run's config.json (or trainer/W&B config), null when none. */
+  config: Record<string, unknown> | null;
+  progress: {
+    fraction: number | null;
+    etaSeconds: number | null;
+    fields: Record<string, number | string | boolean | null>;
+  } | null;
+  epochSummary: EpochSummary | null;
+  /** Tags that are system metrics the run logged itself (System/*, W&B system/*): shown beside live samples. */
+  systemTags: string[];
+}
+
+export interface Settings {
+  theme: 'system' | 'light' | 'dark';
+  smoothing: number;
+  xAxis: 'step' | 'relative' | 'wall';
+  logY: boolean;
+  notifications: boolean;
+  usePolling: boolean;
+  stalledAfterMinutes: number;
+  /** User threshold overrides (target_kl, entropy_min, …): they win over the run's config. */
+  thresholds: Record<string, number>;
 }
 
 export interface AppInfo {
@@ -47,6 +178,10 @@ export interface AppInfo {
   mode: 'electron' | 'serve';
   root: string | null;
   canChooseFolder: boolean;
+  /** Whether settings, recent runs and alert history persist; the reason when they do not. */
+  store: { persistent: boolean; message: string | null };
+  /** Polling is on, or suggested because the folder is on a network filesystem. */
+  watch: { polling: boolean; suggestion: string | null };
 }
 
 export interface AppNotice {

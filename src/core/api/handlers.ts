@@ -13,6 +13,10 @@ export interface HostCapabilities {
   allowOpenFolder: boolean;
 }
 
+const unwired = (): never => {
+  throw new ApiError('unavailable', 'not wired yet');
+};
+
 export function createHandlers(ws: Workspace, host: HostCapabilities): Handlers {
   const openFolder = async (path: string): Promise<{ root: string }> => {
     try {
@@ -28,6 +32,8 @@ export function createHandlers(ws: Workspace, host: HostCapabilities): Handlers 
       mode: host.mode,
       root: ws.root,
       canChooseFolder: host.chooseFolder !== undefined,
+      store: { persistent: false, message: 'not wired yet' },
+      watch: { polling: false, suggestion: null },
     }),
     'runs.list': () => ws.listRuns(),
     'runs.openFolder': ({ path }) => {
@@ -43,7 +49,30 @@ export function createHandlers(ws: Workspace, host: HostCapabilities): Handlers 
     'series.get': ({ run, tag }) => {
       const cols = ws.getSeries(run, tag);
       if (!cols) throw new ApiError('not-found', `no series ${tag} in run ${run}`);
-      return cols;
+      // TEMPORARY (this session): whole series, not downsampled; the run model replaces it.
+      const steps = Float64Array.from(cols.steps);
+      return {
+        run,
+        tag,
+        steps,
+        wallTimes: Float64Array.from(cols.wallTimes),
+        values: Float64Array.from(cols.values, (v) => Number(v)),
+        length: steps.length,
+        inRange: steps.length,
+        downsampled: false,
+        extent: null,
+        restarts: [],
+      };
     },
+    'app.visibility': () => null,
+    'runs.recent': () => [],
+    'runs.details': () => unwired(),
+    'runs.saveView': () => null,
+    'alerts.list': () => [],
+    'alerts.ack': () => unwired(),
+    'alerts.snooze': () => unwired(),
+    'system.history': () => [],
+    'settings.get': () => unwired(),
+    'settings.set': () => unwired(),
   };
 }

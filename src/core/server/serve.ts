@@ -9,6 +9,7 @@ import { fail } from '../../shared/result';
 import { dispatch, type Handlers } from '../api/dispatch';
 import type { Workspace } from '../workspace/workspace';
 import { requestToken, sameToken, TOKEN_COOKIE } from './token';
+import { encodeWire } from '../../shared/wire-codec';
 import { resolveInside, securityHeaders, sendFile } from './static-files';
 
 export interface ServeOptions {
@@ -105,7 +106,7 @@ async function handleHttp(req: IncomingMessage, res: ServerResponse, opts: Serve
 function attachSocket(ws: WebSocket, opts: ServeOptions): void {
   const unsubscribe = PUSH_EVENTS.map((event) =>
     opts.workspace.on(event, (payload) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event, payload }));
+      if (ws.readyState === ws.OPEN) ws.send(encodeWire({ event, payload }));
     }),
   );
   ws.on('message', (data, isBinary) => void answer(ws, opts.handlers, data.toString(), isBinary));
@@ -126,5 +127,5 @@ async function answer(ws: WebSocket, handlers: Handlers, text: string, isBinary:
     typeof msg !== 'object' || msg === null || validId === null
       ? fail('bad-request', 'expected a JSON object {id, channel, args}')
       : await dispatch(handlers, (msg as { channel?: unknown }).channel, (msg as { args?: unknown }).args);
-  if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: validId, result }));
+  if (ws.readyState === ws.OPEN) ws.send(encodeWire({ id: validId, result }));
 }

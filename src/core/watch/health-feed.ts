@@ -1,6 +1,6 @@
 // Connects the health engine to a watch session: points in, contract alert lines out; thresholds per run.
 
-import { fromWire, type RunInfo, type SeriesDelta } from '../../shared/domain';
+import type { RunInfo, SeriesDelta } from '../../shared/domain';
 import { resolveThresholds, type AlertTransition, type HealthEngine } from '../health';
 import type { AlertFeed } from './watch-session';
 import type { AlertLine } from './watch-lines';
@@ -37,9 +37,8 @@ export class HealthFeed implements AlertFeed {
       this.configured.add(d.run);
       this.engine.setThresholds(d.run, resolveThresholds(null, this.configOf(d.run)).values);
     }
-    const values = d.values.map(fromWire);
     const t = this.now();
-    return this.engine.feedBatch(d.run, d.tag, d.steps, d.wallTimes, values).map((tr) => alertLine(tr, t));
+    return this.engine.feedBatch(d.run, d.tag, d.steps, d.wallTimes, d.values).map((tr) => alertLine(tr, t));
   }
 
   tick(now: number): AlertLine[] {

@@ -1,7 +1,6 @@
 // The NDJSON lines of `rlwatch watch --json` (command-line contract), built from workspace and sampler events.
 
 import type { RunInfo, SeriesDelta } from '../../shared/domain';
-import { fromWire } from '../../shared/domain';
 import type { SystemSnapshot, SystemWatchLine } from '../../shared/system-types';
 import type { ProgressInfo } from '../readers/types';
 import { toSystemWatchLine } from '../system/watch-line';
@@ -50,8 +49,8 @@ export function scalarsLine(d: SeriesDelta, t: number): ScalarsLine {
     type: 'scalars',
     run: d.run,
     tag: d.tag,
-    points: d.steps.map((step, i) => {
-      const v = fromWire(d.values[i]!);
+    points: Array.from(d.steps, (step, i): [number, number, number | null] => {
+      const v = d.values[i]!;
       return [step, d.wallTimes[i]!, Number.isFinite(v) ? v : null];
     }),
   };

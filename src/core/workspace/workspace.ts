@@ -239,8 +239,20 @@ export class Workspace {
         sent.set(tag, series.length);
         continue;
       }
-      const delta: SeriesDelta = { run: run.run, tag, steps: [], wallTimes: [], values: [] };
-      appendColumns(delta, series, from, series.length);
+      const n = series.length - from;
+      const delta: SeriesDelta = {
+        run: run.run,
+        tag,
+        from,
+        steps: new Float64Array(n),
+        wallTimes: new Float64Array(n),
+        values: new Float64Array(n),
+      };
+      for (let i = 0; i < n; i++) {
+        delta.steps[i] = series.step(from + i);
+        delta.wallTimes[i] = series.wallTime(from + i);
+        delta.values[i] = series.value(from + i);
+      }
       sent.set(tag, series.length);
       this.emit('series.appended', delta);
     }
@@ -276,11 +288,16 @@ function runInfo(state: RunState): RunInfo {
       format: s.format,
       records: s.records,
       errors: s.errors.map((e) => ({ offset: e.offset, kind: e.kind, message: e.message })),
+      dead: false,
     })),
     tags: [...tags].sort(),
     points,
     lastEventAt: Number.isFinite(lastWall) ? Math.round(lastWall * 1000) : null,
     fileWrittenAt: state.fileWrittenAt,
     progress,
+    loaded: true,
+    restarts: 0,
+    worstAlert: null,
+    stalled: false,
   };
 }

@@ -9,7 +9,11 @@ import {
   Tooltip,
   type ChartDataset,
 } from 'chart.js';
-import { fromWire, type ScalarColumns } from '../../shared/domain';
+/** Points as they arrive from the core: typed arrays with NaN kept. */
+export interface Points {
+  steps: ArrayLike<number>;
+  values: ArrayLike<number>;
+}
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip);
 
@@ -68,14 +72,14 @@ export class ChartCard {
   }
 
   /** Replaces all points (first load). */
-  setAll(cols: ScalarColumns): void {
+  setAll(cols: Points): void {
     this.data.length = 0;
     this.append(cols);
   }
 
-  append(cols: ScalarColumns): void {
+  append(cols: Points): void {
     for (let i = 0; i < cols.steps.length; i++) {
-      const y = fromWire(cols.values[i]!);
+      const y = cols.values[i]!;
       // Non-finite values break the line rather than drawing to infinity.
       this.data.push({ x: cols.steps[i]!, y: Number.isFinite(y) ? y : Number.NaN });
     }

@@ -78,7 +78,7 @@ function syncCharts(): void {
 
 async function loadSeries(run: string, tag: string, card: ChartCard): Promise<void> {
   loading.set(tag, []);
-  const r = await backend.invoke('series.get', { run, tag });
+  const r = await backend.invoke('series.get', { run, tag, pixels: 4000 });
   const queued = loading.get(tag) ?? [];
   loading.delete(tag);
   if (selected !== run || cards.get(tag) !== card) return;
@@ -88,12 +88,7 @@ async function loadSeries(run: string, tag: string, card: ChartCard): Promise<vo
   }
   card.setAll(r.value);
   // Deltas that raced the load: keep only points past what the load returned.
-  const lastStepCount = r.value.steps.length;
-  let seen = 0;
-  for (const d of queued) {
-    seen += d.steps.length;
-    if (seen > lastStepCount) card.append(d);
-  }
+  for (const d of queued) if (d.from >= r.value.length) card.append(d);
 }
 
 backend.on('runs.changed', (next) => {

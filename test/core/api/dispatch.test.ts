@@ -3,22 +3,61 @@
 import { describe, expect, test, vi } from 'vitest';
 import { ApiError, dispatch, type Handlers } from '../../../src/core/api/dispatch';
 
+const notHere = (): never => {
+  throw new ApiError('unavailable', 'not in this test');
+};
+const unused = Object.fromEntries(
+  (
+    [
+      'app.visibility',
+      'runs.recent',
+      'runs.details',
+      'runs.saveView',
+      'alerts.list',
+      'alerts.ack',
+      'alerts.snooze',
+      'system.history',
+      'settings.get',
+      'settings.set',
+    ] as const
+  ).map((c) => [c, notHere]),
+) as unknown as Handlers;
+
 function handlers(overrides: Partial<Handlers> = {}): Handlers {
   return {
-    'app.info': () => ({ version: '1', mode: 'serve', root: null, canChooseFolder: false }),
+    ...unused,
+    'app.info': () => ({
+      version: '1',
+      mode: 'serve',
+      root: null,
+      canChooseFolder: false,
+      store: { persistent: false, message: null },
+      watch: { polling: false, suggestion: null },
+    }),
     'runs.list': () => [],
     'runs.openFolder': ({ path }) => ({ root: path }),
     'runs.chooseFolder': () => null,
-    'series.get': () => ({ steps: [1], wallTimes: [2], values: [3] }),
+    'series.get': ({ run, tag }) => ({
+      run,
+      tag,
+      steps: new Float64Array([1]),
+      wallTimes: new Float64Array([2]),
+      values: new Float64Array([3]),
+      length: 1,
+      inRange: 1,
+      downsampled: false,
+      extent: null,
+      restarts: [],
+    }),
     ...overrides,
   };
 }
 
 describe('dispatch', () => {
   test('routes a valid request and wraps the value', async () => {
-    expect(await dispatch(handlers(), 'series.get', { run: 'a', tag: 'b' })).toEqual({
+    expect(await dispatch(handlers(), 'series.get', { run: 'a', tag: 'b', pixels: 100 })).toMatchObject({
       ok: true,
-      value: { steps: [1], wallTimes: [2], values: [3] },
+      value: { run: 'a', tag: 'b', steps: new Float64Array([1]), length: 1 },
     });
   });
 
@@ -35,7 +74,9 @@ describe('dispatch', () => {
     const wrongType = await dispatch(h, 'series.get', { run: 1, tag: 'x' });
     expect(wrongType).toMatchObject({ ok: false, error: { code: 'bad-request' } });
     expect(wrongType.ok ? '' : wrongType.error.message).toMatch(/at run/);
-    expect(await dispatch(h, 'series.get', { run: 'a', tag: 'b', extra: 1 })).toMatchObject({ ok: false });
+    expect(await dispatch(h, 'series.get', { run: 'a', tag: 'b', pixels: 10, extra: 1 })).toMatchObject({
+      ok: false,
+    });
     expect(await dispatch(h, 'series.get', 'not an object')).toMatchObject({ ok: false });
     expect(await dispatch(h, 'series.get', { run: '', tag: 'b' })).toMatchObject({ ok: false });
     expect(await dispatch(h, 'series.get', { run: 'x'.repeat(5000), tag: 'b' })).toMatchObject({ ok: false });

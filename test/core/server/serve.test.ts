@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
+import { decodeWire } from '../../../src/shared/wire-codec';
 import { createHandlers } from '../../../src/core/api/handlers';
 import { startServer, type RunningServer } from '../../../src/core/server/serve';
 import { EventFileWriter } from '../../../src/core/tfevents/writer';
@@ -28,7 +29,7 @@ function request(
 ): Promise<{ id: unknown; result: { ok: boolean; error?: { code: string } } }> {
   return new Promise((res) => {
     const onMessage = (data: Buffer): void => {
-      const m = JSON.parse(data.toString()) as { id?: unknown; result?: unknown };
+      const m = decodeWire(data.toString()) as { id?: unknown; result?: unknown };
       if ('result' in m) {
         ws.off('message', onMessage);
         res(m as never);
@@ -115,8 +116,20 @@ describe('serve', () => {
     const ws = await connect(`ws://127.0.0.1:${server.port}/ws?token=${TOKEN}`);
     const runs = await request(ws, { id: 1, channel: 'runs.list', args: {} });
     expect(runs).toMatchObject({ id: 1, result: { ok: true, value: [{ run: 'run1', tags: ['loss'] }] } });
-    const series = await request(ws, { id: 2, channel: 'series.get', args: { run: 'run1', tag: 'loss' } });
-    expect(series.result).toEqual({ ok: true, value: { steps: [0], wallTimes: [1000], values: [1.5] } });
+    const series = await request(ws, {
+      id: 2,
+      channel: 'series.get',
+      args: { run: 'run1', tag: 'loss', pixels: 500 },
+    });
+    expect(series.result).toMatchObject({
+      ok: true,
+      value: {
+        steps: new Float64Array([0]),
+        wallTimes: new Float64Array([1000]),
+        values: new Float64Array([1.5]),
+        length: 1,
+      },
+    });
     expect(
       (await request(ws, { id: 3, channel: 'fs.readFile', args: { path: '/etc/passwd' } })).result,
     ).toMatchObject({
@@ -156,11 +169,11 @@ describe('serve', () => {
 
   test('pushes appended points to connected clients', async () => {
     const ws = await connect(`ws://127.0.0.1:${server.port}/ws?token=${TOKEN}`);
-    const got = new Promise<{ tag: string; values: unknown[] }>((res) => {
+    const got = new Promise<{ tag: string; values: Float64Array }>((res) => {
       ws.on('message', (d: Buffer) => {
-        const m = JSON.parse(d.toString()) as {
+        const m = decodeWire(d.toString()) as {
           event?: string;
-          payload?: { tag: string; values: unknown[] };
+          payload?: { tag: string; values: Float64Array };
         };
         if (m.event === 'series.appended' && m.payload?.tag === 'reward') res(m.payload);
       });
@@ -168,7 +181,9 @@ describe('serve', () => {
     const w = new EventFileWriter(runDir, { wallTime: 2000, fileName: 'events.out.tfevents.2000.host.1.0' });
     w.scalars(1, [{ tag: 'reward', value: Number.NaN }], 'simple', 2000);
     w.close();
-    expect((await got).values).toEqual(['NaN']);
+    const values = (await got).values;
+    expect(values).toBeInstanceOf(Float64Array);
+    expect([...values]).toEqual([Number.NaN]);
     ws.close();
   });
 });

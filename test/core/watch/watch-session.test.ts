@@ -31,7 +31,14 @@ async function until(cond: () => boolean, what: string): Promise<void> {
 describe('watch lines', () => {
   test('scalars lines carry [step, wallTime, value] with non-finite values as null', () => {
     const line = scalarsLine(
-      { run: 'r', tag: 'loss', steps: [1, 2, 3], wallTimes: [10, 11, 12], values: [0.5, 'NaN', '-Infinity'] },
+      {
+        run: 'r',
+        tag: 'loss',
+        from: 0,
+        steps: new Float64Array([1, 2, 3]),
+        wallTimes: new Float64Array([10, 11, 12]),
+        values: new Float64Array([0.5, Number.NaN, -Infinity]),
+      },
       99,
     );
     expect(line).toEqual({
@@ -57,6 +64,10 @@ describe('watch lines', () => {
       lastEventAt: null,
       fileWrittenAt: null,
       progress: null,
+      loaded: true,
+      restarts: 0,
+      worstAlert: null,
+      stalled: false,
     });
     expect(tracker.diff([info('a')], 1).map((l) => [l.run, l.state])).toEqual([['a', 'discovered']]);
     expect(tracker.diff([info('a'), info('b')], 2).map((l) => [l.run, l.state])).toEqual([

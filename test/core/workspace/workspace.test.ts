@@ -38,7 +38,7 @@ describe('workspace on a live demo run', () => {
     const demo = startDemo({ dir, steps, rateHz: 80, startWallTime: 1_700_000_000 });
     await demo.done;
     const pushed = (tag: string): number[] =>
-      deltas.filter((d) => d.run === 'ppo_demo' && d.tag === tag).flatMap((d) => d.steps);
+      deltas.filter((d) => d.run === 'ppo_demo' && d.tag === tag).flatMap((d) => [...d.steps]);
     await until(
       () => pushed('approx_kl').length >= steps && pushed('reward').length >= steps,
       'all demo points',
@@ -58,7 +58,7 @@ describe('workspace on a live demo run', () => {
     expect(full.steps).toEqual(Array.from({ length: steps }, (_, i) => i));
     // Deltas concatenate to exactly the full series: nothing lost, nothing twice.
     expect(pushed('approx_kl')).toEqual(full.steps);
-    const pushedValues = deltas.filter((d) => d.tag === 'approx_kl').flatMap((d) => d.values);
+    const pushedValues = deltas.filter((d) => d.tag === 'approx_kl').flatMap((d) => [...d.values]);
     expect(pushedValues).toEqual(full.values);
   });
 

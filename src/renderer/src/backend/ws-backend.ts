@@ -3,6 +3,7 @@
 import { isPushEvent, type PushEvent, type RequestChannel } from '../../../shared/channels';
 import type { PushPayloads, RequestArgs, RequestResults } from '../../../shared/contract';
 import type { Result } from '../../../shared/result';
+import { decodeWire } from '../../../shared/wire-codec';
 import type { Backend } from './backend';
 
 type Pending = (result: Result<unknown>) => void;
@@ -42,7 +43,7 @@ export function wsBackend(pageUrl: URL): Backend {
   const onMessage = (text: string): void => {
     let msg: { id?: unknown; result?: Result<unknown>; event?: unknown; payload?: unknown };
     try {
-      msg = JSON.parse(text) as typeof msg;
+      msg = decodeWire(text) as typeof msg;
     } catch {
       return;
     }
