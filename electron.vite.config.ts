@@ -1,6 +1,7 @@
 // electron-vite build: main (ESM, also bundles the rlwatch CLI), preload (CommonJS for the sandbox), renderer.
 
 import { resolve } from 'node:path';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'electron-vite';
 
 export default defineConfig({
@@ -26,6 +27,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve('src/renderer'),
+    plugins: [svelte()],
     build: {
       rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
     },

@@ -46,23 +46,10 @@ export function createHandlers(ws: Workspace, host: HostCapabilities): Handlers 
       const picked = await host.chooseFolder();
       return picked === null ? null : openFolder(picked);
     },
-    'series.get': ({ run, tag }) => {
-      const cols = ws.getSeries(run, tag);
-      if (!cols) throw new ApiError('not-found', `no series ${tag} in run ${run}`);
-      // TEMPORARY (this session): whole series, not downsampled; the run model replaces it.
-      const steps = Float64Array.from(cols.steps);
-      return {
-        run,
-        tag,
-        steps,
-        wallTimes: Float64Array.from(cols.wallTimes),
-        values: Float64Array.from(cols.values, (v) => Number(v)),
-        length: steps.length,
-        inRange: steps.length,
-        downsampled: false,
-        extent: null,
-        restarts: [],
-      };
+    'series.get': ({ run, tag, ...q }) => {
+      const w = ws.getWindow(run, tag, q);
+      if (!w) throw new ApiError('not-found', `no series ${tag} in run ${run}`);
+      return w;
     },
     'app.visibility': () => null,
     'runs.recent': () => [],

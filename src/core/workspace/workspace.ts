@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { PushPayloads } from '../../shared/contract';
-import type { RunInfo, ScalarColumns, SeriesDelta } from '../../shared/domain';
+import type { RunInfo, ScalarColumns, SeriesDelta, SeriesWindow } from '../../shared/domain';
 import { toWire } from '../../shared/domain';
 import { readRunConfig } from '../health/run-config';
 import type { ProgressInfo } from '../readers/types';
@@ -128,6 +128,30 @@ export class Workspace {
     const out: ScalarColumns = { steps: [], wallTimes: [], values: [] };
     for (const s of parts) appendColumns(out, s, 0, s.length);
     return out;
+  }
+
+  /** The live view of `tag` in `run` over an x-range, downsampled for `pixels`; null for an unknown run/tag.
+   * TEMPORARY body (whole series, not downsampled) until the run model lands this session. */
+  getWindow(
+    run: string,
+    tag: string,
+    _q: { pixels: number; xMin?: number; xMax?: number; axis?: 'step' | 'wall' },
+  ): SeriesWindow | null {
+    const cols = this.getSeries(run, tag);
+    if (!cols) return null;
+    const steps = Float64Array.from(cols.steps);
+    return {
+      run,
+      tag,
+      steps,
+      wallTimes: Float64Array.from(cols.wallTimes),
+      values: Float64Array.from(cols.values, (v) => Number(v)),
+      length: steps.length,
+      inRange: steps.length,
+      downsampled: false,
+      extent: null,
+      restarts: [],
+    };
   }
 
   /** Re-walks the folder; serialised so bursts of new files cost one walk at a time. */
