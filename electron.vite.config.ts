@@ -27,7 +27,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve('src/renderer'),
-    plugins: [svelte()],
+    plugins: [svelte({ configFile: resolve('svelte.config.js') })],
     build: {
       rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
     },

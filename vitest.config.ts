@@ -1,6 +1,9 @@
 // Vitest projects: unit tests on the sources; 'built' checks of the built bundles; e2e in Chromium.
 import { defineConfig } from 'vitest/config';
 
+// Nothing a test starts (CLI children inherit the environment) may touch the user's real database.
+process.env.RLWATCH_STORE ??= 'memory';
+
 export default defineConfig({
   test: {
     projects: [

@@ -1,6 +1,7 @@
-// Benchmark: the system sampler's own CPU cost at 1 Hz (% of one core, children included), and XML vs CSV parse cost.
+// Benchmark: the system sampler's own CPU cost at 1 Hz (% of one core, alone and with its nvidia-smi children), and XML vs CSV parse cost.
 // Run: npx tsx bench/system-sampler.bench.ts   (BENCH_SECONDS=30 by default per mode)
 
+import type { ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { createSystemSampler } from '../src/core/system/create-sampler';
 import { FAST_QUERY_FIELDS, parseQueryGpuCsv } from '../src/core/system/nvidia-csv';
 import { parseNvidiaXml } from '../src/core/system/nvidia-xml';
+import { defaultSpawner } from '../src/core/system/run-command';
+import type { Spawner } from '../src/core/system/run-command';
+import type { SystemSnapshot } from '../src/shared/system-types';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const FIXTURES = fileURLToPath(new URL('../test/fixtures/nvidia-smi/influxdata__telegraf/', import.meta.url));
@@ -27,6 +31,39 @@ function cpuMs(): { self: number; children: number } {
   return { self: (u.user + u.system) / 1000, children };
 }
 
+/** Every child the sampler started (through its injected spawner), so live ones can be read in /proc. */
+const spawned: ChildProcess[] = [];
+const recordingSpawner: Spawner = (command, args, options) => {
+  const child = defaultSpawner(command, args, options);
+  spawned.push(child);
+  return child;
+};
+
+/** utime + stime (ms) of each child still running (or not yet reaped): the streaming nvidia-smi. */
+function liveChildrenMs(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const c of spawned) {
+    if (c.pid === undefined || c.exitCode !== null || c.signalCode !== null) continue;
+    try {
+      const stat = readFileSync(`/proc/${c.pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(c.pid, ((Number(f[11]) + Number(f[12])) / CLK_TCK) * 1000);
+    } catch {
+      // Gone between the check and the read: its time is in cutime once reaped.
+    }
+  }
+  return out;
+}
+
+/** CPU of children in the window: reaped ones (cutime/cstime delta) plus the live ones' own delta. A child
+ * alive at the start and reaped before the end is in cutime with its whole life: its earlier part is taken off. */
+function childrenDeltaMs(c0: number, c1: number, l0: Map<number, number>, l1: Map<number, number>): number {
+  let ms = c1 - c0;
+  for (const [pid, t] of l1) ms += t - (l0.get(pid) ?? 0);
+  for (const [pid, t] of l0) if (!l1.has(pid)) ms -= t;
+  return ms;
+}
+
 function parseCost(label: string, fn: () => void, iterations: number): number {
   for (let i = 0; i < 20; i++) fn();
   const c0 = process.cpuUsage();
@@ -37,12 +74,22 @@ function parseCost(label: string, fn: () => void, iterations: number): number {
   return ms;
 }
 
+/** One-shots: `-q -x` → the XML dump, `--query-gpu` → the CSV rows. With `-lms N`: one long-lived bash
+ * printing the rows every N ms, sleeping with the `read -t` builtin (no fork per set), like nvidia-smi's loop. */
 function fakeNvidiaSmi(xml: string, csv: string): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'rlwatch-bench-smi-'));
   writeFileSync(join(dir, 'dump.xml'), xml);
   writeFileSync(join(dir, 'dump.csv'), csv);
   const script = [
-    '#!/bin/sh',
+    '#!/bin/bash',
+    'lms=""; prev=""',
+    'for a in "$@"; do [ "$prev" = "-lms" ] && lms="$a"; prev="$a"; done',
+    'if [ -n "$lms" ]; then',
+    `  rows=$(<'${dir}/dump.csv')`,
+    '  secs=$((lms / 1000)).$(printf %03d $((lms % 1000)))',
+    '  exec 3<> <(:)',
+    `  while :; do printf '%s\n' "$rows" || exit 1; read -t "$secs" -u 3; done`,
+    'fi',
     'case "$1" in',
     `  -q) exec cat '${dir}/dump.xml' ;;`,
     `  *) exec cat '${dir}/dump.csv' ;;`,
@@ -53,20 +100,30 @@ function fakeNvidiaSmi(xml: string, csv: string): { dir: string; cleanup: () => 
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-async function measure(label: string, run: (() => Promise<() => void>) | null): Promise<void> {
-  const stop = run ? await run() : () => undefined;
-  // Let the first (cold) sample and lazy imports pass before measuring.
-  await new Promise((r) => setTimeout(r, 1500));
+interface Running {
+  stop(): void;
+  /** What the run did, for the line's tail (ticks, ticks with GPU rows, launches). */
+  summary(): string;
+}
+
+async function measure(label: string, run: (() => Running) | null): Promise<void> {
+  const running = run ? run() : null;
+  // Let the first (cold) samples, the first XML and lazy imports pass before measuring.
+  await new Promise((r) => setTimeout(r, 2500));
   const w0 = performance.now();
   const c0 = cpuMs();
+  const l0 = liveChildrenMs();
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
   const c1 = cpuMs();
+  const l1 = liveChildrenMs();
   const wall = performance.now() - w0;
-  stop();
+  const summary = running?.summary() ?? '';
+  running?.stop();
+  await new Promise((r) => setTimeout(r, 200));
   const self = ((c1.self - c0.self) / wall) * 100;
-  const kids = ((c1.children - c0.children) / wall) * 100;
+  const kids = (childrenDeltaMs(c0.children, c1.children, l0, l1) / wall) * 100;
   console.log(
-    `  ${label.padEnd(52)} self ${self.toFixed(3)} %  children ${kids.toFixed(3)} %  total ${(self + kids).toFixed(3)} % of one core`,
+    `  ${label.padEnd(50)} self ${self.toFixed(3)} %  children ${kids.toFixed(3)} %  total ${(self + kids).toFixed(3)} % of one core  ${summary}`,
   );
 }
 
@@ -103,31 +160,54 @@ async function main(): Promise<void> {
   console.log('\nSampler at 1 Hz (real systeminformation, real /proc scan of a run folder):');
   const runFolder = mkdtempSync(join(tmpdir(), 'rlwatch-bench-run-'));
   const idleEnv = { ...process.env, PATH: mkdtempSync(join(tmpdir(), 'rlwatch-bench-nopath-')) };
-  await measure('baseline: no sampler (idle Node)', null);
-  const start = async (opts: Parameters<typeof createSystemSampler>[0]) => {
-    const s = createSystemSampler({ platform: 'linux', ...opts });
+  const start = (opts: Parameters<typeof createSystemSampler>[0]) => (): Running => {
+    spawned.length = 0;
+    const s = createSystemSampler({ platform: 'linux', spawner: recordingSpawner, ...opts });
+    const seen: SystemSnapshot[] = [];
+    s.subscribe((snap) => seen.push(snap));
     s.setRunFolder(runFolder);
     s.start();
-    return () => s.stop();
+    return {
+      stop: () => s.stop(),
+      summary: () => {
+        const withGpu = seen.filter((x) => x.gpus !== null).length;
+        const streams = spawned.filter((c) => c.spawnargs.includes('-lms')).length;
+        return `[${seen.length} ticks, ${withGpu} with GPU rows; nvidia-smi started: ${streams} streaming, ${spawned.length - streams} one-shot]`;
+      },
+    };
   };
-  await measure('no GPU queries (nvidia-smi absent, backed off)', () => start({ env: idleEnv }));
+  const modes = (process.env.BENCH_MODES ?? 'idle,absent,stream,spawn').split(',');
   const fake = fakeNvidiaSmi(one, csv1);
   const withFake = { ...process.env, PATH: `${fake.dir}:${process.env.PATH ?? ''}` };
-  await measure('GPU: CSV each tick + XML every 10 s (default)', () => start({ env: withFake }));
-  await measure('GPU: XML every tick (detailIntervalMs: 0)', () =>
-    start({ env: withFake, nvidia: { detailIntervalMs: 0 } }),
-  );
   const fake2 = fakeNvidiaSmi(two, csv1);
   const withFake2 = { ...process.env, PATH: `${fake2.dir}:${process.env.PATH ?? ''}` };
-  await measure('GPU: XML every tick, 2-GPU dump', () =>
-    start({ env: withFake2, nvidia: { detailIntervalMs: 0 } }),
-  );
+  if (modes.includes('idle')) await measure('baseline: no sampler (idle Node)', null);
+  if (modes.includes('absent'))
+    await measure('no GPU queries (nvidia-smi absent, backed off)', start({ env: idleEnv }));
+  if (modes.includes('stream'))
+    await measure('GPU: stream -lms 1000 + XML every 10 s (default)', start({ env: withFake }));
+  if (modes.includes('spawn'))
+    await measure(
+      'GPU: CSV spawned each tick + XML every 10 s (before)',
+      start({ env: withFake, nvidia: { streamIntervalMs: 0 } }),
+    );
+  if (modes.includes('xml'))
+    await measure(
+      'GPU: XML every tick (detailIntervalMs: 0)',
+      start({ env: withFake, nvidia: { detailIntervalMs: 0 } }),
+    );
+  if (modes.includes('xml2'))
+    await measure(
+      'GPU: XML every tick, 2-GPU dump',
+      start({ env: withFake2, nvidia: { detailIntervalMs: 0 } }),
+    );
   fake.cleanup();
   fake2.cleanup();
   rmSync(runFolder, { recursive: true, force: true });
   rmSync(idleEnv.PATH, { recursive: true, force: true });
   console.log(
-    '\nChildren = the fake nvidia-smi (sh + cat); a real nvidia-smi costs more per launch (driver/NVML init).',
+    '\nChildren = the fake nvidia-smi: reaped one-shots (sh + cat, from cutime) plus the live streaming bash (/proc/<pid>/stat).',
+    '\nA real nvidia-smi costs more per launch (driver/NVML init) and per streamed set (NVML queries).',
   );
 }
 

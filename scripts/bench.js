@@ -5,13 +5,30 @@ import { join } from 'node:path';
 import { buildIfStale, root } from './lib/build.js';
 
 const filter = process.argv[2] ?? '';
-const benches = readdirSync(join(root, 'bench')).filter((f) => f.endsWith('.bench.ts') && f.includes(filter)).sort();
+// Benches that take too long for a plain run: only when the argument names them (`npm run bench soak`).
+const explicitOnly = ['soak'];
+const matching = readdirSync(join(root, 'bench'))
+  .filter((f) => f.endsWith('.bench.ts') && f.includes(filter))
+  .sort();
+const skipped = matching.filter((b) =>
+  explicitOnly.some((name) => b.startsWith(name) && !filter.includes(name)),
+);
+const benches = matching.filter((b) => !skipped.includes(b));
 // The watch-latency bench drives the built CLI.
 if (benches.some((b) => b.startsWith('watch')) && buildIfStale() !== 0) process.exit(1);
 let failed = 0;
 for (const b of benches) {
   process.stdout.write(`\n### ${b}\n`);
-  const r = spawnSync(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join('bench', b)], { cwd: root, stdio: 'inherit' });
+  // --expose-gc: the memory benches measure RSS after a forced collection.
+  const r = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), '--expose-gc', join('bench', b)],
+    { cwd: root, stdio: 'inherit' },
+  );
   if (r.status !== 0) failed++;
+}
+for (const b of skipped) {
+  const name = explicitOnly.find((n) => b.startsWith(n));
+  process.stdout.write(`\n### ${b}: skipped (long-running; run it with \`npm run bench ${name}\`)\n`);
 }
 process.exit(failed ? 1 : 0);

@@ -1,17 +1,18 @@
-// Builds the headless host: a Workspace with the real readers, its handlers and the serve server.
+// Builds the headless host: an AppCore (workspace, health, store, sampler), its handlers and the serve server.
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHandlers } from '../core/api/handlers';
+import { AppCore } from '../core/app/app-core';
+import { openAppStore, storePathFromEnv } from '../core/app/app-store';
 import { startServer, type RunningServer } from '../core/server/serve';
 import { newToken } from '../core/server/token';
-import { createWorkspace } from '../core/workspace/create';
-import type { Workspace } from '../core/workspace/workspace';
+import { createSystemSampler } from '../core/system';
 import { appVersion, rendererDir } from './paths';
 import { UsageError } from './usage';
 
 export interface ServeHost {
-  workspace: Workspace;
+  core: AppCore;
   server: RunningServer;
   close(): Promise<void>;
 }
@@ -23,15 +24,25 @@ export async function serveFolder(
   if (!existsSync(join(rendererDir, 'index.html'))) {
     throw new UsageError(`the UI is not built (${rendererDir} is missing): run 'npm run build:app' first`);
   }
-  const workspace = createWorkspace({ usePolling: opts.poll ?? false });
-  await workspace.open(dir);
-  const handlers = createHandlers(workspace, {
-    mode: 'serve',
-    version: appVersion(),
-    allowOpenFolder: false,
+  // RLWATCH_STORE=memory (tests) or a path; unset: the per-user database the desktop app shares.
+  const store = openAppStore({ path: storePathFromEnv() });
+  const core = new AppCore({
+    host: { mode: 'serve', version: appVersion(), allowOpenFolder: false },
+    store,
+    createSampler: () => createSystemSampler(),
+    // --poll wins for this session without changing the saved setting.
+    ...(opts.poll === true ? { usePolling: true } : {}),
   });
+  try {
+    // The URL is printed once the first run is read; the rest of a big folder loads behind it.
+    await core.open(dir, { until: 'first-run' });
+  } catch (err) {
+    await core.dispose();
+    throw err;
+  }
+  const handlers = createHandlers(core);
   const server = await startServer({
-    workspace,
+    bus: core.bus,
     handlers,
     rendererDir,
     token: newToken(),
@@ -39,11 +50,11 @@ export async function serveFolder(
     ...(opts.port !== undefined ? { port: opts.port } : {}),
   });
   return {
-    workspace,
+    core,
     server,
     close: async () => {
       await server.close();
-      await workspace.close();
+      await core.dispose();
     },
   };
 }

@@ -11,13 +11,15 @@ import {
   Tray,
   type IpcMainInvokeEvent,
 } from 'electron';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createHandlers } from '../core/api/handlers';
+import { AppCore } from '../core/app/app-core';
+import { ELECTRON_BINDING_HINT, openDesktopStore } from '../core/app/app-store';
 import { startDemo, type RunningDemo } from '../core/demo/demo-writer';
-import { createWorkspace } from '../core/workspace/create';
+import { createSystemSampler } from '../core/system';
 import { forwardPushEvents, registerContract } from './ipc';
 import { appMenuTemplate } from './menu';
 import { notify } from './notifications';
@@ -26,7 +28,10 @@ import { TrayService, type Health } from './tray';
 import { createMainWindow } from './window';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const resources = join(here, '..', '..', 'resources');
+const appRoot = join(here, '..', '..');
+const resources = join(appRoot, 'resources');
+/** The Electron-ABI build of better-sqlite3 (scripts/electron-sqlite.js), beside the Node one. */
+const electronSqlite = join(appRoot, ELECTRON_BINDING_HINT);
 const rendererFile = join(here, '..', 'renderer', 'index.html');
 const rendererUrl = !app.isPackaged ? (process.env.ELECTRON_RENDERER_URL ?? null) : null;
 
@@ -43,7 +48,6 @@ if (!app.requestSingleInstanceLock()) {
 } else {
   let win: BrowserWindow | null = null;
   let demo: RunningDemo | null = null;
-  const workspace = createWorkspace({});
 
   const showWindow = (): void => {
     if (!win || win.isDestroyed()) win = openWindow();
@@ -59,12 +63,15 @@ if (!app.requestSingleInstanceLock()) {
     return r.canceled ? null : (r.filePaths[0] ?? null);
   };
 
-  const handlers = createHandlers(workspace, {
-    mode: 'electron',
-    version: app.getVersion(),
-    allowOpenFolder: true,
-    chooseFolder,
+  const core = new AppCore({
+    host: { mode: 'electron', version: app.getVersion(), allowOpenFolder: true, chooseFolder },
+    store: openDesktopStore({
+      dir: app.getPath('userData'),
+      nativeBinding: existsSync(electronSqlite) ? electronSqlite : null,
+    }),
+    createSampler: () => createSystemSampler(),
   });
+  const handlers = createHandlers(core);
 
   const isTrusted = (event: IpcMainInvokeEvent): boolean => {
     const url = event.senderFrame?.url ?? '';
@@ -90,7 +97,7 @@ if (!app.requestSingleInstanceLock()) {
       target = dir;
     }
     try {
-      await workspace.open(target);
+      await core.open(target, { until: 'first-run' });
     } catch (err) {
       dialog.showErrorBox(
         'rlwatch',
@@ -109,16 +116,22 @@ if (!app.requestSingleInstanceLock()) {
     if (process.platform !== 'darwin') app.quit();
   });
 
-  app.on('before-quit', () => {
-    void demo?.stop();
-    void workspace.close();
+  // Quit waits once for the core to stop: buffered system samples are written and the WAL folded back.
+  let disposed = false;
+  app.on('before-quit', (event) => {
+    if (disposed) return;
+    event.preventDefault();
+    void Promise.allSettled([demo?.stop(), core.dispose()]).then(() => {
+      disposed = true;
+      app.quit();
+    });
   });
 
   void app.whenReady().then(async () => {
     applySessionPolicy(session.defaultSession);
     registerContract(ipcMain, handlers, isTrusted);
     win = openWindow();
-    forwardPushEvents(workspace, () => (win && !win.isDestroyed() ? win.webContents : null));
+    forwardPushEvents(core.bus, () => (win && !win.isDestroyed() ? win.webContents : null));
 
     const pickFolder = (): void => void handlers['runs.chooseFolder']({});
     Menu.setApplicationMenu(
@@ -139,15 +152,24 @@ if (!app.requestSingleInstanceLock()) {
       },
       onShow: showWindow,
       onOpenFolder: pickFolder,
+      onFocus: (focus) => {
+        showWindow();
+        core.focus(focus);
+      },
       onQuit: () => app.quit(),
     });
     tray.render();
-    workspace.on('runs.changed', (runs) =>
-      tray.update({
-        runs: runs.map((r) => ({ name: r.run, summary: `${r.tags.length} tags · ${r.points} points` })),
+    // The model is computed in core; re-rendering is free when nothing the tray shows changed.
+    const renderTray = (): void => tray.update(core.trayModel());
+    core.bus.on('runs.changed', renderTray);
+    core.bus.on('alerts.changed', renderTray);
+    core.onNotification((n) =>
+      notify(n.title, n.body, () => {
+        showWindow();
+        core.focus(n.focus);
       }),
     );
-    workspace.on('app.notice', (n) => {
+    core.bus.on('app.notice', (n) => {
       if (n.level !== 'info') notify('rlwatch', n.message, showWindow);
     });
 

@@ -1,10 +1,11 @@
 // Registers every contract channel on ipcMain (validated by dispatch) and forwards push events to the window.
 
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
-import { ipcName, PUSH_EVENTS, REQUEST_CHANNELS } from '../shared/channels';
+import { ipcName, REQUEST_CHANNELS } from '../shared/channels';
 import { fail } from '../shared/result';
 import { dispatch, type Handlers } from '../core/api/dispatch';
-import type { Workspace } from '../core/workspace/workspace';
+import type { AppBus } from '../core/app/bus';
+import { forwardToRenderer } from '../core/app/renderer-feed';
 
 /** Only our own renderer's top frame may call in (VS Code checks the sender frame the same way). */
 export type SenderCheck = (event: IpcMainInvokeEvent) => boolean;
@@ -19,12 +20,10 @@ export function registerContract(ipcMain: IpcMain, handlers: Handlers, isTrusted
   return () => REQUEST_CHANNELS.forEach((c) => ipcMain.removeHandler(ipcName(c)));
 }
 
-export function forwardPushEvents(workspace: Workspace, target: () => WebContents | null): () => void {
-  const offs = PUSH_EVENTS.map((event) =>
-    workspace.on(event, (payload) => {
-      const contents = target();
-      if (contents && !contents.isDestroyed()) contents.send(ipcName(event), payload);
-    }),
-  );
-  return () => offs.forEach((off) => off());
+/** The same renderer feed as serve (big deltas become 'bulk' resets), sent to the window's contents. */
+export function forwardPushEvents(bus: AppBus, target: () => WebContents | null): () => void {
+  return forwardToRenderer(bus, ({ event, payload }) => {
+    const contents = target();
+    if (contents && !contents.isDestroyed()) contents.send(ipcName(event), payload);
+  });
 }

@@ -1,13 +1,11 @@
 // The tray as a small service: injected factory, private state, idempotent render (after Signal-Desktop's).
+// What it shows is computed in core (buildTrayModel); this only turns the model into Electron's menu.
 
 import type { Menu, MenuItemConstructorOptions, NativeImage, Tray } from 'electron';
+import type { AppFocus } from '../shared/domain';
+import type { TrayHealth, TrayModel } from '../core/app/tray-model';
 
-export type Health = 'ok' | 'warning' | 'critical';
-
-export interface TrayState {
-  health: Health;
-  runs: { name: string; summary: string }[];
-}
+export type Health = TrayHealth;
 
 export interface TrayDeps {
   createTray(icon: NativeImage): Tray;
@@ -15,32 +13,39 @@ export interface TrayDeps {
   icon(health: Health): NativeImage;
   onShow(): void;
   onOpenFolder(): void;
+  /** A run or alert item was clicked. */
+  onFocus(focus: AppFocus): void;
   onQuit(): void;
 }
 
+const EMPTY: TrayModel = { health: 'ok', tooltip: 'rlwatch — no runs open', runs: [] };
+
 export class TrayService {
   private tray: Tray | null = null;
-  private state: TrayState = { health: 'ok', runs: [] };
+  private model: TrayModel = EMPTY;
   private rendered: string | null = null;
 
   constructor(private readonly deps: TrayDeps) {}
 
-  update(next: Partial<TrayState>): void {
-    this.state = { ...this.state, ...next };
+  update(model: TrayModel): void {
+    this.model = model;
     this.render();
   }
 
   /** Rebuilds the tray only when what it shows changed. */
   render(): void {
-    const key = JSON.stringify(this.state);
+    const key = JSON.stringify(this.model);
     if (key === this.rendered && this.tray) return;
     this.rendered = key;
-    const icon = this.deps.icon(this.state.health);
+    const icon = this.deps.icon(this.model.health);
     if (!this.tray) this.tray = this.deps.createTray(icon);
     else this.tray.setImage(icon);
-    this.tray.setToolTip(`rlwatch — ${this.state.health === 'ok' ? 'all runs healthy' : this.state.health}`);
-    const runItems: MenuItemConstructorOptions[] = this.state.runs.length
-      ? this.state.runs.map((r) => ({ label: `${r.name}  ${r.summary}`, enabled: false }))
+    this.tray.setToolTip(this.model.tooltip);
+    const runItems: MenuItemConstructorOptions[] = this.model.runs.length
+      ? this.model.runs.flatMap((r) => [
+          { label: `${r.name}  ${r.summary}`, click: () => this.deps.onFocus(r.focus) },
+          ...r.alerts.map((a) => ({ label: `    ${a.label}`, click: () => this.deps.onFocus(a.focus) })),
+        ])
       : [{ label: 'No runs open', enabled: false }];
     this.tray.setContextMenu(
       this.deps.buildMenu([

@@ -1,7 +1,10 @@
 // A stand-in for the `electron` module that records how main wires itself. Checks wiring only: no real
-// window, IPC or tray exists here. When main first pushes an event to the window, the stub exercises the
-// registered handlers with fake senders, writes everything to $RLWATCH_WIRING_OUT and exits.
-import { writeFileSync } from 'node:fs';
+// window, IPC or tray exists here. Once main has pushed runs to the window, re-rendered the tray for an
+// alert and shown a notification (whose click it simulates), the stub exercises the registered handlers
+// with fake senders, writes everything to $RLWATCH_WIRING_OUT and exits (after 20 s it writes what it has).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const record = {
@@ -16,12 +19,24 @@ const record = {
   navigationPrevented: null,
   trayCreated: false,
   trayMenu: [],
+  trayIcons: [],
+  trayTooltips: [],
+  notifications: [],
   appMenu: [],
   calls: {},
 };
 const handlers = new Map();
 let firstWindow = null;
 let finished = false;
+const userData = process.env.RLWATCH_WIRING_USERDATA ?? mkdtempSync(join(tmpdir(), 'rlwatch-userdata-'));
+
+function maybeFinish() {
+  const pushed = record.sent.some((s) => s.channel === 'rlwatch:runs.changed');
+  const trayAlert = record.trayMenu.some((l) => typeof l === 'string' && l.includes('kl-above-target'));
+  const focused = record.sent.some((s) => s.channel === 'rlwatch:app.focus');
+  if (pushed && trayAlert && focused) void finish();
+}
+setTimeout(() => void finish(), 20_000).unref();
 
 async function finish() {
   if (finished) return;
@@ -32,6 +47,8 @@ async function finish() {
   const call = async (name, event, args) => handlers.get(name)?.(event, args);
   record.calls = {
     appInfo: await call('rlwatch:app.info', trusted, {}),
+    alertsList: await call('rlwatch:alerts.list', trusted, {}),
+    settingsGet: await call('rlwatch:settings.get', trusted, {}),
     runsList: await call('rlwatch:runs.list', trusted, {}),
     untrusted: await call('rlwatch:app.info', untrusted, {}),
     badArgs: await call('rlwatch:series.get', trusted, { run: 42 }),
@@ -60,7 +77,7 @@ class WebContents {
   }
   send(channel, payload) {
     record.sent.push({ channel, kind: Array.isArray(payload) ? 'array' : typeof payload });
-    if (channel === 'rlwatch:runs.changed') void finish();
+    maybeFinish();
   }
   isDestroyed() {
     return false;
@@ -107,6 +124,7 @@ export const app = {
     return true;
   },
   getVersion: () => '0.0.0-wiring',
+  getPath: (name) => (name === 'userData' ? userData : tmpdir()),
   on() {},
   quit() {},
   whenReady: () => Promise.resolve(),
@@ -148,13 +166,19 @@ export const Menu = {
 };
 
 export class Tray {
-  constructor() {
+  constructor(icon) {
     record.trayCreated = true;
+    record.trayIcons.push(icon.path);
   }
-  setImage() {}
-  setToolTip() {}
+  setImage(img) {
+    record.trayIcons.push(img.path);
+  }
+  setToolTip(t) {
+    record.trayTooltips.push(t);
+  }
   setContextMenu(m) {
     record.trayMenu = m.map((i) => i.label ?? i.type);
+    maybeFinish();
   }
   destroy() {}
 }
@@ -163,8 +187,20 @@ export const nativeImage = { createFromPath: (p) => ({ path: p }) };
 export const dialog = { showOpenDialog: async () => ({ canceled: true, filePaths: [] }), showErrorBox() {} };
 export const shell = { openExternal: async () => {} };
 export class Notification {
+  constructor(opts) {
+    this.opts = opts;
+    this.listeners = {};
+  }
   static isSupported() {
-    return false;
+    return true;
+  }
+  on(event, fn) {
+    this.listeners[event] = fn;
+  }
+  show() {
+    record.notifications.push({ title: this.opts.title, body: this.opts.body });
+    // The user clicks the first notification: main should show the window and push app.focus.
+    if (record.notifications.length === 1) setTimeout(() => this.listeners.click?.(), 0);
   }
 }
 export const contextBridge = { exposeInMainWorld() {} };

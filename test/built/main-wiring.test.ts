@@ -1,12 +1,13 @@
 // Wiring check of the built main bundle under a stand-in `electron` module. It proves how main wires
-// itself (channels, window security, tray, menu); it does not prove the desktop app runs.
+// itself (channels, window security, tray, menu, notifications, store); it does not prove the desktop app runs.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ipcName, REQUEST_CHANNELS } from '../../src/shared/channels';
+import { EventFileWriter } from '../../src/core/tfevents/writer';
 
 const root = join(import.meta.dirname, '..', '..');
 const mainBundle = join(root, 'out', 'main', 'index.js');
@@ -23,6 +24,9 @@ interface WiringRecord {
   navigationPrevented: boolean | null;
   trayCreated: boolean;
   trayMenu: string[];
+  trayIcons: string[];
+  trayTooltips: string[];
+  notifications: { title: string; body: string }[];
   appMenu: string[];
   calls: Record<string, { ok: boolean; error?: { code: string; message: string }; value?: unknown }>;
 }
@@ -32,11 +36,21 @@ describe('main bundle wiring (stand-in electron)', () => {
 
   beforeAll(() => {
     expect(existsSync(mainBundle), 'out/main/index.js missing: the e2e runner builds it first').toBe(true);
-    const out = join(mkdtempSync(join(tmpdir(), 'rlwatch-wiring-')), 'record.json');
-    const env = { ...process.env, RLWATCH_WIRING_OUT: out };
+    const tmp = mkdtempSync(join(tmpdir(), 'rlwatch-wiring-'));
+    const out = join(tmp, 'record.json');
+    // A run whose KL sits above its target: main must raise the alert, re-render the tray and notify.
+    const run = join(tmp, 'runs', 'run1');
+    mkdirSync(run, { recursive: true });
+    writeFileSync(join(run, 'config.json'), JSON.stringify({ target_kl: 0.02 }));
+    const w = new EventFileWriter(run, { wallTime: 1000 });
+    for (let i = 0; i < 12; i++) w.scalars(i, [{ tag: 'approx_kl', value: 0.03 }], 'simple', 1000 + i);
+    w.close();
+    const userData = join(tmp, 'userData');
+    mkdirSync(userData);
+    const env = { ...process.env, RLWATCH_WIRING_OUT: out, RLWATCH_WIRING_USERDATA: userData };
     const r = spawnSync(
       process.execPath,
-      ['--import', join(import.meta.dirname, 'register-electron-stub.mjs'), mainBundle],
+      ['--import', join(import.meta.dirname, 'register-electron-stub.mjs'), mainBundle, join(tmp, 'runs')],
       {
         env,
         encoding: 'utf8',
@@ -90,7 +104,33 @@ describe('main bundle wiring (stand-in electron)', () => {
     expect(rec.calls.extraArgs).toMatchObject({ ok: false, error: { code: 'bad-request' } });
   });
 
-  test('push events reach the window (the demo run is announced)', () => {
+  test('push events reach the window (the run is announced)', () => {
     expect(rec.sent.some((s) => s.channel === 'rlwatch:runs.changed' && s.kind === 'array')).toBe(true);
+    expect(rec.sent.some((s) => s.channel === 'rlwatch:alerts.changed')).toBe(true);
+  });
+
+  test('the tray is re-rendered for the alert: warning icon, the run with its key numbers and the alert', () => {
+    expect(rec.trayIcons[0]).toMatch(/tray-ok\.png$/);
+    expect(rec.trayIcons.at(-1)).toMatch(/tray-warning\.png$/);
+    expect(rec.trayTooltips.at(-1)).toBe('rlwatch — 1 active alert (warning)');
+    expect(rec.trayMenu.some((l) => /^run1 {2}step 11 · KL 0\.03$/.test(l))).toBe(true);
+    expect(rec.trayMenu.some((l) => /kl-above-target \(approx_kl\)/.test(l))).toBe(true);
+  });
+
+  test('a new alert is notified once; clicking it focuses the run at the tag and step', () => {
+    expect(rec.notifications).toHaveLength(1);
+    expect(rec.notifications[0]!.title).toBe('Warning: KL above target — run1');
+    expect(rec.sent.some((s) => s.channel === 'rlwatch:app.focus' && s.kind === 'object')).toBe(true);
+  });
+
+  test('without the Electron build of better-sqlite3 the app runs in memory and says why', () => {
+    expect(rec.calls.appInfo).toMatchObject({ value: { store: { persistent: false } } });
+    const info = rec.calls.appInfo!.value as { store: { message: string } };
+    expect(info.store.message).toMatch(/better-sqlite3/);
+    expect(rec.calls.alertsList).toMatchObject({
+      ok: true,
+      value: [{ rule: 'kl-above-target', active: true }],
+    });
+    expect(rec.calls.settingsGet).toMatchObject({ ok: true, value: { notifications: true } });
   });
 });

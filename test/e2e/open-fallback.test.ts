@@ -13,6 +13,8 @@ test('without a display, open explains why and serves the live demo on 127.0.0.1
   const env = { ...process.env };
   delete env.DISPLAY;
   delete env.WAYLAND_DISPLAY;
+  // Its own in-memory database, not the per-user one.
+  env.RLWATCH_STORE = 'memory';
   proc = runCli(['open'], env);
   const reason = await proc.waitFor(/^rlwatch: (no display here[^\n]*)$/m);
   expect(reason[1]).toMatch(/serving the same UI in your browser instead/);

@@ -1,65 +1,42 @@
-// The contract's request handlers over one Workspace; the host (Electron main or serve) adds what only it can do.
+// The contract's request handlers: thin adapters from validated arguments to the AppCore that owns the state.
 
-import type { AppInfo } from '../../shared/domain';
-import type { Workspace } from '../workspace/workspace';
+import type { AppCore } from '../app/app-core';
 import { ApiError, type Handlers } from './dispatch';
 
-export interface HostCapabilities {
-  mode: AppInfo['mode'];
-  version: string;
-  /** Native folder picker (Electron only). */
-  chooseFolder?: () => Promise<string | null>;
-  /** Whether the renderer may open arbitrary folders (not in serve mode, where the browser is remote). */
-  allowOpenFolder: boolean;
-}
+export type { HostCapabilities } from '../app/app-core';
 
-const unwired = (): never => {
-  throw new ApiError('unavailable', 'not wired yet');
-};
-
-export function createHandlers(ws: Workspace, host: HostCapabilities): Handlers {
-  const openFolder = async (path: string): Promise<{ root: string }> => {
-    try {
-      await ws.open(path);
-    } catch (err) {
-      throw new ApiError('io', `cannot open ${path}: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    return { root: ws.root ?? path };
-  };
+export function createHandlers(core: AppCore): Handlers {
+  const host = core.host;
   return {
-    'app.info': () => ({
-      version: host.version,
-      mode: host.mode,
-      root: ws.root,
-      canChooseFolder: host.chooseFolder !== undefined,
-      store: { persistent: false, message: 'not wired yet' },
-      watch: { polling: false, suggestion: null },
-    }),
-    'runs.list': () => ws.listRuns(),
+    'app.info': () => core.info(),
+    'app.visibility': ({ visible }) => {
+      core.setVisible(visible);
+      return null;
+    },
+    'runs.list': () => core.runs(),
     'runs.openFolder': ({ path }) => {
       if (!host.allowOpenFolder)
         throw new ApiError('unavailable', 'opening other folders is disabled in serve mode');
-      return openFolder(path);
+      // The first run's charts can show while the rest of a big folder loads (load.progress says how far).
+      return core.open(path, { until: 'first-run' });
     },
     'runs.chooseFolder': async () => {
       if (!host.chooseFolder) throw new ApiError('unavailable', 'no folder picker in this mode');
       const picked = await host.chooseFolder();
-      return picked === null ? null : openFolder(picked);
+      return picked === null ? null : core.open(picked, { until: 'first-run' });
     },
-    'series.get': ({ run, tag, ...q }) => {
-      const w = ws.getWindow(run, tag, q);
-      if (!w) throw new ApiError('not-found', `no series ${tag} in run ${run}`);
-      return w;
+    'runs.recent': () => core.recent(),
+    'runs.details': ({ run }) => core.details(run),
+    'runs.saveView': ({ view }) => {
+      core.saveView(view);
+      return null;
     },
-    'app.visibility': () => null,
-    'runs.recent': () => [],
-    'runs.details': () => unwired(),
-    'runs.saveView': () => null,
-    'alerts.list': () => [],
-    'alerts.ack': () => unwired(),
-    'alerts.snooze': () => unwired(),
-    'system.history': () => [],
-    'settings.get': () => unwired(),
-    'settings.set': () => unwired(),
+    'series.get': ({ run, tag, ...q }) => core.series(run, tag, q),
+    'alerts.list': ({ run }) => core.alerts(run),
+    'alerts.ack': ({ id }) => core.ack(id),
+    'alerts.snooze': ({ id, minutes }) => core.snooze(id, minutes),
+    'system.history': ({ sinceMs }) => core.systemHistory(sinceMs),
+    'settings.get': () => core.getSettings(),
+    'settings.set': ({ patch }) => core.setSettings(patch),
   };
 }

@@ -172,8 +172,14 @@ export class HealthEngine {
 
   /** Mutes notifications for this run+rule+tag until `untilMs` (clock time); null unsnoozes. */
   snooze(id: string, untilMs: number | null): boolean {
-    const g = this.gates.get(id);
-    if (!g) return false;
+    let g = this.gates.get(id);
+    if (!g) {
+      // Snoozing before the next incident (a snooze restored after a restart, or on a cleared alert)
+      // needs somewhere to live until the rule raises again.
+      if (untilMs === null) return false;
+      g = { active: null, bad: 0, crit: 0, ok: 0, snoozedUntil: untilMs };
+      this.gates.set(id, g);
+    }
     g.snoozedUntil = untilMs;
     if (g.active) {
       g.active = { ...g.active, snoozedUntil: untilMs };

@@ -15,8 +15,9 @@ export interface AppendedBytes {
   atEnd: boolean;
 }
 
-/** Bytes per read; bounds the memory one poll can take however much was appended. */
-const DEFAULT_CHUNK = 4 << 20;
+/** Bytes per read; bounds the memory one poll can take however much was appended, and the parse work
+ * done between two awaits (readers loop over chunks, so a big file yields to the event loop). */
+const DEFAULT_CHUNK = 1 << 20;
 
 export class FileCursor {
   private offset = 0;

@@ -19,6 +19,8 @@ export interface Downsampled {
   xs: Float64Array;
   /** NaN marks a gap: the source had NaN or ±Infinity there. The line breaks; the renderer may mark it. */
   ys: Float64Array;
+  /** Source index of each kept point, ascending (to gather other columns of the same points). */
+  indices: Int32Array;
   /** Source indices [start, end) that fall inside [x0, x1]. */
   start: number;
   end: number;
@@ -49,6 +51,7 @@ export function upperBound(xs: ArrayLike<number>, x: number, lo = 0, hi = xs.len
 const EMPTY: Downsampled = Object.freeze({
   xs: new Float64Array(0),
   ys: new Float64Array(0),
+  indices: new Int32Array(0),
   start: 0,
   end: 0,
   exact: true,
@@ -61,18 +64,29 @@ const finite = (v: number): boolean => v - v === 0;
 class Out {
   readonly xs: Float64Array;
   readonly ys: Float64Array;
+  /** Source index of each kept point (a gap marker keeps the index of the non-finite point). */
+  readonly idx: Int32Array;
   n = 0;
   constructor(capacity: number) {
     this.xs = new Float64Array(capacity);
     this.ys = new Float64Array(capacity);
+    this.idx = new Int32Array(capacity);
   }
-  push(x: number, y: number): void {
+  push(x: number, y: number, i: number): void {
     this.xs[this.n] = x;
     this.ys[this.n] = finite(y) ? y : Number.NaN;
+    this.idx[this.n] = i;
     this.n++;
   }
   done(start: number, end: number, exact: boolean): Downsampled {
-    return { xs: this.xs.slice(0, this.n), ys: this.ys.slice(0, this.n), start, end, exact };
+    return {
+      xs: this.xs.slice(0, this.n),
+      ys: this.ys.slice(0, this.n),
+      indices: this.idx.slice(0, this.n),
+      start,
+      end,
+      exact,
+    };
   }
 }
 
@@ -99,17 +113,17 @@ export function downsample(
 
   if (count <= width) {
     const out = new Out(count + 2);
-    if (before >= 0) out.push(xs[before]!, ys[before]!);
-    for (let i = start; i < end; i++) out.push(xs[i]!, ys[i]!);
-    if (after >= 0) out.push(xs[after]!, ys[after]!);
+    if (before >= 0) out.push(xs[before]!, ys[before]!, before);
+    for (let i = start; i < end; i++) out.push(xs[i]!, ys[i]!, i);
+    if (after >= 0) out.push(xs[after]!, ys[after]!, after);
     return out.done(start, end, true);
   }
 
   const out = new Out(4 * width + 2);
-  if (before >= 0) out.push(xs[before]!, ys[before]!);
+  if (before >= 0) out.push(xs[before]!, ys[before]!, before);
   if (opts.mode === 'lttb') lttb(xs, ys, start, end, x0, x1, width, before, after, out);
   else minMax(xs, ys, start, end, x0, x1, width, out);
-  if (after >= 0) out.push(xs[after]!, ys[after]!);
+  if (after >= 0) out.push(xs[after]!, ys[after]!, after);
   return out.done(start, end, false);
 }
 
@@ -203,10 +217,10 @@ function emitSorted(
     r = t;
   }
   let prev = -1;
-  if (p >= 0) out.push(xs[(prev = p)]!, ys[p]!);
-  if (q >= 0 && q !== prev) out.push(xs[(prev = q)]!, ys[q]!);
-  if (r >= 0 && r !== prev) out.push(xs[(prev = r)]!, ys[r]!);
-  if (s >= 0 && s !== prev) out.push(xs[s]!, ys[s]!);
+  if (p >= 0) out.push(xs[(prev = p)]!, ys[p]!, p);
+  if (q >= 0 && q !== prev) out.push(xs[(prev = q)]!, ys[q]!, q);
+  if (r >= 0 && r !== prev) out.push(xs[(prev = r)]!, ys[r]!, r);
+  if (s >= 0 && s !== prev) out.push(xs[s]!, ys[s]!, s);
 }
 
 /**
@@ -294,14 +308,35 @@ function lttb(
         best = j;
       }
     }
-    if (gap >= 0 && (best < 0 || gap < best)) out.push(xs[gap]!, Number.NaN);
+    if (gap >= 0 && (best < 0 || gap < best)) out.push(xs[gap]!, Number.NaN, gap);
     if (best >= 0) {
-      out.push(xs[best]!, ys[best]!);
+      out.push(xs[best]!, ys[best]!, best);
       ax = xs[best]!;
       ay = ys[best]!;
     }
-    if (gap >= 0 && best >= 0 && gap > best) out.push(xs[gap]!, Number.NaN);
+    if (gap >= 0 && best >= 0 && gap > best) out.push(xs[gap]!, Number.NaN, gap);
   }
+}
+
+/**
+ * The indices per-pixel min/max keeps of xs[start, end) (points already known to lie in [x0, x1]),
+ * ascending, at most four per pixel: first, min, max and last of each pixel (a non-finite point
+ * replaces first/last). For callers that gather several columns of the kept points themselves.
+ */
+export function minMaxIndices(
+  xs: ArrayLike<number>,
+  ys: ArrayLike<number>,
+  start: number,
+  end: number,
+  x0: number,
+  x1: number,
+  width: number,
+): Int32Array {
+  const w = Math.max(1, Math.floor(Number.isFinite(width) ? width : 1));
+  if (end <= start) return new Int32Array(0);
+  const out = new Out(Math.min(4 * w, end - start));
+  minMax(xs, ys, start, end, x0, Math.max(x1, x0), w, out);
+  return out.idx.slice(0, out.n);
 }
 
 export type XAxis = 'step' | 'wall';

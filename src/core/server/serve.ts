@@ -4,16 +4,17 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { PUSH_EVENTS } from '../../shared/channels';
 import { fail } from '../../shared/result';
 import { dispatch, type Handlers } from '../api/dispatch';
-import type { Workspace } from '../workspace/workspace';
+import type { AppBus } from '../app/bus';
+import { forwardToRenderer } from '../app/renderer-feed';
 import { requestToken, sameToken, TOKEN_COOKIE } from './token';
 import { encodeWire } from '../../shared/wire-codec';
 import { resolveInside, securityHeaders, sendFile } from './static-files';
 
 export interface ServeOptions {
-  workspace: Workspace;
+  /** The AppCore's bus: every push event, turned into renderer messages (bulk deltas become resets). */
+  bus: AppBus;
   handlers: Handlers;
   rendererDir: string;
   token: string;
@@ -104,13 +105,11 @@ async function handleHttp(req: IncomingMessage, res: ServerResponse, opts: Serve
 
 /** Wire protocol: client sends {id, channel, args}; server answers {id, result} and pushes {event, payload}. */
 function attachSocket(ws: WebSocket, opts: ServeOptions): void {
-  const unsubscribe = PUSH_EVENTS.map((event) =>
-    opts.workspace.on(event, (payload) => {
-      if (ws.readyState === ws.OPEN) ws.send(encodeWire({ event, payload }));
-    }),
-  );
+  const unsubscribe = forwardToRenderer(opts.bus, (message) => {
+    if (ws.readyState === ws.OPEN) ws.send(encodeWire(message));
+  });
   ws.on('message', (data, isBinary) => void answer(ws, opts.handlers, data.toString(), isBinary));
-  ws.on('close', () => unsubscribe.forEach((off) => off()));
+  ws.on('close', () => unsubscribe());
   ws.on('error', () => ws.terminate());
 }
 

@@ -9,3 +9,6 @@ export { SqliteStore } from './sqlite-store';
 export { SCHEMA_VERSION } from './schema';
 export { DEFAULT_RETENTION } from './types';
 export type * from './types';
+export { ResilientStore } from './resilient-store';
+export type { StoreDegradation } from './resilient-store';
+export { describeStoreFailure } from './open';

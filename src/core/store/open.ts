@@ -173,7 +173,7 @@ function fallback(
   return new MemoryStore({ persistent: false, kind, reason, path }, retention);
 }
 
-const describe = (kind: StoreFailureKind, detail: string): string => {
+export const describeStoreFailure = (kind: StoreFailureKind, detail: string): string => {
   switch (kind) {
     case 'native-module':
       return `SQLite is unavailable: better-sqlite3's native module did not load (${detail}). ${MEMORY_NOTE}`;
@@ -185,6 +185,8 @@ const describe = (kind: StoreFailureKind, detail: string): string => {
       return `The database is corrupt and could not be rebuilt (${detail}). ${MEMORY_NOTE}`;
     case 'memory-requested':
       return detail;
+    case 'failed-after-open':
+      return `The database failed while in use (${detail}). ${MEMORY_NOTE}`;
   }
 };
 
@@ -199,12 +201,12 @@ export function openStore(opts: OpenStoreOptions): Store {
   try {
     Ctor = (opts.loader ?? defaultLoader)();
   } catch (err) {
-    return fallback('native-module', describe('native-module', message(err)), path, retention);
+    return fallback('native-module', describeStoreFailure('native-module', message(err)), path, retention);
   }
   try {
     mkdirSync(dirname(path), { recursive: true });
   } catch (err) {
-    return fallback('cannot-open', describe('cannot-open', message(err)), path, retention);
+    return fallback('cannot-open', describeStoreFailure('cannot-open', message(err)), path, retention);
   }
 
   let recovered: Recovery | null = null;
@@ -216,7 +218,7 @@ export function openStore(opts: OpenStoreOptions): Store {
     } catch (err) {
       return fallback(
         'corrupt-unrecoverable',
-        describe('corrupt-unrecoverable', `${cause}; moving it aside failed: ${message(err)}`),
+        describeStoreFailure('corrupt-unrecoverable', `${cause}; moving it aside failed: ${message(err)}`),
         path,
         retention,
       );
@@ -225,14 +227,14 @@ export function openStore(opts: OpenStoreOptions): Store {
     if (result.kind === 'corrupt') {
       return fallback(
         'corrupt-unrecoverable',
-        describe('corrupt-unrecoverable', result.cause),
+        describeStoreFailure('corrupt-unrecoverable', result.cause),
         path,
         retention,
       );
     }
   }
   if (result.kind === 'fail')
-    return fallback(result.failure, describe(result.failure, result.message), path, retention);
+    return fallback(result.failure, describeStoreFailure(result.failure, result.message), path, retention);
   return new SqliteStore(
     result.db,
     { persistent: true, path, schemaVersion: SCHEMA_VERSION, recovered },

@@ -101,7 +101,9 @@ export type StoreFailureKind =
   /** Corrupt, and moving it aside or rebuilding failed too. */
   | 'corrupt-unrecoverable'
   /** The caller asked for memory only (tests, `--no-store`). */
-  | 'memory-requested';
+  | 'memory-requested'
+  /** It opened, then a query failed (SQLITE_IOERR, SQLITE_FULL, SQLITE_CORRUPT…): the session went on in memory. */
+  | 'failed-after-open';
 
 export interface Recovery {
   /** Where the corrupt file went (the -wal/-shm went beside it with the same suffix). */

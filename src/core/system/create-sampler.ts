@@ -7,6 +7,7 @@ import { NvidiaSmi } from './nvidia-smi';
 import type { NvidiaSmiOptions } from './nvidia-smi';
 import { NvidiaSource } from './nvidia-source';
 import type { NvidiaSourceOptions } from './nvidia-source';
+import { NvidiaStream } from './nvidia-stream';
 import type { Spawner } from './run-command';
 import { SystemSampler, realClock } from './sampler';
 import type { Clock, SamplerOptions } from './sampler';
@@ -17,7 +18,13 @@ export interface CreateSamplerOptions extends SamplerOptions {
   spawner?: Spawner;
   env?: NodeJS.ProcessEnv;
   hostInfo?: HostInfoFns;
-  nvidia?: Omit<NvidiaSmiOptions, 'spawner' | 'env' | 'now'> & Omit<NvidiaSourceOptions, 'now'>;
+  nvidia?: Omit<NvidiaSmiOptions, 'spawner' | 'env' | 'now'> &
+    Omit<NvidiaSourceOptions, 'now' | 'stream'> & {
+      /** `-lms` interval of the long-lived fast query (default: the sampling interval); 0 = spawn a CSV query each tick. */
+      streamIntervalMs?: number;
+      /** No line from the stream for this long: GPU fields null, status failing, stream restarted (default 3000). */
+      staleMs?: number;
+    };
   procRoot?: string;
   /** Pids never taken for the training job: ours by default; add any worker that tails the run files. */
   excludePids?: number[];
@@ -31,6 +38,18 @@ export function createSystemSampler(options: CreateSamplerOptions = {}): SystemS
   let hostFns: Promise<HostInfoFns> | null = options.hostInfo ? Promise.resolve(options.hostInfo) : null;
   const host = async () => readHost(await (hostFns ??= systeminformationFns(platform, options.procRoot)));
   // NVIDIA dropped macOS drivers after 10.13; on a Mac the Apple GPU is the one to watch.
+  const streamIntervalMs = options.nvidia?.streamIntervalMs ?? options.intervalMs ?? 1000;
+  const stream =
+    platform === 'darwin' || streamIntervalMs <= 0
+      ? null
+      : new NvidiaStream({
+          command: options.nvidia?.command,
+          env: options.env,
+          spawner: options.spawner,
+          now,
+          intervalMs: streamIntervalMs,
+          staleMs: options.nvidia?.staleMs,
+        });
   const nvidia =
     platform === 'darwin'
       ? null
@@ -39,6 +58,7 @@ export function createSystemSampler(options: CreateSamplerOptions = {}): SystemS
           {
             ...options.nvidia,
             now,
+            stream,
           },
         );
   const apple =

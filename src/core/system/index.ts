@@ -8,6 +8,8 @@ export { NvidiaSmi } from './nvidia-smi';
 export type { NvidiaQueryKind, NvidiaQueryResult, NvidiaSmiOptions } from './nvidia-smi';
 export { NvidiaSource, NO_GPU_MESSAGE, describe as describeNvidiaError } from './nvidia-source';
 export type { NvidiaSample, NvidiaSourceOptions } from './nvidia-source';
+export { NvidiaStream } from './nvidia-stream';
+export type { NvidiaStreamLike, NvidiaStreamOptions, StreamRead } from './nvidia-stream';
 export { parseNvidiaXml, normaliseNvidiaLog } from './nvidia-xml';
 export type { NvidiaReport } from './nvidia-xml';
 export { parseQueryGpuCsv, parseComputeAppsCsv, FAST_QUERY_FIELDS } from './nvidia-csv';

@@ -1,4 +1,4 @@
-// Runs nvidia-smi (XML for everything, CSV for the fast fields): one process at a time, shared by concurrent callers, killed on timeout.
+// Runs one-shot nvidia-smi queries (XML for everything, CSV for the fast fields): one at a time, shared by concurrent callers, killed on timeout; the streamed fast query (nvidia-stream.ts) runs beside them.
 //
 // Why not call node-nvidia-smi directly: it runs exec('nvidia-smi -q -x') with no timeout and hands back no
 // ChildProcess, so a hung driver call can be neither abandoned nor killed; it also treats any stderr text as
@@ -32,7 +32,7 @@ export const XML_ARGS: readonly string[] = ['-q', '-x'];
 const DEFAULT_TIMEOUT_MS = 5000;
 
 /** Messages nvidia-smi prints when there is no GPU or no working driver: the machine simply has none. */
-const NO_GPU_TEXT =
+export const NO_GPU_TEXT =
   /NVIDIA-SMI has failed|No devices were found|couldn't communicate with the NVIDIA driver|NVIDIA driver is not loaded/i;
 
 export class NvidiaSmi {

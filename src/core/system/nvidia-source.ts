@@ -1,12 +1,16 @@
-// The NVIDIA part of a sample: light CSV query each tick, full XML every few seconds, and a status that changes rarely.
+// The NVIDIA part of a sample: fast fields every tick (streamed), full XML every few seconds, and a status that changes rarely.
 //
 // Why two queries: xml2js takes about 2.5 ms of CPU per GPU to parse a -q -x dump (measured, see bench), so a
 // box with 8 GPUs would spend ~2 % of a core on parsing alone at 1 Hz, before nvidia-smi's own cost of
 // gathering everything (supported clocks, ECC, retired pages…). The CSV query parses in microseconds.
 // The XML still comes every `detailIntervalMs` for what the CSV cannot say: processes, throttle reasons, MIG.
+//
+// The fast fields come from one long-lived `nvidia-smi --query-gpu … -lms` (see nvidia-stream.ts) when a
+// stream is given; without one, or when the driver cannot stream, a one-shot CSV query is spawned each tick.
 
 import type { NvidiaGpu, NvidiaQueryError, NvidiaStatus } from '../../shared/system-types';
 import type { NvidiaQueryKind, NvidiaQueryResult } from './nvidia-smi';
+import type { NvidiaStreamLike } from './nvidia-stream';
 
 export const NO_GPU_MESSAGE = 'no NVIDIA GPU found';
 
@@ -23,6 +27,12 @@ export interface NvidiaSourceOptions {
   absentRetryMs?: number;
   /** First wait after a failure (timeout, crash); doubles up to absentRetryMs. */
   failureRetryMs?: number;
+  /** Long-lived fast query; null/absent = spawn a one-shot CSV query each tick. */
+  stream?: NvidiaStreamLike | null;
+  /** How long a tick waits for a just-started stream's first rows. */
+  streamStartWaitMs?: number;
+  /** Runs that end without a row (while the one-shot query works) before streaming is given up for good. */
+  streamNoDataLimit?: number;
 }
 
 export interface NvidiaSample {
@@ -47,6 +57,9 @@ export class NvidiaSource {
   private readonly detailIntervalMs: number;
   private readonly absentRetryMs: number;
   private readonly failureRetryMs: number;
+  private readonly stream: NvidiaStreamLike | null;
+  /** Bumped by stop(): a tick that was in flight must not restart the stream afterwards. */
+  private epoch = 0;
 
   constructor(
     private readonly smi: NvidiaQuerier,
@@ -55,6 +68,13 @@ export class NvidiaSource {
     this.detailIntervalMs = opts.detailIntervalMs ?? 10_000;
     this.absentRetryMs = opts.absentRetryMs ?? 60_000;
     this.failureRetryMs = opts.failureRetryMs ?? 2_000;
+    this.stream = opts.stream ?? null;
+  }
+
+  /** Kills the streaming nvidia-smi, if any; the next sample() starts it again. */
+  stop(): void {
+    this.epoch += 1;
+    this.stream?.stop();
   }
 
   get currentStatus(): NvidiaStatus {
@@ -65,13 +85,54 @@ export class NvidiaSource {
     const now = this.opts.now();
     if (now < this.nextQueryAt) return { gpus: null, status: this.status, changed: false };
     const kind = this.kindFor(now);
+    if (kind === 'fast' && this.stream) {
+      const streamed = await this.readStream(this.stream, now);
+      if (streamed) return streamed;
+    }
     let result = await this.smi.query(kind);
+    const noDataRuns = this.stream?.noDataRuns ?? 0;
+    if (kind === 'fast' && result.ok && noDataRuns >= (this.opts.streamNoDataLimit ?? 3)) {
+      // The one-shot query works where the stream never gave a row: this driver cannot stream.
+      this.stream?.disable(`nvidia-smi -lms gave no rows ${noDataRuns} times in a row`);
+    }
     if (!result.ok && kind === 'fast' && this.lastDetailAt !== null && isFormatProblem(result.error)) {
       result = await this.smi.query('xml');
       // Only when the XML works is the CSV itself the problem; otherwise the driver is, and it may recover.
       this.csvUnusable = result.ok;
     }
     return result.ok ? this.onReport(result, now) : this.onFailure(result.error, now);
+  }
+
+  /** null = no stream answer this tick: run the one-shot CSV query instead. */
+  private async readStream(stream: NvidiaStreamLike, now: number): Promise<NvidiaSample | null> {
+    const epoch = this.epoch;
+    let r = stream.read(now);
+    if (r.kind === 'waiting') {
+      await stream.whenReady(this.opts.streamStartWaitMs ?? 1500);
+      if (epoch !== this.epoch) return { gpus: null, status: this.status, changed: false };
+      r = stream.read(this.opts.now());
+    }
+    switch (r.kind) {
+      case 'rows':
+        return this.onReport(
+          {
+            ok: true,
+            kind: 'fast',
+            report: { driverVersion: null, cudaVersion: null, gpus: r.gpus },
+            warnings: [...r.warnings],
+          },
+          now,
+        );
+      case 'waiting':
+        // Just started and nothing yet: not a failure (yet), no figures for this tick.
+        return { gpus: null, status: this.status, changed: false };
+      case 'unsupported':
+        return null;
+      case 'failed':
+        if (r.error.kind === 'not-found' || r.hadData) return this.onFailure(r.error, now);
+        // Never a row from the stream: ask the one-shot way (see sample()).
+        return null;
+    }
   }
 
   private kindFor(now: number): NvidiaQueryKind {
@@ -91,6 +152,7 @@ export class NvidiaSource {
       this.lastDetailAt = now;
       this.driverVersion = result.report.driverVersion;
       this.details = new Map(gpus.map((g) => [gpuKey(g), detailOf(g)]));
+      this.stream?.expectGpus(gpus.length);
       merged = gpus;
     } else {
       merged = gpus.map((g) => {
@@ -108,6 +170,7 @@ export class NvidiaSource {
 
   private onFailure(error: NvidiaQueryError, now: number): NvidiaSample {
     if (error.kind === 'not-found') {
+      this.stream?.stop();
       this.nextQueryAt = now + this.absentRetryMs;
       this.lastDetailAt = null;
       return this.transition({ state: 'absent', message: NO_GPU_MESSAGE, reason: error.message }, null);

@@ -23,7 +23,7 @@ export type CommandOutcome =
 
 const DEFAULT_MAX_OUTPUT = 32 * 1024 * 1024;
 // POSIX: own process group, so a timeout kills the command and anything it started (a shell wrapper's child).
-const OWN_GROUP = process.platform !== 'win32';
+export const OWN_GROUP = process.platform !== 'win32';
 
 export function runCommand(
   command: string,
@@ -87,9 +87,10 @@ export function runCommand(
   });
 }
 
-function killTree(child: ChildProcess | undefined): void {
-  if (!child || child.pid === undefined) return;
-  if (OWN_GROUP) {
+/** SIGKILL to the child's process group (POSIX, spawned detached), else to the child alone. */
+export function killTree(child: ChildProcess | undefined): void {
+  if (!child) return;
+  if (OWN_GROUP && child.pid !== undefined) {
     try {
       process.kill(-child.pid, 'SIGKILL');
       return;

@@ -20,7 +20,8 @@ export const realClock: Clock = {
 /** Every source is optional and injected; a source that throws yields nulls for its fields, never a lost tick. */
 export interface SamplerSources {
   host?: (() => Promise<HostSample>) | null;
-  nvidia?: { sample(): Promise<NvidiaSample> } | null;
+  /** stop() is called when the sampler stops (it ends the long-lived nvidia-smi). */
+  nvidia?: { sample(): Promise<NvidiaSample>; stop?(): void } | null;
   apple?: { sample(): Promise<AppleGpu | null> } | null;
   training?: {
     setRunFolder(dir: string | null): void;
@@ -80,10 +81,16 @@ export class SystemSampler {
     this.schedule(0);
   }
 
+  /** Stops polling and ends any long-lived child (the streaming nvidia-smi); start() resumes. */
   stop(): void {
     this.running = false;
     if (this.timer !== null) this.clock.clearTimeout(this.timer);
     this.timer = null;
+    try {
+      this.sources.nvidia?.stop?.();
+    } catch {
+      // Nothing to do: the source's children are killed on process exit in any case.
+    }
   }
 
   setIntervalMs(ms: number): void {

@@ -22,6 +22,13 @@ export interface ReadMoreResult {
   state: StreamState;
   /** The IO failure of this call, if any (the series read before stay). */
   error: ReadError | null;
+  /** The call stopped at its byte budget (`maxBytes`) with more of the file possibly left: call again. */
+  more: boolean;
+}
+
+export interface ReadMoreOptions {
+  /** Stop after about this many bytes (whole chunks), so a caller can yield to its event loop. */
+  maxBytes?: number;
 }
 
 const DEFAULT_CHUNK = 1 << 20;
@@ -67,11 +74,14 @@ export class EventFileReader {
     return this.stream.state;
   }
 
-  /** Reads what was appended since the last call; cost is proportional to the new bytes. */
-  readMore(): ReadMoreResult {
+  /** Reads what was appended since the last call (at most about `maxBytes` of it); cost is proportional
+   * to the new bytes. */
+  readMore(options: ReadMoreOptions = {}): ReadMoreResult {
     let fd = -1;
     let reset = false;
     let bytes = 0;
+    let more = false;
+    const budget = options.maxBytes ?? Number.POSITIVE_INFINITY;
     const recordsBefore = this.stream.records;
     try {
       fd = openSync(this.path, 'r');
@@ -93,7 +103,12 @@ export class EventFileReader {
         this.offset += n;
         bytes += n;
         this.stream.push(buf.subarray(0, n));
+        if (bytes >= budget) {
+          more = true;
+          break;
+        }
       }
+      if (this.stream.state === 'stopped') more = false;
       this.ioError = null;
     } catch (e) {
       this.ioError = { kind: 'io', offset: this.offset, message: message(e) };
@@ -107,7 +122,7 @@ export class EventFileReader {
       }
     }
     const records = reset ? this.stream.records : this.stream.records - recordsBefore;
-    return { bytes, records, reset, state: this.stream.state, error: this.ioError };
+    return { bytes, records, reset, state: this.stream.state, error: this.ioError, more };
   }
 
   /** The result so far; `final` reports a partial last record as `truncated`. */

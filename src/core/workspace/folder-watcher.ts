@@ -1,4 +1,4 @@
-// Follows a folder with chokidar: structure changes (files/folders added or removed) and appends to files.
+// Follows a folder with chokidar: structure changes (files/folders added or removed), appends, deletions.
 
 import { basename } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
@@ -9,12 +9,19 @@ export interface FolderWatcherHandlers {
   onStructureChange(): void;
   /** A file appeared (new, or replaced by a rename) or grew. */
   onFileChange(path: string): void;
+  /** A file was deleted or renamed away. */
+  onFileRemoved(path: string): void;
   onError(message: string): void;
 }
+
+/** chokidar drops a file's `change` events for 50 ms after one it reported (and never reports them
+ * later): one trailing read just after that window picks up appends it swallowed. */
+const TRAILING_READ_MS = 55;
 
 export class FolderWatcher {
   private readonly fsw: FSWatcher;
   private readonly readyPromise: Promise<void>;
+  private readonly trailing = new Map<string, NodeJS.Timeout>();
 
   constructor(root: string, h: FolderWatcherHandlers) {
     // No awaitWriteFinish: a file a trainer keeps appending to would never be "finished".
@@ -30,7 +37,17 @@ export class FolderWatcher {
     });
     this.fsw.on('add', (path) => h.onFileChange(path));
     this.fsw.on('addDir', () => h.onStructureChange());
-    this.fsw.on('change', (path) => h.onFileChange(path));
+    this.fsw.on('change', (path) => {
+      h.onFileChange(path);
+      if (this.trailing.has(path)) return;
+      const timer = setTimeout(() => {
+        this.trailing.delete(path);
+        h.onFileChange(path);
+      }, TRAILING_READ_MS);
+      timer.unref();
+      this.trailing.set(path, timer);
+    });
+    this.fsw.on('unlink', (path) => h.onFileRemoved(path));
     this.fsw.on('error', (err) =>
       h.onError(`watching ${root}: ${err instanceof Error ? err.message : String(err)}`),
     );
@@ -42,6 +59,8 @@ export class FolderWatcher {
   }
 
   close(): Promise<void> {
+    for (const timer of this.trailing.values()) clearTimeout(timer);
+    this.trailing.clear();
     return this.fsw.close();
   }
 }

@@ -8,13 +8,16 @@ export interface LiveSource {
   /** Absolute path of the file. */
   readonly path: string;
   readonly format: SourceFormatName;
-  /** All points read so far, appended in place. A reset (file truncated) may shorten series. */
+  /** All points read so far, appended in place. A new object after the reader started over (the file
+   * was truncated or replaced): the workspace compares identities to notice. */
   readonly series: SeriesSet;
   /** Records read so far. */
   readonly records: number;
-  /** Errors met so far (a live file's partial tail is not one). */
+  /** Errors met so far (a live file's partial tail is not one); a new array when it changes, never mutated. */
   readonly errors: readonly ReadError[];
   readonly progress: ProgressInfo | null;
+  /** Bytes of the file consumed so far, when the reader knows (load progress); else null. */
+  readonly bytesRead: number | null;
   /** Reads whatever was appended since the last call. Never throws: failures become `errors`. */
   readMore(): Promise<void>;
   close(): void;
@@ -28,8 +31,16 @@ export interface DiscoveredRun {
 
 export interface Discovery {
   runs: DiscoveredRun[];
-  errors: { path: string; message: string }[];
+  /** Per-folder problems (unreadable, symlink loop, limits): reported, the walk goes on. */
+  errors: { path: string; message: string; kind?: string }[];
 }
 
-export type SourceFactory = (path: string, format: SourceFormatName) => LiveSource;
+export interface SourceOptions {
+  /** Called between chunks of a long read, so a big file does not hold the event loop. */
+  pause?: () => Promise<void>;
+  /** Bytes parsed between two pauses (readers that parse synchronously); a default per reader. */
+  sliceBytes?: number;
+}
+
+export type SourceFactory = (path: string, format: SourceFormatName, opts?: SourceOptions) => LiveSource;
 export type Discover = (root: string) => Promise<Discovery>;

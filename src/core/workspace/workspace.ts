@@ -1,24 +1,83 @@
-// One opened folder: its runs, their live sources, deltas pushed as files grow. Hosted by Electron main and `serve`.
+// One opened folder: its runs, their live sources and live views; deltas pushed as files grow. Hosted by Electron main and `serve`.
 
 import { EventEmitter } from 'node:events';
 import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type { PushPayloads } from '../../shared/contract';
-import type { RunInfo, ScalarColumns, SeriesDelta, SeriesWindow } from '../../shared/domain';
+import type { LoadProgress, RunInfo, ScalarColumns, SeriesWindow } from '../../shared/domain';
 import { toWire } from '../../shared/domain';
+import type { SourceFormatName } from '../../shared/formats';
 import { readRunConfig } from '../health/run-config';
-import type { ProgressInfo } from '../readers/types';
+import type { ProgressInfo, ReadError } from '../readers/types';
+import { LiveView, type ResetReason, type WindowQuery } from '../series/live-view';
 import type { ScalarSeries } from '../series/scalar-series';
-import type { Discover, LiveSource, SourceFactory } from './live-source';
+import type { SeriesSet } from '../series/series-set';
 import { FolderWatcher } from './folder-watcher';
+import type { Discover, Discovery, LiveSource, SourceFactory } from './live-source';
+import { detectNetworkFilesystem, pollingSuggestion } from './mount-info';
+
+/**
+ * When several formats of one run carry the same tag (the demo writes an event file and a CSV with
+ * the same metrics), the live view shows the first format of this list only: no doubled points.
+ */
+export const FORMAT_PRIORITY: readonly SourceFormatName[] = [
+  'tfevents',
+  'wandb',
+  'trainer_state',
+  'jsonl',
+  'csv',
+  'json',
+  'training_progress',
+];
+const RANK = new Map(FORMAT_PRIORITY.map((f, i) => [f, i]));
+
+/** Formats appended to in place: a file replaced at their path is a rotation (old data stays, dead). */
+const APPEND_FORMATS = new Set<SourceFormatName>(['tfevents', 'csv', 'jsonl', 'wandb']);
+
+/** View points fed per slice, and the largest delta pushed at once (~6 MB of arrays). */
+const FEED_SLICE = 1 << 18;
+const DELTA_MAX = 1 << 18;
+/** Work between two yields to the event loop, in ms. */
+const SLICE_MS = 8;
+/** load.progress and trailing runs.changed at most every this many ms. */
+const THROTTLE_MS = 100;
+
+interface SourceEntry {
+  path: string;
+  name: string;
+  format: SourceFormatName;
+  /** Orders a file replaced at the same path after the old one. */
+  gen: number;
+  /** Null once dead (deleted or rotated away): its series stay in the views. */
+  live: LiveSource | null;
+  /** The series set last seen (a reader starting over makes a new one). */
+  set: SeriesSet;
+  /** For dead sources: records and errors when it died. */
+  records: number;
+  errors: readonly ReadError[];
+  /** dev:ino when last read, to tell a replaced file from a truncated one. */
+  identity: string | null;
+  /** File size when found (load progress). */
+  size: number;
+  /** mtime when last read: a dead source's file found under another name is recognised by dev:ino and
+   * an unchanged mtime (a new file reusing a deleted file's inode has a newer one). */
+  mtimeMs: number | null;
+  queued: Promise<void> | null;
+}
 
 interface RunState {
   run: string;
   dir: string;
-  sources: LiveSource[];
+  entries: SourceEntry[];
+  views: Map<string, LiveView>;
   fileWrittenAt: number | null;
   /** The run's own config.json (thresholds like target_kl come from it), read when first seen. */
   config: Record<string, unknown> | null;
+  loaded: boolean;
+  /** Reads and view updates of one run run one at a time, in order. */
+  chain: Promise<void>;
+  gens: number;
 }
 
 export interface WorkspaceOptions {
@@ -30,21 +89,49 @@ export interface WorkspaceOptions {
   usePolling?: boolean;
   /** How often every source is re-read in case a file event was missed (ms, default 1000). */
   sweepMs?: number;
+  /** /proc/self/mountinfo reader (tests); the network-filesystem check uses it. */
+  readMountInfo?: () => Promise<string>;
+}
+
+export interface OpenOptions {
+  /** Resolve once every run is read (default), or once the first run (by name) is. */
+  until?: 'loaded' | 'first-run';
 }
 
 type Listener<E extends keyof PushPayloads> = (payload: PushPayloads[E]) => void;
 
+const yieldToLoop = (): Promise<void> => new Promise((res) => setImmediate(res));
+
 export class Workspace {
   private readonly emitter = new EventEmitter();
   private readonly runs = new Map<string, RunState>();
-  private readonly sourceByPath = new Map<string, { run: RunState; source: LiveSource }>();
-  /** Points already pushed per source path and tag, so each append crosses once. */
-  private readonly emitted = new Map<string, Map<string, number>>();
+  private readonly sourceByPath = new Map<string, { run: RunState; entry: SourceEntry }>();
+  /** Paths found to be other names of a rotated-away file whose data a dead source already holds. */
+  private readonly aliasPaths = new Set<string>();
   private watcher: FolderWatcher | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
   private _root: string | null = null;
+  /** Bumped by open/close: async work of an older folder stops when it sees a newer epoch. */
+  private epoch = 0;
   private rediscovering: Promise<void> | null = null;
   private rediscoverAgain = false;
+  private loading: Promise<void> = Promise.resolve();
+  private readonly noticed = new Set<string>();
+  private watch: { polling: boolean; suggestion: string | null } = { polling: false, suggestion: null };
+  private progress: LoadProgress = {
+    phase: 'done',
+    runsFound: 0,
+    runsLoaded: 0,
+    bytesTotal: 0,
+    bytesRead: 0,
+  };
+  /** Bytes of fully read sources, and the source being read for the first time. */
+  private bytesDone = 0;
+  private reading: SourceEntry | null = null;
+  private lastProgressAt = 0;
+  private lastYield = 0;
+  private runsTimer: NodeJS.Timeout | null = null;
+  private lastRunsAt = 0;
 
   constructor(private readonly opts: WorkspaceOptions) {
     this.emitter.setMaxListeners(100);
@@ -63,43 +150,78 @@ export class Workspace {
     this.emitter.emit(event, payload);
   }
 
-  /** Opens `folder` (closing any previous one), reads every run once, then follows it. */
-  async open(folder: string): Promise<void> {
+  /**
+   * Opens `folder` (closing any previous one), then loads it progressively: runs are listed as soon
+   * as they are found (`loaded: false`), then read one at a time in name order, with `load.progress`
+   * events meanwhile; long reads are cut into slices so the event loop never waits long. Resolves
+   * when everything is read (or with `until: 'first-run'` when the first run is); `whenLoaded()`
+   * tells the rest. Then follows the folder.
+   */
+  async open(folder: string, options: OpenOptions = {}): Promise<void> {
     const root = resolve(folder);
     const st = await stat(root);
     if (!st.isDirectory()) throw new Error(`${root} is not a folder`);
     await this.close();
+    const epoch = ++this.epoch;
     this._root = root;
+    const polling = this.opts.usePolling ?? false;
+    this.watch = { polling, suggestion: null };
+    const fs = await detectNetworkFilesystem(root, this.opts.readMountInfo);
+    if (epoch !== this.epoch) return;
+    if (fs && !polling) {
+      this.watch.suggestion = pollingSuggestion(fs.label);
+      this.notice('info', this.watch.suggestion);
+    }
     if (this.opts.watch !== false) {
       this.watcher = new FolderWatcher(root, {
-        usePolling: this.opts.usePolling ?? false,
+        usePolling: polling,
         onStructureChange: () => void this.rediscover(),
-        onFileChange: (path) => void this.readSource(path),
-        onError: (message) => this.emit('app.notice', { level: 'warning', message }),
+        onFileChange: (path) => void this.fileChanged(path),
+        onFileRemoved: (path) => void this.fileRemoved(path),
+        onError: (message) => this.notice('warning', message),
       });
       await this.watcher.ready();
+      if (epoch !== this.epoch) return;
       // File events can be missed (appends racing chokidar's attach to a new file, or network
       // filesystems): a cheap periodic re-read of every source catches up; reads cost O(new bytes).
       this.sweepTimer = setInterval(() => this.sweep(), this.opts.sweepMs ?? 1000);
       this.sweepTimer.unref();
     }
-    await this.rediscover();
+    let firstRun!: () => void;
+    const first = new Promise<void>((res) => (firstRun = res));
+    this.loading = this.rediscover(firstRun).finally(firstRun);
+    await (options.until === 'first-run' ? first : this.loading);
   }
 
-  private sweep(): void {
-    for (const path of this.sourceByPath.keys()) void this.readSource(path);
+  /** Resolves when the folder's initial load (and any rediscovery under way) is done. */
+  whenLoaded(): Promise<void> {
+    return this.loading;
+  }
+
+  /** Whether the folder is polled, and a suggestion to poll when it is on a network filesystem. */
+  watchInfo(): { polling: boolean; suggestion: string | null } {
+    return { ...this.watch };
   }
 
   async close(): Promise<void> {
+    this.epoch++;
+    this.rediscovering = null;
+    this.rediscoverAgain = false;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = null;
+    if (this.runsTimer) clearTimeout(this.runsTimer);
+    this.runsTimer = null;
     await this.watcher?.close();
     this.watcher = null;
-    for (const { source } of this.sourceByPath.values()) source.close();
+    for (const { entry } of this.sourceByPath.values()) entry.live?.close();
     this.sourceByPath.clear();
+    this.aliasPaths.clear();
     this.runs.clear();
-    this.emitted.clear();
+    this.noticed.clear();
     this._root = null;
+    this.progress = { phase: 'done', runsFound: 0, runsLoaded: 0, bytesTotal: 0, bytesRead: 0 };
+    this.bytesDone = 0;
+    this.reading = null;
   }
 
   listRuns(): RunInfo[] {
@@ -115,212 +237,443 @@ export class Workspace {
   progressOf(run: string): ProgressInfo | null {
     const state = this.runs.get(run);
     let found: ProgressInfo | null = null;
-    for (const s of state?.sources ?? []) if (s.progress) found = s.progress;
+    for (const e of state?.entries ?? []) if (e.live?.progress) found = e.live.progress;
     return found;
   }
 
-  /** Every point of `tag` in `run`, sources concatenated in file-name order. */
+  /** The whole live view of `tag` in `run` at full resolution (see getWindow), or null. */
   getSeries(run: string, tag: string): ScalarColumns | null {
-    const state = this.runs.get(run);
-    if (!state) return null;
-    const parts = state.sources.filter((s) => s.series.has(tag)).map((s) => s.series.get(tag));
-    if (parts.length === 0) return null;
-    const out: ScalarColumns = { steps: [], wallTimes: [], values: [] };
-    for (const s of parts) appendColumns(out, s, 0, s.length);
-    return out;
+    const view = this.runs.get(run)?.views.get(tag);
+    if (!view) return null;
+    const p = view.gather(0, view.length);
+    return { steps: [...p.steps], wallTimes: [...p.wallTimes], values: Array.from(p.values, toWire) };
   }
 
-  /** The live view of `tag` in `run` over an x-range, downsampled for `pixels`; null for an unknown run/tag.
-   * TEMPORARY body (whole series, not downsampled) until the run model lands this session. */
-  getWindow(
-    run: string,
-    tag: string,
-    _q: { pixels: number; xMin?: number; xMax?: number; axis?: 'step' | 'wall' },
-  ): SeriesWindow | null {
-    const cols = this.getSeries(run, tag);
-    if (!cols) return null;
-    const steps = Float64Array.from(cols.steps);
-    return {
-      run,
-      tag,
-      steps,
-      wallTimes: Float64Array.from(cols.wallTimes),
-      values: Float64Array.from(cols.values, (v) => Number(v)),
-      length: steps.length,
-      inRange: steps.length,
-      downsampled: false,
-      extent: null,
-      restarts: [],
-    };
+  /** The live view of `tag` in `run` over an x-range, downsampled for `pixels`; null for an unknown run/tag. */
+  getWindow(run: string, tag: string, q: WindowQuery): SeriesWindow | null {
+    const view = this.runs.get(run)?.views.get(tag);
+    if (!view) return null;
+    return { run, tag, ...view.window(q) };
   }
 
-  /** Re-walks the folder; serialised so bursts of new files cost one walk at a time. */
-  private rediscover(): Promise<void> {
+  /** Points stored in memory (every source series, dropped restart points included) and the bytes
+   * their columns hold (capacity, not just length): for memory checks. */
+  storedStats(): { points: number; bytes: number } {
+    let points = 0;
+    let bytes = 0;
+    for (const run of this.runs.values())
+      for (const e of run.entries)
+        for (const [, s] of e.set.entries()) {
+          points += s.length;
+          bytes += s.byteSize;
+        }
+    return { points, bytes };
+  }
+
+  // ---- discovery and loading ----
+
+  /** Re-walks the folder; serialised so bursts of new folders cost one walk at a time. */
+  private rediscover(onFirstRun?: () => void): Promise<void> {
     if (this.rediscovering) {
       this.rediscoverAgain = true;
       return this.rediscovering;
     }
-    this.rediscovering = (async () => {
+    const epoch = this.epoch;
+    const job: Promise<void> = (async () => {
       do {
         this.rediscoverAgain = false;
-        await this.rediscoverOnce();
-      } while (this.rediscoverAgain);
+        await this.rediscoverOnce(onFirstRun);
+      } while (this.rediscoverAgain && epoch === this.epoch);
     })().finally(() => {
-      this.rediscovering = null;
+      if (this.rediscovering === job) this.rediscovering = null;
     });
-    return this.rediscovering;
-  }
-
-  private async rediscoverOnce(): Promise<void> {
-    const root = this._root;
-    if (!root) return;
-    const found = await this.opts.discover(root);
-    if (this._root !== root) return;
-    for (const e of found.errors)
-      this.emit('app.notice', { level: 'warning', message: `${e.path}: ${e.message}` });
-    let changed = false;
-    const fresh: LiveSource[] = [];
-    for (const d of found.runs) {
-      let state = this.runs.get(d.run);
-      if (!state) {
-        state = {
-          run: d.run,
-          dir: d.dir,
-          sources: [],
-          fileWrittenAt: null,
-          config: await readRunConfig(d.dir),
-        };
-        this.runs.set(d.run, state);
-        changed = true;
-      }
-      for (const s of d.sources) {
-        if (this.sourceByPath.has(s.path)) continue;
-        const source = this.opts.createSource(s.path, s.format);
-        this.sourceByPath.set(s.path, { run: state, source });
-        state.sources.push(source);
-        state.sources.sort((a, b) => (basename(a.path) < basename(b.path) ? -1 : 1));
-        fresh.push(source);
-        changed = true;
-      }
-    }
-    await Promise.all(fresh.map((s) => this.readSource(s.path, false)));
-    if (changed || fresh.length > 0) this.emit('runs.changed', this.listRuns());
-  }
-
-  private readonly reading = new Map<string, Promise<void>>();
-  private readonly readAgain = new Set<string>();
-
-  /** Reads appended bytes of one source, coalescing change bursts into at most one extra read. */
-  private readSource(path: string, announce = true): Promise<void> {
-    const inFlight = this.reading.get(path);
-    if (inFlight) {
-      this.readAgain.add(path);
-      return inFlight;
-    }
-    const entry = this.sourceByPath.get(path);
-    if (!entry) {
-      void this.rediscover();
-      return Promise.resolve();
-    }
-    const job = (async () => {
-      do {
-        this.readAgain.delete(path);
-        const before = entry.source.records;
-        await entry.source.readMore();
-        // Only a read that found something new moves freshness; the once-a-second sweep stays one syscall per file.
-        if (entry.source.records !== before || entry.run.fileWrittenAt === null)
-          await this.touch(entry.run, path);
-        this.pushDeltas(entry.run, entry.source);
-        if (announce && entry.source.records !== before && entry.source.progress) {
-          this.emit('runs.changed', this.listRuns());
-        }
-      } while (this.readAgain.has(path) && this.sourceByPath.get(path) === entry);
-    })().finally(() => this.reading.delete(path));
-    this.reading.set(path, job);
+    this.rediscovering = job;
     return job;
   }
 
-  private async touch(run: RunState, path: string): Promise<void> {
+  private async rediscoverOnce(onFirstRun?: () => void): Promise<void> {
+    const root = this._root;
+    const epoch = this.epoch;
+    if (!root) return;
+    this.setPhase('discovering');
+    let found: Discovery;
     try {
-      const m = (await stat(path)).mtimeMs;
-      if (run.fileWrittenAt === null || m > run.fileWrittenAt) run.fileWrittenAt = m;
-    } catch {
-      // A vanished file keeps its data; freshness just stops advancing.
+      found = await this.opts.discover(root);
+    } catch (e) {
+      this.notice('error', `cannot list ${root}: ${message(e)}`);
+      found = { runs: [], errors: [] };
+    }
+    if (epoch !== this.epoch) return;
+    for (const e of found.errors) this.notice('warning', discoveryMessage(e));
+
+    const newRuns: RunState[] = [];
+    const newEntries: { run: RunState; entry: SourceEntry }[] = [];
+    for (const d of found.runs) {
+      let state = this.runs.get(d.run);
+      if (!state) {
+        const config = await readRunConfig(d.dir);
+        if (epoch !== this.epoch) return;
+        state = {
+          run: d.run,
+          dir: d.dir,
+          entries: [],
+          views: new Map(),
+          fileWrittenAt: null,
+          config,
+          loaded: false,
+          chain: Promise.resolve(),
+          gens: 0,
+        };
+        this.runs.set(d.run, state);
+        newRuns.push(state);
+      }
+      for (const s of d.sources) {
+        if (this.sourceByPath.has(s.path) || this.aliasPaths.has(s.path)) continue;
+        const info = await fileInfo(s.path);
+        if (epoch !== this.epoch) return;
+        if (
+          info &&
+          state.entries.some(
+            (e) => e.live === null && e.identity === info.identity && e.mtimeMs === info.mtimeMs,
+          )
+        ) {
+          // A rotated-away file renamed to another recognised name: its data is already shown.
+          this.aliasPaths.add(s.path);
+          continue;
+        }
+        const live = this.opts.createSource(s.path, s.format, { pause: () => this.pause() });
+        const entry: SourceEntry = {
+          path: s.path,
+          name: basename(s.path),
+          format: s.format,
+          gen: ++state.gens,
+          live,
+          set: live.series,
+          records: 0,
+          errors: [],
+          identity: null,
+          size: info?.size ?? 0,
+          mtimeMs: null,
+          queued: null,
+        };
+        this.sourceByPath.set(s.path, { run: state, entry });
+        state.entries.push(entry);
+        sortEntries(state.entries);
+        newEntries.push({ run: state, entry });
+        this.progress.bytesTotal += entry.size;
+      }
+    }
+    this.progress.runsFound = this.runs.size;
+    if (newRuns.length > 0 || newEntries.length > 0) this.runsChanged(true);
+    this.setPhase('reading');
+
+    // New sources of runs already loaded are read now; new runs one after the other, by name.
+    const reads = newEntries
+      .filter(({ run }) => run.loaded)
+      .map(({ run, entry }) =>
+        this.requestRead(run, entry).then(() => {
+          this.bytesDone += entry.size;
+        }),
+      );
+    newRuns.sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0));
+    for (const run of newRuns) {
+      await this.enqueue(run, () => this.loadRun(run));
+      if (epoch !== this.epoch) return;
+      run.loaded = true;
+      // Appends that arrived while the run was being read: read them now rather than at the next sweep.
+      for (const e of run.entries) void this.requestRead(run, e);
+      this.progress.runsLoaded++;
+      this.runsChanged();
+      this.reportProgress();
+      onFirstRun?.();
+    }
+    await Promise.all(reads);
+    if (epoch !== this.epoch) return;
+    this.setPhase('done');
+  }
+
+  /** First read of a run: every source, then every tag's view once (so format choice sees all sources). */
+  private async loadRun(run: RunState): Promise<void> {
+    const epoch = this.epoch;
+    const dirty = new Map<string, ResetReason>();
+    for (const entry of [...run.entries]) {
+      this.reading = entry;
+      await this.readEntry(run, entry, dirty);
+      this.reading = null;
+      this.bytesDone += entry.size;
+      if (epoch !== this.epoch) return;
+      this.reportProgress();
+    }
+    await this.syncViews(run, dirty);
+  }
+
+  private enqueue(run: RunState, job: () => Promise<void>): Promise<void> {
+    const p = run.chain.then(job).catch((e: unknown) => {
+      this.notice('error', `${run.run}: internal error while reading: ${message(e)}`);
+    });
+    run.chain = p;
+    return p;
+  }
+
+  /** Reads one source of a loaded run and updates the views; requests while one waits are coalesced. */
+  private requestRead(run: RunState, entry: SourceEntry): Promise<void> {
+    if (!run.loaded || entry.live === null) return Promise.resolve();
+    if (entry.queued) return entry.queued;
+    const epoch = this.epoch;
+    const job = this.enqueue(run, async () => {
+      entry.queued = null;
+      if (epoch !== this.epoch || entry.live === null) return;
+      const dirty = new Map<string, ResetReason>();
+      const progressBefore = entry.live.progress;
+      const recordsBefore = entry.live.records;
+      await this.readEntry(run, entry, dirty);
+      if (epoch !== this.epoch) return;
+      await this.syncViews(run, dirty);
+      if (entry.live && entry.live.records !== recordsBefore && (entry.live.progress || progressBefore))
+        this.runsChanged();
+    });
+    entry.queued = job;
+    return job;
+  }
+
+  private fileChanged(path: string): void {
+    const found = this.sourceByPath.get(path);
+    if (found) void this.requestRead(found.run, found.entry);
+    else if (!this.aliasPaths.has(path)) void this.rediscover();
+  }
+
+  private fileRemoved(path: string): void {
+    const found = this.sourceByPath.get(path);
+    if (!found) return;
+    const epoch = this.epoch;
+    void this.enqueue(found.run, async () => {
+      const info = await fileInfo(path);
+      if (epoch !== this.epoch || info !== null || found.entry.live === null) return;
+      this.markDead(found.run, found.entry);
+    });
+  }
+
+  private sweep(): void {
+    for (const { run, entry } of this.sourceByPath.values()) void this.requestRead(run, entry);
+  }
+
+  /** Reads what is new in one source; records in `dirty` the tags whose views must be refreshed. */
+  private async readEntry(run: RunState, entry: SourceEntry, dirty: Map<string, ResetReason>): Promise<void> {
+    const live = entry.live;
+    if (!live) return;
+    const oldSet = entry.set;
+    const recordsBefore = live.records;
+    const errorsBefore = live.errors; // readers replace the array when it changes: no copy needed
+    await live.readMore();
+    if (this.runs.get(run.run) !== run || entry.live !== live) return;
+    if (live.series !== oldSet) {
+      // The reader started over: the file shrank (truncated) or another file took its path (rotation).
+      const info = await fileInfo(entry.path);
+      const replaced =
+        APPEND_FORMATS.has(entry.format) &&
+        entry.identity !== null &&
+        (info === null || info.identity !== entry.identity);
+      if (replaced) {
+        const ghost: SourceEntry = {
+          ...entry,
+          live: null,
+          records: recordsBefore,
+          errors: errorsBefore,
+          set: oldSet,
+          queued: null,
+        };
+        entry.gen = ++run.gens;
+        run.entries.push(ghost);
+        sortEntries(run.entries);
+        this.runsChanged(true);
+      }
+      entry.identity = info?.identity ?? null;
+      const reason: ResetReason = replaced ? 'bulk' : 'truncated';
+      for (const [tag] of oldSet.entries()) dirty.set(tag, reason);
+      entry.set = live.series;
+    }
+    if (
+      live.records !== recordsBefore ||
+      live.errors.length !== errorsBefore.length ||
+      run.fileWrittenAt === null ||
+      entry.identity === null
+    ) {
+      const info = await fileInfo(entry.path);
+      if (info) {
+        entry.identity = info.identity;
+        entry.mtimeMs = info.mtimeMs;
+        if (run.fileWrittenAt === null || info.mtimeMs > run.fileWrittenAt) run.fileWrittenAt = info.mtimeMs;
+      } else if (live.errors.some((e) => e.kind === 'io')) {
+        this.markDead(run, entry);
+        return;
+      }
+    }
+    if (live.records !== recordsBefore || entry.set !== oldSet)
+      for (const [tag] of entry.set.entries()) if (!dirty.has(tag)) dirty.set(tag, 'bulk');
+  }
+
+  /** The file is gone: its data stays in the views, it reads no more; a new file there is a new source. */
+  private markDead(run: RunState, entry: SourceEntry): void {
+    const live = entry.live;
+    if (!live) return;
+    entry.records = live.records;
+    entry.errors = live.errors.filter((e) => e.kind !== 'io');
+    entry.live = null;
+    live.close();
+    if (this.sourceByPath.get(entry.path)?.entry === entry) this.sourceByPath.delete(entry.path);
+    this.runsChanged(true);
+  }
+
+  /** Refreshes the views of `tags` and pushes what changed: resets, then appended points. */
+  private async syncViews(run: RunState, tags: Map<string, ResetReason>): Promise<void> {
+    const epoch = this.epoch;
+    for (const [tag, reason] of tags) {
+      let view = run.views.get(tag);
+      if (!view) {
+        view = new LiveView();
+        run.views.set(tag, view);
+      }
+      view.setParts(partsOf(run, tag), reason);
+      for (;;) {
+        const fed = view.feed(FEED_SLICE);
+        const reset = view.takeReset();
+        if (reset) this.emit('series.reset', { run: run.run, tag, reason: reset });
+        for (let d = view.takeDelta(DELTA_MAX); d; d = view.takeDelta(DELTA_MAX))
+          this.emit('series.appended', { run: run.run, tag, ...d });
+        if (fed < FEED_SLICE) break;
+        await this.pause();
+        if (epoch !== this.epoch) return;
+      }
+      await this.maybePause();
+      if (epoch !== this.epoch) return;
     }
   }
 
-  private pushDeltas(run: RunState, source: LiveSource): void {
-    let sent = this.emitted.get(source.path);
-    if (!sent) {
-      sent = new Map();
-      this.emitted.set(source.path, sent);
+  // ---- pacing, progress, notices ----
+
+  /** Yields to the event loop (timers, IO, requests) and reports load progress. */
+  private async pause(): Promise<void> {
+    await yieldToLoop();
+    this.lastYield = performance.now();
+    this.reportProgress();
+  }
+
+  private async maybePause(): Promise<void> {
+    if (performance.now() - this.lastYield > SLICE_MS) await this.pause();
+  }
+
+  private setPhase(phase: LoadProgress['phase']): void {
+    if (this.progress.phase === phase) return;
+    this.progress.phase = phase;
+    this.reportProgress(true);
+  }
+
+  private reportProgress(force = false): void {
+    const now = performance.now();
+    if (!force && now - this.lastProgressAt < THROTTLE_MS) return;
+    this.lastProgressAt = now;
+    const current = this.reading?.live?.bytesRead ?? 0;
+    this.progress.bytesRead = Math.min(this.progress.bytesTotal, this.bytesDone + current);
+    this.emit('load.progress', { ...this.progress });
+  }
+
+  /** runs.changed now (structure changed), or at most every THROTTLE_MS with a trailing update. */
+  private runsChanged(now = false): void {
+    const t = Date.now();
+    if (now || t - this.lastRunsAt >= THROTTLE_MS) {
+      if (this.runsTimer) clearTimeout(this.runsTimer);
+      this.runsTimer = null;
+      this.lastRunsAt = t;
+      this.emit('runs.changed', this.listRuns());
+      return;
     }
-    let reset = false;
-    for (const [tag, series] of source.series.entries()) {
-      const from = sent.get(tag) ?? 0;
-      if (series.length < from) reset = true;
-      if (series.length <= from) {
-        sent.set(tag, series.length);
-        continue;
-      }
-      const n = series.length - from;
-      const delta: SeriesDelta = {
-        run: run.run,
-        tag,
-        from,
-        steps: new Float64Array(n),
-        wallTimes: new Float64Array(n),
-        values: new Float64Array(n),
-      };
-      for (let i = 0; i < n; i++) {
-        delta.steps[i] = series.step(from + i);
-        delta.wallTimes[i] = series.wallTime(from + i);
-        delta.values[i] = series.value(from + i);
-      }
-      sent.set(tag, series.length);
-      this.emit('series.appended', delta);
-    }
-    if (reset) this.emit('runs.changed', this.listRuns());
+    this.runsTimer ??= setTimeout(
+      () => {
+        this.runsTimer = null;
+        this.lastRunsAt = Date.now();
+        this.emit('runs.changed', this.listRuns());
+      },
+      THROTTLE_MS - (t - this.lastRunsAt),
+    );
+  }
+
+  /** One notice per message per opened folder (rediscovery would repeat them). */
+  private notice(level: 'info' | 'warning' | 'error', text: string): void {
+    if (this.noticed.has(text)) return;
+    this.noticed.add(text);
+    this.emit('app.notice', { level, message: text });
   }
 }
 
-function appendColumns(out: ScalarColumns, s: ScalarSeries, from: number, to: number): void {
-  for (let i = from; i < to; i++) {
-    out.steps.push(s.step(i));
-    out.wallTimes.push(s.wallTime(i));
-    out.values.push(toWire(s.value(i)));
+function sortEntries(entries: SourceEntry[]): void {
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.gen - b.gen));
+}
+
+/** The series of `tag` a view concatenates: those of the best-ranked format carrying it, in file order. */
+function partsOf(run: RunState, tag: string): ScalarSeries[] {
+  let best = Number.POSITIVE_INFINITY;
+  for (const e of run.entries) if (e.set.has(tag)) best = Math.min(best, RANK.get(e.format) ?? 99);
+  const out: ScalarSeries[] = [];
+  for (const e of run.entries)
+    if (e.set.has(tag) && (RANK.get(e.format) ?? 99) === best) out.push(e.set.get(tag));
+  return out;
+}
+
+async function fileInfo(path: string): Promise<{ identity: string; size: number; mtimeMs: number } | null> {
+  try {
+    const st = await stat(path);
+    return { identity: `${st.dev}:${st.ino}`, size: st.size, mtimeMs: st.mtimeMs };
+  } catch {
+    return null;
   }
+}
+
+function discoveryMessage(e: { path: string; message: string; kind?: string }): string {
+  const where = e.path === '.' ? 'the opened folder' : e.path;
+  if (e.kind === 'symlink-loop') return `skipped ${where}: symbolic link loop (${e.message})`;
+  if (e.kind === 'limit') return `stopped walking at ${where}: ${e.message}`;
+  return `cannot read folder ${where}: ${e.message}`;
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }
 
 function runInfo(state: RunState): RunInfo {
-  const tags = new Set<string>();
   let points = 0;
+  let restarts = 0;
+  for (const v of state.views.values()) {
+    points += v.length;
+    restarts = Math.max(restarts, v.restarts.length);
+  }
   let lastWall = -Infinity;
   let progress: RunInfo['progress'] = null;
-  for (const s of state.sources) {
-    for (const [tag, series] of s.series.entries()) {
-      tags.add(tag);
-      points += series.length;
+  for (const e of state.entries) {
+    for (const [, series] of e.set.entries())
       if (series.length > 0) lastWall = Math.max(lastWall, series.wallTime(series.length - 1));
-    }
-    if (s.progress) progress = { fraction: s.progress.fraction, etaSeconds: s.progress.etaSeconds };
+    const p = e.live?.progress;
+    if (p) progress = { fraction: p.fraction, etaSeconds: p.etaSeconds };
   }
   return {
     run: state.run,
-    sources: state.sources.map((s) => ({
-      file: basename(s.path),
-      format: s.format,
-      records: s.records,
-      errors: s.errors.map((e) => ({ offset: e.offset, kind: e.kind, message: e.message })),
-      dead: false,
+    sources: state.entries.map((e) => ({
+      file: e.name,
+      format: e.format,
+      records: e.live?.records ?? e.records,
+      errors: (e.live?.errors ?? e.errors).map((x) => ({
+        offset: x.offset,
+        kind: x.kind,
+        message: x.message,
+      })),
+      dead: e.live === null,
     })),
-    tags: [...tags].sort(),
+    tags: [...state.views.keys()].sort(),
     points,
     lastEventAt: Number.isFinite(lastWall) ? Math.round(lastWall * 1000) : null,
     fileWrittenAt: state.fileWrittenAt,
     progress,
-    loaded: true,
-    restarts: 0,
+    loaded: state.loaded,
+    restarts,
     worstAlert: null,
     stalled: false,
   };

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
 import { decodeWire } from '../../../src/shared/wire-codec';
 import { createHandlers } from '../../../src/core/api/handlers';
+import { AppCore } from '../../../src/core/app/app-core';
 import { startServer, type RunningServer } from '../../../src/core/server/serve';
+import { openStore } from '../../../src/core/store';
 import { EventFileWriter } from '../../../src/core/tfevents/writer';
-import { createWorkspace } from '../../../src/core/workspace/create';
-import type { Workspace } from '../../../src/core/workspace/workspace';
 
 const TOKEN = 'test-token-0123456789abcdef';
 
@@ -42,7 +42,7 @@ function request(
 
 describe('serve', () => {
   let server: RunningServer;
-  let workspace: Workspace;
+  let core: AppCore;
   let base: string;
   let runDir: string;
 
@@ -58,11 +58,14 @@ describe('serve', () => {
     mkdirSync(join(renderer, 'assets'));
     writeFileSync(join(renderer, 'assets', 'app.js'), 'console.log(1)');
     writeFileSync(join(root, 'secret.txt'), 'outside the renderer');
-    workspace = createWorkspace({});
-    await workspace.open(root);
-    const handlers = createHandlers(workspace, { mode: 'serve', version: 't', allowOpenFolder: false });
+    core = new AppCore({
+      host: { mode: 'serve', version: 't', allowOpenFolder: false },
+      store: openStore({ path: null }),
+    });
+    await core.open(root);
+    const handlers = createHandlers(core);
     server = await startServer({
-      workspace,
+      bus: core.bus,
       handlers,
       rendererDir: renderer,
       token: TOKEN,
@@ -74,7 +77,7 @@ describe('serve', () => {
 
   afterAll(async () => {
     await server.close();
-    await workspace.close();
+    await core.dispose();
   });
 
   test('prints a URL on 127.0.0.1 carrying the token', () => {

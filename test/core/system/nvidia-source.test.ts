@@ -1,4 +1,4 @@
-// The NVIDIA source's schedule and status: XML then CSV with merged details, fallbacks, back-off, transitions.
+// The NVIDIA source's schedule and status: XML then CSV (one-shot or streamed) with merged details, fallbacks, back-off, transitions.
 
 import { describe, expect, it } from 'vitest';
 import type { NvidiaQueryError } from '../../../src/shared/system-types';
@@ -6,6 +6,7 @@ import { parseQueryGpuCsv } from '../../../src/core/system/nvidia-csv';
 import type { NvidiaQueryKind, NvidiaQueryResult } from '../../../src/core/system/nvidia-smi';
 import { parseNvidiaXml } from '../../../src/core/system/nvidia-xml';
 import { NvidiaSource } from '../../../src/core/system/nvidia-source';
+import type { StreamRead } from '../../../src/core/system/nvidia-stream';
 import { readXml } from './fixtures';
 
 type Answer = NvidiaQueryResult | NvidiaQueryError;
@@ -136,5 +137,148 @@ describe('NvidiaSource', () => {
       [0, 50, 215, ['gpu_idle']],
       [1, 70, 216, ['gpu_idle']],
     ]);
+  });
+});
+
+/** A stream stand-in: answers reads from a script, records stops, GPU-count hints and disabling. */
+function scriptedStream(answer: (read: number) => StreamRead) {
+  const s = {
+    reads: 0,
+    stops: 0,
+    expected: [] as number[],
+    disabled: null as string | null,
+    noDataRuns: 0,
+    read(): StreamRead {
+      s.reads += 1;
+      return s.disabled !== null ? { kind: 'unsupported', reason: s.disabled } : answer(s.reads);
+    },
+    whenReady: async (): Promise<void> => undefined,
+    expectGpus(n: number): void {
+      s.expected.push(n);
+    },
+    disable(reason: string): void {
+      s.disabled = reason;
+    },
+    stop(): void {
+      s.stops += 1;
+    },
+  };
+  return s;
+}
+
+const streamRows = (text: string): StreamRead => {
+  const r = parseQueryGpuCsv(text);
+  if (!r.ok) throw new Error(r.message);
+  return { kind: 'rows', gpus: r.value, at: 0, warnings: [] };
+};
+
+describe('NvidiaSource with a stream', () => {
+  it('XML first, then the fast fields from the stream (no one-shot CSV spawned), details merged, XML again after the interval', async () => {
+    let now = 0;
+    const smi = scripted((kind) => (kind === 'xml' ? xmlOk('tesla-t4.xml', now) : csvOk(T4_CSV)));
+    const stream = scriptedStream(() => streamRows(T4_CSV));
+    const source = new NvidiaSource(smi, { now: () => now, detailIntervalMs: 10_000, stream });
+    await source.sample();
+    expect(stream.expected).toEqual([1]);
+    now += 1000;
+    const second = await source.sample();
+    expect(second.changed).toBe(false);
+    expect(second.gpus![0]).toMatchObject({ utilizationGpuPct: 88, throttleReasonsActive: [], detailAt: 0 });
+    expect(second.gpus![0]!.processes!.map((p) => p.pid)).toEqual([675, 5762]);
+    for (let i = 0; i < 9; i++) {
+      now += 1000;
+      await source.sample();
+    }
+    expect(smi.asked).toEqual(['xml', 'xml']);
+    expect(stream.reads).toBe(9);
+  });
+
+  it('stale stream data after rows (timeout, hadData) → fields null, "failing" announced once, recovery announced', async () => {
+    let now = 0;
+    let state: 'rows' | 'stale' = 'rows';
+    const smi = scripted(() => xmlOk('tesla-t4.xml'));
+    const stream = scriptedStream(() =>
+      state === 'rows'
+        ? streamRows(T4_CSV)
+        : { kind: 'failed', error: { kind: 'timeout', timeoutMs: 3000 }, hadData: true },
+    );
+    const source = new NvidiaSource(smi, { now: () => now, stream, failureRetryMs: 1000 });
+    const changes: string[] = [];
+    const record = (s: { changed: boolean; status: { state: string } }) => {
+      if (s.changed) changes.push(s.status.state);
+    };
+    record(await source.sample());
+    now += 1000;
+    record(await source.sample());
+    state = 'stale';
+    for (let i = 0; i < 5; i++) {
+      now += 1000;
+      const s = await source.sample();
+      record(s);
+      expect(s.gpus).toBeNull();
+    }
+    expect(source.currentStatus).toMatchObject({
+      state: 'failing',
+      message: 'nvidia-smi did not answer within 3000 ms (killed)',
+    });
+    state = 'rows';
+    now += 60_000;
+    record(await source.sample()); // the details are due again: XML
+    now += 1000;
+    const back = await source.sample();
+    record(back);
+    expect(back.gpus![0]!.utilizationGpuPct).toBe(88);
+    expect(changes).toEqual(['ok', 'failing', 'ok']);
+  });
+
+  it('stream says not-found → "no NVIDIA GPU found" once, stream stopped, nothing asked until the back-off ends', async () => {
+    let now = 0;
+    const smi = scripted(() => xmlOk('tesla-t4.xml'));
+    const stream = scriptedStream(() => ({
+      kind: 'failed',
+      error: { kind: 'not-found', message: 'nvidia-smi could not be run (exit status 127)' },
+      hadData: true,
+    }));
+    const source = new NvidiaSource(smi, { now: () => now, stream, absentRetryMs: 60_000 });
+    await source.sample();
+    const samples = [];
+    for (let i = 0; i < 30; i++) {
+      now += 1000;
+      samples.push(await source.sample());
+    }
+    expect(samples.filter((s) => s.changed).map((s) => s.status.state)).toEqual(['absent']);
+    expect(stream.reads).toBe(1);
+    expect(stream.stops).toBe(1);
+    expect(smi.asked).toEqual(['xml']);
+  });
+
+  it('a stream that never gives a row → the one-shot CSV that tick; after 3 such runs (one-shot working) streaming is off for good', async () => {
+    let now = 0;
+    const smi = scripted((kind) => (kind === 'xml' ? xmlOk('tesla-t4.xml', now) : csvOk(T4_CSV)));
+    const stream = scriptedStream(() => {
+      stream.noDataRuns += 1;
+      return { kind: 'failed', error: { kind: 'exit', code: 2, signal: null, stderr: '' }, hadData: false };
+    });
+    const source = new NvidiaSource(smi, { now: () => now, stream });
+    await source.sample();
+    for (let i = 0; i < 6; i++) {
+      now += 1000;
+      const s = await source.sample();
+      expect(s.status.state).toBe('ok');
+      expect(s.gpus![0]!.utilizationGpuPct).toBe(88);
+    }
+    expect(stream.disabled).toMatch(/gave no rows 3 times/);
+    expect(stream.reads).toBe(6);
+    expect(smi.asked).toEqual(['xml', ...Array(6).fill('fast')]);
+  });
+
+  it('stop() stops the stream', () => {
+    const stream = scriptedStream(() => ({ kind: 'waiting' }));
+    const source = new NvidiaSource(
+      scripted(() => xmlOk('a10g.xml')),
+      { now: () => 0, stream },
+    );
+    source.stop();
+    expect(stream.stops).toBe(1);
   });
 });

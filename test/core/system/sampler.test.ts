@@ -257,6 +257,25 @@ describe('SystemSampler', () => {
     expect(a).toBe(b);
     expect(calls).toBe(1);
   });
+
+  it('stop() stops the NVIDIA source too (its long-lived nvidia-smi), even when that throws', async () => {
+    const clock = new FakeClock();
+    let stops = 0;
+    const nvidia = {
+      sample: async () => ({ gpus: null, status: { state: 'pending' as const }, changed: false }),
+      stop: () => {
+        stops++;
+        throw new Error('already gone');
+      },
+    };
+    const sampler = new SystemSampler({ host, nvidia }, { clock });
+    sampler.start();
+    await clock.advance(2000);
+    sampler.stop();
+    expect(stops).toBe(1);
+    expect(sampler.isRunning).toBe(false);
+    expect(clock.pending).toBe(0);
+  });
 });
 
 describe('RingBuffer', () => {

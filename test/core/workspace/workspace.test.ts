@@ -60,6 +60,11 @@ describe('workspace on a live demo run', () => {
     expect(pushed('approx_kl')).toEqual(full.steps);
     const pushedValues = deltas.filter((d) => d.tag === 'approx_kl').flatMap((d) => [...d.values]);
     expect(pushedValues).toEqual(full.values);
+    // The demo writes reward to the event file and the CSV: shown once (from the event file), no
+    // false restart.
+    expect(pushed('reward')).toEqual(Array.from({ length: steps }, (_, i) => i));
+    expect(ws.getWindow('ppo_demo', 'reward', { pixels: 1000 })!.length).toBe(steps);
+    expect(info.restarts).toBe(0);
   });
 
   test('refuses to open something that is not a folder', async () => {

@@ -1,0 +1,223 @@
+// Alerts as the contract shows them: active and cleared this session, plus earlier sessions' history from the store.
+
+import type { AlertChange, AlertInfo } from '../../shared/domain';
+import { alertId, RULE_ADVICE, type Alert, type AlertTransition, type RuleId } from '../health';
+import type { AlertRecord, Store } from '../store';
+import type { RunPath } from './alert-sink';
+
+export function toAlertInfo(a: Alert, cleared: { at: number; step: number } | null = null): AlertInfo {
+  return {
+    id: a.id,
+    rule: a.rule,
+    severity: a.severity,
+    run: a.run,
+    tag: a.tag,
+    step: a.step,
+    value: a.value,
+    message: a.message,
+    advice: a.advice,
+    raisedAt: a.raisedAt,
+    acknowledged: a.acknowledged,
+    snoozedUntil: a.snoozedUntil,
+    active: cleared === null,
+    clearedAt: cleared?.at ?? null,
+    clearedStep: cleared?.step ?? null,
+  };
+}
+
+/** What an earlier session left for one run: snoozes still running, incidents acknowledged while open. */
+export interface PersistedAlertState {
+  snoozes: { id: string; until: number }[];
+  acknowledged: Set<string>;
+}
+
+/** The run of an alert id (JSON [run, rule, tag]); null for anything else a client might send. */
+export function runOfAlertId(id: string): string | null {
+  try {
+    const v: unknown = JSON.parse(id);
+    return Array.isArray(v) && v.length === 3 && typeof v[0] === 'string' && typeof v[1] === 'string'
+      ? v[0]
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+const bySeverityThenNewest = (a: AlertInfo, b: AlertInfo): number => {
+  if (a.active !== b.active) return a.active ? -1 : 1;
+  if (a.severity !== b.severity) return a.severity === 'critical' ? -1 : 1;
+  return b.raisedAt - a.raisedAt;
+};
+
+const HISTORY_LIMIT = 500;
+const CLEARED_KEPT = 1000;
+
+export class AlertRegistry {
+  private readonly active = new Map<string, AlertInfo>();
+  private readonly cleared: AlertInfo[] = [];
+
+  constructor(
+    private readonly store: () => Store,
+    private readonly runPath: RunPath,
+    /** Rows written by this session (they are already in `active`/`cleared`). */
+    private readonly written: ReadonlySet<number>,
+  ) {}
+
+  apply(t: AlertTransition): AlertChange {
+    if (t.kind === 'cleared') {
+      const info = toAlertInfo(t.alert, { at: t.at, step: t.step });
+      this.active.delete(t.alert.id);
+      this.cleared.push(info);
+      if (this.cleared.length > CLEARED_KEPT) this.cleared.shift();
+      return { kind: 'cleared', alert: info };
+    }
+    const info = toAlertInfo(t.alert);
+    this.active.set(info.id, info);
+    return { kind: t.kind, alert: info };
+  }
+
+  /** Mirrors an engine-side change (ack, snooze) into the active alert; null when it is not active. */
+  update(id: string, patch: Partial<Pick<AlertInfo, 'acknowledged' | 'snoozedUntil'>>): AlertInfo | null {
+    const a = this.active.get(id);
+    if (!a) return null;
+    const next = { ...a, ...patch };
+    this.active.set(id, next);
+    return next;
+  }
+
+  /** The newest known incident of an id: active, else cleared this session, else from history. */
+  latest(id: string, runs: readonly string[]): AlertInfo | null {
+    const a = this.active.get(id);
+    if (a) return a;
+    for (let i = this.cleared.length - 1; i >= 0; i--)
+      if (this.cleared[i]!.id === id) return this.cleared[i]!;
+    const run = runOfAlertId(id);
+    if (run === null || !runs.includes(run)) return null;
+    return this.history(run).find((h) => h.id === id) ?? null;
+  }
+
+  /** Marks a cleared incident seen (nothing in the engine to change). */
+  patchCleared(
+    id: string,
+    patch: Partial<Pick<AlertInfo, 'acknowledged' | 'snoozedUntil'>>,
+  ): AlertInfo | null {
+    for (let i = this.cleared.length - 1; i >= 0; i--) {
+      if (this.cleared[i]!.id === id) {
+        this.cleared[i] = { ...this.cleared[i]!, ...patch };
+        return this.cleared[i]!;
+      }
+    }
+    return null;
+  }
+
+  activeAlerts(run?: string): AlertInfo[] {
+    return [...this.active.values()]
+      .filter((a) => run === undefined || a.run === run)
+      .sort(bySeverityThenNewest);
+  }
+
+  /** Active, then cleared this session, then earlier sessions (newest first), for the given open runs. */
+  list(runs: readonly string[], run?: string): AlertInfo[] {
+    const wanted = run === undefined ? runs : runs.filter((r) => r === run);
+    const session = [
+      ...this.activeAlerts(run),
+      ...this.cleared.filter((a) => run === undefined || a.run === run).reverse(),
+    ];
+    const past = wanted.flatMap((r) => this.history(r)).sort((a, b) => b.raisedAt - a.raisedAt);
+    return [...session, ...past];
+  }
+
+  forgetSession(): void {
+    this.active.clear();
+    this.cleared.length = 0;
+  }
+
+  /** Earlier sessions' incidents of one run, rebuilt from its rows (an escalation merges into its incident). */
+  history(run: string): AlertInfo[] {
+    return this.incidents(run).map((i) => i.info);
+  }
+
+  /** Snoozes still running and incidents acknowledged while open, as an earlier session left them. */
+  persisted(run: string, now: number): PersistedAlertState {
+    const snoozes = new Map<string, number>();
+    const acknowledged = new Set<string>();
+    for (const i of this.incidents(run)) {
+      const { info } = i;
+      // incidents() is newest first: the first seen per id is the latest.
+      if (!snoozes.has(info.id) && info.snoozedUntil !== null && info.snoozedUntil > now)
+        snoozes.set(info.id, info.snoozedUntil);
+      if (i.latestForId && info.clearedAt === null && info.acknowledged) acknowledged.add(info.id);
+    }
+    return { snoozes: [...snoozes].map(([id, until]) => ({ id, until })), acknowledged };
+  }
+
+  /** Newest first. */
+  private incidents(run: string): { info: AlertInfo; latestForId: boolean }[] {
+    const path = this.runPath(run);
+    if (path === null) return [];
+    let rows: AlertRecord[];
+    try {
+      rows = this.store().alertHistory({ run: path, limit: HISTORY_LIMIT });
+    } catch {
+      return [];
+    }
+    const open = new Map<string, AlertInfo>();
+    const done: AlertInfo[] = [];
+    for (const r of rows.filter((x) => !this.written.has(x.id)).reverse()) {
+      const id = alertId(run, r.rule as RuleId, r.tag);
+      const cur = open.get(id);
+      if (r.state === 'cleared') {
+        if (cur) {
+          // A snooze or ack set after the incident cleared lives on its cleared row.
+          done.push({
+            ...cur,
+            clearedAt: r.at,
+            clearedStep: r.step,
+            acknowledged: cur.acknowledged || r.acknowledgedAt !== null,
+            snoozedUntil: r.snoozedUntil ?? cur.snoozedUntil,
+          });
+          open.delete(id);
+        }
+        continue;
+      }
+      const severity = r.severity === 'critical' ? 'critical' : 'warning';
+      if (cur) {
+        open.set(id, {
+          ...cur,
+          severity: cur.severity === 'critical' ? 'critical' : severity,
+          step: r.step ?? cur.step,
+          value: r.value ?? cur.value,
+          message: r.message,
+          acknowledged: cur.acknowledged || r.acknowledgedAt !== null,
+          snoozedUntil: r.snoozedUntil ?? cur.snoozedUntil,
+        });
+        continue;
+      }
+      open.set(id, {
+        id,
+        rule: r.rule,
+        severity,
+        run,
+        tag: r.tag,
+        step: r.step ?? 0,
+        value: r.value ?? Number.NaN,
+        message: r.message,
+        advice: RULE_ADVICE[r.rule as RuleId] ?? null,
+        raisedAt: r.at,
+        acknowledged: r.acknowledgedAt !== null,
+        snoozedUntil: r.snoozedUntil,
+        active: false,
+        clearedAt: null,
+        clearedStep: null,
+      });
+    }
+    // Incidents still open when that session ended: not active now (this session re-evaluates the run).
+    const all = [...done, ...open.values()].sort((a, b) => b.raisedAt - a.raisedAt);
+    const seen = new Set<string>();
+    return all.map((info) => {
+      const latestForId = !seen.has(info.id);
+      seen.add(info.id);
+      return { info, latestForId };
+    });
+  }
+}

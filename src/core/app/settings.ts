@@ -1,0 +1,67 @@
+// User settings: defaults, validation of what the store holds, patches, and the thresholds they override.
+
+import type { Settings } from '../../shared/domain';
+import { DEFAULT_THRESHOLDS, type Thresholds } from '../health';
+import type { JsonValue } from '../store';
+
+export const SETTINGS_KEY = 'settings';
+
+export const DEFAULT_SETTINGS: Readonly<Settings> = {
+  theme: 'system',
+  smoothing: 0.6,
+  xAxis: 'step',
+  logY: false,
+  notifications: true,
+  usePolling: false,
+  stalledAfterMinutes: 10,
+  thresholds: {},
+};
+
+const oneOf = <T extends string>(v: unknown, allowed: readonly T[], d: T): T =>
+  typeof v === 'string' && (allowed as readonly string[]).includes(v) ? (v as T) : d;
+const num = (v: unknown, min: number, max: number, d: number): number =>
+  typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max ? v : d;
+const bool = (v: unknown, d: boolean): boolean => (typeof v === 'boolean' ? v : d);
+
+/** Settings from whatever the store held: unknown keys dropped, bad values back to their default. */
+export function parseSettings(stored: JsonValue | undefined): Settings {
+  const o = stored !== null && typeof stored === 'object' && !Array.isArray(stored) ? stored : {};
+  const d = DEFAULT_SETTINGS;
+  const thresholds: Record<string, number> = {};
+  const th = o.thresholds;
+  if (th !== null && typeof th === 'object' && !Array.isArray(th)) {
+    for (const [k, v] of Object.entries(th))
+      if (typeof v === 'number' && Number.isFinite(v)) thresholds[k] = v;
+  }
+  return {
+    theme: oneOf(o.theme, ['system', 'light', 'dark'] as const, d.theme),
+    smoothing: num(o.smoothing, 0, 0.999, d.smoothing),
+    xAxis: oneOf(o.xAxis, ['step', 'relative', 'wall'] as const, d.xAxis),
+    logY: bool(o.logY, d.logY),
+    notifications: bool(o.notifications, d.notifications),
+    usePolling: bool(o.usePolling, d.usePolling),
+    stalledAfterMinutes: num(o.stalledAfterMinutes, 1, 24 * 60, d.stalledAfterMinutes),
+    thresholds,
+  };
+}
+
+/** A patch (already validated by the contract's schema) applied; `thresholds` replaces the whole map. */
+export function applySettingsPatch(current: Settings, patch: Partial<Settings>): Settings {
+  const next: Settings = { ...current };
+  for (const [k, v] of Object.entries(patch) as [keyof Settings, unknown][]) {
+    if (v !== undefined) (next as unknown as Record<string, unknown>)[k] = v;
+  }
+  next.thresholds = { ...(patch.thresholds ?? current.thresholds) };
+  return next;
+}
+
+/** The user's threshold overrides as the health engine names them; unknown names are ignored. */
+export function userThresholds(s: Settings): Partial<Thresholds> {
+  const out: Partial<Thresholds> = {};
+  for (const [k, v] of Object.entries(s.thresholds)) {
+    if (k in DEFAULT_THRESHOLDS && Number.isFinite(v)) out[k as keyof Thresholds] = v;
+  }
+  // "Stalled after N minutes" is the floor of the stalled-run rule (the gap factor still applies).
+  if (out.stall_floor_s === undefined) out.stall_floor_s = s.stalledAfterMinutes * 60;
+  return out;
+}

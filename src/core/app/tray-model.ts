@@ -1,0 +1,91 @@
+// The tray as data (pure): icon health = worst active alert over open runs; per run its key numbers and alerts.
+
+import type { AlertInfo, AppFocus, RunInfo, Severity } from '../../shared/domain';
+import { KEY_LABELS, KEY_ROLES, type KeyNumbers } from './key-numbers';
+
+export type TrayHealth = 'ok' | 'warning' | 'critical';
+
+export interface TrayAlertItem {
+  id: string;
+  label: string;
+  severity: Severity;
+  focus: AppFocus;
+}
+
+export interface TrayRunItem {
+  name: string;
+  /** "step 412 · reward 0.531 · KL 0.0312" */
+  summary: string;
+  worst: Severity | null;
+  alerts: TrayAlertItem[];
+  focus: AppFocus;
+}
+
+export interface TrayModel {
+  health: TrayHealth;
+  tooltip: string;
+  runs: TrayRunItem[];
+}
+
+/** Short, stable number text: 4 significant digits, no exponent for ordinary magnitudes. */
+export function formatNumber(v: number): string {
+  if (!Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : v > 0 ? '∞' : '−∞';
+  if (v === 0) return '0';
+  const a = Math.abs(v);
+  if (a >= 1e6 || a < 1e-4) return v.toExponential(2);
+  if (Number.isInteger(v)) return String(v);
+  return String(Number(v.toPrecision(4)));
+}
+
+const worse = (a: Severity | null, b: Severity | null): Severity | null =>
+  a === 'critical' || b === 'critical' ? 'critical' : (a ?? b);
+
+export function buildTrayModel(
+  runs: readonly RunInfo[],
+  active: readonly AlertInfo[],
+  keys: (run: string) => KeyNumbers,
+): TrayModel {
+  let health: Severity | null = null;
+  const items: TrayRunItem[] = runs.map((r) => {
+    const k = keys(r.run);
+    const parts: string[] = [];
+    if (k.step !== null) parts.push(`step ${formatNumber(k.step)}`);
+    let shown = 0;
+    for (const role of KEY_ROLES) {
+      const v = k.values[role];
+      if (!v || shown >= 3) continue;
+      parts.push(`${KEY_LABELS[role] ?? role} ${formatNumber(v.value)}`);
+      shown++;
+    }
+    if (parts.length === 0) parts.push(`${r.tags.length} tags · ${r.points} points`);
+    const alerts = active
+      .filter((a) => a.active && a.run === r.run)
+      .sort((a, b) =>
+        a.severity === b.severity ? a.raisedAt - b.raisedAt : a.severity === 'critical' ? -1 : 1,
+      )
+      .map((a) => ({
+        id: a.id,
+        severity: a.severity,
+        label: `${a.severity === 'critical' ? '⛔' : '⚠'} ${a.rule}${a.tag ? ` (${a.tag})` : ''} at step ${formatNumber(a.step)}`,
+        focus: { run: a.run, tag: a.tag, step: a.step },
+      }));
+    const worst = alerts.reduce<Severity | null>((w, a) => worse(w, a.severity), null);
+    health = worse(health, worst);
+    return {
+      name: r.run,
+      summary: parts.join(' · '),
+      worst,
+      alerts,
+      focus: { run: r.run, tag: null, step: null },
+    };
+  });
+  const nAlerts = items.reduce((n, r) => n + r.alerts.length, 0);
+  const h: TrayHealth = health ?? 'ok';
+  const tooltip =
+    h === 'ok'
+      ? items.length
+        ? `rlwatch — ${items.length} run${items.length === 1 ? '' : 's'}, all healthy`
+        : 'rlwatch — no runs open'
+      : `rlwatch — ${nAlerts} active alert${nAlerts === 1 ? '' : 's'} (${h})`;
+  return { health: h, tooltip, runs: items };
+}

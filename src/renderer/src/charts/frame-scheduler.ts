@@ -1,0 +1,76 @@
+// Coalesces chart redraws: one update per chart per animation frame, time-sliced so a frame stays short.
+
+export interface FrameTask {
+  /** Draws; called at most once per frame however often it was scheduled. */
+  flush(): void;
+  /** A first draw (page load): such frames get the larger budget, so a grid of charts appears in few frames. */
+  firstDraw?(): boolean;
+}
+
+/** The one browser API used, typed here so the module stays DOM-free (it is unit-tested in Node). */
+interface BrowserFrames {
+  requestAnimationFrame(cb: () => void): number;
+}
+
+export interface FrameScheduler {
+  schedule(task: FrameTask): void;
+  cancel(task: FrameTask): void;
+  readonly pending: number;
+}
+
+/**
+ * Runs scheduled tasks in the next animation frame, oldest first, until `budgetMs` is spent (a first
+ * draw may take the frame to `firstDrawBudgetMs`: loading, nothing to keep smooth yet); the rest wait
+ * for the following frame (at least one task runs per frame, so nothing starves). `perTaskOverheadMs`
+ * counts work a task causes after the callback (the compositor's commit of each redrawn canvas). Tasks
+ * that wait are coalesced, so when drawing cannot keep up each chart simply redraws less often.
+ */
+export function createFrameScheduler(
+  raf: (cb: () => void) => unknown = (cb) =>
+    (globalThis as unknown as BrowserFrames).requestAnimationFrame(cb),
+  now: () => number = () => performance.now(),
+  budgetMs = 8,
+  firstDrawBudgetMs = 50,
+  perTaskOverheadMs = 0,
+): FrameScheduler {
+  const queue = new Set<FrameTask>();
+  let requested = false;
+  const run = (): void => {
+    requested = false;
+    const start = now();
+    let overhead = 0;
+    for (const task of [...queue]) {
+      if (!queue.delete(task)) continue;
+      const budget = task.firstDraw?.() ? firstDrawBudgetMs : budgetMs;
+      task.flush();
+      overhead += perTaskOverheadMs;
+      if (now() - start + overhead >= budget) break;
+    }
+    if (queue.size > 0) request();
+  };
+  const request = (): void => {
+    if (requested) return;
+    requested = true;
+    raf(run);
+  };
+  return {
+    schedule(task) {
+      queue.add(task);
+      request();
+    },
+    cancel(task) {
+      queue.delete(task);
+    },
+    get pending() {
+      return queue.size;
+    },
+  };
+}
+
+let shared: FrameScheduler | null = null;
+
+/** The app-wide scheduler every chart shares (so the frame budget is shared too). */
+export function frameScheduler(): FrameScheduler {
+  // 6 ms of drawing per frame plus ~1.5 ms per redrawn canvas for its commit (software compositing).
+  return (shared ??= createFrameScheduler(undefined, undefined, 6, 50, 1.5));
+}

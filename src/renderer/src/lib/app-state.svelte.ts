@@ -1,0 +1,265 @@
+// The dashboard's live state: runs, selection, details, alerts, system samples, load progress and notices, fed by the Backend.
+
+import type {
+  AlertInfo,
+  AppInfo,
+  AppNotice,
+  LoadProgress,
+  RecentRunInfo,
+  RunDetails,
+  RunInfo,
+} from '../../../shared/domain';
+import type { NvidiaStatus, SystemSnapshot } from '../../../shared/system-types';
+import type { Backend } from '../backend/backend';
+import { SettingsStore } from './settings.svelte';
+
+export interface Notice extends AppNotice {
+  id: number;
+}
+
+/** Where to scroll and which step to mark, from an alert click or `app.focus`. */
+export interface FocusTarget {
+  run: string;
+  tag: string | null;
+  step: number | null;
+  /** Bumped per request so focusing the same chart twice scrolls again. */
+  seq: number;
+}
+
+/** Samples kept for the sparklines (a little over 5 minutes at 1 Hz). */
+const HISTORY_LIMIT = 330;
+const CLEARED_LIMIT = 20;
+/** How long a focused chart stays highlighted. */
+const FOCUS_MS = 8_000;
+
+export class AppState {
+  connection = $state<'connecting' | 'connected' | 'reconnecting'>('connecting');
+  info = $state.raw<AppInfo | null>(null);
+  runs = $state.raw<RunInfo[]>([]);
+  selected = $state<string | null>(null);
+  /** Further runs drawn on the same charts as the selected one. */
+  overlay = $state<string[]>([]);
+  details = $state.raw<RunDetails | null>(null);
+  detailsError = $state<string | null>(null);
+  alerts = $state.raw<AlertInfo[]>([]);
+  alertsError = $state<string | null>(null);
+  system = $state.raw<SystemSnapshot | null>(null);
+  history = $state.raw<SystemSnapshot[]>([]);
+  /** The NVIDIA source's state, replaced only when its kind changes (so the panel line never flickers). */
+  nvidia = $state.raw<NvidiaStatus>({ state: 'pending' });
+  load = $state.raw<LoadProgress | null>(null);
+  /** Recently opened folders (only where this host can open folders: the desktop app). */
+  recent = $state.raw<RecentRunInfo[]>([]);
+  notices = $state<Notice[]>([]);
+  focus = $state.raw<FocusTarget | null>(null);
+  /** Ticks every second so "12 s ago" stays true. */
+  now = $state(Date.now());
+  readonly settings: SettingsStore;
+
+  private noticeId = 1;
+  private detailsTimer: ReturnType<typeof setTimeout> | null = null;
+  private detailsSeq = 0;
+  private storeNoticeShown = false;
+  private readonly disposers: (() => void)[] = [];
+
+  constructor(readonly backend: Backend) {
+    this.settings = new SettingsStore(backend);
+  }
+
+  /** The runs the charts draw: the selected one first, then the overlaid ones. */
+  get chartRuns(): string[] {
+    return this.selected === null ? [] : [this.selected, ...this.overlay.filter((r) => r !== this.selected)];
+  }
+
+  get selectedRun(): RunInfo | null {
+    return this.runs.find((r) => r.run === this.selected) ?? null;
+  }
+
+  get activeAlerts(): AlertInfo[] {
+    const rank = (a: AlertInfo): number => (a.severity === 'critical' ? 0 : 1);
+    return this.alerts.filter((a) => a.active).sort((a, b) => rank(a) - rank(b) || b.raisedAt - a.raisedAt);
+  }
+
+  get clearedAlerts(): AlertInfo[] {
+    return this.alerts
+      .filter((a) => !a.active)
+      .sort((a, b) => (b.clearedAt ?? 0) - (a.clearedAt ?? 0))
+      .slice(0, CLEARED_LIMIT);
+  }
+
+  start(): () => void {
+    const b = this.backend;
+    this.disposers.push(
+      b.onConnection((s) => {
+        this.connection = s;
+        if (s === 'connected') void this.refresh();
+      }),
+      b.on('runs.changed', (runs) => this.setRuns(runs)),
+      b.on('alerts.changed', (c) => this.upsertAlert(c.alert)),
+      b.on('system.snapshot', (s) => this.addSnapshot(s)),
+      b.on('load.progress', (p) => (this.load = p)),
+      b.on('app.notice', (n) => this.notify(n)),
+      b.on('app.focus', (f) => this.focusOn(f.run, f.tag, f.step)),
+    );
+    const tick = setInterval(() => (this.now = Date.now()), 1000);
+    const onVisibility = (): void => {
+      void b.invoke('app.visibility', { visible: document.visibilityState === 'visible' });
+    };
+    document.addEventListener('visibilitychange', onVisibility);
+    this.disposers.push(
+      () => clearInterval(tick),
+      () => document.removeEventListener('visibilitychange', onVisibility),
+    );
+    return () => this.disposers.splice(0).forEach((d) => d());
+  }
+
+  /** Everything a (re)connected backend can tell: info, settings, runs, alerts, system history. */
+  async refresh(): Promise<void> {
+    const b = this.backend;
+    const [info, runs, alerts, history] = await Promise.all([
+      b.invoke('app.info', {}),
+      b.invoke('runs.list', {}),
+      b.invoke('alerts.list', {}),
+      b.invoke('system.history', { sinceMs: Date.now() - 10 * 60_000 }),
+      this.settings.load(),
+    ]);
+    if (info.ok) {
+      this.info = info.value;
+      const store = info.value.store;
+      if (!store.persistent && !this.storeNoticeShown) {
+        this.storeNoticeShown = true;
+        this.notify({
+          level: 'info',
+          message: `Settings and alert history are kept only while rlwatch runs${store.message ? ` (${store.message})` : ''}.`,
+        });
+      }
+      if (info.value.watch.suggestion) this.notify({ level: 'info', message: info.value.watch.suggestion });
+    }
+    if (info.ok && info.value.canChooseFolder) {
+      const recent = await b.invoke('runs.recent', {});
+      this.recent = recent.ok ? recent.value : [];
+    }
+    if (runs.ok) this.setRuns(runs.value);
+    else this.notify({ level: 'error', message: `Cannot list runs: ${runs.error.message}` });
+    if (alerts.ok) {
+      this.alerts = alerts.value;
+      this.alertsError = null;
+    } else this.alertsError = alerts.error.message;
+    if (history.ok && history.value.length > 0) {
+      this.history = history.value.slice(-HISTORY_LIMIT);
+      const last = history.value[history.value.length - 1]!;
+      if (!this.system || last.t > this.system.t) this.addSnapshot(last, false);
+    }
+  }
+
+  setRuns(runs: RunInfo[]): void {
+    this.runs = runs;
+    const names = new Set(runs.map((r) => r.run));
+    if (this.overlay.some((r) => !names.has(r))) this.overlay = this.overlay.filter((r) => names.has(r));
+    if (this.selected === null || !names.has(this.selected)) {
+      const first = runs[0];
+      this.select(first ? first.run : null);
+    } else this.scheduleDetails(2000);
+  }
+
+  select(run: string | null): void {
+    if (run === this.selected) return;
+    this.selected = run;
+    this.overlay = this.overlay.filter((r) => r !== run);
+    this.details = null;
+    this.detailsError = null;
+    this.scheduleDetails(0);
+  }
+
+  /** Adds or removes a run from the overlay (ctrl-click or the checkbox). */
+  toggleOverlay(run: string): void {
+    if (run === this.selected) return;
+    this.overlay = this.overlay.includes(run)
+      ? this.overlay.filter((r) => r !== run)
+      : [...this.overlay, run];
+  }
+
+  focusOn(run: string, tag: string | null, step: number | null): void {
+    this.select(run);
+    const seq = (this.focus?.seq ?? 0) + 1;
+    this.focus = { run, tag, step, seq };
+    // The highlight is a pointer, not a mode: it goes after a while unless something else was focused.
+    setTimeout(() => {
+      if (this.focus?.seq === seq) this.focus = null;
+    }, FOCUS_MS);
+  }
+
+  /** Opens another folder (desktop app): the picker when `path` is null, else a recent folder. */
+  async openFolder(path: string | null): Promise<void> {
+    const r =
+      path === null
+        ? await this.backend.invoke('runs.chooseFolder', {})
+        : await this.backend.invoke('runs.openFolder', { path });
+    if (!r.ok) this.notify({ level: 'error', message: r.error.message });
+    else if (r.value) {
+      this.selected = null;
+      this.overlay = [];
+      await this.refresh();
+    }
+  }
+
+  notify(n: AppNotice): void {
+    if (this.notices.some((x) => x.message === n.message)) return;
+    this.notices = [...this.notices, { ...n, id: this.noticeId++ }];
+  }
+
+  dismiss(id: number): void {
+    this.notices = this.notices.filter((n) => n.id !== id);
+  }
+
+  async ack(id: string): Promise<void> {
+    const r = await this.backend.invoke('alerts.ack', { id });
+    if (r.ok) this.upsertAlert(r.value);
+    else this.notify({ level: 'error', message: `Could not acknowledge the alert: ${r.error.message}` });
+  }
+
+  async snooze(id: string, minutes: number): Promise<void> {
+    const r = await this.backend.invoke('alerts.snooze', { id, minutes });
+    if (r.ok) this.upsertAlert(r.value);
+    else this.notify({ level: 'error', message: `Could not snooze the alert: ${r.error.message}` });
+  }
+
+  private upsertAlert(a: AlertInfo): void {
+    const i = this.alerts.findIndex((x) => x.id === a.id);
+    this.alerts = i < 0 ? [...this.alerts, a] : this.alerts.map((x, j) => (j === i ? a : x));
+  }
+
+  private addSnapshot(s: SystemSnapshot, append = true): void {
+    this.system = s;
+    if (append) {
+      const h = this.history.length >= HISTORY_LIMIT ? this.history.slice(1) : this.history.slice();
+      h.push(s);
+      this.history = h;
+    }
+    if (s.nvidia.state !== this.nvidia.state) this.nvidia = s.nvidia;
+  }
+
+  /** Details (config, progress fields, epoch summary) change slowly: refetched at most every couple of seconds. */
+  private scheduleDetails(delayMs: number): void {
+    if (this.detailsTimer !== null) {
+      if (delayMs > 0) return;
+      clearTimeout(this.detailsTimer);
+    }
+    this.detailsTimer = setTimeout(() => {
+      this.detailsTimer = null;
+      void this.loadDetails();
+    }, delayMs);
+  }
+
+  private async loadDetails(): Promise<void> {
+    const run = this.selected;
+    if (run === null) return;
+    const seq = ++this.detailsSeq;
+    const r = await this.backend.invoke('runs.details', { run });
+    if (seq !== this.detailsSeq || run !== this.selected) return;
+    if (r.ok) {
+      this.details = r.value;
+      this.detailsError = null;
+    } else this.detailsError = r.error.message;
+  }
+}

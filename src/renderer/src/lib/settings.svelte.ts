@@ -1,0 +1,76 @@
+// Dashboard settings: loaded with settings.get, saved with settings.set (debounced), kept locally when the backend cannot.
+
+import type { Settings } from '../../../shared/domain';
+import type { Backend } from '../backend/backend';
+
+export const DEFAULT_SETTINGS: Settings = {
+  theme: 'system',
+  smoothing: 0.6,
+  xAxis: 'step',
+  logY: false,
+  notifications: true,
+  usePolling: false,
+  stalledAfterMinutes: 10,
+  thresholds: {},
+};
+
+type Patch = Partial<Pick<Settings, 'theme' | 'smoothing' | 'xAxis' | 'logY'>>;
+const LOCAL_KEY = 'rlwatch.settings';
+
+function readLocal(): Patch {
+  try {
+    const raw = localStorage.getItem(LOCAL_KEY);
+    return raw ? (JSON.parse(raw) as Patch) : {};
+  } catch {
+    return {};
+  }
+}
+
+export class SettingsStore {
+  value = $state<Settings>({ ...DEFAULT_SETTINGS, ...readLocal() });
+  /** 'backend' once settings.get answered; 'local' when the backend cannot store them (kept in this browser). */
+  source = $state<'pending' | 'backend' | 'local'>('pending');
+  /** Why the backend did not store them, shown as a hint in the toolbar. */
+  reason = $state<string | null>(null);
+  private pending: Patch = {};
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(private readonly backend: Backend) {}
+
+  async load(): Promise<void> {
+    const r = await this.backend.invoke('settings.get', {});
+    if (r.ok) {
+      this.value = r.value;
+      this.source = 'backend';
+      this.reason = null;
+    } else {
+      this.source = 'local';
+      this.reason = r.error.message;
+    }
+  }
+
+  /** Applies at once; saves after a short pause so a dragged slider is one request. */
+  set(patch: Patch): void {
+    this.value = { ...this.value, ...patch };
+    this.pending = { ...this.pending, ...patch };
+    try {
+      localStorage.setItem(LOCAL_KEY, JSON.stringify({ ...readLocal(), ...patch }));
+    } catch {
+      // Storage may be disabled; the backend copy is the one that matters.
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.flush(), 300);
+  }
+
+  private async flush(): Promise<void> {
+    const patch = this.pending;
+    this.pending = {};
+    this.timer = null;
+    if (this.source === 'local') return;
+    const r = await this.backend.invoke('settings.set', { patch });
+    if (!r.ok) {
+      this.source = 'local';
+      this.reason = r.error.message;
+    }
+  }
+}

@@ -1,0 +1,30 @@
+// How the dashboard was last viewed (pinned charts, collapsed groups), kept in localStorage.
+
+export interface ViewState {
+  pinned: string[];
+  collapsed: string[];
+}
+
+const KEY = 'rlwatch.view';
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+
+export function loadView(): ViewState {
+  try {
+    const raw = JSON.parse(localStorage.getItem(KEY) ?? '{}') as Record<string, unknown>;
+    return {
+      pinned: strings(raw.pinned),
+      collapsed: strings(raw.collapsed),
+    };
+  } catch {
+    return { pinned: [], collapsed: [] };
+  }
+}
+
+export function saveView(v: ViewState): void {
+  try {
+    localStorage.setItem(KEY, JSON.stringify(v));
+  } catch {
+    // Storage disabled: the view is simply not remembered.
+  }
+}

@@ -1,0 +1,275 @@
+// AppCore as the hosts use it: every channel through dispatch, settings persisted, thresholds resolved, system
+// samples pushed and stored, and a store that fails after opening degrading to memory instead of crashing.
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { REQUEST_CHANNELS, type RequestChannel } from '../../../src/shared/channels';
+import type { AlertChange, AppNotice } from '../../../src/shared/domain';
+import type { SystemSnapshot } from '../../../src/shared/system-types';
+import { dispatch } from '../../../src/core/api/dispatch';
+import { createHandlers } from '../../../src/core/api/handlers';
+import { AppCore } from '../../../src/core/app/app-core';
+import { openAppStore, storePathFromEnv } from '../../../src/core/app/app-store';
+import { openStore, ResilientStore } from '../../../src/core/store';
+import { SystemSampler } from '../../../src/core/system';
+import { EventFileWriter } from '../../../src/core/tfevents/writer';
+
+const HOST = {
+  mode: 'electron',
+  version: 't',
+  allowOpenFolder: true,
+  chooseFolder: async () => null,
+} as const;
+
+async function until(cond: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+let tmp: string;
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'rlwatch-apphost-'));
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** A run whose KL sits at 0.03 for 12 steps, with its own target_kl in config.json. */
+function klRun(name: string, targetKl: number): string {
+  const root = join(tmp, name);
+  const run = join(root, 'run1');
+  mkdirSync(run, { recursive: true });
+  writeFileSync(join(run, 'config.json'), JSON.stringify({ target_kl: targetKl }));
+  const w = new EventFileWriter(run, { wallTime: 1000 });
+  for (let i = 0; i < 12; i++) w.scalars(i, [{ tag: 'approx_kl', value: 0.03 }], 'simple', 1000 + i);
+  w.close();
+  return root;
+}
+
+describe('every channel through dispatch', () => {
+  test('each request channel answers ok with plausible values', async () => {
+    const root = klRun('all-channels', 0.02);
+    const core = new AppCore({ host: HOST, store: openStore({ path: null }) });
+    const h = createHandlers(core);
+    try {
+      const opened = await dispatch(h, 'runs.openFolder', { path: root });
+      expect(opened).toEqual({ ok: true, value: { root } });
+      await until(() => core.alerts().some((a) => a.active), 'the KL alert');
+      const id = core.alerts()[0]!.id;
+      const args: Record<RequestChannel, unknown> = {
+        'app.info': {},
+        'app.visibility': { visible: false },
+        'runs.list': {},
+        'runs.openFolder': { path: root },
+        'runs.chooseFolder': {},
+        'runs.recent': {},
+        'runs.details': { run: 'run1' },
+        'runs.saveView': { view: { pinned: ['approx_kl'] } },
+        'series.get': { run: 'run1', tag: 'approx_kl', pixels: 100 },
+        'alerts.list': {},
+        'alerts.ack': { id },
+        'alerts.snooze': { id, minutes: 5 },
+        'system.history': {},
+        'settings.get': {},
+        'settings.set': { patch: { theme: 'dark' } },
+      };
+      const results: Record<string, unknown> = {};
+      for (const c of REQUEST_CHANNELS) {
+        const r = await dispatch(h, c, args[c]);
+        expect(r.ok, `${c}: ${JSON.stringify(r)}`).toBe(true);
+        results[c] = r.ok ? r.value : null;
+      }
+      expect(results['app.info']).toMatchObject({ mode: 'electron', root, canChooseFolder: true });
+      expect(results['runs.list']).toMatchObject([{ run: 'run1', worstAlert: 'warning' }]);
+      expect(results['runs.chooseFolder']).toBe(null);
+      expect(results['runs.recent']).toMatchObject([{ path: root }]);
+      expect(results['runs.details']).toMatchObject({ run: 'run1', config: { target_kl: 0.02 } });
+      expect(results['alerts.ack']).toMatchObject({ id, acknowledged: true });
+      expect(results['alerts.snooze']).toMatchObject({ id, snoozedUntil: expect.any(Number) });
+      expect(results['settings.set']).toMatchObject({ theme: 'dark' });
+      // Typed failures, not crashes.
+      expect(await dispatch(h, 'alerts.ack', { id: 'nope' })).toMatchObject({
+        ok: false,
+        error: { code: 'not-found' },
+      });
+      expect(await dispatch(h, 'runs.details', { run: 'nope' })).toMatchObject({
+        ok: false,
+        error: { code: 'not-found' },
+      });
+      expect(await dispatch(h, 'runs.openFolder', { path: join(root, 'missing') })).toMatchObject({
+        ok: false,
+        error: { code: 'io' },
+      });
+    } finally {
+      await core.dispose();
+    }
+  });
+
+  test('serve mode refuses to open other folders or pick one', async () => {
+    const core = new AppCore({
+      host: { mode: 'serve', version: 't', allowOpenFolder: false },
+      store: openStore({ path: null }),
+    });
+    const h = createHandlers(core);
+    expect(await dispatch(h, 'runs.openFolder', { path: tmp })).toMatchObject({
+      error: { code: 'unavailable' },
+    });
+    expect(await dispatch(h, 'runs.chooseFolder', {})).toMatchObject({ error: { code: 'unavailable' } });
+    await core.dispose();
+  });
+});
+
+describe('settings and thresholds', () => {
+  test('settings round-trip through SQLite; user thresholds beat the run config, which beats defaults', async () => {
+    const db = join(tmp, 'settings', 'rlwatch.db');
+    const root = klRun('thresholds', 0.05);
+
+    // Session 1: the run's own target_kl (0.05) keeps 0.03 quiet; then the user sets 0.02.
+    const a = new AppCore({ host: HOST, store: openAppStore({ path: db }) });
+    const changes: AlertChange[] = [];
+    a.bus.on('alerts.changed', (c) => changes.push(c));
+    await a.open(root);
+    await until(() => a.runs()[0]?.points === 12, 'the run read');
+    expect(changes).toEqual([]);
+    const saved = a.setSettings({ thresholds: { target_kl: 0.02 }, notifications: false, smoothing: 0.9 });
+    expect(saved).toMatchObject({ thresholds: { target_kl: 0.02 }, notifications: false, smoothing: 0.9 });
+    await a.dispose();
+
+    // Session 2: the settings are back, and they apply to the run from its first point.
+    const b = new AppCore({ host: HOST, store: openAppStore({ path: db }) });
+    expect(b.getSettings()).toEqual(saved);
+    await b.open(root);
+    await until(() => b.alerts().some((x) => x.active), 'the KL alert under the user threshold');
+    expect(b.alerts()[0]).toMatchObject({ rule: 'kl-above-target', run: 'run1', tag: 'approx_kl' });
+    await b.dispose();
+  });
+
+  test('settings.set applies new thresholds to the runs already open', async () => {
+    const root = klRun('live-thresholds', 0.05);
+    const core = new AppCore({ host: HOST, store: openStore({ path: null }) });
+    try {
+      await core.open(root);
+      await until(() => core.runs()[0]?.points === 12, 'the run read');
+      expect(core.alerts()).toEqual([]);
+      core.setSettings({ thresholds: { target_kl: 0.02 } });
+      const w = new EventFileWriter(join(root, 'run1'), {
+        wallTime: 2000,
+        fileName: 'events.out.tfevents.2000.h.1.0',
+      });
+      for (let i = 12; i < 18; i++) w.scalars(i, [{ tag: 'approx_kl', value: 0.03 }], 'simple', 2000 + i);
+      w.close();
+      await until(() => core.alerts().some((a) => a.active), 'the KL alert after the change');
+      expect(core.alerts()[0]).toMatchObject({ rule: 'kl-above-target', step: expect.any(Number) });
+      expect(core.alerts()[0]!.step).toBeGreaterThanOrEqual(12);
+    } finally {
+      await core.dispose();
+    }
+  });
+
+  test('RLWATCH_STORE picks memory, a path, or the per-user default', () => {
+    expect(storePathFromEnv({ RLWATCH_STORE: 'memory' })).toBe(null);
+    expect(storePathFromEnv({ RLWATCH_STORE: '/x/y.db' })).toBe('/x/y.db');
+    expect(storePathFromEnv({})).toMatch(/rlwatch[/\\]rlwatch\.db$/);
+    // vitest.config.ts sets RLWATCH_STORE=memory, so nothing a test starts lands in the real home.
+    expect(process.env.RLWATCH_STORE).toBe('memory');
+  });
+});
+
+describe('system sampling', () => {
+  test('snapshots are pushed while a folder is open, kept for system.history and written to the store', async () => {
+    const store = openAppStore({ path: join(tmp, 'system', 'rlwatch.db') });
+    let n = 0;
+    const sampler = new SystemSampler(
+      { host: async () => ({ cpuPct: ++n, memPct: 50, memUsedMiB: 1, memTotalMiB: 2 }) },
+      { intervalMs: 100, hiddenIntervalMs: 100 },
+    );
+    const core = new AppCore({ host: HOST, store, createSampler: () => sampler, flushMs: 50 });
+    const pushed: SystemSnapshot[] = [];
+    core.bus.on('system.snapshot', (s) => pushed.push(s));
+    expect(sampler.isRunning).toBe(false);
+    await core.open(klRun('system', 0.02));
+    expect(sampler.isRunning).toBe(true);
+    await until(() => pushed.length >= 3 && store.systemSampleCount() >= 2, 'samples pushed and stored');
+    const history = core.systemHistory();
+    expect(history.map((s) => s.cpuPct)).toEqual(pushed.slice(0, history.length).map((s) => s.cpuPct));
+    expect(core.systemHistory(pushed[1]!.t).length).toBeLessThan(history.length);
+    core.setVisible(false);
+    expect(sampler.currentIntervalMs).toBe(100);
+    await core.closeFolder();
+    expect(sampler.isRunning).toBe(false);
+    await core.dispose();
+  });
+});
+
+describe('store failures after opening', () => {
+  test('an IOERR swaps in memory, says so once, and the app keeps its settings', async () => {
+    const inner = openStore({ path: join(tmp, 'ioerr', 'rlwatch.db') });
+    expect(inner.status.persistent).toBe(true);
+    const store = new ResilientStore(inner);
+    const core = new AppCore({ host: HOST, store });
+    const notices: AppNotice[] = [];
+    core.bus.on('app.notice', (n) => notices.push(n));
+    core.setSettings({ theme: 'light' });
+    inner.setSetting = () => {
+      throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_WRITE' });
+    };
+    expect(() => core.setSettings({ theme: 'dark' })).not.toThrow();
+    expect(core.getSettings().theme).toBe('dark');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({
+      level: 'warning',
+      message: expect.stringMatching(/SQLITE_IOERR_WRITE/),
+    });
+    const info = core.info().store;
+    expect(info.persistent).toBe(false);
+    expect(info.message).toMatch(/in memory for this session/);
+    // The memory store carried the settings over and answers from now on.
+    expect(store.getSetting('settings')).toMatchObject({ theme: 'dark' });
+    expect(store.degradation).toMatchObject({ code: 'SQLITE_IOERR_WRITE', operation: 'setSetting' });
+    core.setSettings({ theme: 'system' });
+    expect(notices).toHaveLength(1);
+    await core.dispose();
+  });
+});
+
+describe('stalled run', () => {
+  test('the tick raises stalled-run on a run gone quiet, RunInfo says stalled, new data clears it', async () => {
+    let now = 1_000_000;
+    const root = join(tmp, 'stalled');
+    const run = join(root, 'run1');
+    mkdirSync(run, { recursive: true });
+    const w = new EventFileWriter(run, { wallTime: 1000, fileName: 'events.out.tfevents.1000.host.1.0' });
+    const core = new AppCore({ host: HOST, store: openStore({ path: null }), clock: () => now });
+    let step = 0;
+    const append = (): void => {
+      w.scalars(step, [{ tag: 'loss', value: 1 }], 'simple', 1000 + step);
+      step++;
+      w.flush();
+    };
+    const write = async (): Promise<void> => {
+      append();
+      await until(() => core.runs()[0]?.points === step, `point ${step}`);
+    };
+    try {
+      append();
+      await core.open(root);
+      for (let i = 0; i < 4; i++) {
+        now += 2000;
+        await write();
+      }
+      now += 11 * 60_000;
+      core.tick();
+      expect(core.alerts()[0]).toMatchObject({ rule: 'stalled-run', active: true, tag: null });
+      expect(core.runs()[0]).toMatchObject({ stalled: true, worstAlert: 'warning' });
+      now += 1000;
+      await write();
+      expect(core.runs()[0]).toMatchObject({ stalled: false, worstAlert: null });
+    } finally {
+      w.close();
+      await core.dispose();
+    }
+  });
+});

@@ -1,0 +1,60 @@
+// Test helper: a live `rlwatch demo` in a temporary folder served by `rlwatch serve`, plus a page error collector.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { runCli, type CliProcess } from './cli-process';
+
+export interface DemoServer {
+  url: string;
+  dir: string;
+  demo: CliProcess;
+  serve: CliProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * `rlwatch serve DIR` with its own database in a temporary folder (never the per-user one: settings and
+ * alerts the tests write must not leak into the user's app or into the next test run).
+ */
+export function serveIsolated(dir: string): { serve: CliProcess; storeDir: string } {
+  const storeDir = mkdtempSync(join(tmpdir(), 'rlwatch-e2e-store-'));
+  const serve = runCli(['serve', dir, '--port', '0'], {
+    ...process.env,
+    RLWATCH_STORE: join(storeDir, 'rlwatch.db'),
+  });
+  return { serve, storeDir };
+}
+
+/** Starts the demo writing at `rateHz` steps/s and serves its folder; resolves once the page URL is printed. */
+export async function startDemoServer(rateHz: number): Promise<DemoServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'rlwatch-e2e-'));
+  const demo = runCli(['demo', dir, '--rate', String(rateHz), '--steps', '100000']);
+  await demo.waitFor(/writing a simulated PPO run/);
+  const { serve, storeDir } = serveIsolated(dir);
+  const url = (await serve.waitFor(/(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/))[1]!;
+  return {
+    url,
+    dir,
+    demo,
+    serve,
+    async stop() {
+      await serve.stop();
+      await demo.stop();
+      // Only after the demo exited: removing the folder earlier races its writes.
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(storeDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Collects uncaught page errors and console errors, to assert none happened. */
+export function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  return errors;
+}

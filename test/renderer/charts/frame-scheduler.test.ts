@@ -1,0 +1,105 @@
+// Frame scheduler: one flush per task per frame, and a frame budget that carries the rest to the next frame.
+
+import { describe, expect, test } from 'vitest';
+import { createFrameScheduler } from '../../../src/renderer/src/charts/frame-scheduler';
+
+function harness(costMs: number, budget: number) {
+  const frames: (() => void)[] = [];
+  let t = 0;
+  const s = createFrameScheduler(
+    (cb) => frames.push(cb),
+    () => t,
+    budget,
+  );
+  const log: string[] = [];
+  const task = (name: string) => ({
+    flush: () => {
+      log.push(name);
+      t += costMs;
+    },
+  });
+  const frame = (): void => frames.shift()!();
+  return { s, frames, log, task, frame };
+}
+
+describe('createFrameScheduler', () => {
+  test('many schedules of one task in a frame flush it once', () => {
+    const h = harness(1, 8);
+    const a = h.task('a');
+    for (let i = 0; i < 10; i++) h.s.schedule(a);
+    expect(h.frames).toHaveLength(1);
+    h.frame();
+    expect(h.log).toEqual(['a']);
+    expect(h.frames).toHaveLength(0);
+  });
+
+  test('tasks past the budget wait for the next frame, in order', () => {
+    const h = harness(3, 8);
+    const tasks = ['a', 'b', 'c', 'd', 'e'].map(h.task);
+    tasks.forEach((t) => h.s.schedule(t));
+    h.frame();
+    expect(h.log).toEqual(['a', 'b', 'c']);
+    expect(h.s.pending).toBe(2);
+    h.frame();
+    expect(h.log).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+
+  test('a cancelled task does not run; a task scheduled during a flush runs next frame', () => {
+    const h = harness(0, 8);
+    const a = h.task('a');
+    const b = { flush: () => (h.log.push('b'), h.s.schedule(b)) };
+    h.s.schedule(a);
+    h.s.schedule(b);
+    h.s.cancel(a);
+    h.frame();
+    expect(h.log).toEqual(['b']);
+    h.frame();
+    expect(h.log).toEqual(['b', 'b']);
+  });
+});
+
+describe('first draws', () => {
+  test('first draws share a larger frame budget than live updates', () => {
+    const frames: (() => void)[] = [];
+    let t = 0;
+    const s = createFrameScheduler(
+      (cb) => frames.push(cb),
+      () => t,
+      8,
+      50,
+    );
+    const ran: string[] = [];
+    const mk = (name: string, first: boolean) => ({
+      flush: () => {
+        ran.push(name);
+        t += 10;
+      },
+      firstDraw: () => first,
+    });
+    ['a', 'b', 'c', 'd', 'e', 'f'].forEach((n) => s.schedule(mk(n, true)));
+    frames.shift()!();
+    expect(ran).toEqual(['a', 'b', 'c', 'd', 'e']);
+    ['x', 'y'].forEach((n) => s.schedule(mk(n, false)));
+    frames.shift()!();
+    expect(ran).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'x']);
+  });
+});
+
+describe('per-task overhead', () => {
+  test('counts against the budget: fewer tasks fit in a frame', () => {
+    const frames: (() => void)[] = [];
+    let t = 0;
+    const s = createFrameScheduler(
+      (cb) => frames.push(cb),
+      () => t,
+      8,
+      50,
+      2,
+    );
+    const ran: string[] = [];
+    for (const n of ['a', 'b', 'c', 'd']) s.schedule({ flush: () => (ran.push(n), (t += 1)) });
+    frames.shift()!();
+    // 1 ms of work + 2 ms overhead each: after three the frame has used 9 ≥ 8.
+    expect(ran).toEqual(['a', 'b', 'c']);
+  });
+});
