@@ -20,6 +20,14 @@ describe('layer boundaries', () => {
       "import { Workspace } from '../../core/workspace/workspace';\nexport const w = Workspace;\n",
       'src/renderer/src/x.ts',
     ],
+    [
+      '<script lang="ts">\n  import { readFileSync } from \'node:fs\';\n  const r: unknown = readFileSync;\n</script>\n<p>{String(r)}</p>\n',
+      'src/renderer/src/X.svelte',
+    ],
+    [
+      '<script lang="ts">\n  import { Workspace } from \'../../core/workspace/workspace\';\n  const w: unknown = Workspace;\n</script>\n<p>{String(w)}</p>\n',
+      'src/renderer/src/X.svelte',
+    ],
   ])('%s in %s is an error', async (code, file) => {
     expect(await ruleIds(code, file)).toContain('no-restricted-imports');
   });

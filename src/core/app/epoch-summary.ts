@@ -36,7 +36,8 @@ function extreme(
   for (let i = 0; i < pts.values.length; i++) {
     const v = pts.values[i]!;
     if (Number.isFinite(v) && (best === null || better(v, best.value)))
-      best = { tag, value: v, epoch: pts.steps[i]! };
+      // Epoch tags are logged at the global step; the epoch is the point's ordinal (1-based), as seed 003 counts.
+      best = { tag, value: v, epoch: i + 1 };
   }
   return best;
 }

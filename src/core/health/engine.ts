@@ -50,6 +50,9 @@ interface RunState {
   /** Clock time of the last arrival and the gaps between distinct arrivals (for stall detection). */
   lastArrival: number | null;
   gaps: number[];
+  /** The run's first tag per role: run-level rules (reward plateau, the combined signals) read only it, so a
+   * run logging its reward under four names gets one plateau alert, not four, and no mixed-up medians. */
+  primary: Map<Role, string>;
   /** Per-run summaries the combined (seed 004 §7) rules read. */
   temperature: number[];
   reward: number[];
@@ -59,6 +62,8 @@ interface RunState {
 }
 
 const TRAINING_GROUPS = new Set(['Reward', 'Loss', 'Policy']);
+/** Rules about the run as a whole: evaluated on the run's primary tag of their role only. */
+const RUN_LEVEL_RULES = new Set<RuleId>(['reward-plateau']);
 /** Arrivals closer than this are one batch (a reader delivers a file's new points together). */
 const SAME_ARRIVAL_MS = 1000;
 
@@ -215,6 +220,7 @@ export class HealthEngine {
         lastTrainingWall: -Infinity,
         lastArrival: null,
         gaps: [],
+        primary: new Map(),
         temperature: [],
         reward: [],
         rewardBest: -Infinity,
@@ -231,13 +237,16 @@ export class HealthEngine {
     if (!t) {
       const cls = this.classify(tag);
       const epochLevel = /^epoch[/_]/i.test(tag);
-      const slots = POINT_RULES.filter((rule) => rule.applies(cls?.role ?? null, tag, epochLevel)).map(
-        (rule) => ({
-          rule,
-          state: rule.init(),
-          gateId: alertId(run, rule.id, tag),
-        }),
-      );
+      const role = cls?.role ?? null;
+      if (role !== null && !r.primary.has(role)) r.primary.set(role, tag);
+      const isPrimary = role !== null && r.primary.get(role) === tag;
+      const slots = POINT_RULES.filter(
+        (rule) => rule.applies(role, tag, epochLevel) && (!RUN_LEVEL_RULES.has(rule.id) || isPrimary),
+      ).map((rule) => ({
+        rule,
+        state: rule.init(),
+        gateId: alertId(run, rule.id, tag),
+      }));
       t = { cls, epochLevel, lastStep: -Infinity, slots };
       r.tags.set(tag, t);
     }
@@ -298,7 +307,8 @@ export class HealthEngine {
         ),
       );
     }
-    if (role !== null && Number.isFinite(value)) this.combined(out, run, r, role, tag, step, value, now);
+    if (role !== null && Number.isFinite(value) && r.primary.get(role) === tag)
+      this.combined(out, run, r, role, tag, step, value, now);
   }
 
   private arrival(out: AlertTransition[], run: string, r: RunState, now: number): void {
