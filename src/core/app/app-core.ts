@@ -28,6 +28,7 @@ import { NotificationLimiter, type PlannedNotification } from './notify-limiter'
 import { buildRunDetails } from './run-details';
 import { applySettingsPatch, parseSettings, SETTINGS_KEY, userThresholds } from './settings';
 import { SystemFeed, type SamplerLike } from './system-feed';
+import { isTrainingTag, MACHINE_RUN, machinePoints } from './machine-health';
 import { TagTracker } from './tag-tracker';
 import { buildTrayModel, type TrayModel } from './tray-model';
 
@@ -91,6 +92,7 @@ export class AppCore {
   /** Last overlay pushed per run, so runs.changed is re-sent only when an alert changes it. */
   private readonly overlay = new Map<string, string>();
   private tickTimer: NodeJS.Timeout | null = null;
+  private machineStep = 0;
   private disposed = false;
 
   constructor(private readonly opts: AppCoreOptions) {
@@ -113,6 +115,7 @@ export class AppCore {
       this.store.onDegraded((d) => this.bus.emit('app.notice', { level: 'warning', message: d.reason }));
     }
     this.store.prune(this.clock());
+    this.bus.on('system.snapshot', (snap) => this.onSnapshot(snap));
     this.wsPolling = this.pollingWanted();
     this.ws = this.makeWorkspace({ usePolling: this.wsPolling });
     this.attach();
@@ -368,8 +371,26 @@ export class AppCore {
     this.tickTimer = null;
   }
 
+  /** A live sample: memory / GPU rules run on it as points of the machine pseudo-run. */
+  private onSnapshot(snap: SystemSnapshot): void {
+    if (this.root === null) return;
+    if (!this.configured.has(MACHINE_RUN)) {
+      this.ensureRun(MACHINE_RUN);
+      // Samples keep arriving whether or not anyone trains: the pseudo-run is never "stalled".
+      this.engine.setFinished(MACHINE_RUN);
+    }
+    const step = this.machineStep++;
+    const wall = snap.t / 1000;
+    const out: AlertTransition[] = [];
+    for (const p of machinePoints(snap))
+      out.push(...this.engine.feedBatch(MACHINE_RUN, p.tag, [step], [wall], [p.value]));
+    this.handle(out);
+  }
+
   private onDelta(d: SeriesDelta): void {
     this.ensureRun(d.run);
+    if (d.steps.length > 0 && isTrainingTag(d.tag))
+      this.engine.noteTraining(MACHINE_RUN, d.wallTimes[d.wallTimes.length - 1]!);
     this.keys.observe(d);
     this.tags.observe(d);
     const transitions = this.engine.feedBatch(d.run, d.tag, d.steps, d.wallTimes, d.values);

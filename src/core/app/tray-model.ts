@@ -46,7 +46,15 @@ export function buildTrayModel(
   keys: (run: string) => KeyNumbers,
 ): TrayModel {
   let health: Severity | null = null;
-  const items: TrayRunItem[] = runs.map((r) => {
+  // Alerts of something that is not a run folder (live system samples) get an item of their own.
+  const names = new Set(runs.map((r) => r.run));
+  const others = [...new Set(active.filter((a) => a.active && !names.has(a.run)).map((a) => a.run))].sort();
+  const rows = [
+    ...runs.map((r) => ({ run: r.run, info: r as RunInfo | null })),
+    ...others.map((run) => ({ run, info: null })),
+  ];
+  const items: TrayRunItem[] = rows.map(({ run, info }) => {
+    const r = { run };
     const k = keys(r.run);
     const parts: string[] = [];
     if (k.step !== null) parts.push(`step ${formatNumber(k.step)}`);
@@ -57,7 +65,8 @@ export function buildTrayModel(
       parts.push(`${KEY_LABELS[role] ?? role} ${formatNumber(v.value)}`);
       shown++;
     }
-    if (parts.length === 0) parts.push(`${r.tags.length} tags · ${r.points} points`);
+    if (parts.length === 0)
+      parts.push(info ? `${info.tags.length} tags · ${info.points} points` : 'live system samples');
     const alerts = active
       .filter((a) => a.active && a.run === r.run)
       .sort((a, b) =>

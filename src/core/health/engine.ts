@@ -85,6 +85,13 @@ export class HealthEngine {
   }
 
   /** A finished run (progress 100 %, user closed it) must not be reported as stalled. */
+  /** Training activity seen elsewhere (another run) at `wallTime` seconds: rules of `run` that only matter
+   * while training (an idle GPU) treat it as active. Used for the live-samples pseudo-run. */
+  noteTraining(run: string, wallTime: number): void {
+    const r = this.run(run);
+    if (Number.isFinite(wallTime)) r.lastTrainingWall = Math.max(r.lastTrainingWall, wallTime);
+  }
+
   setFinished(run: string, finished = true): AlertTransition[] {
     const r = this.run(run);
     r.finished = finished;

@@ -11,6 +11,8 @@ import type { SystemSnapshot } from '../../../src/shared/system-types';
 import { dispatch } from '../../../src/core/api/dispatch';
 import { createHandlers } from '../../../src/core/api/handlers';
 import { AppCore } from '../../../src/core/app/app-core';
+import { MACHINE_RUN, machinePoints } from '../../../src/core/app/machine-health';
+import { HealthEngine } from '../../../src/core/health';
 import { openAppStore, storePathFromEnv } from '../../../src/core/app/app-store';
 import { openStore, ResilientStore } from '../../../src/core/store';
 import { SystemSampler } from '../../../src/core/system';
@@ -201,6 +203,68 @@ describe('system sampling', () => {
     await core.closeFolder();
     expect(sampler.isRunning).toBe(false);
     await core.dispose();
+  });
+});
+
+describe('machine health from live samples', () => {
+  test('memory above 90 % raises memory-high on the machine pseudo-run, and clears when it drops', async () => {
+    let mem = 95;
+    const sampler = new SystemSampler(
+      { host: async () => ({ cpuPct: 10, memPct: mem, memUsedMiB: 1, memTotalMiB: 2 }) },
+      { intervalMs: 50, hiddenIntervalMs: 50 },
+    );
+    const core = new AppCore({ host: HOST, store: openStore({ path: null }), createSampler: () => sampler });
+    const changes: AlertChange[] = [];
+    core.bus.on('alerts.changed', (c) => changes.push(c));
+    await core.open(klRun('machine-mem', 1));
+    await until(
+      () => changes.some((c) => c.alert.rule === 'memory-high' && c.kind === 'raised'),
+      'memory-high',
+    );
+    const raised = changes.find((c) => c.alert.rule === 'memory-high')!.alert;
+    expect(raised).toMatchObject({ run: MACHINE_RUN, tag: 'System/Memory_Percent', severity: 'warning' });
+    expect(core.trayModel().health).not.toBe('ok');
+    mem = 40;
+    await until(() => changes.some((c) => c.alert.rule === 'memory-high' && c.kind === 'cleared'), 'cleared');
+    // The pseudo-run never goes "stalled", however long no training data arrives.
+    expect(changes.some((c) => c.alert.rule === 'stalled-run')).toBe(false);
+    await core.dispose();
+  });
+
+  test('an idle GPU only matters while a run trains', () => {
+    const snap = (util: number, t: number): SystemSnapshot => ({
+      t,
+      cpuPct: 1,
+      memPct: 10,
+      memUsedMiB: 1,
+      memTotalMiB: 10,
+      gpus: [{ index: 0, utilizationGpuPct: util, memoryUsedMiB: 79_000, memoryTotalMiB: 80_000 } as never],
+      nvidia: { state: 'ok', gpuCount: 1, driverVersion: null },
+      nvidiaChanged: false,
+      appleGpu: null,
+      trainingProcess: null,
+    });
+    const points = machinePoints(snap(5, 1000));
+    expect(points.map((p) => p.tag)).toEqual([
+      'System/Memory_Percent',
+      'System/GPU_Utilization/gpu0',
+      'System/GPU_Memory_Percent/gpu0',
+    ]);
+    expect(points[2]!.value).toBeCloseTo(98.75);
+    const engine = new HealthEngine({ clock: () => 0 });
+    const fire = (trainingAt: number | null): string[] => {
+      const e = new HealthEngine({ clock: () => 0 });
+      if (trainingAt !== null) e.noteTraining(MACHINE_RUN, trainingAt);
+      const rules: string[] = [];
+      for (let i = 0; i < 12; i++)
+        for (const p of machinePoints(snap(5, 1_000_000 + i * 1000)))
+          for (const t of e.feedBatch(MACHINE_RUN, p.tag, [i], [1000 + i], [p.value]))
+            rules.push(t.alert.rule);
+      return [...new Set(rules)].sort();
+    };
+    expect(engine.active()).toEqual([]);
+    expect(fire(null)).toEqual(['gpu-memory-high']);
+    expect(fire(1005)).toEqual(['gpu-memory-high', 'gpu-util-low']);
   });
 });
 

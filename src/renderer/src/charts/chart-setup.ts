@@ -65,6 +65,13 @@ function isDark(color: string): boolean {
   return lum < 128;
 }
 
+let cachedTheme: Theme | null = null;
+
+/** The page's theme, read once and shared by every chart until the theme changes (see onThemeChange). */
+export function currentTheme(): Theme {
+  return (cachedTheme ??= readTheme(document.documentElement));
+}
+
 const themeListeners = new Set<() => void>();
 let themeWatching = false;
 
@@ -76,7 +83,10 @@ export function onThemeChange(listener: () => void): () => void {
   themeListeners.add(listener);
   if (!themeWatching) {
     themeWatching = true;
-    const notify = (): void => themeListeners.forEach((l) => l());
+    const notify = (): void => {
+      cachedTheme = null;
+      themeListeners.forEach((l) => l());
+    };
     matchMedia('(prefers-color-scheme: dark)').addEventListener('change', notify);
     new MutationObserver(notify).observe(document.documentElement, {
       attributes: true,

@@ -71,6 +71,6 @@ let shared: FrameScheduler | null = null;
 
 /** The app-wide scheduler every chart shares (so the frame budget is shared too). */
 export function frameScheduler(): FrameScheduler {
-  // 6 ms of drawing per frame plus ~1.5 ms per redrawn canvas for its commit (software compositing).
+  // 4 ms of drawing per frame plus ~1.5 ms per redrawn canvas for its commit (software compositing).
   return (shared ??= createFrameScheduler(undefined, undefined, 4, 50, 1.5));
 }

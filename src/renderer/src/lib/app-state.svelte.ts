@@ -180,6 +180,8 @@ export class AppState {
   }
 
   focusOn(run: string, tag: string | null, step: number | null): void {
+    // Live-sample alerts belong to the machine, not a run: the system panel already shows them.
+    if (!this.runs.some((r) => r.run === run)) return;
     this.select(run);
     const seq = (this.focus?.seq ?? 0) + 1;
     this.focus = { run, tag, step, seq };
