@@ -285,7 +285,7 @@ function liveRun(): { dir: string; run: string } {
 }
 
 async function partB(browser: Browser): Promise<void> {
-  for (const height of (process.env.B_HEIGHTS ?? '3000').split(',').map(Number))
+  for (const height of (process.env.B_HEIGHTS ?? '1080,3000').split(',').map(Number))
     await partBAt(browser, height);
 }
 
