@@ -64,6 +64,8 @@ export interface AppCoreOptions {
 
 export type NotificationListener = (n: PlannedNotification) => void;
 
+const RUN_META_MS = 5000;
+
 const worse = (a: Severity | null, b: Severity | null): Severity | null =>
   a === 'critical' || b === 'critical' ? 'critical' : (a ?? b);
 
@@ -93,6 +95,7 @@ export class AppCore {
   private readonly overlay = new Map<string, string>();
   private tickTimer: NodeJS.Timeout | null = null;
   private machineStep = 0;
+  private runMetaAt = -Infinity;
   private disposed = false;
 
   constructor(private readonly opts: AppCoreOptions) {
@@ -164,6 +167,8 @@ export class AppCore {
     }
     this.root = this.ws.root ?? target;
     this.store.touchRun(this.root, this.clock());
+    this.runMetaAt = -Infinity;
+    this.recordRunMeta(this.ws.listRuns());
     this.system.start(this.root);
     this.startTicking();
     return { root: this.root };
@@ -399,7 +404,24 @@ export class AppCore {
     this.handle(transitions);
   }
 
+  /** Per-run first/last seen and freshness in the store, at most once per RUN_META_MS (runs.changed can be frequent). */
+  private recordRunMeta(runs: readonly RunInfo[]): void {
+    const now = this.clock();
+    if (this.root === null || now - this.runMetaAt < RUN_META_MS) return;
+    this.runMetaAt = now;
+    const root = this.root;
+    this.store.updateRunMeta(
+      runs.map((r) => ({
+        path: resolve(root, r.run),
+        seenAt: now,
+        lastEventAt: r.lastEventAt,
+        fileWrittenAt: r.fileWrittenAt,
+      })),
+    );
+  }
+
   private onRuns(runs: RunInfo[]): void {
+    this.recordRunMeta(runs);
     const out: AlertTransition[] = [];
     for (const r of runs) {
       this.ensureRun(r.run);

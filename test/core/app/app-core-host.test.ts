@@ -206,6 +206,24 @@ describe('system sampling', () => {
   });
 });
 
+describe('per-run metadata', () => {
+  test('opening a folder records each run as seen, with its freshness, in the store', async () => {
+    const store = openAppStore({ path: join(tmp, 'meta', 'rlwatch.db') });
+    let now = 5_000_000;
+    const core = new AppCore({ host: HOST, store, clock: () => now });
+    const root = klRun('meta', 0.02);
+    await core.open(root);
+    await until(() => core.runs()[0]?.loaded === true, 'the run loaded');
+    now += 10_000;
+    // The next runs.changed after the throttle window refreshes the row.
+    await core.open(root);
+    const meta = store.runMeta(join(root, 'run1'));
+    expect(meta).toMatchObject({ path: join(root, 'run1'), firstSeen: 5_000_000, lastSeen: 5_010_000 });
+    expect(meta!.lastEventAt).toBe(1_011_000);
+    await core.dispose();
+  });
+});
+
 describe('machine health from live samples', () => {
   test('memory above 90 % raises memory-high on the machine pseudo-run, and clears when it drops', async () => {
     let mem = 95;
