@@ -1,7 +1,8 @@
 // Follows one event file on disk: reads only the bytes appended since the last call; starts over when
 // the file shrinks or is replaced. IO failures become typed `io` errors, never exceptions.
 
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { ReadError } from '../readers/types';
 import type { SeriesSet } from '../series/series-set';
 import { EventStream } from './event-stream';
@@ -32,8 +33,11 @@ export interface ReadMoreOptions {
 }
 
 const DEFAULT_CHUNK = 1 << 20;
-// Reads are synchronous and the stream copies any partial record, so one buffer serves every reader.
+// Synchronous reads: the stream copies any partial record, so one buffer serves every reader.
 let sharedBuffer: Uint8Array | null = null;
+// Asynchronous reads can overlap across readers: each takes a buffer from a small pool for the call.
+const pool: Uint8Array[] = [];
+const POOL_MAX = 4;
 
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -85,17 +89,7 @@ export class EventFileReader {
     const recordsBefore = this.stream.records;
     try {
       fd = openSync(this.path, 'r');
-      const st = fstatSync(fd);
-      const identity = `${st.dev}:${st.ino}`;
-      if ((this.identity !== null && identity !== this.identity) || st.size < this.offset) {
-        this.stream = new EventStream(this.opts);
-        this.offset = 0;
-        this.resets++;
-        reset = true;
-      }
-      this.identity = identity;
-      // Knowing the file's size lets every series be sized once instead of grown by doubling.
-      if (this.offset === 0) this.stream.sizeHint(st.size);
+      reset = this.follow(fstatSync(fd));
       const buf = this.buffer ?? (sharedBuffer ??= new Uint8Array(DEFAULT_CHUNK));
       while (this.stream.state !== 'stopped') {
         const n = readSync(fd, buf, 0, buf.length, this.offset);
@@ -123,6 +117,60 @@ export class EventFileReader {
     }
     const records = reset ? this.stream.records : this.stream.records - recordsBefore;
     return { bytes, records, reset, state: this.stream.state, error: this.ioError, more };
+  }
+
+  /** `readMore` with the file IO on libuv's threadpool: a cold or slow disk never stalls the event loop;
+   * only parsing (a few ms per MiB) runs on it. Calls on one reader must not overlap. */
+  async readMoreAsync(options: ReadMoreOptions = {}): Promise<ReadMoreResult> {
+    let reset = false;
+    let bytes = 0;
+    let more = false;
+    const budget = options.maxBytes ?? Number.POSITIVE_INFINITY;
+    const recordsBefore = this.stream.records;
+    const buf = this.buffer ?? pool.pop() ?? new Uint8Array(DEFAULT_CHUNK);
+    let fh: Awaited<ReturnType<typeof open>> | null = null;
+    try {
+      fh = await open(this.path, 'r');
+      reset = this.follow(await fh.stat());
+      while (this.stream.state !== 'stopped') {
+        const { bytesRead: n } = await fh.read(buf, 0, buf.length, this.offset);
+        if (n === 0) break;
+        this.offset += n;
+        bytes += n;
+        this.stream.push(buf.subarray(0, n));
+        if (bytes >= budget) {
+          more = true;
+          break;
+        }
+      }
+      if (this.stream.state === 'stopped') more = false;
+      this.ioError = null;
+    } catch (e) {
+      this.ioError = { kind: 'io', offset: this.offset, message: message(e) };
+    } finally {
+      await fh?.close().catch(() => {
+        // Closing a read-only descriptor cannot lose data; nothing to report.
+      });
+      if (buf !== this.buffer && pool.length < POOL_MAX) pool.push(buf);
+    }
+    const records = reset ? this.stream.records : this.stream.records - recordsBefore;
+    return { bytes, records, reset, state: this.stream.state, error: this.ioError, more };
+  }
+
+  /** Starts over when the file shrank or is another file now; returns whether it did. */
+  private follow(st: Stats): boolean {
+    let reset = false;
+    const identity = `${st.dev}:${st.ino}`;
+    if ((this.identity !== null && identity !== this.identity) || st.size < this.offset) {
+      this.stream = new EventStream(this.opts);
+      this.offset = 0;
+      this.resets++;
+      reset = true;
+    }
+    this.identity = identity;
+    // Knowing the file's size lets every series be sized once instead of grown by doubling.
+    if (this.offset === 0) this.stream.sizeHint(st.size);
+    return reset;
   }
 
   /** The result so far; `final` reports a partial last record as `truncated`. */

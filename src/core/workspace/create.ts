@@ -15,8 +15,8 @@ export const TFEVENTS_SLICE_BYTES = 1 << 20;
 
 const yieldToLoop = (): Promise<void> => new Promise((res) => setImmediate(res));
 
-/** An event file as a LiveSource: reads are synchronous, proportional to the bytes appended, and cut
- * into slices of TFEVENTS_SLICE_BYTES with a pause between them. */
+/** An event file as a LiveSource: file IO off the event loop, parsing proportional to the bytes appended
+ * and cut into slices of TFEVENTS_SLICE_BYTES with a pause between them. */
 function tfeventsSource(path: string, opts: SourceOptions): LiveSource {
   const pause = opts.pause ?? yieldToLoop;
   const maxBytes = opts.sliceBytes ?? TFEVENTS_SLICE_BYTES;
@@ -40,7 +40,7 @@ function tfeventsSource(path: string, opts: SourceOptions): LiveSource {
       return reader.bytesRead;
     },
     readMore: async () => {
-      while (reader.readMore({ maxBytes }).more) await pause();
+      while ((await reader.readMoreAsync({ maxBytes })).more) await pause();
       const r = reader.result(false);
       records = r.records;
       errors = r.errors;

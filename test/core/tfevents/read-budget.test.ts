@@ -1,5 +1,6 @@
 // EventFileReader.readMore({maxBytes}): stops at its byte budget, says there is more, and resumes exactly.
 
+import { truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { EventFileReader, EventFileWriter, readEventFile } from '../../../src/core/tfevents';
@@ -36,4 +37,37 @@ test('a budgeted read stops after about maxBytes, reports more, and the sum of s
     digest(readEventFile(join(tmp.dir, 'events.out.tfevents.budget'))),
   );
   expect(reader.scalars.get('kl').length).toBe(4000);
+});
+
+test('readMoreAsync reads the same as readMore: slices, growth, truncation and a missing file', async () => {
+  const name = join(tmp.dir, 'events.out.tfevents.async');
+  const w = new EventFileWriter(tmp.dir, { fileName: 'events.out.tfevents.async' });
+  for (let s = 0; s < 3000; s++) w.scalars(s, [{ tag: 'loss', value: s / 7 }], 'simple', 1e9 + s);
+  w.flush();
+  const sync = new EventFileReader(name, { chunkBytes: 4096 });
+  const async = new EventFileReader(name, { chunkBytes: 4096 });
+  while (sync.readMore({ maxBytes: 8192 }).more);
+  let slices = 0;
+  while ((await async.readMoreAsync({ maxBytes: 8192 })).more) slices++;
+  expect(slices).toBeGreaterThan(3);
+  expect(digest(async.result(true))).toBe(digest(sync.result(true)));
+
+  // Appends are picked up from where the last call stopped.
+  for (let s = 3000; s < 3100; s++) w.scalars(s, [{ tag: 'loss', value: s / 7 }], 'simple', 1e9 + s);
+  w.close();
+  expect(await async.readMoreAsync()).toMatchObject({ records: 100, reset: false, more: false });
+  expect(async.scalars.get('loss').length).toBe(3100);
+  expect(digest(async.result(true))).toBe(digest(readEventFile(name)));
+
+  // A file truncated and rewritten shorter starts over.
+  truncateSync(name, 0);
+  const w2 = new EventFileWriter(tmp.dir, { fileName: 'events.out.tfevents.async' });
+  w2.scalars(0, [{ tag: 'loss', value: 1 }], 'simple', 1e9);
+  w2.close();
+  const again = await async.readMoreAsync();
+  expect(again.reset).toBe(true);
+  expect(async.scalars.get('loss').length).toBe(1);
+
+  const missing = new EventFileReader(join(tmp.dir, 'nope.tfevents'));
+  expect((await missing.readMoreAsync()).error).toMatchObject({ kind: 'io' });
 });
