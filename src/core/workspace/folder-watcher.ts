@@ -39,7 +39,8 @@ export class FolderWatcher {
     this.fsw.on('addDir', () => h.onStructureChange());
     this.fsw.on('change', (path) => {
       h.onFileChange(path);
-      if (this.trailing.has(path)) return;
+      // Re-armed on every reported change: each report opens a new 50 ms window of swallowed events.
+      clearTimeout(this.trailing.get(path));
       const timer = setTimeout(() => {
         this.trailing.delete(path);
         h.onFileChange(path);
