@@ -32,6 +32,14 @@ export interface ReadMoreOptions {
   maxBytes?: number;
 }
 
+interface CallState {
+  budget: number;
+  bytes: number;
+  more: boolean;
+  reset: boolean;
+  recordsBefore: number;
+}
+
 const DEFAULT_CHUNK = 1 << 20;
 // Synchronous reads: the stream copies any partial record, so one buffer serves every reader.
 let sharedBuffer: Uint8Array | null = null;
@@ -81,28 +89,16 @@ export class EventFileReader {
   /** Reads what was appended since the last call (at most about `maxBytes` of it); cost is proportional
    * to the new bytes. */
   readMore(options: ReadMoreOptions = {}): ReadMoreResult {
+    const call = this.begin(options);
     let fd = -1;
-    let reset = false;
-    let bytes = 0;
-    let more = false;
-    const budget = options.maxBytes ?? Number.POSITIVE_INFINITY;
-    const recordsBefore = this.stream.records;
     try {
       fd = openSync(this.path, 'r');
-      reset = this.follow(fstatSync(fd));
+      call.reset = this.follow(fstatSync(fd));
       const buf = this.buffer ?? (sharedBuffer ??= new Uint8Array(DEFAULT_CHUNK));
-      while (this.stream.state !== 'stopped') {
-        const n = readSync(fd, buf, 0, buf.length, this.offset);
-        if (n === 0) break;
-        this.offset += n;
-        bytes += n;
-        this.stream.push(buf.subarray(0, n));
-        if (bytes >= budget) {
-          more = true;
-          break;
-        }
-      }
-      if (this.stream.state === 'stopped') more = false;
+      while (
+        this.stream.state !== 'stopped' &&
+        this.consume(buf, readSync(fd, buf, 0, buf.length, this.offset), call)
+      );
       this.ioError = null;
     } catch (e) {
       this.ioError = { kind: 'io', offset: this.offset, message: message(e) };
@@ -115,35 +111,22 @@ export class EventFileReader {
         }
       }
     }
-    const records = reset ? this.stream.records : this.stream.records - recordsBefore;
-    return { bytes, records, reset, state: this.stream.state, error: this.ioError, more };
+    return this.end(call);
   }
 
   /** `readMore` with the file IO on libuv's threadpool: a cold or slow disk never stalls the event loop;
    * only parsing (a few ms per MiB) runs on it. Calls on one reader must not overlap. */
   async readMoreAsync(options: ReadMoreOptions = {}): Promise<ReadMoreResult> {
-    let reset = false;
-    let bytes = 0;
-    let more = false;
-    const budget = options.maxBytes ?? Number.POSITIVE_INFINITY;
-    const recordsBefore = this.stream.records;
+    const call = this.begin(options);
     const buf = this.buffer ?? pool.pop() ?? new Uint8Array(DEFAULT_CHUNK);
     let fh: Awaited<ReturnType<typeof open>> | null = null;
     try {
       fh = await open(this.path, 'r');
-      reset = this.follow(await fh.stat());
-      while (this.stream.state !== 'stopped') {
-        const { bytesRead: n } = await fh.read(buf, 0, buf.length, this.offset);
-        if (n === 0) break;
-        this.offset += n;
-        bytes += n;
-        this.stream.push(buf.subarray(0, n));
-        if (bytes >= budget) {
-          more = true;
-          break;
-        }
-      }
-      if (this.stream.state === 'stopped') more = false;
+      call.reset = this.follow(await fh.stat());
+      while (
+        this.stream.state !== 'stopped' &&
+        this.consume(buf, (await fh.read(buf, 0, buf.length, this.offset)).bytesRead, call)
+      );
       this.ioError = null;
     } catch (e) {
       this.ioError = { kind: 'io', offset: this.offset, message: message(e) };
@@ -153,7 +136,29 @@ export class EventFileReader {
       });
       if (buf !== this.buffer && pool.length < POOL_MAX) pool.push(buf);
     }
-    const records = reset ? this.stream.records : this.stream.records - recordsBefore;
+    return this.end(call);
+  }
+
+  private begin(options: ReadMoreOptions): CallState {
+    const budget = options.maxBytes ?? Number.POSITIVE_INFINITY;
+    return { budget, bytes: 0, more: false, reset: false, recordsBefore: this.stream.records };
+  }
+
+  /** Feeds `n` bytes just read into the stream; false when the call should stop (end of file, or budget). */
+  private consume(buf: Uint8Array, n: number, call: CallState): boolean {
+    if (n === 0) return false;
+    this.offset += n;
+    call.bytes += n;
+    this.stream.push(buf.subarray(0, n));
+    if (call.bytes < call.budget) return true;
+    call.more = true;
+    return false;
+  }
+
+  private end(call: CallState): ReadMoreResult {
+    const { bytes, reset } = call;
+    const more = call.more && this.stream.state !== 'stopped';
+    const records = reset ? this.stream.records : this.stream.records - call.recordsBefore;
     return { bytes, records, reset, state: this.stream.state, error: this.ioError, more };
   }
 
