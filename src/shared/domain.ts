@@ -161,6 +161,18 @@ export interface RunDetails {
   systemTags: string[];
 }
 
+/** Settings before the user changed anything (the core validates stored values against these). */
+export const DEFAULT_SETTINGS: Readonly<Settings> = {
+  theme: 'system',
+  smoothing: 0.6,
+  xAxis: 'step',
+  logY: false,
+  notifications: true,
+  usePolling: false,
+  stalledAfterMinutes: 10,
+  thresholds: {},
+};
+
 export interface Settings {
   theme: 'system' | 'light' | 'dark';
   smoothing: number;

@@ -1,21 +1,12 @@
 // User settings: defaults, validation of what the store holds, patches, and the thresholds they override.
 
-import type { Settings } from '../../shared/domain';
+import { DEFAULT_SETTINGS, type Settings } from '../../shared/domain';
+
+export { DEFAULT_SETTINGS };
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../health';
 import type { JsonValue } from '../store';
 
 export const SETTINGS_KEY = 'settings';
-
-export const DEFAULT_SETTINGS: Readonly<Settings> = {
-  theme: 'system',
-  smoothing: 0.6,
-  xAxis: 'step',
-  logY: false,
-  notifications: true,
-  usePolling: false,
-  stalledAfterMinutes: 10,
-  thresholds: {},
-};
 
 const oneOf = <T extends string>(v: unknown, allowed: readonly T[], d: T): T =>
   typeof v === 'string' && (allowed as readonly string[]).includes(v) ? (v as T) : d;

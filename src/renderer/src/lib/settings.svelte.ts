@@ -1,18 +1,7 @@
 // Dashboard settings: loaded with settings.get, saved with settings.set (debounced), kept locally when the backend cannot.
 
-import type { Settings } from '../../../shared/domain';
+import { DEFAULT_SETTINGS, type Settings } from '../../../shared/domain';
 import type { Backend } from '../backend/backend';
-
-export const DEFAULT_SETTINGS: Settings = {
-  theme: 'system',
-  smoothing: 0.6,
-  xAxis: 'step',
-  logY: false,
-  notifications: true,
-  usePolling: false,
-  stalledAfterMinutes: 10,
-  thresholds: {},
-};
 
 type Patch = Partial<Pick<Settings, 'theme' | 'smoothing' | 'xAxis' | 'logY'>>;
 const LOCAL_KEY = 'rlwatch.settings';
