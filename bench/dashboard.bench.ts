@@ -4,7 +4,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../test/e2e/browser';
 import { EventFileWriter } from '../src/core/tfevents/writer';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -52,30 +53,6 @@ const call = (fn: string, ...args: unknown[]): string =>
   `(${fn})(${args.map((a) => JSON.stringify(a)).join(', ')})`;
 
 // ---- setup helpers ------------------------------------------------------------------------------
-
-/** Chromium as the e2e tests launch it (test/e2e/browser.ts, which the bench tsconfig cannot import). */
-function launchChromium(): Promise<Browser> {
-  const executablePath = [
-    process.env.RLWATCH_CHROMIUM,
-    '/usr/bin/chromium',
-    '/usr/bin/chromium-browser',
-  ].find((p) => p && existsSync(p));
-  if (!executablePath)
-    throw new Error('no Chromium found: apt-get install -y chromium, or set RLWATCH_CHROMIUM');
-  return chromium.launch({
-    executablePath,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-quic',
-      '--no-first-run',
-    ],
-  });
-}
 
 function ensureBuilt(): void {
   if (process.env.DASH_BUILD === '0') return;
