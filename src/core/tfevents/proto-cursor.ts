@@ -31,9 +31,12 @@ export class ProtoCursor {
   base = 0;
 
   reset(buf: Uint8Array, start: number, end: number): void {
-    if (buf.buffer !== this.view.buffer) this.view = new DataView(buf.buffer);
-    this.base = buf.byteOffset;
-    this.buf = buf;
+    // Most records of a chunk share its array: skip the `.buffer` getter (costly per record) for them.
+    if (buf !== this.buf) {
+      if (buf.buffer !== this.view.buffer) this.view = new DataView(buf.buffer);
+      this.base = buf.byteOffset;
+      this.buf = buf;
+    }
     this.pos = start;
     this.end = end;
   }
