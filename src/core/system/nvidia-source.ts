@@ -60,6 +60,7 @@ export class NvidiaSource {
   private readonly stream: NvidiaStreamLike | null;
   /** Bumped by stop(): a tick that was in flight must not restart the stream afterwards. */
   private epoch = 0;
+  private streamPaused = false;
 
   constructor(
     private readonly smi: NvidiaQuerier,
@@ -69,6 +70,14 @@ export class NvidiaSource {
     this.absentRetryMs = opts.absentRetryMs ?? 60_000;
     this.failureRetryMs = opts.failureRetryMs ?? 2_000;
     this.stream = opts.stream ?? null;
+  }
+
+  /** While paused (the window is hidden and the sampler slows down) fast fields come from a one-shot
+   * query per tick instead of keeping nvidia-smi streaming every second. */
+  pauseStream(paused: boolean): void {
+    if (paused === this.streamPaused) return;
+    this.streamPaused = paused;
+    if (paused) this.stop();
   }
 
   /** Kills the streaming nvidia-smi, if any; the next sample() starts it again. */
@@ -85,12 +94,12 @@ export class NvidiaSource {
     const now = this.opts.now();
     if (now < this.nextQueryAt) return { gpus: null, status: this.status, changed: false };
     const kind = this.kindFor(now);
-    if (kind === 'fast' && this.stream) {
+    if (kind === 'fast' && this.stream && !this.streamPaused) {
       const streamed = await this.readStream(this.stream, now);
       if (streamed) return streamed;
     }
     let result = await this.smi.query(kind);
-    const noDataRuns = this.stream?.noDataRuns ?? 0;
+    const noDataRuns = this.streamPaused ? 0 : (this.stream?.noDataRuns ?? 0);
     if (kind === 'fast' && result.ok && noDataRuns >= (this.opts.streamNoDataLimit ?? 3)) {
       // The one-shot query works where the stream never gave a row: this driver cannot stream.
       this.stream?.disable(`nvidia-smi -lms gave no rows ${noDataRuns} times in a row`);

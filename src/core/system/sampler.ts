@@ -21,7 +21,7 @@ export const realClock: Clock = {
 export interface SamplerSources {
   host?: (() => Promise<HostSample>) | null;
   /** stop() is called when the sampler stops (it ends the long-lived nvidia-smi). */
-  nvidia?: { sample(): Promise<NvidiaSample>; stop?(): void } | null;
+  nvidia?: { sample(): Promise<NvidiaSample>; stop?(): void; pauseStream?(paused: boolean): void } | null;
   apple?: { sample(): Promise<AppleGpu | null> } | null;
   training?: {
     setRunFolder(dir: string | null): void;
@@ -101,6 +101,8 @@ export class SystemSampler {
   setHidden(hidden: boolean): void {
     if (hidden === this.hidden) return;
     this.hidden = hidden;
+    // Sampling every few seconds does not need nvidia-smi streaming every second.
+    this.sources.nvidia?.pauseStream?.(this.currentIntervalMs >= 2000);
     this.reschedule();
   }
 

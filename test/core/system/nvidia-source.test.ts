@@ -272,6 +272,29 @@ describe('NvidiaSource with a stream', () => {
     expect(smi.asked).toEqual(['xml', ...Array(6).fill('fast')]);
   });
 
+  it('a paused stream (hidden window) is stopped; one-shot queries answer until it resumes', async () => {
+    let now = 0;
+    const smi = scripted((kind) => (kind === 'xml' ? xmlOk('tesla-t4.xml', now) : csvOk(T4_CSV)));
+    const stream = scriptedStream(() => streamRows(T4_CSV));
+    const source = new NvidiaSource(smi, { now: () => now, detailIntervalMs: 60_000, stream });
+    await source.sample();
+    now += 1000;
+    await source.sample();
+    expect(stream.reads).toBe(1);
+    source.pauseStream(true);
+    expect(stream.stops).toBe(1);
+    now += 5000;
+    const hidden = await source.sample();
+    expect(hidden.gpus![0]).toMatchObject({ utilizationGpuPct: 88 });
+    expect(stream.reads).toBe(1);
+    expect(smi.asked).toEqual(['xml', 'fast']);
+    source.pauseStream(false);
+    now += 1000;
+    await source.sample();
+    expect(stream.reads).toBe(2);
+    expect(smi.asked).toEqual(['xml', 'fast']);
+  });
+
   it('stop() stops the stream', () => {
     const stream = scriptedStream(() => ({ kind: 'waiting' }));
     const source = new NvidiaSource(

@@ -102,6 +102,23 @@ describe('SystemSampler', () => {
     sampler.stop();
   });
 
+  it('hiding the window pauses the NVIDIA stream and showing it resumes the stream', () => {
+    const clock = new FakeClock();
+    const paused: boolean[] = [];
+    const nvidia = {
+      sample: async () => ({ gpus: null, status: { state: 'pending' as const }, changed: false }),
+      pauseStream: (p: boolean) => paused.push(p),
+    };
+    const sampler = new SystemSampler({ host, nvidia }, { clock, hiddenIntervalMs: 5000 });
+    sampler.setHidden(true);
+    sampler.setHidden(false);
+    expect(paused).toEqual([true, false]);
+    // A hidden interval no slower than the visible one keeps streaming.
+    const fast = new SystemSampler({ host, nvidia }, { clock, hiddenIntervalMs: 1000 });
+    fast.setHidden(true);
+    expect(paused).toEqual([true, false, false]);
+  });
+
   it('a failing source gives nulls, a throwing subscriber does not stop the others', async () => {
     const clock = new FakeClock();
     const sampler = new SystemSampler(
