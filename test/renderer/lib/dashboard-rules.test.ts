@@ -1,0 +1,121 @@
+// The dashboard's pure rules: which tags chart in which group, a run's status dot, the config table, formatting.
+
+import { describe, expect, test } from 'vitest';
+import type { RunInfo } from '../../../src/shared/domain';
+import { filterConfig, flattenConfig } from '../../../src/renderer/src/lib/config';
+import { formatAgo, formatDuration, formatValue } from '../../../src/renderer/src/lib/format';
+import { LIVE_WINDOW_MS, runStatus } from '../../../src/renderer/src/lib/run-status';
+import { compileFilter, groupTags, KNOWN_PROGRESS_FIELDS } from '../../../src/renderer/src/lib/tags';
+
+describe('tag groups', () => {
+  const tags = [
+    'approx_kl',
+    'Train/AvgReward',
+    'System/GPU_Utilization',
+    'my_custom_metric',
+    'Train/Loss',
+    'max_steps',
+    'Performance/Generation_TokensPerSec',
+    'entropy',
+  ];
+  const progressFields = new Set(KNOWN_PROGRESS_FIELDS);
+
+  test('groups follow the seeds order, unknown tags go to Other, progress fields are not charts', () => {
+    const g = groupTags(tags, { progressFields, filter: null, pinned: new Set() });
+    expect(g.groups.map((x) => x.group)).toEqual([
+      'Reward',
+      'Loss',
+      'Policy',
+      'Performance',
+      'System',
+      'Other',
+    ]);
+    expect(g.groups.find((x) => x.group === 'Policy')!.tags).toEqual(['approx_kl', 'entropy']);
+    expect(g.groups.flatMap((x) => x.tags)).not.toContain('max_steps');
+    expect(g.groups.at(-1)!.tags).toEqual(['my_custom_metric']);
+  });
+
+  test('pinned tags come out first and only once; the filter applies to them too', () => {
+    const g = groupTags(tags, {
+      progressFields,
+      filter: compileFilter('kl|loss').re,
+      pinned: new Set(['Train/Loss']),
+    });
+    expect(g.pinned).toEqual(['Train/Loss']);
+    expect(g.groups.flatMap((x) => x.tags)).toEqual(['approx_kl']);
+  });
+
+  test('an invalid regex is an error message, an empty one matches all', () => {
+    expect(compileFilter('(')).toMatchObject({ re: null, error: expect.stringMatching(/./) });
+    expect(compileFilter('  ')).toEqual({ re: null, error: null });
+    expect(compileFilter('KL').re!.test('approx_kl')).toBe(true);
+  });
+});
+
+describe('run status dot', () => {
+  const base: RunInfo = {
+    run: 'r',
+    sources: [{ file: 'a', format: 'csv', records: 1, errors: [], dead: false }],
+    tags: [],
+    points: 1,
+    lastEventAt: null,
+    fileWrittenAt: null,
+    progress: null,
+    loaded: true,
+    restarts: 0,
+    worstAlert: null,
+    stalled: false,
+  };
+  const now = 10_000_000;
+
+  test('worst alert beats stalled beats dead beats finished beats live/idle', () => {
+    expect(runStatus({ ...base, worstAlert: 'critical', stalled: true }, now)).toBe('critical');
+    expect(runStatus({ ...base, stalled: true }, now)).toBe('stalled');
+    expect(runStatus({ ...base, sources: [{ ...base.sources[0]!, dead: true }] }, now)).toBe('dead');
+    expect(runStatus({ ...base, progress: { fraction: 1, etaSeconds: 0 } }, now)).toBe('finished');
+    expect(runStatus({ ...base, loaded: false }, now)).toBe('loading');
+  });
+
+  test('live while the newest point or file write is recent, idle after', () => {
+    expect(runStatus({ ...base, lastEventAt: now - 1000 }, now)).toBe('live');
+    // A buffering writer: the file moves though no new point was parsed yet.
+    expect(runStatus({ ...base, lastEventAt: now - 10 * LIVE_WINDOW_MS, fileWrittenAt: now - 5 }, now)).toBe(
+      'live',
+    );
+    expect(runStatus({ ...base, lastEventAt: now - 2 * LIVE_WINDOW_MS }, now)).toBe('idle');
+  });
+});
+
+describe('config table', () => {
+  test('nested keys become dotted rows; arrays and empty objects are readable; search matches keys and values', () => {
+    const rows = flattenConfig({
+      ppo: { target_kl: 0.02, clip: { low: 0.2 } },
+      seeds: [1, 2],
+      extra: {},
+      tags: [{ a: 1 }],
+    });
+    expect(rows).toEqual([
+      { key: 'ppo.target_kl', value: '0.02' },
+      { key: 'ppo.clip.low', value: '0.2' },
+      { key: 'seeds', value: '[1, 2]' },
+      { key: 'extra', value: '{}' },
+      { key: 'tags', value: '[{"a":1}]' },
+    ]);
+    expect(filterConfig(rows, 'KL').map((r) => r.key)).toEqual(['ppo.target_kl']);
+    expect(filterConfig(rows, '0.2').map((r) => r.key)).toEqual(['ppo.clip.low']);
+  });
+});
+
+describe('formatting', () => {
+  test('ages, durations and values read naturally, non-finite values included', () => {
+    expect(formatAgo(null, 0)).toBe('never');
+    expect(formatAgo(0, 12_000)).toBe('12 s ago');
+    expect(formatAgo(0, 3 * 3600_000 + 5)).toBe('3 h ago');
+    expect(formatDuration(4800)).toBe('1 h 20 min');
+    expect(formatDuration(null)).toBe('—');
+    expect(formatValue(Number.NaN)).toBe('NaN');
+    expect(formatValue(-Infinity)).toBe('−∞');
+    expect(formatValue(0.000012)).toBe('1.20e-5');
+    expect(formatValue(0.123456)).toBe('0.1235');
+  });
+});
