@@ -29,6 +29,9 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          // The page updates on frames and debounced handlers (zoom completes after 250 ms): a loaded CI
+          // machine needs more than expect.poll's 1 s default.
+          expect: { poll: { timeout: 15_000, interval: 50 } },
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,
