@@ -34,21 +34,6 @@ export interface RunInfo {
   stalled: boolean;
 }
 
-/** A value as it crosses a JSON boundary: JSON has no NaN or Infinity, so those travel as strings. */
-export type WireValue = number | 'NaN' | 'Infinity' | '-Infinity';
-
-export const toWire = (v: number): WireValue =>
-  Number.isFinite(v) ? v : Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
-
-export const fromWire = (v: WireValue): number => (typeof v === 'number' ? v : Number(v));
-
-/** Scalar points of one tag in columns; wall times in seconds since epoch. */
-export interface ScalarColumns {
-  steps: number[];
-  wallTimes: number[];
-  values: WireValue[];
-}
-
 /** A restart: the step went back to `step`; later points of the old segment left the live view. */
 export interface RestartMark {
   step: number;

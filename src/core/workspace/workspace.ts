@@ -5,8 +5,7 @@ import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { PushPayloads } from '../../shared/contract';
-import type { LoadProgress, RunInfo, ScalarColumns, SeriesWindow } from '../../shared/domain';
-import { toWire } from '../../shared/domain';
+import type { LoadProgress, RunInfo, SeriesWindow } from '../../shared/domain';
 import type { SourceFormatName } from '../../shared/formats';
 import { readRunConfig } from '../health/run-config';
 import type { ProgressInfo, ReadError } from '../readers/types';
@@ -239,14 +238,6 @@ export class Workspace {
     let found: ProgressInfo | null = null;
     for (const e of state?.entries ?? []) if (e.live?.progress) found = e.live.progress;
     return found;
-  }
-
-  /** The whole live view of `tag` in `run` at full resolution (see getWindow), or null. */
-  getSeries(run: string, tag: string): ScalarColumns | null {
-    const view = this.runs.get(run)?.views.get(tag);
-    if (!view) return null;
-    const p = view.gather(0, view.length);
-    return { steps: [...p.steps], wallTimes: [...p.wallTimes], values: Array.from(p.values, toWire) };
   }
 
   /** The live view of `tag` in `run` over an x-range, downsampled for `pixels`; null for an unknown run/tag. */

@@ -54,12 +54,14 @@ describe('workspace on a live demo run', () => {
     // The newest point is the final progress record, stamped one step after the last metrics row.
     expect(info.lastEventAt).toBe(Math.round((1_700_000_000 + steps / 80) * 1000));
 
-    const full = ws.getSeries('ppo_demo', 'approx_kl')!;
-    expect(full.steps).toEqual(Array.from({ length: steps }, (_, i) => i));
+    // Fewer points than pixels: the window is the whole view at full resolution.
+    const full = ws.getWindow('ppo_demo', 'approx_kl', { pixels: 1000 })!;
+    expect(full.downsampled).toBe(false);
+    expect([...full.steps]).toEqual(Array.from({ length: steps }, (_, i) => i));
     // Deltas concatenate to exactly the full series: nothing lost, nothing twice.
-    expect(pushed('approx_kl')).toEqual(full.steps);
+    expect(pushed('approx_kl')).toEqual([...full.steps]);
     const pushedValues = deltas.filter((d) => d.tag === 'approx_kl').flatMap((d) => [...d.values]);
-    expect(pushedValues).toEqual(full.values);
+    expect(pushedValues).toEqual([...full.values]);
     // The demo writes reward to the event file and the CSV: shown once (from the event file), no
     // false restart.
     expect(pushed('reward')).toEqual(Array.from({ length: steps }, (_, i) => i));
@@ -76,6 +78,6 @@ describe('workspace on a live demo run', () => {
   test('unknown runs and tags give null, not a throw', async () => {
     ws = createWorkspace({ watch: false });
     await ws.open(mkdtempSync(join(tmpdir(), 'rlwatch-ws-')));
-    expect(ws.getSeries('nope', 'x')).toBeNull();
+    expect(ws.getWindow('nope', 'x', { pixels: 100 })).toBeNull();
   });
 });
