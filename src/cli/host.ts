@@ -8,6 +8,7 @@ import { openAppStore, storePathFromEnv } from '../core/app/app-store';
 import { startServer, type RunningServer } from '../core/server/serve';
 import { newToken } from '../core/server/token';
 import { createSystemSampler } from '../core/system';
+import { keepServingOnEscapedErrors } from './last-resort';
 import { appVersion, rendererDir } from './paths';
 import { UsageError } from './usage';
 
@@ -41,6 +42,7 @@ export async function serveFolder(
     throw err;
   }
   const handlers = createHandlers(core);
+  keepServingOnEscapedErrors();
   const server = await startServer({
     bus: core.bus,
     handlers,

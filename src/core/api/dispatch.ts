@@ -3,6 +3,7 @@
 import { isRequestChannel, type RequestChannel } from '../../shared/channels';
 import { requestSchemas, type RequestArgs, type RequestResults } from '../../shared/contract';
 import { fail, ok, type ErrorCode, type Result } from '../../shared/result';
+import { outOfBounds } from './input-bounds';
 
 /** One handler per request channel: leaving one out is a compile error. */
 export type Handlers = {
@@ -28,7 +29,19 @@ export async function dispatch(
   if (!isRequestChannel(channel)) {
     return fail('unknown-channel', `unknown channel ${JSON.stringify(String(channel)).slice(0, 80)}`);
   }
-  const parsed = requestSchemas[channel].safeParse(rawArgs ?? {});
+  // Shape first, iteratively: the recursive schema would overflow the stack on deep nesting.
+  const tooBig = outOfBounds(rawArgs);
+  if (tooBig !== null) return fail('bad-request', `${channel}: arguments refused: ${tooBig}`);
+  let parsed: ReturnType<(typeof requestSchemas)[typeof channel]['safeParse']>;
+  try {
+    parsed = requestSchemas[channel].safeParse(rawArgs ?? {});
+  } catch (err) {
+    // A validator that throws is still a refusal of this request, never a crash of the caller.
+    return fail(
+      'bad-request',
+      `${channel}: arguments refused: ${err instanceof Error ? err.name : 'invalid'}`,
+    );
+  }
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';

@@ -23,7 +23,16 @@ export function requestToken(req: IncomingMessage, url: URL): string | null {
   const cookie = req.headers.cookie ?? '';
   for (const part of cookie.split(';')) {
     const [k, ...v] = part.trim().split('=');
-    if (k === TOKEN_COOKIE) return decodeURIComponent(v.join('='));
+    if (k === TOKEN_COOKIE) return safeDecode(v.join('='));
   }
   return null;
+}
+
+/** decodeURIComponent that answers null for malformed escapes (`%`, `%zz`) instead of throwing. */
+function safeDecode(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
 }

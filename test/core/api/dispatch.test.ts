@@ -103,3 +103,45 @@ describe('dispatch', () => {
     expect(await dispatch(h, 'app.info', {})).toMatchObject({ ok: false, error: { code: 'internal' } });
   });
 });
+
+describe('input bounds before validation', () => {
+  function nested(depth: number): unknown {
+    let v: unknown = [];
+    for (let i = 0; i < depth; i++) v = [v];
+    return v;
+  }
+
+  test('2000 levels of nested arrays are a bad-request, not a stack overflow', async () => {
+    const saveView = vi.fn(() => null);
+    const r = await dispatch(handlers({ 'runs.saveView': saveView }), 'runs.saveView', {
+      view: { pins: nested(2000) },
+    });
+    expect(r).toMatchObject({ ok: false, error: { code: 'bad-request' } });
+    expect(r.ok ? '' : r.error.message).toMatch(/nested deeper than 64/);
+    expect(saveView).not.toHaveBeenCalled();
+  });
+
+  test('a shallow view within bounds still reaches the handler', async () => {
+    const saveView = vi.fn(() => null);
+    const r = await dispatch(handlers({ 'runs.saveView': saveView }), 'runs.saveView', {
+      view: { pins: nested(20) },
+    });
+    expect(r).toMatchObject({ ok: true });
+    expect(saveView).toHaveBeenCalledOnce();
+  });
+
+  test('too many values are refused by count', async () => {
+    const r = await dispatch(handlers(), 'runs.saveView', {
+      view: { a: Array.from({ length: 300_000 }, () => 1) },
+    });
+    expect(r).toMatchObject({ ok: false, error: { code: 'bad-request' } });
+    expect(r.ok ? '' : r.error.message).toMatch(/more than 200000 values/);
+  });
+
+  test('a cyclic object (possible over structured clone) is refused, not walked forever', async () => {
+    const cyc: Record<string, unknown> = {};
+    cyc.self = cyc;
+    const r = await dispatch(handlers(), 'runs.saveView', { view: cyc });
+    expect(r).toMatchObject({ ok: false, error: { code: 'bad-request' } });
+  });
+});

@@ -2,6 +2,7 @@
 
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect as tcpConnect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
@@ -20,6 +21,19 @@ function connect(url: string, headers: Record<string, string> = {}): Promise<Web
     ws.once('open', () => res(ws));
     ws.once('unexpected-response', (_req, r) => rej(new Error(`HTTP ${r.statusCode}`)));
     ws.once('error', rej);
+  });
+}
+
+/** Sends raw bytes on a fresh TCP connection and returns the status line of the answer ('' if none). */
+function rawStatus(port: number, bytes: string): Promise<string> {
+  return new Promise((res) => {
+    const sock = tcpConnect(port, '127.0.0.1');
+    let got = '';
+    sock.on('data', (d) => (got += d.toString('latin1')));
+    sock.on('error', () => res(got.split('\r\n')[0] ?? ''));
+    sock.on('close', () => res(got.split('\r\n')[0] ?? ''));
+    sock.write(bytes);
+    setTimeout(() => sock.end(), 300);
   });
 }
 
@@ -168,6 +182,38 @@ describe('serve', () => {
       ok: true,
     });
     again.close();
+  });
+
+  test('hostile request targets and cookies get a status code, never an exit (no token needed to try)', async () => {
+    const port = server.port;
+    const get = (target: string, headers = ''): string =>
+      `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${headers}Connection: close\r\n\r\n`;
+    const upgrade = (target: string, headers = ''): string =>
+      get(
+        target,
+        `Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n${headers}`,
+      );
+    expect(await rawStatus(port, get('//'))).toMatch(/^HTTP\/1\.1 400/);
+    expect(await rawStatus(port, get('//['))).toMatch(/^HTTP\/1\.1 400/);
+    expect(await rawStatus(port, get('/', 'Cookie: rlwatch_token=%\r\n'))).toMatch(/^HTTP\/1\.1 401/);
+    expect(await rawStatus(port, get('/assets/app.js', 'Cookie: rlwatch_token=%E0%A4%A\r\n'))).toMatch(
+      /^HTTP\/1\.1 401/,
+    );
+    expect(await rawStatus(port, upgrade('//'))).toMatch(/^HTTP\/1\.1 400/);
+    expect(await rawStatus(port, upgrade('//['))).toMatch(/^HTTP\/1\.1 400/);
+    expect(await rawStatus(port, upgrade('/ws', 'Cookie: rlwatch_token=%\r\n'))).toMatch(/^HTTP\/1\.1 403/);
+    // A cross-origin page's no-cors fetch of `//` is one of these; the server is still here after all of them.
+    expect((await fetch(`http://127.0.0.1:${port}//`)).status).toBe(400);
+    expect((await fetch(`http://127.0.0.1:${port}/?token=${TOKEN}`)).status).toBe(200);
+  });
+
+  test('a deeply nested saveView is a bad-request answer, and the socket stays open', async () => {
+    const ws = await connect(`ws://127.0.0.1:${server.port}/ws?token=${TOKEN}`);
+    const deep = '['.repeat(2000) + ']'.repeat(2000);
+    const reply = await request(ws, `{"id":7,"channel":"runs.saveView","args":{"view":{"pins":${deep}}}}`);
+    expect(reply.result).toMatchObject({ ok: false, error: { code: 'bad-request' } });
+    expect((await request(ws, { id: 8, channel: 'app.info', args: {} })).result).toMatchObject({ ok: true });
+    ws.close();
   });
 
   test('pushes appended points to connected clients', async () => {
