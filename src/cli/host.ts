@@ -2,7 +2,7 @@
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHandlers } from '../core/api/handlers';
+import { createHandlers } from '../core/app/handlers';
 import { AppCore } from '../core/app/app-core';
 import { openAppStore, storePathFromEnv } from '../core/app/app-store';
 import { startServer, type RunningServer } from '../core/server/serve';

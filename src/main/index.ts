@@ -15,7 +15,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createHandlers } from '../core/api/handlers';
+import { createHandlers } from '../core/app/handlers';
 import { AppCore } from '../core/app/app-core';
 import { ELECTRON_BINDING_HINT, openDesktopStore } from '../core/app/app-store';
 import { startDemo, type RunningDemo } from '../core/demo/demo-writer';

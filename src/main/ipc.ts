@@ -3,7 +3,8 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { ipcName, REQUEST_CHANNELS } from '../shared/channels';
 import { fail } from '../shared/result';
-import { dispatch, type Handlers } from '../core/api/dispatch';
+import { dispatch } from '../core/api/dispatch';
+import type { Handlers } from '../shared/contract';
 import type { AppBus } from '../core/app/bus';
 import { forwardToRenderer } from '../core/app/renderer-feed';
 

@@ -121,3 +121,8 @@ export const contractIsComplete: [
   Exact<keyof PushPayloads, PushEvent>,
   Exact<keyof RequestResults, RequestChannel>,
 ] = [true, true];
+
+/** One handler per request channel: leaving one out is a compile error. */
+export type Handlers = {
+  [C in RequestChannel]: (args: RequestArgs[C]) => Promise<RequestResults[C]> | RequestResults[C];
+};

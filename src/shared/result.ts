@@ -14,3 +14,14 @@ export const fail = (code: ErrorCode, message: string): Result<never> => ({
   ok: false,
   error: { code, message },
 });
+
+/** Thrown by request handlers to answer a typed failure instead of `internal`. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}

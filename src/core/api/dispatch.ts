@@ -1,25 +1,9 @@
 // Validates and routes one contract request to its handler; shared by Electron IPC and the serve WebSocket.
 
-import { isRequestChannel, type RequestChannel } from '../../shared/channels';
-import { requestSchemas, type RequestArgs, type RequestResults } from '../../shared/contract';
-import { fail, ok, type ErrorCode, type Result } from '../../shared/result';
+import { isRequestChannel } from '../../shared/channels';
+import { requestSchemas, type Handlers } from '../../shared/contract';
+import { ApiError, fail, ok, type Result } from '../../shared/result';
 import { outOfBounds } from './input-bounds';
-
-/** One handler per request channel: leaving one out is a compile error. */
-export type Handlers = {
-  [C in RequestChannel]: (args: RequestArgs[C]) => Promise<RequestResults[C]> | RequestResults[C];
-};
-
-/** Thrown by handlers to return a typed failure instead of `internal`. */
-export class ApiError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
 
 export async function dispatch(
   handlers: Handlers,

@@ -15,7 +15,7 @@ import type {
   Severity,
 } from '../../shared/domain';
 import type { SystemSnapshot } from '../../shared/system-types';
-import { ApiError } from '../api/dispatch';
+import { ApiError } from '../../shared/result';
 import { HealthEngine, resolveThresholds, type AlertTransition } from '../health';
 import { ResilientStore, type JsonValue, type RunView, type Store } from '../store';
 import { createWorkspace as createRealWorkspace } from '../workspace/create';

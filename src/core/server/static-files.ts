@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { ServerResponse } from 'node:http';
+import { CONTENT_SECURITY_POLICY } from '../../shared/csp';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -15,19 +16,6 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
   '.woff2': 'font/woff2',
 };
-
-/** The page's Content-Security-Policy; the Electron window sets the same one. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 export function securityHeaders(): Record<string, string> {
   return {

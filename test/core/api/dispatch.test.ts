@@ -1,7 +1,9 @@
 // dispatch(): every request is validated against the contract before a handler runs.
 
 import { describe, expect, test, vi } from 'vitest';
-import { ApiError, dispatch, type Handlers } from '../../../src/core/api/dispatch';
+import { dispatch } from '../../../src/core/api/dispatch';
+import type { Handlers } from '../../../src/shared/contract';
+import { ApiError } from '../../../src/shared/result';
 
 const notHere = (): never => {
   throw new ApiError('unavailable', 'not in this test');

@@ -9,7 +9,7 @@ import { REQUEST_CHANNELS, type RequestChannel } from '../../../src/shared/chann
 import type { AlertChange, AppNotice } from '../../../src/shared/domain';
 import type { SystemSnapshot } from '../../../src/shared/system-types';
 import { dispatch } from '../../../src/core/api/dispatch';
-import { createHandlers } from '../../../src/core/api/handlers';
+import { createHandlers } from '../../../src/core/app/handlers';
 import { AppCore } from '../../../src/core/app/app-core';
 import { MACHINE_RUN, machinePoints } from '../../../src/core/app/machine-health';
 import { HealthEngine } from '../../../src/core/health';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
 import { decodeWire } from '../../../src/shared/wire-codec';
-import { createHandlers } from '../../../src/core/api/handlers';
+import { createHandlers } from '../../../src/core/app/handlers';
 import { AppCore } from '../../../src/core/app/app-core';
 import { startServer, type RunningServer } from '../../../src/core/server/serve';
 import { openStore } from '../../../src/core/store';

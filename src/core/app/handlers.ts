@@ -1,9 +1,8 @@
 // The contract's request handlers: thin adapters from validated arguments to the AppCore that owns the state.
 
-import type { AppCore } from '../app/app-core';
-import { ApiError, type Handlers } from './dispatch';
-
-export type { HostCapabilities } from '../app/app-core';
+import type { Handlers } from '../../shared/contract';
+import { ApiError } from '../../shared/result';
+import type { AppCore } from './app-core';
 
 export function createHandlers(core: AppCore): Handlers {
   const host = core.host;
