@@ -2,6 +2,7 @@
 
 import { inspectPath, type InspectReport } from '../core/inspect';
 import { parseFlags, UsageError } from './usage';
+import { formatValue } from '../shared/format';
 
 export async function runInspect(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags(args, { json: { type: 'boolean' } });
@@ -29,12 +30,7 @@ export async function runInspect(args: string[]): Promise<number> {
   return 0;
 }
 
-const fmt = (v: number | null): string =>
-  v === null
-    ? '–'
-    : Math.abs(v) >= 1e5 || (Math.abs(v) < 1e-3 && v !== 0)
-      ? v.toExponential(3)
-      : String(+v.toPrecision(6));
+const fmt = (v: number | null): string => formatValue(v, 6);
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));

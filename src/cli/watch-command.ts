@@ -7,6 +7,7 @@ import type { WatchLine } from '../core/watch/watch-lines';
 import { WatchSession } from '../core/watch/watch-session';
 import { createWorkspace } from '../core/workspace/create';
 import { parseFlags, readableFolder, untilSignal, UsageError } from './usage';
+import { formatNumber } from '../shared/format';
 
 /** Exit status when `--exit-on critical` sees a critical alert (command-line contract). */
 export const EXIT_CRITICAL = 3;
@@ -56,7 +57,8 @@ export async function runWatch(args: string[]): Promise<number> {
 }
 
 const clock = (t: number): string => new Date(t).toISOString().slice(11, 19);
-const num = (v: number | null): string => (v === null ? 'NaN' : String(+v.toPrecision(6)));
+// null is how JSON carries NaN in a scalar line.
+const num = (v: number | null): string => (v === null ? 'NaN' : formatNumber(v, 6));
 
 /** One readable line per event for people (the JSON form is for programs). */
 export function formatLine(line: WatchLine): string {

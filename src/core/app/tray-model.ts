@@ -2,6 +2,7 @@
 
 import type { AlertInfo, AppFocus, RunInfo, Severity } from '../../shared/domain';
 import { KEY_LABELS, KEY_ROLES, type KeyNumbers } from './key-numbers';
+import { formatNumber } from '../../shared/format';
 
 export type TrayHealth = 'ok' | 'warning' | 'critical';
 
@@ -25,16 +26,6 @@ export interface TrayModel {
   health: TrayHealth;
   tooltip: string;
   runs: TrayRunItem[];
-}
-
-/** Short, stable number text: 4 significant digits, no exponent for ordinary magnitudes. */
-export function formatNumber(v: number): string {
-  if (!Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : v > 0 ? '∞' : '−∞';
-  if (v === 0) return '0';
-  const a = Math.abs(v);
-  if (a >= 1e6 || a < 1e-4) return v.toExponential(2);
-  if (Number.isInteger(v)) return String(v);
-  return String(Number(v.toPrecision(4)));
 }
 
 const worse = (a: Severity | null, b: Severity | null): Severity | null =>

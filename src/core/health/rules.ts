@@ -4,6 +4,7 @@ import type { Role } from '../../shared/catalog';
 import { Window, mad } from './stats';
 import type { Thresholds } from './thresholds';
 import type { RuleId, Severity } from './types';
+import { formatNumber } from '../../shared/format';
 
 /**
  * A rule's verdict on the latest point. `bad` is past the raise line, `ok` past the (safer) clear
@@ -35,8 +36,7 @@ export interface PointRule<S> {
 const HOLD: Level = { kind: 'hold' };
 const OK: Level = { kind: 'ok' };
 const bad = (severity: Severity, message: string): Level => ({ kind: 'bad', severity, message });
-const fmt = (v: number): string =>
-  Math.abs(v) >= 1e4 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toExponential(2) : String(+v.toPrecision(4));
+const fmt = (v: number): string => formatNumber(v);
 
 const LOSS_OR_REWARD: ReadonlySet<Role> = new Set<Role>([
   'loss',

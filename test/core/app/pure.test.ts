@@ -14,7 +14,7 @@ import {
   userThresholds,
 } from '../../../src/core/app/settings';
 import { TagTracker } from '../../../src/core/app/tag-tracker';
-import { buildTrayModel, formatNumber } from '../../../src/core/app/tray-model';
+import { buildTrayModel } from '../../../src/core/app/tray-model';
 
 const alert = (over: Partial<AlertInfo> = {}): AlertInfo => ({
   id: JSON.stringify(['r', 'kl-above-target', 'approx_kl']),
@@ -130,13 +130,6 @@ describe('tray model', () => {
     expect(m.health).toBe('ok');
     expect(m.runs[0]!.alerts).toEqual([]);
     expect(buildTrayModel([], [], keys({})).tooltip).toBe('rlwatch — no runs open');
-  });
-
-  test('numbers are short', () => {
-    expect(formatNumber(0.0312345)).toBe('0.03123');
-    expect(formatNumber(1200)).toBe('1200');
-    expect(formatNumber(Number.NaN)).toBe('NaN');
-    expect(formatNumber(1.5e-7)).toBe('1.50e-7');
   });
 });
 

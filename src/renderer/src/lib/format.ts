@@ -20,17 +20,6 @@ export function formatDuration(seconds: number | null): string {
   return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
 }
 
-/** A metric value with about 4 significant digits; exponent form for very small or large values. */
-export function formatValue(v: number | null | undefined): string {
-  if (v === null || v === undefined) return '—';
-  if (Number.isNaN(v)) return 'NaN';
-  if (!Number.isFinite(v)) return v > 0 ? '∞' : '−∞';
-  const a = Math.abs(v);
-  if (a !== 0 && (a < 1e-3 || a >= 1e6)) return v.toExponential(2);
-  if (Number.isInteger(v)) return String(v);
-  return String(Number(v.toPrecision(4)));
-}
-
 /** A percentage 0–100 with no decimals, or "—". */
 export const formatPct = (v: number | null | undefined): string =>
   v === null || v === undefined || !Number.isFinite(v) ? '—' : `${Math.round(v)} %`;
