@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect as tcpConnect } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { decodeWire } from '../../../src/shared/wire-codec';
 import { createHandlers } from '../../../src/core/app/handlers';
@@ -15,7 +15,11 @@ import { EventFileWriter } from '../../../src/core/tfevents/writer';
 
 const TOKEN = 'test-token-0123456789abcdef';
 
-function connect(url: string, headers: Record<string, string> = {}): Promise<WebSocket> {
+/** A socket as the page opens it: Origin is this server (pass `Origin: undefined`-free headers to override). */
+function connect(
+  url: string,
+  headers: Record<string, string> = { Origin: new URL(url).origin.replace('ws:', 'http:') },
+): Promise<WebSocket> {
   return new Promise((res, rej) => {
     const ws = new WebSocket(url, { headers });
     ws.once('open', () => res(ws));
@@ -105,8 +109,13 @@ describe('serve', () => {
     const page = await fetch(`${base}/?token=${TOKEN}`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
-    const cookie = page.headers.get('set-cookie')!.split(';')[0]!;
-    expect(cookie).toBe(`rlwatch_token=${TOKEN}`);
+    const setCookie = page.headers.get('set-cookie')!;
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/SameSite=Strict/);
+    expect(setCookie).toMatch(/Path=\//);
+    expect(setCookie).not.toMatch(/Domain=/i);
+    const cookie = setCookie.split(';')[0]!;
+    expect(cookie.startsWith(`rlwatch_assets_${server.port}=`)).toBe(true);
     const asset = await fetch(`${base}/assets/app.js`, { headers: { cookie } });
     expect(asset.status).toBe(200);
     expect(asset.headers.get('content-type')).toMatch(/javascript/);
@@ -127,6 +136,39 @@ describe('serve', () => {
       connect(`ws://127.0.0.1:${server.port}/ws?token=${TOKEN}`, { Origin: 'http://evil.example' }),
     ).rejects.toThrow(/403/);
     await expect(connect(`ws://127.0.0.1:${server.port}/other?token=${TOKEN}`)).rejects.toThrow(/404/);
+  });
+
+  test('the cookie never holds the token and never opens the socket; the socket needs a matching Origin', async () => {
+    const page = await fetch(`${base}/?token=${TOKEN}`);
+    const cookie = page.headers.get('set-cookie')!.split(';')[0]!;
+    // Cookies ignore ports: another server on 127.0.0.1 receives this one. It must not be the token.
+    expect(cookie).not.toContain(TOKEN);
+    const ws = `ws://127.0.0.1:${server.port}/ws`;
+    const origin = `http://127.0.0.1:${server.port}`;
+    await expect(connect(ws, { Origin: origin, Cookie: cookie })).rejects.toThrow(/403/);
+    await expect(connect(ws, { Origin: origin, Cookie: `rlwatch_token=${TOKEN}` })).rejects.toThrow(/403/);
+    // With the token but no Origin (a non-browser client holding a leaked cookie's value): refused.
+    await expect(connect(`${ws}?token=${TOKEN}`, {})).rejects.toThrow(/403/);
+    const ok = await connect(`${ws}?token=${TOKEN}`, { Origin: origin });
+    ok.close();
+  });
+
+  test('only the bound host names are answered (DNS rebinding)', async () => {
+    const port = server.port;
+    const get = (host: string, target = `/?token=${TOKEN}`): Promise<string> =>
+      rawStatus(port, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+    expect(await get(`evil.example:${port}`)).toMatch(/^HTTP\/1\.1 421/);
+    expect(await get('evil.example')).toMatch(/^HTTP\/1\.1 421/);
+    expect(await get('')).toMatch(/^HTTP\/1\.1 (400|421)/);
+    expect(await get(`localhost:${port}`)).toMatch(/^HTTP\/1\.1 200/);
+    expect(await get(`127.0.0.1:${port}`)).toMatch(/^HTTP\/1\.1 200/);
+    expect(await get(`[::1]:${port}`)).toMatch(/^HTTP\/1\.1 200/);
+    await expect(
+      connect(`ws://127.0.0.1:${port}/ws?token=${TOKEN}`, {
+        Host: `evil.example:${port}`,
+        Origin: `http://evil.example:${port}`,
+      }),
+    ).rejects.toThrow(/421/);
   });
 
   test('answers contract requests and refuses bad ones without dropping the connection', async () => {
@@ -234,5 +276,63 @@ describe('serve', () => {
     expect(values).toBeInstanceOf(Float64Array);
     expect([...values]).toEqual([Number.NaN]);
     ws.close();
+  });
+});
+
+describe('serve under a client that never reads', () => {
+  let server: RunningServer;
+  let core: AppCore;
+  const logged: string[] = [];
+
+  beforeAll(async () => {
+    const root = mkdtempSync(join(tmpdir(), 'rlwatch-serve-slow-'));
+    const runDir = join(root, 'big');
+    mkdirSync(runDir);
+    const w = new EventFileWriter(runDir, { wallTime: 1000 });
+    for (let i = 0; i < 40_000; i++) w.scalars(i, [{ tag: 'loss', value: Math.sin(i) }], 'simple', 1000 + i);
+    w.close();
+    const renderer = mkdtempSync(join(tmpdir(), 'rlwatch-renderer-'));
+    writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>rlwatch</title>');
+    core = new AppCore({
+      host: { mode: 'serve', version: 't', allowOpenFolder: false },
+      store: openStore({ path: null }),
+    });
+    await core.open(root);
+    server = await startServer({
+      bus: core.bus,
+      handlers: createHandlers(core),
+      rendererDir: renderer,
+      token: TOKEN,
+      clientLimits: { maxQueuedBytes: 4 * 1024 * 1024, stallMs: 1500 },
+      log: (m) => logged.push(m),
+    });
+  });
+
+  afterAll(async () => {
+    await server.close();
+    await core.dispose();
+  });
+
+  test('its queued bytes stay bounded (it is dropped) and a second client is answered meanwhile', async () => {
+    const url = `ws://127.0.0.1:${server.port}/ws?token=${TOKEN}`;
+    const slow = await connect(url);
+    // Stop reading at the TCP level: answers pile up on the server side of this socket.
+    (slow as unknown as { _socket: { pause(): void } })._socket.pause();
+    const big = { channel: 'series.get', args: { run: 'big', tag: 'loss', pixels: 20000 } };
+    for (let i = 0; i < 200; i++) slow.send(JSON.stringify({ id: i, ...big }));
+
+    const other = await connect(url);
+    const info = await request(other, { id: 1, channel: 'app.info', args: {} });
+    expect(info.result).toMatchObject({ ok: true });
+    const window = await request(other, { id: 2, ...big });
+    expect(window.result).toMatchObject({ ok: true, value: { length: 40_000 } });
+
+    await vi.waitFor(() => expect(logged.join('\n')).toMatch(/dropped a client/), { timeout: 20_000 });
+    // 200 answers of ~1.3 MB each would be ~260 MB held for the slow client without the bound.
+    expect((await request(other, { id: 3, channel: 'app.info', args: {} })).result).toMatchObject({
+      ok: true,
+    });
+    other.close();
+    slow.terminate();
   });
 });

@@ -1,0 +1,130 @@
+// One WebSocket client of serve: its requests answered one at a time, its queued bytes bounded.
+
+import type { WebSocket } from 'ws';
+import type { Handlers } from '../../shared/contract';
+import { fail } from '../../shared/result';
+import { encodeWire } from '../../shared/wire-codec';
+import { dispatch } from '../api/dispatch';
+import type { AppBus } from '../app/bus';
+import { forwardToRenderer } from '../app/renderer-feed';
+
+export interface ClientLimits {
+  /** Bytes the server may hold for a client that does not read; past it the client is dropped. */
+  maxQueuedBytes: number;
+  /** Requests waiting for their turn; past it the client is dropped (a flood, not a dashboard). */
+  maxPendingRequests: number;
+  /** How long a client may leave half its byte budget unread before its next answer is given up. */
+  stallMs: number;
+}
+
+export const DEFAULT_CLIENT_LIMITS: ClientLimits = {
+  maxQueuedBytes: 32 * 1024 * 1024,
+  maxPendingRequests: 512,
+  stallMs: 30_000,
+};
+
+/** Close codes a dropped client sees (RFC 6455 1008: policy violation). */
+export const CLOSE_NOT_READING = 1008;
+
+const yieldToOthers = (): Promise<void> => new Promise((res) => setImmediate(res));
+const sleep = (ms: number): Promise<void> => new Promise((res) => setTimeout(res, ms));
+
+/**
+ * Wire protocol: the client sends {id, channel, args}; the server answers {id, result} and pushes
+ * {event, payload}. Requests of one client run in order, one at a time, with a turn of the event loop
+ * between them, so a client that floods requests cannot starve another. Answers wait while the
+ * client leaves half its byte budget unread; a client over budget is dropped, never buffered without
+ * bound (it reconnects and refetches, as after any disconnect).
+ */
+export function attachClient(
+  ws: WebSocket,
+  opts: { bus: AppBus; handlers: Handlers; log: (message: string) => void; limits?: Partial<ClientLimits> },
+): void {
+  const limits = { ...DEFAULT_CLIENT_LIMITS, ...opts.limits };
+  const pending: Array<{ text: string; isBinary: boolean }> = [];
+  let draining = false;
+  let dropped = false;
+
+  const drop = (why: string): void => {
+    if (dropped) return;
+    dropped = true;
+    pending.length = 0;
+    opts.log(`dropped a client: ${why}`);
+    ws.terminate();
+  };
+  const send = (message: unknown): void => {
+    if (dropped || ws.readyState !== ws.OPEN) return;
+    const text = encodeWire(message);
+    if (ws.bufferedAmount + text.length > limits.maxQueuedBytes) {
+      drop(`it did not read ${ws.bufferedAmount} queued bytes`);
+      return;
+    }
+    ws.send(text);
+  };
+
+  const unsubscribe = forwardToRenderer(opts.bus, send);
+
+  const drain = async (): Promise<void> => {
+    draining = true;
+    try {
+      while (pending.length > 0 && !dropped) {
+        if (!(await roomToAnswer())) return drop(`it left its answers unread for ${limits.stallMs} ms`);
+        const next = pending.shift()!;
+        send(await answer(opts.handlers, next.text, next.isBinary));
+        await yieldToOthers();
+      }
+    } finally {
+      draining = false;
+    }
+  };
+  const roomToAnswer = async (): Promise<boolean> => {
+    const since = Date.now();
+    while (ws.bufferedAmount > limits.maxQueuedBytes / 2) {
+      if (dropped || ws.readyState !== ws.OPEN) return false;
+      if (Date.now() - since > limits.stallMs) return false;
+      await sleep(25);
+    }
+    return true;
+  };
+
+  ws.on('message', (data, isBinary) => {
+    if (dropped) return;
+    if (pending.length >= limits.maxPendingRequests) {
+      return drop(`more than ${limits.maxPendingRequests} requests waiting`);
+    }
+    pending.push({ text: data.toString(), isBinary });
+    if (!draining) {
+      drain().catch((err: unknown) => {
+        opts.log(`socket request failed: ${err instanceof Error ? err.message : String(err)}`);
+        drop('a request failed inside the server');
+      });
+    }
+  });
+  ws.on('close', () => {
+    dropped = true;
+    pending.length = 0;
+    unsubscribe();
+  });
+  ws.on('error', () => ws.terminate());
+}
+
+/** One request's id (echoed in the answer; null when it has none) and its result. */
+async function answer(
+  handlers: Handlers,
+  text: string,
+  isBinary: boolean,
+): Promise<{ id: string | number | null; result: unknown }> {
+  let msg: unknown;
+  try {
+    msg = isBinary ? undefined : JSON.parse(text);
+  } catch {
+    msg = undefined;
+  }
+  const rawId = typeof msg === 'object' && msg !== null && 'id' in msg ? (msg as { id: unknown }).id : null;
+  const id = typeof rawId === 'number' || typeof rawId === 'string' ? rawId : null;
+  if (typeof msg !== 'object' || msg === null || id === null) {
+    return { id, result: fail('bad-request', 'expected a JSON object {id, channel, args}') };
+  }
+  const m = msg as { channel?: unknown; args?: unknown };
+  return { id, result: await dispatch(handlers, m.channel, m.args) };
+}
