@@ -36,12 +36,19 @@ export interface RunningServer {
 }
 
 const WS_PATH = '/ws';
+/** Most fragments one WebSocket message may arrive in (ws's default is 16384). */
+export const MAX_FRAGMENTS = 256;
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
   const allowed = allowedHostNames(host);
   const log = opts.log ?? ((m: string) => process.stderr.write(`rlwatch: ${m}\n`));
-  const wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxMessageBytes ?? 1 << 20 });
+  // Requests are small JSON: a message in more than a few fragments is a flood (CVE-2026-48779/-62389).
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: opts.maxMessageBytes ?? 1 << 20,
+    maxFragments: MAX_FRAGMENTS,
+  });
   let port = 0;
   const server = createServer((req, res) => {
     // Total: whatever a handler throws becomes a 500 for this request, never an unhandled rejection.

@@ -336,3 +336,56 @@ describe('serve under a client that never reads', () => {
     slow.terminate();
   });
 });
+
+describe('serve under a WebSocket fragment flood', () => {
+  test('a message split into thousands of empty fragments closes that socket; the server keeps serving', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'rlwatch-serve-frag-'));
+    const renderer = mkdtempSync(join(tmpdir(), 'rlwatch-renderer-'));
+    writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>rlwatch</title>');
+    const core = new AppCore({
+      host: { mode: 'serve', version: 't', allowOpenFolder: false },
+      store: openStore({ path: null }),
+    });
+    await core.open(root);
+    const server = await startServer({
+      bus: core.bus,
+      handlers: createHandlers(core),
+      rendererDir: renderer,
+      token: TOKEN,
+      log: () => {},
+    });
+    try {
+      const port = server.port;
+      const sock = tcpConnect(port, '127.0.0.1');
+      let got = Buffer.alloc(0);
+      const closed = new Promise<void>((res) => sock.on('close', () => res()));
+      sock.on('data', (d: Buffer) => (got = Buffer.concat([got, d])));
+      sock.on('error', () => {});
+      await new Promise<void>((res) => sock.once('connect', () => res()));
+      sock.write(
+        `GET /ws?token=${TOKEN} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://127.0.0.1:${port}\r\n` +
+          'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n' +
+          'Sec-WebSocket-Version: 13\r\n\r\n',
+      );
+      await vi.waitFor(() => expect(got.toString('latin1')).toMatch(/^HTTP\/1\.1 101/));
+      // A text frame without FIN, then continuation frames without FIN: masked, empty payloads.
+      const frame = (opcode: number): Buffer => Buffer.from([opcode, 0x80, 1, 2, 3, 4]);
+      const flood = [frame(0x01)];
+      for (let i = 0; i < 5000; i++) flood.push(frame(0x00));
+      sock.write(Buffer.concat(flood));
+      await closed;
+      // The server's close frame (opcode 8) names 1008 (policy: too many fragments) before the connection ends.
+      const close = got.indexOf(Buffer.from([0x88]));
+      expect(close).toBeGreaterThan(0);
+      expect(got.readUInt16BE(close + 2)).toBe(1008);
+      const other = await connect(`ws://127.0.0.1:${port}/ws?token=${TOKEN}`);
+      expect((await request(other, { id: 1, channel: 'app.info', args: {} })).result).toMatchObject({
+        ok: true,
+      });
+      other.close();
+    } finally {
+      await server.close();
+      await core.dispose();
+    }
+  });
+});
