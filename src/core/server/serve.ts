@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type ServerOptions } from 'ws';
 import type { Handlers } from '../../shared/contract';
 import type { AppBus } from '../app/bus';
 import { allowedHostNames, hostAllowed, originMatches } from './host-guard';
@@ -44,11 +44,13 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const allowed = allowedHostNames(host);
   const log = opts.log ?? ((m: string) => process.stderr.write(`rlwatch: ${m}\n`));
   // Requests are small JSON: a message in more than a few fragments is a flood (CVE-2026-48779/-62389).
-  const wss = new WebSocketServer({
+  // (`maxFragments` is newer than @types/ws 8.18: typed here.)
+  const wsOptions: ServerOptions & { maxFragments: number } = {
     noServer: true,
     maxPayload: opts.maxMessageBytes ?? 1 << 20,
     maxFragments: MAX_FRAGMENTS,
-  });
+  };
+  const wss = new WebSocketServer(wsOptions);
   let port = 0;
   const server = createServer((req, res) => {
     // Total: whatever a handler throws becomes a 500 for this request, never an unhandled rejection.

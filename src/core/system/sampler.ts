@@ -3,6 +3,7 @@
 import type { AppleGpu, GpuProcess, NvidiaStatus, SystemSnapshot } from '../../shared/system-types';
 import type { HostSample } from './host';
 import type { NvidiaSample } from './nvidia-source';
+import { LateSource } from './late-source';
 import { RingBuffer } from './ring-buffer';
 
 export interface Clock {
@@ -42,6 +43,9 @@ export interface SamplerOptions {
 
 export type SnapshotListener = (snapshot: SystemSnapshot) => void;
 
+/** A GPU sample older than this is not shown as current when its source is late. */
+const GPU_MAX_AGE_MS = 5000;
+
 const NULL_HOST: HostSample = { cpuPct: null, memPct: null, memUsedMiB: null, memTotalMiB: null };
 
 export class SystemSampler {
@@ -55,6 +59,8 @@ export class SystemSampler {
   private running = false;
   private ticking: Promise<SystemSnapshot> | null = null;
   private fallbackStatusAnnounced = false;
+  private readonly nvidiaLate: LateSource<NvidiaSample> | null;
+  private readonly appleLate: LateSource<AppleGpu | null> | null;
 
   constructor(
     private readonly sources: SamplerSources,
@@ -64,6 +70,15 @@ export class SystemSampler {
     this.intervalMs = opts.intervalMs ?? 1000;
     this.hiddenIntervalMs = opts.hiddenIntervalMs ?? 5000;
     this.history = new RingBuffer(opts.historySize ?? 3600);
+    // GPU queries may hang (a wedged driver): they never hold back the CPU and memory fields.
+    const { nvidia, apple } = sources;
+    this.nvidiaLate = nvidia ? new LateSource(() => nvidia.sample(), this.clock, GPU_MAX_AGE_MS) : null;
+    this.appleLate = apple ? new LateSource(() => apple.sample(), this.clock, GPU_MAX_AGE_MS) : null;
+  }
+
+  /** How long a tick waits for a GPU source before it goes out without (or with its last value). */
+  private get gpuDeadlineMs(): number {
+    return Math.max(100, Math.round(this.currentIntervalMs * 0.8));
   }
 
   get isRunning(): boolean {
@@ -147,16 +162,21 @@ export class SystemSampler {
 
   private async collect(): Promise<SystemSnapshot> {
     const t = this.clock.now();
-    const { host, nvidia, apple, training } = this.sources;
-    const [hostSample, nv, appleGpu] = await Promise.all([
+    const { host, training } = this.sources;
+    const deadline = this.gpuDeadlineMs;
+    const [hostSample, nvLate, appleLate] = await Promise.all([
       host ? host().catch(() => NULL_HOST) : NULL_HOST,
-      nvidia ? nvidia.sample().catch((): NvidiaSample | null => null) : null,
-      apple ? apple.sample().catch(() => null) : null,
+      this.nvidiaLate ? this.nvidiaLate.within(deadline) : null,
+      this.appleLate ? this.appleLate.within(deadline) : null,
     ]);
+    // A late answer reuses the last sample's figures, but its status change was announced already.
+    const nv: NvidiaSample | null =
+      nvLate?.value && nvLate.late ? { ...nvLate.value, changed: false } : (nvLate?.value ?? null);
+    const appleGpu = appleLate?.value ?? null;
     const gpus = nv?.gpus ?? null;
     const gpuProcesses = (gpus ?? []).flatMap((g) => g.processes ?? []);
     const trainingProcess = training ? await training.sample(gpuProcesses).catch(() => null) : null;
-    const { status, changed } = this.nvidiaStatus(nv);
+    const { status, changed } = this.nvidiaStatus(nv, nvLate?.late === true ? deadline : null);
     return {
       t,
       ...hostSample,
@@ -168,15 +188,24 @@ export class SystemSampler {
     };
   }
 
-  private nvidiaStatus(nv: NvidiaSample | null): { status: NvidiaStatus; changed: boolean } {
+  private nvidiaStatus(
+    nv: NvidiaSample | null,
+    lateAfterMs: number | null,
+  ): { status: NvidiaStatus; changed: boolean } {
     if (nv) return { status: nv.status, changed: nv.changed };
-    const status: NvidiaStatus = this.sources.nvidia
-      ? {
-          state: 'failing',
-          message: 'NVIDIA source failed',
-          error: { kind: 'spawn', message: 'source threw' },
-        }
-      : { state: 'disabled', message: this.opts.nvidiaDisabledMessage ?? 'NVIDIA sampling is not enabled' };
+    const status: NvidiaStatus = !this.sources.nvidia
+      ? { state: 'disabled', message: this.opts.nvidiaDisabledMessage ?? 'NVIDIA sampling is not enabled' }
+      : lateAfterMs !== null
+        ? {
+            state: 'failing',
+            message: `nvidia-smi has not answered for ${lateAfterMs} ms`,
+            error: { kind: 'timeout', timeoutMs: lateAfterMs },
+          }
+        : {
+            state: 'failing',
+            message: 'NVIDIA source failed',
+            error: { kind: 'spawn', message: 'source threw' },
+          };
     const changed = !this.fallbackStatusAnnounced;
     this.fallbackStatusAnnounced = true;
     return { status, changed };

@@ -304,4 +304,39 @@ describe('RingBuffer', () => {
     expect([r.size, r.latest()]).toEqual([3, 5]);
     expect(() => new RingBuffer(0)).toThrow(RangeError);
   });
+
+  it('a hung nvidia-smi never holds back the CPU and memory fields, and is asked once while it hangs', async () => {
+    const clock = new FakeClock();
+    const gpus = t4();
+    let calls = 0;
+    const nvidia = {
+      sample: () => {
+        calls++;
+        // The first query answers; every later one hangs (a wedged driver).
+        return calls === 1
+          ? Promise.resolve({
+              gpus,
+              status: { state: 'ok' as const, gpuCount: 1, driverVersion: '1' },
+              changed: true,
+            })
+          : new Promise<never>(() => {});
+      },
+    };
+    const sampler = new SystemSampler({ host, nvidia }, { clock, intervalMs: 1000 });
+    const seen: SystemSnapshot[] = [];
+    sampler.subscribe((s) => seen.push(s));
+    sampler.start();
+    await clock.advance(10_000);
+    sampler.stop();
+    // One snapshot a second, each with the host's fields, although nvidia-smi stopped answering at 1 s.
+    expect(seen.length).toBeGreaterThanOrEqual(10);
+    expect(seen.every((s) => s.cpuPct === 12.5 && s.memPct === 40)).toBe(true);
+    expect(seen.map((s) => s.t - seen[0]!.t).slice(0, 4)).toEqual([0, 1000, 2000, 3000]);
+    // The hung query is not started again every tick.
+    expect(calls).toBe(2);
+    // A late GPU value is shown while it is recent, then the panel is told nvidia-smi stopped answering.
+    expect(seen[1]!.gpus).toEqual(gpus);
+    expect(seen.at(-1)!.gpus).toBeNull();
+    expect(seen.at(-1)!.nvidia).toMatchObject({ state: 'failing', error: { kind: 'timeout' } });
+  });
 });
