@@ -27,11 +27,17 @@ export interface OpenStoreOptions {
    * 'none' trusts the file until a query fails. */
   integrityCheck?: 'auto' | 'quick' | 'none';
   retention?: Partial<Retention>;
-  /** Wait this long on another connection's write lock (ms). */
+  /** Wait this long on another connection's write lock while opening and migrating (ms). */
   busyTimeoutMs?: number;
+  /** Wait at most this long on a lock once open: store calls run on the request path, so a lock held
+   * by another process must cost a short wait, never seconds (the ResilientStore queues the write). */
+  callBusyTimeoutMs?: number;
   /** Clock for the `.corrupt-<timestamp>` name. */
   now?: () => number;
 }
+
+/** The busy wait of a store call once open (see OpenStoreOptions.callBusyTimeoutMs). */
+export const CALL_BUSY_TIMEOUT_MS = 100;
 
 /** Below this, a full quick_check costs < ~50 ms, the main-process stall budget. */
 export const AUTO_FULL_CHECK_BYTES = 48 * 2 ** 20;
@@ -138,6 +144,7 @@ function attempt(Ctor: SqliteConstructor, path: string, opts: OpenStoreOptions):
         message: `${path} has schema version ${m.found}, newer than this rlwatch knows (${m.known}); it was left untouched.`,
       };
     }
+    db.pragma(`busy_timeout = ${Math.max(0, Math.round(opts.callBusyTimeoutMs ?? CALL_BUSY_TIMEOUT_MS))}`);
     return { kind: 'ok', db };
   } catch (err) {
     try {

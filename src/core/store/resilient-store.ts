@@ -1,4 +1,4 @@
-// A Store that never throws: the first failing query (IOERR, FULL, CORRUPT…) swaps in a memory store and says why.
+// A Store that never throws: a locked database queues writes; a failing one (IOERR, FULL…) swaps in memory.
 
 import { describeStoreFailure } from './open';
 import { MemoryStore } from './memory-store';
@@ -34,8 +34,19 @@ const codeOf = (err: unknown): string =>
       ? err.name
       : 'error';
 
+/** Another connection holds the lock: transient, never a reason to give the database up. */
+const isLocked = (err: unknown): boolean => /^SQLITE_(BUSY|LOCKED)/.test(codeOf(err));
+
+/** Writes kept while the database is locked; past this the oldest are dropped (and counted). */
+const MAX_QUEUED_WRITES = 10_000;
+/** How often queued writes are retried while the lock lasts. */
+const RETRY_MS = 1000;
+
 /**
- * Wraps an open store. On the first throw it copies what it can still read (settings, recent runs)
+ * Wraps an open store. A call that meets another process's lock (SQLITE_BUSY / LOCKED, after the
+ * short busy wait set at open) does not give the database up: a write is queued and replayed in
+ * order once the lock is gone (on the next call or a retry timer), a read answers its fallback.
+ * On the first other throw it copies what it can still read (settings, recent runs)
  * into a MemoryStore, closes the failing one, and serves every later call from memory: losing
  * history is acceptable, crashing the app or the watcher is not.
  */
@@ -43,6 +54,9 @@ export class ResilientStore implements Store {
   private inner: Store;
   private degradedWith: StoreDegradation | null = null;
   private readonly listeners = new Set<(d: StoreDegradation) => void>();
+  private readonly queued: Array<{ operation: string; fn: (s: Store) => unknown }> = [];
+  private droppedWrites = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     inner: Store,
@@ -65,11 +79,62 @@ export class ResilientStore implements Store {
     return this.degradedWith;
   }
 
-  private guard<T>(operation: string, fallbackValue: () => T, fn: (s: Store) => T): T {
+  /** Writes waiting for a lock to go, and how many were dropped past the queue's bound. */
+  get pendingWrites(): { queued: number; dropped: number } {
+    return { queued: this.queued.length, dropped: this.droppedWrites };
+  }
+
+  /** A write: queued behind earlier queued writes, and while the database is locked. */
+  private write(operation: string, fn: (s: Store) => void): void {
+    if (this.flush()) {
+      this.guard(operation, () => undefined, fn, true);
+    } else {
+      this.enqueue(operation, fn);
+    }
+  }
+
+  private enqueue(operation: string, fn: (s: Store) => unknown): void {
+    if (this.queued.length >= MAX_QUEUED_WRITES) {
+      this.queued.shift();
+      this.droppedWrites++;
+    }
+    this.queued.push({ operation, fn });
+    this.armRetry();
+  }
+
+  private armRetry(): void {
+    if (this.retryTimer !== null) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (!this.flush()) this.armRetry();
+    }, RETRY_MS);
+    this.retryTimer.unref?.();
+  }
+
+  /** Replays queued writes in order; true when none is left waiting. */
+  private flush(): boolean {
+    while (this.queued.length > 0) {
+      const next = this.queued[0]!;
+      try {
+        next.fn(this.inner);
+      } catch (err) {
+        if (isLocked(err) && !this.degradedWith) return false;
+        if (!this.degradedWith) this.degrade(next.operation, err);
+      }
+      this.queued.shift();
+    }
+    return true;
+  }
+
+  private guard<T>(operation: string, fallbackValue: () => T, fn: (s: Store) => T, isWrite = false): T {
     try {
       return fn(this.inner);
     } catch (err) {
       if (this.degradedWith) return fallbackValue();
+      if (isLocked(err)) {
+        if (isWrite) this.enqueue(operation, fn);
+        return fallbackValue();
+      }
       this.degrade(operation, err);
       try {
         return fn(this.inner);
@@ -127,25 +192,13 @@ export class ResilientStore implements Store {
     );
   }
   touchRun(path: string, at: number): void {
-    this.guard(
-      'touchRun',
-      () => undefined,
-      (s) => s.touchRun(path, at),
-    );
+    this.write('touchRun', (s) => s.touchRun(path, at));
   }
   saveRunView(path: string, view: RunView, at: number): void {
-    this.guard(
-      'saveRunView',
-      () => undefined,
-      (s) => s.saveRunView(path, view, at),
-    );
+    this.write('saveRunView', (s) => s.saveRunView(path, view, at));
   }
   forgetRecentRun(path: string): void {
-    this.guard(
-      'forgetRecentRun',
-      () => undefined,
-      (s) => s.forgetRecentRun(path),
-    );
+    this.write('forgetRecentRun', (s) => s.forgetRecentRun(path));
   }
   runMeta(path: string): RunMeta | null {
     return this.guard(
@@ -155,11 +208,7 @@ export class ResilientStore implements Store {
     );
   }
   updateRunMeta(batch: readonly RunMetaUpdate[]): void {
-    this.guard(
-      'updateRunMeta',
-      () => undefined,
-      (s) => s.updateRunMeta(batch),
-    );
+    this.write('updateRunMeta', (s) => s.updateRunMeta(batch));
   }
   getSetting(key: string): JsonValue | undefined {
     return this.guard(
@@ -169,18 +218,10 @@ export class ResilientStore implements Store {
     );
   }
   setSetting(key: string, value: JsonValue): void {
-    this.guard(
-      'setSetting',
-      () => undefined,
-      (s) => s.setSetting(key, value),
-    );
+    this.write('setSetting', (s) => s.setSetting(key, value));
   }
   deleteSetting(key: string): void {
-    this.guard(
-      'deleteSetting',
-      () => undefined,
-      (s) => s.deleteSetting(key),
-    );
+    this.write('deleteSetting', (s) => s.deleteSetting(key));
   }
   allSettings(): Record<string, JsonValue> {
     return this.guard(
@@ -194,6 +235,7 @@ export class ResilientStore implements Store {
       'recordAlert',
       () => -1,
       (s) => s.recordAlert(alert),
+      true,
     );
   }
   recordAlerts(batch: readonly AlertInput[]): number[] {
@@ -201,21 +243,14 @@ export class ResilientStore implements Store {
       'recordAlerts',
       () => batch.map(() => -1),
       (s) => s.recordAlerts(batch),
+      true,
     );
   }
   acknowledgeAlert(id: number, at: number): void {
-    this.guard(
-      'acknowledgeAlert',
-      () => undefined,
-      (s) => s.acknowledgeAlert(id, at),
-    );
+    this.write('acknowledgeAlert', (s) => s.acknowledgeAlert(id, at));
   }
   snoozeAlert(id: number, until: number | null): void {
-    this.guard(
-      'snoozeAlert',
-      () => undefined,
-      (s) => s.snoozeAlert(id, until),
-    );
+    this.write('snoozeAlert', (s) => s.snoozeAlert(id, until));
   }
   alertHistory(query?: AlertQuery | string): AlertRecord[] {
     return this.guard(
@@ -225,11 +260,7 @@ export class ResilientStore implements Store {
     );
   }
   appendSystemSamples(batch: readonly SystemSample[]): void {
-    this.guard(
-      'appendSystemSamples',
-      () => undefined,
-      (s) => s.appendSystemSamples(batch),
-    );
+    this.write('appendSystemSamples', (s) => s.appendSystemSamples(batch));
   }
   systemSamples(since: number, until?: number, limit?: number): SystemSample[] {
     return this.guard(
@@ -253,6 +284,9 @@ export class ResilientStore implements Store {
     );
   }
   close(): void {
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.flush();
     try {
       this.inner.close();
     } catch {

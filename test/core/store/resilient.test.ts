@@ -3,7 +3,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, test, vi } from 'vitest';
 import { openStore, ResilientStore, type StoreDegradation } from '../../../src/core/store';
 
 const dir = mkdtempSync(join(tmpdir(), 'rlwatch-resilient-'));
@@ -61,6 +62,45 @@ describe('ResilientStore', () => {
     expect(store.getSetting('k')).toBe(1);
     expect(store.status.persistent).toBe(true);
     expect(store.degradation).toBe(null);
+    store.close();
+  });
+});
+
+describe('ResilientStore under another process holding the lock', () => {
+  test('BEGIN EXCLUSIVE elsewhere: a short busy wait, writes queued, nothing given up; they land once the lock goes', async () => {
+    const path = join(dir, 'locked.db');
+    const store = new ResilientStore(openStore({ path }));
+    store.setSetting('before', 1);
+    const other = new Database(path);
+    other.pragma('busy_timeout = 0');
+    other.exec('BEGIN EXCLUSIVE');
+    const degraded: StoreDegradation[] = [];
+    store.onDegraded((d) => degraded.push(d));
+    expect(() => store.setSetting('during', 2)).not.toThrow();
+    expect(() => store.touchRun('/runs/locked', 5)).not.toThrow();
+    expect(store.pendingWrites).toEqual({ queued: 2, dropped: 0 });
+    // Reads still answer (WAL readers are not blocked by a writer's lock).
+    expect(store.getSetting('before')).toBe(1);
+    expect(degraded).toEqual([]);
+    expect(store.status.persistent).toBe(true);
+    other.exec('COMMIT');
+    // The retry timer replays the queue in order once the lock is gone.
+    await vi.waitFor(() => expect(store.pendingWrites.queued).toBe(0), { timeout: 5000 });
+    const rows = other.prepare('SELECT key, value FROM settings ORDER BY key').all() as Array<{
+      key: string;
+    }>;
+    expect(rows.map((r) => r.key)).toEqual(['before', 'during']);
+    expect(store.recentRuns().map((r) => r.path)).toEqual(['/runs/locked']);
+    expect(degraded).toEqual([]);
+    other.close();
+    store.close();
+  });
+
+  test('the open store waits at most 100 ms on a lock per call', () => {
+    const path = join(dir, 'timeout.db');
+    // The connection is private to SqliteStore; its one pragma is read here and nowhere else.
+    const store = openStore({ path }) as unknown as { db: Database.Database; close(): void };
+    expect(store.db.pragma('busy_timeout', { simple: true })).toBe(100);
     store.close();
   });
 });
