@@ -1,6 +1,5 @@
 // AppCore: the workspace, alerts, system sampler, settings and store composed once, for Electron and serve.
 
-import { resolve } from 'node:path';
 import type {
   AlertInfo,
   AppFocus,
@@ -18,47 +17,19 @@ import { AlertService, type AlertBatch, type NotificationListener } from '../ale
 import { ResilientStore, type JsonValue, type RunView, type Store } from '../store';
 import type { Workspace } from '../workspace/workspace';
 import { AppBus } from './bus';
-import { FolderSession, type WorkspaceFactory } from './folder-session';
+import type { AppCoreOptions, HostCapabilities } from './app-options';
+import { FolderSession } from './folder-session';
 import { KeyNumberTracker } from './key-numbers';
 import { buildRunDetails } from './run-details';
 import { applySettingsPatch, parseSettings, SETTINGS_KEY } from './settings';
-import { SystemFeed, type SamplerLike } from './system-feed';
+import { RunMetaRecorder } from './run-meta';
+import { RunOverlay } from './run-overlay';
+import { SystemFeed } from './system-feed';
 import { TagTracker } from './tag-tracker';
 import { buildTrayModel, type TrayModel } from './tray-model';
 
 export type { NotificationListener };
-
-export interface HostCapabilities {
-  mode: AppInfo['mode'];
-  version: string;
-  /** Native folder picker (Electron only). */
-  chooseFolder?: () => Promise<string | null>;
-  /** Whether the renderer may open arbitrary folders (not in serve mode, where the browser is remote). */
-  allowOpenFolder: boolean;
-}
-
-export interface AppCoreOptions {
-  host: HostCapabilities;
-  /** An opened store: a ResilientStore (openAppStore) survives IO errors and its fallback becomes an app.notice. */
-  store: Store;
-  /** ms since epoch; injected for tests. */
-  clock?: () => number;
-  createWorkspace?: WorkspaceFactory;
-  /** The system sampler (createSystemSampler in the hosts); null or absent: no system sampling. */
-  createSampler?: () => SamplerLike | null;
-  /** Stalled-run checks and notification summaries run this often (default 5 s). */
-  tickMs?: number;
-  /** System samples are written to the store this often (default 10 s). */
-  flushMs?: number;
-  /** At most one notification per run per this many ms (default 30 s). */
-  notifyWindowMs?: number;
-  /** Force polling for this session (serve --poll) whatever the saved setting says. */
-  usePolling?: boolean;
-  /** Why the store is not persistent when the host chose that (e.g. no Electron build of SQLite). */
-  storeNote?: string | null;
-}
-
-const RUN_META_MS = 5000;
+export type { AppCoreOptions, HostCapabilities } from './app-options';
 
 export class AppCore {
   readonly bus = new AppBus();
@@ -70,10 +41,9 @@ export class AppCore {
   private readonly keys = new KeyNumberTracker();
   private readonly tags = new TagTracker();
   private readonly system: SystemFeed;
-  /** Last overlay pushed per run, so runs.changed is re-sent only when an alert changes it. */
-  private readonly overlay = new Map<string, string>();
+  private readonly overlay: RunOverlay;
+  private readonly runMeta: RunMetaRecorder;
   private tickTimer: NodeJS.Timeout | null = null;
-  private runMetaAt = -Infinity;
   private disposed = false;
 
   constructor(private readonly opts: AppCoreOptions) {
@@ -90,6 +60,8 @@ export class AppCore {
       notifyWindowMs: opts.notifyWindowMs,
     });
     this.alertService.onBatch((b) => this.onAlerts(b));
+    this.overlay = new RunOverlay((run) => this.alertService.overlayFor(run));
+    this.runMeta = new RunMetaRecorder(() => this.store, this.clock);
     this.system = new SystemFeed({
       createSampler: opts.createSampler ?? (() => null),
       store: () => this.store,
@@ -133,8 +105,8 @@ export class AppCore {
     await this.closeFolder();
     const root = await this.folder.open(folder, target, opts.until);
     this.store.touchRun(root, this.clock());
-    this.runMetaAt = -Infinity;
-    this.recordRunMeta(this.ws.listRuns());
+    this.runMeta.reset();
+    this.runMeta.record(root, this.ws.listRuns());
     this.system.start(root);
     this.startTicking();
     return { root };
@@ -185,7 +157,7 @@ export class AppCore {
   }
 
   runs(): RunInfo[] {
-    return this.ws.listRuns().map((r) => this.withOverlay(r));
+    return this.ws.listRuns().map((r) => this.overlay.apply(r));
   }
 
   recent(): RecentRunInfo[] {
@@ -303,26 +275,10 @@ export class AppCore {
     this.alertService.feed(d);
   }
 
-  /** Per-run first/last seen and freshness in the store, at most once per RUN_META_MS (runs.changed can be frequent). */
-  private recordRunMeta(runs: readonly RunInfo[]): void {
-    const now = this.clock();
-    if (this.root === null || now - this.runMetaAt < RUN_META_MS) return;
-    this.runMetaAt = now;
-    const root = this.root;
-    this.store.updateRunMeta(
-      runs.map((r) => ({
-        path: resolve(root, r.run),
-        seenAt: now,
-        lastEventAt: r.lastEventAt,
-        fileWrittenAt: r.fileWrittenAt,
-      })),
-    );
-  }
-
   private onRuns(runs: RunInfo[]): void {
-    this.recordRunMeta(runs);
-    const overlaid = runs.map((r) => this.withOverlay(r));
-    for (const r of overlaid) this.overlay.set(r.run, `${r.worstAlert}|${r.stalled}`);
+    this.runMeta.record(this.root, runs);
+    const overlaid = runs.map((r) => this.overlay.apply(r));
+    this.overlay.pushedAll(overlaid);
     this.bus.emit('runs.changed', overlaid);
     // Finished runs: a stalled alert clears (after the list that says they finished).
     this.alertService.onRuns(runs);
@@ -332,16 +288,9 @@ export class AppCore {
   private onAlerts(batch: AlertBatch): void {
     for (const c of batch.changes) this.bus.emit('alerts.changed', c);
     const touched = new Set(batch.changes.map((c) => c.alert.run));
-    const changed = this.runs().some(
-      (r) => touched.has(r.run) && this.overlay.get(r.run) !== `${r.worstAlert}|${r.stalled}`,
-    );
-    if (!changed) return;
     const all = this.runs();
-    for (const r of all) this.overlay.set(r.run, `${r.worstAlert}|${r.stalled}`);
+    if (!this.overlay.moved(all, touched)) return;
+    this.overlay.pushedAll(all);
     this.bus.emit('runs.changed', all);
-  }
-
-  private withOverlay(r: RunInfo): RunInfo {
-    return { ...r, ...this.alertService.overlayFor(r.run) };
   }
 }
