@@ -1,5 +1,6 @@
 // `rlwatch watch PATH [--json] [--exit-on critical]`: prints updates and alerts as they happen.
 
+import { existsSync } from 'node:fs';
 import { openAppStore, storePathFromEnv } from '../core/app/app-store';
 import { parseSettings, SETTINGS_KEY } from '../core/app/settings';
 import { createSystemSampler } from '../core/system';
@@ -64,8 +65,11 @@ export async function runWatch(args: string[]): Promise<number> {
 }
 
 /** The settings the desktop app saved (thresholds, stalled-after minutes), read once; watch never writes them. */
-function savedSettings(): Settings {
-  const store = openAppStore({ path: storePathFromEnv() });
+export function savedSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const path = storePathFromEnv(env);
+  // No database yet: the app never saved settings, and watch does not create one.
+  if (path !== null && !existsSync(path)) return parseSettings(undefined);
+  const store = openAppStore({ path });
   try {
     return parseSettings(store.getSetting(SETTINGS_KEY));
   } finally {

@@ -1,6 +1,12 @@
 // `rlwatch watch`'s alert lines: finished runs clear their stalled alert, system samples reach the rules, user thresholds apply.
 
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { savedSettings } from '../../../src/cli/watch-command';
+import { openAppStore } from '../../../src/core/app/app-store';
+import { SETTINGS_KEY } from '../../../src/core/app/settings';
 import type { RunInfo, SeriesDelta, Settings } from '../../../src/shared/domain';
 import { DEFAULT_SETTINGS } from '../../../src/shared/domain';
 import type { SystemSnapshot } from '../../../src/shared/system-types';
@@ -151,5 +157,26 @@ describe('watch alert lines', () => {
       ['kl-above-target', 'warning', 'raised'],
     ]);
     strict.close();
+  });
+});
+
+describe("watch reads the app's saved settings", () => {
+  test('from the database RLWATCH_STORE names, without creating one that is missing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rlwatch-watch-settings-'));
+    try {
+      const db = join(dir, 'rlwatch.db');
+      expect(savedSettings({ RLWATCH_STORE: db })).toEqual(DEFAULT_SETTINGS);
+      expect(existsSync(db)).toBe(false);
+      const store = openAppStore({ path: db });
+      store.setSetting(SETTINGS_KEY, { thresholds: { target_kl: 0.01 }, stalledAfterMinutes: 3 });
+      store.close();
+      expect(savedSettings({ RLWATCH_STORE: db })).toMatchObject({
+        thresholds: { target_kl: 0.01 },
+        stalledAfterMinutes: 3,
+      });
+      expect(savedSettings({ RLWATCH_STORE: 'memory' })).toEqual(DEFAULT_SETTINGS);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
