@@ -1,13 +1,16 @@
 // `rlwatch watch PATH [--json] [--exit-on critical]`: prints updates and alerts as they happen.
 
-import { HealthEngine } from '../core/health';
+import { existsSync } from 'node:fs';
+import { openAppStore, storePathFromEnv } from '../core/app/app-store';
+import { parseSettings, SETTINGS_KEY } from '../core/app/settings';
 import { createSystemSampler } from '../core/system';
-import { HealthFeed } from '../core/watch/health-feed';
+import { createWatchAlerts } from '../core/watch/watch-alerts';
 import type { WatchLine } from '../core/watch/watch-lines';
 import { WatchSession } from '../core/watch/watch-session';
 import { createWorkspace } from '../core/workspace/create';
 import { parseFlags, readableFolder, untilSignal, UsageError } from './usage';
 import { formatNumber } from '../shared/format';
+import type { Settings } from '../shared/domain';
 
 /** Exit status when `--exit-on critical` sees a critical alert (command-line contract). */
 export const EXIT_CRITICAL = 3;
@@ -43,7 +46,12 @@ export async function runWatch(args: string[]): Promise<number> {
       resolveCritical();
     }
   };
-  const alerts = new HealthFeed(new HealthEngine({ clock: Date.now }), (run) => workspace.configOf(run));
+  const alerts = createWatchAlerts({
+    root: dir,
+    configOf: (run) => workspace.configOf(run),
+    runs: () => workspace.listRuns().map((r) => r.run),
+    settings: savedSettings(),
+  });
   const session = new WatchSession({ workspace, emit, alerts, ...(sampler ? { system: sampler } : {}) });
   await workspace.open(dir);
   sampler?.setRunFolder(dir);
@@ -54,6 +62,19 @@ export async function runWatch(args: string[]): Promise<number> {
   sampler?.stop();
   await workspace.close();
   return outcome;
+}
+
+/** The settings the desktop app saved (thresholds, stalled-after minutes), read once; watch never writes them. */
+export function savedSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const path = storePathFromEnv(env);
+  // No database yet: the app never saved settings, and watch does not create one.
+  if (path !== null && !existsSync(path)) return parseSettings(undefined);
+  const store = openAppStore({ path });
+  try {
+    return parseSettings(store.getSetting(SETTINGS_KEY));
+  } finally {
+    store.close();
+  }
 }
 
 const clock = (t: number): string => new Date(t).toISOString().slice(11, 19);

@@ -87,25 +87,36 @@ export interface LoadProgress {
   bytesRead: number;
 }
 
-export interface AlertInfo {
-  /** Stable per run+rule+tag: ack and snooze address it. */
+/** One incident as the health engine raises it: one per run+rule+tag until it clears. The engine narrows `rule`. */
+export interface Alert<Rule extends string = string> {
+  /** Stable per run+rule+tag: dedup, ack and snooze address it. */
   id: string;
-  rule: string;
+  rule: Rule;
   severity: Severity;
   run: string;
+  /** null for run-level rules (stalled run). */
   tag: string | null;
   step: number;
   value: number;
   message: string;
   advice: string | null;
-  /** ms since epoch. */
+  /** ms since epoch when raised. */
   raisedAt: number;
   acknowledged: boolean;
+  /** ms since epoch until which notifications are muted; null when not snoozed. */
   snoozedUntil: number | null;
+}
+
+/** An alert as the contract shows it: the incident plus whether it is still active and how it ended. */
+export interface AlertInfo extends Alert {
   active: boolean;
   clearedAt: number | null;
   clearedStep: number | null;
 }
+
+/** The worse of two severities (null = healthy): the one rule for run dots, the tray icon and overlays. */
+export const worseSeverity = (a: Severity | null, b: Severity | null): Severity | null =>
+  a === 'critical' || b === 'critical' ? 'critical' : (a ?? b);
 
 export interface AlertChange {
   kind: 'raised' | 'escalated' | 'cleared' | 'updated';

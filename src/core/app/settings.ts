@@ -3,7 +3,6 @@
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/domain';
 
 export { DEFAULT_SETTINGS };
-import { DEFAULT_THRESHOLDS, type Thresholds } from '../health';
 import type { JsonValue } from '../store';
 
 export const SETTINGS_KEY = 'settings';
@@ -44,15 +43,4 @@ export function applySettingsPatch(current: Settings, patch: Partial<Settings>):
   }
   next.thresholds = { ...(patch.thresholds ?? current.thresholds) };
   return next;
-}
-
-/** The user's threshold overrides as the health engine names them; unknown names are ignored. */
-export function userThresholds(s: Settings): Partial<Thresholds> {
-  const out: Partial<Thresholds> = {};
-  for (const [k, v] of Object.entries(s.thresholds)) {
-    if (k in DEFAULT_THRESHOLDS && Number.isFinite(v)) out[k as keyof Thresholds] = v;
-  }
-  // "Stalled after N minutes" is the floor of the stalled-run rule (the gap factor still applies).
-  if (out.stall_floor_s === undefined) out.stall_floor_s = s.stalledAfterMinutes * 60;
-  return out;
 }

@@ -1,6 +1,12 @@
 // The tray as data (pure): icon health = worst active alert over open runs; per run its key numbers and alerts.
 
-import type { AlertInfo, AppFocus, RunInfo, Severity } from '../../shared/domain';
+import {
+  worseSeverity,
+  type AlertInfo,
+  type AppFocus,
+  type RunInfo,
+  type Severity,
+} from '../../shared/domain';
 import { KEY_LABELS, KEY_ROLES, type KeyNumbers } from './key-numbers';
 import { formatNumber } from '../../shared/format';
 
@@ -27,9 +33,6 @@ export interface TrayModel {
   tooltip: string;
   runs: TrayRunItem[];
 }
-
-const worse = (a: Severity | null, b: Severity | null): Severity | null =>
-  a === 'critical' || b === 'critical' ? 'critical' : (a ?? b);
 
 export function buildTrayModel(
   runs: readonly RunInfo[],
@@ -69,8 +72,8 @@ export function buildTrayModel(
         label: `${a.severity === 'critical' ? '⛔' : '⚠'} ${a.rule}${a.tag ? ` (${a.tag})` : ''} at step ${formatNumber(a.step)}`,
         focus: { run: a.run, tag: a.tag, step: a.step },
       }));
-    const worst = alerts.reduce<Severity | null>((w, a) => worse(w, a.severity), null);
-    health = worse(health, worst);
+    const worst = alerts.reduce<Severity | null>((w, a) => worseSeverity(w, a.severity), null);
+    health = worseSeverity(health, worst);
     return {
       name: r.run,
       summary: parts.join(' · '),

@@ -2,6 +2,7 @@
 
 import type { RunInfo, SeriesDelta } from '../../shared/domain';
 import type { SystemSnapshot, SystemWatchLine } from '../../shared/system-types';
+import type { AlertTransition } from '../health';
 import type { ProgressInfo } from '../readers/types';
 import { toSystemWatchLine } from '../system/watch-line';
 
@@ -53,6 +54,23 @@ export function scalarsLine(d: SeriesDelta, t: number): ScalarsLine {
       const v = d.values[i]!;
       return [step, d.wallTimes[i]!, Number.isFinite(v) ? v : null];
     }),
+  };
+}
+
+/** An engine transition as the contract's alert line: an escalation to critical is a new raise at that severity. */
+export function alertLine(tr: AlertTransition, t: number): AlertLine {
+  const a = tr.alert;
+  const cleared = tr.kind === 'cleared';
+  return {
+    t,
+    type: 'alert',
+    run: a.run,
+    rule: a.rule,
+    severity: a.severity,
+    state: cleared ? 'cleared' : 'raised',
+    message: a.message,
+    step: cleared ? tr.step : a.step,
+    value: cleared ? tr.value : a.value,
   };
 }
 

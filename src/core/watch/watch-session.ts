@@ -16,11 +16,12 @@ export interface SnapshotSource {
   subscribe(listener: (s: SystemSnapshot) => void): () => void;
 }
 
-/** Turns appended points into alert transitions (the health engine plugs in here). */
+/** Turns what the session sees (points, run lists, system samples, time) into alert lines (watch-alerts.ts). */
 export interface AlertFeed {
   feed(delta: SeriesDelta): AlertLine[];
   tick?(now: number): AlertLine[];
-  onRuns?(runs: RunInfo[]): void;
+  onRuns?(runs: RunInfo[]): AlertLine[];
+  onSnapshot?(snapshot: SystemSnapshot): AlertLine[];
 }
 
 export interface WatchSessionOptions {
@@ -47,7 +48,7 @@ export class WatchSession {
       ws.on('runs.changed', (runs) => {
         const t = this.now();
         for (const line of this.runs.diff(runs, t)) o.emit(line);
-        o.alerts?.onRuns?.(runs);
+        for (const a of o.alerts?.onRuns?.(runs) ?? []) o.emit(a);
         for (const r of runs) this.maybeProgress(r.run, t);
       }),
       ws.on('series.appended', (d) => {
@@ -62,6 +63,7 @@ export class WatchSession {
         o.system.subscribe((s) => {
           const t = this.now();
           o.emit(systemLine(s, t));
+          for (const a of o.alerts?.onSnapshot?.(s) ?? []) o.emit(a);
         }),
       );
     }

@@ -11,7 +11,7 @@ import type { SystemSnapshot } from '../../../src/shared/system-types';
 import { dispatch } from '../../../src/core/api/dispatch';
 import { createHandlers } from '../../../src/core/app/handlers';
 import { AppCore } from '../../../src/core/app/app-core';
-import { MACHINE_RUN, machinePoints } from '../../../src/core/app/machine-health';
+import { MACHINE_RUN, machinePoints } from '../../../src/core/alerts/machine-run';
 import { HealthEngine } from '../../../src/core/health';
 import { openAppStore, storePathFromEnv } from '../../../src/core/app/app-store';
 import { openStore, ResilientStore } from '../../../src/core/store';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { AlertChange, RunInfo } from '../../../src/shared/domain';
 import { AppCore } from '../../../src/core/app/app-core';
 import { openAppStore } from '../../../src/core/app/app-store';
-import type { PlannedNotification } from '../../../src/core/app/notify-limiter';
+import type { PlannedNotification } from '../../../src/core/alerts/notify-limiter';
 import { startDemo } from '../../../src/core/demo/demo-writer';
 
 const HOST = { mode: 'serve', version: 't', allowOpenFolder: true } as const;

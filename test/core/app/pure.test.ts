@@ -5,14 +5,10 @@ import type { AlertInfo, RunInfo, SeriesDelta } from '../../../src/shared/domain
 import { AppBus } from '../../../src/core/app/bus';
 import { epochSummary } from '../../../src/core/app/epoch-summary';
 import type { KeyNumbers } from '../../../src/core/app/key-numbers';
-import { NotificationLimiter } from '../../../src/core/app/notify-limiter';
+import { NotificationLimiter } from '../../../src/core/alerts/notify-limiter';
 import { BULK_DELTA_POINTS, forwardToRenderer, toRendererMessage } from '../../../src/core/app/renderer-feed';
-import {
-  applySettingsPatch,
-  DEFAULT_SETTINGS,
-  parseSettings,
-  userThresholds,
-} from '../../../src/core/app/settings';
+import { applySettingsPatch, DEFAULT_SETTINGS, parseSettings } from '../../../src/core/app/settings';
+import { userThresholds } from '../../../src/core/alerts/user-thresholds';
 import { TagTracker } from '../../../src/core/app/tag-tracker';
 import { buildTrayModel } from '../../../src/core/app/tray-model';
 

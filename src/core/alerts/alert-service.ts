@@ -1,0 +1,270 @@
+// The one alert pipeline: points, run lists and system samples through the health engine into the registry, the
+// store and the notification limiter; used by the app (AppCore) and by `rlwatch watch` alike.
+
+import type { AlertChange, AlertInfo, RunInfo, SeriesDelta, Settings, Severity } from '../../shared/domain';
+import { worseSeverity } from '../../shared/domain';
+import type { SystemSnapshot } from '../../shared/system-types';
+import { ApiError } from '../../shared/result';
+import { HealthEngine, resolveThresholds, type AlertTransition } from '../health';
+import type { Store } from '../store';
+import { userThresholds } from './user-thresholds';
+import { AlertRegistry } from './alert-registry';
+import { runPathIn, StoreAlertSink, type RunPath } from './alert-sink';
+import { MACHINE_RUN, MachineRun } from './machine-run';
+import { NotificationLimiter, type PlannedNotification } from './notify-limiter';
+
+export interface AlertServiceOptions {
+  /** Where history rows, acks and snoozes are kept (a memory store for `watch`). */
+  store: () => Store;
+  /** The open folder: alerts are stored under the run's absolute path; null while none is open. */
+  root: () => string | null;
+  /** The open folder's runs (names), for ack/snooze/list of earlier sessions' incidents. */
+  runs: () => readonly string[];
+  /** A run's own config (thresholds such as target_kl), known before its points arrive. */
+  configOf: (run: string) => Record<string, unknown> | null;
+  /** The user's settings: threshold overrides, stalled-after minutes, whether to notify. */
+  settings: () => Settings;
+  /** ms since epoch; injected for tests. */
+  clock: () => number;
+  /** At most one notification per run per this many ms (default 30 s). */
+  notifyWindowMs?: number;
+}
+
+/** What one call changed: the engine's transitions and the contract's alert changes they became (or an ack/snooze). */
+export interface AlertBatch {
+  transitions: readonly AlertTransition[];
+  changes: readonly AlertChange[];
+}
+
+export type AlertBatchListener = (batch: AlertBatch) => void;
+export type NotificationListener = (n: PlannedNotification) => void;
+
+/** A run's alert overlay in RunInfo: its worst active alert and whether it is stalled. */
+export interface AlertOverlay {
+  worstAlert: Severity | null;
+  stalled: boolean;
+}
+
+export class AlertService {
+  private readonly engine: HealthEngine;
+  private readonly sink: StoreAlertSink;
+  private readonly registry: AlertRegistry;
+  private readonly limiter: NotificationLimiter;
+  private readonly machine: MachineRun;
+  private readonly runPath: RunPath;
+  private readonly configured = new Set<string>();
+  private readonly finished = new Set<string>();
+  /** Incidents acknowledged while open when the last session ended: re-acknowledged when they raise again. */
+  private readonly pendingAcks = new Set<string>();
+  private readonly batchListeners = new Set<AlertBatchListener>();
+  private readonly notificationListeners = new Set<NotificationListener>();
+
+  constructor(private readonly opts: AlertServiceOptions) {
+    this.runPath = runPathIn(opts.root);
+    this.sink = new StoreAlertSink(opts.store, this.runPath, opts.clock);
+    this.registry = new AlertRegistry(opts.store, this.runPath, this.sink.written);
+    this.engine = new HealthEngine({ clock: opts.clock, sink: this.sink });
+    this.limiter = new NotificationLimiter({ clock: opts.clock, windowMs: opts.notifyWindowMs });
+    this.machine = new MachineRun(this.engine, () => this.ensureRun(MACHINE_RUN));
+  }
+
+  onBatch(listener: AlertBatchListener): () => void {
+    this.batchListeners.add(listener);
+    return () => void this.batchListeners.delete(listener);
+  }
+
+  onNotification(listener: NotificationListener): () => void {
+    this.notificationListeners.add(listener);
+    return () => void this.notificationListeners.delete(listener);
+  }
+
+  // --- inputs ---
+
+  /** Appended points of one series. */
+  feed(d: SeriesDelta): void {
+    this.ensureRun(d.run);
+    this.machine.noteDelta(d);
+    this.handle(this.engine.feedBatch(d.run, d.tag, d.steps, d.wallTimes, d.values));
+  }
+
+  /** The run list: runs at 100 % progress are finished (a finished run is never stalled; a stalled one clears). */
+  onRuns(runs: readonly RunInfo[]): void {
+    const out: AlertTransition[] = [];
+    for (const r of runs) {
+      this.ensureRun(r.run);
+      if (r.progress?.fraction === 1 && !this.finished.has(r.run)) {
+        this.finished.add(r.run);
+        out.push(...this.engine.setFinished(r.run));
+      }
+    }
+    this.handle(out);
+  }
+
+  /** A live system sample: memory / GPU rules run on it as points of the machine pseudo-run. */
+  onSnapshot(snap: SystemSnapshot): void {
+    this.handle(this.machine.feed(snap));
+  }
+
+  /** Stalled-run checks and held-back notification summaries; call it on a timer. */
+  tick(now = this.opts.clock()): void {
+    this.handle(this.engine.tick(now));
+    for (const n of this.limiter.due()) this.notify(n);
+  }
+
+  /** Settings changed: every configured run's thresholds are resolved again. */
+  reapplyThresholds(): void {
+    for (const run of this.configured) this.applyThresholds(run);
+  }
+
+  /** The folder closed: its alerts leave the engine without being recorded as cleared (the incidents did not end,
+   * so history keeps them open as a crash would, and a restart can restore acks). */
+  closeSession(): void {
+    this.sink.suspended = true;
+    try {
+      for (const run of this.configured) this.engine.removeRun(run);
+    } finally {
+      this.sink.suspended = false;
+    }
+    this.registry.forgetSession();
+    this.configured.clear();
+    this.finished.clear();
+    this.pendingAcks.clear();
+    this.machine.forget();
+  }
+
+  // --- reads ---
+
+  list(run?: string): AlertInfo[] {
+    return this.registry.list(this.opts.runs(), run);
+  }
+
+  activeAlerts(run?: string): AlertInfo[] {
+    return this.registry.activeAlerts(run);
+  }
+
+  overlayFor(run: string): AlertOverlay {
+    let worstAlert: Severity | null = null;
+    let stalled = false;
+    for (const a of this.registry.activeAlerts(run)) {
+      worstAlert = worseSeverity(worstAlert, a.severity);
+      if (a.rule === 'stalled-run') stalled = true;
+    }
+    return { worstAlert, stalled };
+  }
+
+  // --- user actions ---
+
+  /** Acknowledges an alert: no more notifications for this incident; persisted with its history row. */
+  ack(id: string): AlertInfo {
+    if (this.engine.acknowledge(id)) {
+      const info = this.registry.update(id, { acknowledged: true })!;
+      this.emit({ transitions: [], changes: [{ kind: 'updated', alert: info }] });
+      return info;
+    }
+    const cleared = this.registry.patchCleared(id, { acknowledged: true });
+    if (cleared) {
+      this.emit({ transitions: [], changes: [{ kind: 'updated', alert: cleared }] });
+      return cleared;
+    }
+    // An earlier session's incident: only its stored row can change.
+    const past = this.known(id);
+    const row = this.latestRow(past);
+    if (row !== null) this.opts.store().acknowledgeAlert(row, this.opts.clock());
+    return { ...past, acknowledged: true };
+  }
+
+  /** Mutes notifications of this run+rule+tag for `minutes`, across incidents and restarts. */
+  snooze(id: string, minutes: number): AlertInfo {
+    const past = this.known(id);
+    const until = this.opts.clock() + minutes * 60_000;
+    this.engine.snooze(id, until);
+    const active = this.registry.update(id, { snoozedUntil: until });
+    if (active) {
+      this.emit({ transitions: [], changes: [{ kind: 'updated', alert: active }] });
+      return active;
+    }
+    // Not active: the snooze lives in the engine for this session and on the latest row for the next.
+    const row = this.sink.rowOf(id) ?? this.latestRow(past);
+    if (row !== null) this.opts.store().snoozeAlert(row, until);
+    const cleared = this.registry.patchCleared(id, { snoozedUntil: until });
+    const info = cleared ?? { ...past, snoozedUntil: until };
+    this.emit({ transitions: [], changes: [{ kind: 'updated', alert: info }] });
+    return info;
+  }
+
+  // --- internals ---
+
+  /** First sight of a run: its thresholds, and what an earlier session left (snoozes, acknowledged incidents). */
+  private ensureRun(run: string): void {
+    if (this.configured.has(run)) return;
+    this.configured.add(run);
+    this.applyThresholds(run);
+    const persisted = this.registry.persisted(run, this.opts.clock());
+    for (const s of persisted.snoozes) this.engine.snooze(s.id, s.until);
+    for (const id of persisted.acknowledged) this.pendingAcks.add(id);
+  }
+
+  private applyThresholds(run: string): void {
+    this.engine.setThresholds(
+      run,
+      resolveThresholds(userThresholds(this.opts.settings()), this.opts.configOf(run)).values,
+    );
+  }
+
+  private handle(transitions: readonly AlertTransition[]): void {
+    if (transitions.length === 0) return;
+    const notifications = this.opts.settings().notifications;
+    const changes: AlertChange[] = [];
+    /** Acknowledged in this batch: later transitions of the batch were computed before the ack. */
+    const restored = new Set<string>();
+    const planned: PlannedNotification[] = [];
+    for (const t of transitions) {
+      let notify = t.notify;
+      if (t.kind === 'raised' && this.pendingAcks.delete(t.alert.id)) {
+        // Acknowledged before the restart and never cleared: the same incident, already seen.
+        this.engine.acknowledge(t.alert.id);
+        restored.add(t.alert.id);
+      } else if (t.kind === 'raised') {
+        restored.delete(t.alert.id);
+      }
+      if (restored.has(t.alert.id)) {
+        t.alert.acknowledged = true;
+        notify = false;
+      }
+      const change = this.registry.apply(t);
+      changes.push(change);
+      if (notify && t.kind !== 'cleared' && notifications) planned.push(...this.limiter.offer(change.alert));
+    }
+    this.emit({ transitions, changes });
+    for (const n of planned) this.notify(n);
+  }
+
+  private emit(batch: AlertBatch): void {
+    for (const l of this.batchListeners) l(batch);
+  }
+
+  private notify(n: PlannedNotification): void {
+    if (!this.opts.settings().notifications) return;
+    for (const l of this.notificationListeners) {
+      try {
+        l(n);
+      } catch {
+        // A failing OS notification must not stop the alert pipeline.
+      }
+    }
+  }
+
+  private known(id: string): AlertInfo {
+    const info = this.registry.latest(id, this.opts.runs());
+    if (!info) throw new ApiError('not-found', `no alert ${id}`);
+    return info;
+  }
+
+  /** The newest stored row of an earlier session's incident (for a snooze set on it). */
+  private latestRow(info: AlertInfo): number | null {
+    const path = this.runPath(info.run);
+    if (path === null) return null;
+    const rows = this.opts.store().alertHistory({ run: path, limit: 500 });
+    return rows.find((r) => r.rule === info.rule && r.tag === info.tag)?.id ?? null;
+  }
+}

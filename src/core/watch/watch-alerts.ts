@@ -1,0 +1,76 @@
+// `rlwatch watch`'s alerts: the app's AlertService (same engine wiring, thresholds, machine pseudo-run) as alert lines.
+
+import type { RunInfo, SeriesDelta, Settings } from '../../shared/domain';
+import type { SystemSnapshot } from '../../shared/system-types';
+import { AlertService } from '../alerts/alert-service';
+import { openStore } from '../store';
+import { alertLine, type AlertLine } from './watch-lines';
+import type { AlertFeed } from './watch-session';
+
+export interface WatchAlertsOptions {
+  /** The watched folder (alert ids and history are per run under it). */
+  root: string;
+  /** A run's own config (thresholds), known before any of its points arrive. */
+  configOf: (run: string) => Record<string, unknown> | null;
+  /** The runs of the folder. */
+  runs: () => readonly string[];
+  /** The user's saved settings (the app's thresholds and stalled-after minutes). */
+  settings: Settings;
+  clock?: () => number;
+}
+
+/** Each call hands the service one input and answers the alert lines its transitions became. */
+export class WatchAlerts implements AlertFeed {
+  private pending: AlertLine[] = [];
+
+  constructor(
+    readonly service: AlertService,
+    private readonly clock: () => number,
+  ) {
+    service.onBatch((b) => {
+      const t = this.clock();
+      for (const tr of b.transitions) this.pending.push(alertLine(tr, t));
+    });
+  }
+
+  feed(d: SeriesDelta): AlertLine[] {
+    this.service.feed(d);
+    return this.drain();
+  }
+
+  onRuns(runs: RunInfo[]): AlertLine[] {
+    this.service.onRuns(runs);
+    return this.drain();
+  }
+
+  onSnapshot(s: SystemSnapshot): AlertLine[] {
+    this.service.onSnapshot(s);
+    return this.drain();
+  }
+
+  tick(now: number): AlertLine[] {
+    this.service.tick(now);
+    return this.drain();
+  }
+
+  private drain(): AlertLine[] {
+    const out = this.pending;
+    this.pending = [];
+    return out;
+  }
+}
+
+/** The alert pipeline of `watch`: history, acks and snoozes stay in memory (watch never writes the app's database). */
+export function createWatchAlerts(o: WatchAlertsOptions): WatchAlerts {
+  const clock = o.clock ?? Date.now;
+  const store = openStore({ path: null });
+  const service = new AlertService({
+    store: () => store,
+    root: () => o.root,
+    runs: o.runs,
+    configOf: o.configOf,
+    settings: () => o.settings,
+    clock,
+  });
+  return new WatchAlerts(service, clock);
+}

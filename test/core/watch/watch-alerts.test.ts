@@ -1,0 +1,182 @@
+// `rlwatch watch`'s alert lines: finished runs clear their stalled alert, system samples reach the rules, user thresholds apply.
+
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { savedSettings } from '../../../src/cli/watch-command';
+import { openAppStore } from '../../../src/core/app/app-store';
+import { SETTINGS_KEY } from '../../../src/core/app/settings';
+import type { RunInfo, SeriesDelta, Settings } from '../../../src/shared/domain';
+import { DEFAULT_SETTINGS } from '../../../src/shared/domain';
+import type { SystemSnapshot } from '../../../src/shared/system-types';
+import { createWatchAlerts } from '../../../src/core/watch/watch-alerts';
+import type { AlertLine, WatchLine } from '../../../src/core/watch/watch-lines';
+import { WatchSession } from '../../../src/core/watch/watch-session';
+import type { Workspace } from '../../../src/core/workspace/workspace';
+
+type Listener = (payload: unknown) => void;
+
+/** The part of a Workspace a watch session listens to, driven by hand. */
+class FakeWorkspace {
+  private readonly listeners = new Map<string, Set<Listener>>();
+  on(event: string, l: Listener): () => void {
+    const set = this.listeners.get(event) ?? new Set<Listener>();
+    this.listeners.set(event, set);
+    set.add(l);
+    return () => void set.delete(l);
+  }
+  emit(event: string, payload: unknown): void {
+    for (const l of this.listeners.get(event) ?? []) l(payload);
+  }
+  progressOf(): null {
+    return null;
+  }
+  configOf(): null {
+    return null;
+  }
+}
+
+const delta = (run: string, tag: string, steps: number[], values: number[]): SeriesDelta => ({
+  run,
+  tag,
+  from: 0,
+  steps: Float64Array.from(steps),
+  wallTimes: Float64Array.from(steps, (s) => 1000 + s),
+  values: Float64Array.from(values),
+});
+
+const runInfo = (run: string, fraction: number | null): RunInfo => ({
+  run,
+  sources: [],
+  tags: [],
+  points: 0,
+  lastEventAt: null,
+  fileWrittenAt: null,
+  progress: fraction === null ? null : { fraction, etaSeconds: null },
+  loaded: true,
+  restarts: 0,
+  worstAlert: null,
+  stalled: false,
+});
+
+function gpuSnapshot(t: number, usedPct: number): SystemSnapshot {
+  return {
+    t,
+    cpuPct: 10,
+    memPct: 20,
+    gpus: [{ index: 0, utilizationGpuPct: 90, memoryUsedMiB: usedPct * 100, memoryTotalMiB: 10_000 }],
+  } as unknown as SystemSnapshot;
+}
+
+interface Rig {
+  ws: FakeWorkspace;
+  clock: { now: number };
+  alerts: () => AlertLine[];
+  snapshot: (s: SystemSnapshot) => void;
+  tick: () => void;
+  close: () => void;
+}
+
+/** A watch session over a hand-driven workspace, with the alert pipeline `rlwatch watch` uses. */
+function rig(settings: Settings = DEFAULT_SETTINGS): Rig {
+  const ws = new FakeWorkspace();
+  const clock = { now: 1_000_000 };
+  const lines: WatchLine[] = [];
+  let snapshotListener: ((s: SystemSnapshot) => void) | null = null;
+  const alerts = createWatchAlerts({
+    root: '/watched',
+    configOf: () => null,
+    runs: () => ['run1'],
+    settings,
+    clock: () => clock.now,
+  });
+  const session = new WatchSession({
+    workspace: ws as unknown as Workspace,
+    emit: (l) => lines.push(l),
+    now: () => clock.now,
+    alerts,
+    system: { subscribe: (l) => ((snapshotListener = l), () => (snapshotListener = null)) },
+    tickMs: 3_600_000,
+  });
+  return {
+    ws,
+    clock,
+    alerts: () => lines.filter((l): l is AlertLine => l.type === 'alert'),
+    snapshot: (s) => snapshotListener?.(s),
+    tick: () => {
+      for (const l of alerts.tick(clock.now)) lines.push(l);
+    },
+    close: () => session.close(),
+  };
+}
+
+describe('watch alert lines', () => {
+  test('a stalled run that then finishes prints the stalled alert cleared', () => {
+    const r = rig();
+    r.ws.emit('runs.changed', [runInfo('run1', 0.5)]);
+    for (let i = 0; i < 3; i++) {
+      r.ws.emit('series.appended', delta('run1', 'loss', [i], [1]));
+      r.clock.now += 2000;
+    }
+    r.clock.now += 700_000;
+    r.tick();
+    expect(r.alerts().map((a) => [a.rule, a.state])).toEqual([['stalled-run', 'raised']]);
+    r.ws.emit('runs.changed', [runInfo('run1', 1)]);
+    expect(r.alerts().map((a) => [a.rule, a.state])).toEqual([
+      ['stalled-run', 'raised'],
+      ['stalled-run', 'cleared'],
+    ]);
+    r.close();
+  });
+
+  test('system samples reach the rules: a full GPU memory is a critical alert of the machine', () => {
+    const r = rig();
+    for (let i = 0; i < 4; i++) r.snapshot(gpuSnapshot(r.clock.now + i * 1000, 99.5));
+    const critical = r.alerts().filter((a) => a.severity === 'critical');
+    expect(critical).toHaveLength(1);
+    expect(critical[0]).toMatchObject({ run: '(this machine)', rule: 'gpu-memory-high', state: 'raised' });
+    r.close();
+  });
+
+  test("the user's saved thresholds apply (target_kl 0.01 makes KL 0.015 an alert)", () => {
+    const quiet = rig();
+    quiet.ws.emit(
+      'series.appended',
+      delta('run1', 'approx_kl', [0, 1, 2, 3, 4], [0.015, 0.015, 0.015, 0.015, 0.015]),
+    );
+    expect(quiet.alerts()).toEqual([]);
+    quiet.close();
+
+    const strict = rig({ ...DEFAULT_SETTINGS, thresholds: { target_kl: 0.01 } });
+    strict.ws.emit(
+      'series.appended',
+      delta('run1', 'approx_kl', [0, 1, 2, 3, 4], [0.015, 0.015, 0.015, 0.015, 0.015]),
+    );
+    expect(strict.alerts().map((a) => [a.rule, a.severity, a.state])).toEqual([
+      ['kl-above-target', 'warning', 'raised'],
+    ]);
+    strict.close();
+  });
+});
+
+describe("watch reads the app's saved settings", () => {
+  test('from the database RLWATCH_STORE names, without creating one that is missing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rlwatch-watch-settings-'));
+    try {
+      const db = join(dir, 'rlwatch.db');
+      expect(savedSettings({ RLWATCH_STORE: db })).toEqual(DEFAULT_SETTINGS);
+      expect(existsSync(db)).toBe(false);
+      const store = openAppStore({ path: db });
+      store.setSetting(SETTINGS_KEY, { thresholds: { target_kl: 0.01 }, stalledAfterMinutes: 3 });
+      store.close();
+      expect(savedSettings({ RLWATCH_STORE: db })).toMatchObject({
+        thresholds: { target_kl: 0.01 },
+        stalledAfterMinutes: 3,
+      });
+      expect(savedSettings({ RLWATCH_STORE: 'memory' })).toEqual(DEFAULT_SETTINGS);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
