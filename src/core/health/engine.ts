@@ -5,6 +5,7 @@
 
 import { classifyTag, type Role, type TagClass } from '../../shared/catalog';
 import { POINT_RULES, RULE_ADVICE, type Level, type PointRule, type RuleContext } from './rules';
+import { alertId, parseAlertId } from './alert-id';
 import { median } from './stats';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds';
 import type { Alert, AlertSink, AlertTransition, RuleId, Severity } from './types';
@@ -67,9 +68,6 @@ const RUN_LEVEL_RULES = new Set<RuleId>(['reward-plateau']);
 /** Arrivals closer than this are one batch (a reader delivers a file's new points together). */
 const SAME_ARRIVAL_MS = 1000;
 
-export const alertId = (run: string, rule: RuleId, tag: string | null): string =>
-  JSON.stringify([run, rule, tag]);
-
 export class HealthEngine {
   private readonly runs = new Map<string, RunState>();
   private readonly gates = new Map<string, Gate>();
@@ -117,7 +115,7 @@ export class HealthEngine {
     for (const [id, g] of this.gates) {
       if (g.active && g.active.run === run) out.push(this.clear(id, g, g.active.step, NaN, now));
     }
-    for (const [id, g] of this.gates) if (!g.active && JSON.parse(id)[0] === run) this.gates.delete(id);
+    for (const [id, g] of this.gates) if (!g.active && parseAlertId(id)?.run === run) this.gates.delete(id);
     this.runs.delete(run);
     return out;
   }
@@ -188,7 +186,7 @@ export class HealthEngine {
     if (!g) {
       // Snoozing before the next incident (a snooze restored after a restart, or on a cleared alert)
       // needs somewhere to live until the rule raises again.
-      if (untilMs === null) return false;
+      if (untilMs === null || parseAlertId(id) === null) return false;
       g = { active: null, bad: 0, crit: 0, ok: 0, snoozedUntil: untilMs };
       this.gates.set(id, g);
     }
@@ -461,7 +459,7 @@ export class HealthEngine {
     g.ok = 0;
     g.bad++;
     g.crit = level.severity === 'critical' ? g.crit + 1 : 0;
-    const run = (JSON.parse(id) as [string])[0];
+    const run = parseAlertId(id)!.run;
     if (!g.active) {
       if (g.bad < raiseAfter) return [];
       const severity: Severity = g.crit >= raiseAfter ? 'critical' : 'warning';

@@ -1,6 +1,8 @@
 // Public API of the health rules and alert engine.
 
-export { HealthEngine, alertId } from './engine';
+export { alertId, parseAlertId } from './alert-id';
+export type { AlertKey } from './alert-id';
+export { HealthEngine } from './engine';
 export type { HealthEngineOptions } from './engine';
 export { DEFAULT_THRESHOLDS, flattenConfig, resolveThresholds } from './thresholds';
 export type { ResolvedThresholds, ThresholdName, ThresholdSource, Thresholds } from './thresholds';
