@@ -4,7 +4,8 @@
 // called for persistence). Per-tag state is the rules' bounded windows, never the whole history.
 
 import { classifyTag, type Role, type TagClass } from '../../shared/catalog';
-import { POINT_RULES, RULE_ADVICE, type Level, type PointRule, type RuleContext } from './rules';
+import { POINT_RULES, type Level, type PointRule, type RuleContext } from './rules';
+import { RULE_ADVICE } from './advice';
 import { alertId, parseAlertId } from './alert-id';
 import { median } from './stats';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds';
