@@ -7,6 +7,8 @@ export type { HealthEngineOptions } from './engine';
 export { DEFAULT_THRESHOLDS, flattenConfig, resolveThresholds } from './thresholds';
 export type { ResolvedThresholds, ThresholdName, ThresholdSource, Thresholds } from './thresholds';
 export { RULE_ADVICE } from './advice';
+export { COMBINED_RULES } from './combined-rules';
+export type { CombinedRule } from './combined-rules';
 export { POINT_RULES } from './rules';
 export type { Level, PointRule, RuleContext } from './rules';
 export { RULE_IDS } from './types';
