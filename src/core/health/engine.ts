@@ -212,7 +212,9 @@ export class HealthEngine {
     const now = this.opts.clock();
     const r = this.run(run);
     r.arrivals.note(now);
-    out.push(...this.gates.clearNow(alertId(run, STALLED_RUN.id, null), r.lastStep, 0, now));
+    // Any arrival ends a stall.
+    const unstalled = this.gates.clearNow(alertId(run, STALLED_RUN.id, null), r.lastStep, 0, now);
+    if (unstalled) out.push(unstalled);
     const t = this.tagState(run, r, tag);
     if (step < t.lastStep) {
       // Restart from a checkpoint: the windows describe a timeline that no longer exists. Reset

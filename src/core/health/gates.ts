@@ -52,7 +52,7 @@ export class AlertGates {
       this.gates.set(id, g);
     }
     if (level.kind === 'hold') {
-      this.resetStreaks(id);
+      g.bad = g.crit = g.ok = 0;
       return [];
     }
     if (level.kind === 'ok') {
@@ -99,9 +99,9 @@ export class AlertGates {
   }
 
   /** Clears the alert of `id` at once when it is active (the condition is gone by definition). */
-  clearNow(id: string, step: number, value: number, now: number): AlertTransition[] {
+  clearNow(id: string, step: number, value: number, now: number): AlertTransition | null {
     const g = this.gates.get(id);
-    return g?.active ? [this.clear(g, step, value, now)] : [];
+    return g?.active ? this.clear(g, step, value, now) : null;
   }
 
   /** The run's first active alert of a rule (on any tag), or null. */
