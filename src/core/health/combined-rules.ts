@@ -4,10 +4,9 @@
 // primary tag of its input roles (via RunSummary) and the run's active alert of its companion rule.
 
 import type { Role } from '../../shared/catalog';
-import type { Level } from './rules';
 import { Window } from './stats';
 import type { Thresholds } from './thresholds';
-import type { Alert, RuleId } from './types';
+import type { Alert, Level, RuleId } from './types';
 
 /** Bounded per-run summaries of the primary tag of each role the combined rules read. */
 export class RunSummary {

@@ -2,8 +2,7 @@
 
 import { RULE_ADVICE } from './advice';
 import { parseAlertId } from './alert-id';
-import type { Level } from './rules';
-import type { Alert, AlertSink, AlertTransition, RuleId, Severity } from './types';
+import type { Alert, AlertSink, AlertTransition, Level, RuleId, Severity } from './types';
 
 interface Gate {
   run: string;

@@ -10,6 +10,6 @@ export { RULE_ADVICE } from './advice';
 export { COMBINED_RULES } from './combined-rules';
 export type { CombinedRule } from './combined-rules';
 export { POINT_RULES } from './rules';
-export type { Level, PointRule, RuleContext } from './rules';
+export type { PointRule, RuleContext } from './rules';
 export { RULE_IDS } from './types';
-export type { Alert, AlertSink, AlertTransition, RuleId, Severity } from './types';
+export type { Alert, AlertSink, AlertTransition, Level, RuleId, Severity } from './types';

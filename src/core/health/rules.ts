@@ -3,15 +3,8 @@
 import type { Role } from '../../shared/catalog';
 import { Window, mad } from './stats';
 import type { Thresholds } from './thresholds';
-import type { RuleId, Severity } from './types';
+import type { Level, RuleId, Severity } from './types';
 import { formatNumber } from '../../shared/format';
-
-/**
- * A rule's verdict on the latest point. `bad` is past the raise line, `ok` past the (safer) clear
- * line, `hold` in between or not enough evidence: it breaks both streaks, which is the hysteresis
- * band that keeps a stream oscillating around one threshold from flapping.
- */
-export type Level = { kind: 'bad'; severity: Severity; message: string } | { kind: 'ok' } | { kind: 'hold' };
 
 export interface RuleContext {
   th: Thresholds;

@@ -1,9 +1,9 @@
 // Stalled-run detection: learns a run's typical gap between data arrivals and judges its silence against it.
 
 import type { Hysteresis } from './gates';
-import type { Level } from './rules';
 import { median } from './stats';
 import type { Thresholds } from './thresholds';
+import type { Level } from './types';
 
 /** One silence raises; the next arrival (or finishing the run) clears. */
 export const STALLED_RUN: Hysteresis = { id: 'stalled-run', raiseAfter: 1, clearAfter: 1 };
