@@ -1,7 +1,7 @@
 // Alerts as the contract shows them: active and cleared this session, plus earlier sessions' history from the store.
 
 import type { AlertChange, AlertInfo } from '../../shared/domain';
-import { alertId, RULE_ADVICE, type Alert, type AlertTransition, type RuleId } from '../health';
+import { alertId, parseAlertId, RULE_ADVICE, type Alert, type AlertTransition, type RuleId } from '../health';
 import type { AlertRecord, Store } from '../store';
 import type { RunPath } from './alert-sink';
 
@@ -33,14 +33,7 @@ export interface PersistedAlertState {
 
 /** The run of an alert id (JSON [run, rule, tag]); null for anything else a client might send. */
 export function runOfAlertId(id: string): string | null {
-  try {
-    const v: unknown = JSON.parse(id);
-    return Array.isArray(v) && v.length === 3 && typeof v[0] === 'string' && typeof v[1] === 'string'
-      ? v[0]
-      : null;
-  } catch {
-    return null;
-  }
+  return parseAlertId(id)?.run ?? null;
 }
 
 const bySeverityThenNewest = (a: AlertInfo, b: AlertInfo): number => {

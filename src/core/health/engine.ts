@@ -1,13 +1,16 @@
-// The alert engine: feeds raw points per run/tag through the rules and emits deduplicated alert transitions.
+// The alert engine: routes raw points per run/tag through the point and combined rules into the alert gates.
 //
 // Pure and injectable: the clock is a function, there are no timers and no IO (an AlertSink is
 // called for persistence). Per-tag state is the rules' bounded windows, never the whole history.
 
 import { classifyTag, type Role, type TagClass } from '../../shared/catalog';
-import { POINT_RULES, RULE_ADVICE, type Level, type PointRule, type RuleContext } from './rules';
-import { median } from './stats';
+import { alertId } from './alert-id';
+import { COMBINED_RULES, judgeCombined, RunSummary } from './combined-rules';
+import { AlertGates } from './gates';
+import { POINT_RULES, type PointRule, type RuleContext } from './rules';
+import { ArrivalGaps, STALLED_RUN } from './stall';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds';
-import type { Alert, AlertSink, AlertTransition, RuleId, Severity } from './types';
+import type { Alert, AlertSink, AlertTransition, RuleId } from './types';
 
 export interface HealthEngineOptions {
   /** ms since epoch; injected so tests (and replays) are deterministic. */
@@ -16,15 +19,6 @@ export interface HealthEngineOptions {
   /** Thresholds for runs without their own (see setThresholds). */
   thresholds?: Thresholds;
   classify?: (tag: string) => TagClass | null;
-}
-
-interface Gate {
-  active: Alert | null;
-  bad: number;
-  crit: number;
-  ok: number;
-  /** Snooze outlives one incident: a snoozed flapping alert stays quiet until the time. */
-  snoozedUntil: number | null;
 }
 
 interface RuleSlot {
@@ -47,36 +41,27 @@ interface RunState {
   finished: boolean;
   lastStep: number;
   lastTrainingWall: number;
-  /** Clock time of the last arrival and the gaps between distinct arrivals (for stall detection). */
-  lastArrival: number | null;
-  gaps: number[];
+  /** Data arrivals (clock time), for stall detection. */
+  arrivals: ArrivalGaps;
   /** The run's first tag per role: run-level rules (reward plateau, the combined signals) read only it, so a
    * run logging its reward under four names gets one plateau alert, not four, and no mixed-up medians. */
   primary: Map<Role, string>;
-  /** Per-run summaries the combined (seed 004 §7) rules read. */
-  temperature: number[];
-  reward: number[];
-  rewardBest: number;
-  clip: number[];
-  clipNonZero: boolean;
+  /** What the combined rules read, fed from the primary tags. */
+  summary: RunSummary;
 }
 
 const TRAINING_GROUPS = new Set(['Reward', 'Loss', 'Policy']);
 /** Rules about the run as a whole: evaluated on the run's primary tag of their role only. */
 const RUN_LEVEL_RULES = new Set<RuleId>(['reward-plateau']);
-/** Arrivals closer than this are one batch (a reader delivers a file's new points together). */
-const SAME_ARRIVAL_MS = 1000;
-
-export const alertId = (run: string, rule: RuleId, tag: string | null): string =>
-  JSON.stringify([run, rule, tag]);
 
 export class HealthEngine {
   private readonly runs = new Map<string, RunState>();
-  private readonly gates = new Map<string, Gate>();
+  private readonly gates: AlertGates;
   private readonly classify: (tag: string) => TagClass | null;
 
   constructor(private readonly opts: HealthEngineOptions) {
     this.classify = opts.classify ?? classifyTag;
+    this.gates = new AlertGates(opts.sink);
   }
 
   /** Thresholds for one run (from resolveThresholds); applies to points fed from now on. */
@@ -84,7 +69,6 @@ export class HealthEngine {
     this.run(run).thresholds = th;
   }
 
-  /** A finished run (progress 100 %, user closed it) must not be reported as stalled. */
   /** Training activity seen elsewhere (another run) at `wallTime` seconds: rules of `run` that only matter
    * while training (an idle GPU) treat it as active. Used for the live-samples pseudo-run. */
   noteTraining(run: string, wallTime: number): void {
@@ -92,32 +76,21 @@ export class HealthEngine {
     if (Number.isFinite(wallTime)) r.lastTrainingWall = Math.max(r.lastTrainingWall, wallTime);
   }
 
+  /** A finished run (progress 100 %, user closed it) must not be reported as stalled. */
   setFinished(run: string, finished = true): AlertTransition[] {
     const r = this.run(run);
     r.finished = finished;
-    return finished
-      ? this.gateLevel(
-          alertId(run, 'stalled-run', null),
-          r,
-          'stalled-run',
-          null,
-          r.lastStep,
-          0,
-          { kind: 'ok' },
-          1,
-          1,
-        )
-      : [];
+    if (!finished) return [];
+    const stalled = { id: alertId(run, STALLED_RUN.id, null), run, rule: STALLED_RUN, tag: null };
+    return this.gates.judge(
+      { ...stalled, step: r.lastStep, value: 0, level: { kind: 'ok' } },
+      this.opts.clock(),
+    );
   }
 
   /** Forget a run: its active alerts are cleared (so raised/cleared still alternate). */
   removeRun(run: string): AlertTransition[] {
-    const out: AlertTransition[] = [];
-    const now = this.opts.clock();
-    for (const [id, g] of this.gates) {
-      if (g.active && g.active.run === run) out.push(this.clear(id, g, g.active.step, NaN, now));
-    }
-    for (const [id, g] of this.gates) if (!g.active && JSON.parse(id)[0] === run) this.gates.delete(id);
+    const out = this.gates.removeRun(run, this.opts.clock());
     this.runs.delete(run);
     return out;
   }
@@ -145,27 +118,22 @@ export class HealthEngine {
   /** Time-based rules (stalled run). Call it on a timer; `now` defaults to the injected clock. */
   tick(now = this.opts.clock()): AlertTransition[] {
     const out: AlertTransition[] = [];
-    for (const [name, r] of this.runs) {
-      const id = alertId(name, 'stalled-run', null);
-      if (r.finished || r.lastArrival === null || r.gaps.length < 2) continue;
-      const th = r.thresholds ?? this.defaults();
-      const typical = median(r.gaps);
-      const limit = Math.max(th.stall_floor_s * 1000, th.stall_gap_factor * typical);
-      const silent = now - r.lastArrival;
-      if (silent <= limit) continue;
-      const sev: Severity = silent > 3 * limit ? 'critical' : 'warning';
-      const msg = `no new data for ${Math.round(silent / 1000)} s (usually every ${Math.round(typical / 1000)} s)`;
+    for (const [run, r] of this.runs) {
+      if (r.finished) continue;
+      const stall = r.arrivals.stall(now, this.thresholdsOf(r));
+      if (stall === null) continue;
+      const id = alertId(run, STALLED_RUN.id, null);
       out.push(
-        ...this.gateLevel(
-          id,
-          r,
-          'stalled-run',
-          null,
-          r.lastStep,
-          silent / 1000,
-          { kind: 'bad', severity: sev, message: msg },
-          1,
-          1,
+        ...this.gates.judge(
+          {
+            id,
+            run,
+            rule: STALLED_RUN,
+            tag: null,
+            step: r.lastStep,
+            value: stall.silentS,
+            level: stall.level,
+          },
           now,
         ),
       );
@@ -175,45 +143,23 @@ export class HealthEngine {
 
   /** Marks an alert seen: its later transitions do not notify until it clears and a new incident starts. */
   acknowledge(id: string): boolean {
-    const g = this.gates.get(id);
-    if (!g?.active) return false;
-    g.active = { ...g.active, acknowledged: true };
-    this.opts.sink?.update(g.active);
-    return true;
+    return this.gates.acknowledge(id);
   }
 
   /** Mutes notifications for this run+rule+tag until `untilMs` (clock time); null unsnoozes. */
   snooze(id: string, untilMs: number | null): boolean {
-    let g = this.gates.get(id);
-    if (!g) {
-      // Snoozing before the next incident (a snooze restored after a restart, or on a cleared alert)
-      // needs somewhere to live until the rule raises again.
-      if (untilMs === null) return false;
-      g = { active: null, bad: 0, crit: 0, ok: 0, snoozedUntil: untilMs };
-      this.gates.set(id, g);
-    }
-    g.snoozedUntil = untilMs;
-    if (g.active) {
-      g.active = { ...g.active, snoozedUntil: untilMs };
-      this.opts.sink?.update(g.active);
-    }
-    return true;
+    return this.gates.snooze(id, untilMs);
   }
 
   /** Active alerts, critical first, then by raise time. */
   active(run?: string): Alert[] {
-    const list: Alert[] = [];
-    for (const g of this.gates.values())
-      if (g.active && (run === undefined || g.active.run === run)) list.push(g.active);
-    return list.sort((a, b) =>
-      a.severity === b.severity ? a.raisedAt - b.raisedAt : a.severity === 'critical' ? -1 : 1,
-    );
+    return this.gates.active(run);
   }
 
   // --- internals ---
 
-  private defaults(): Thresholds {
-    return this.opts.thresholds ?? DEFAULT_THRESHOLDS;
+  private thresholdsOf(r: RunState): Thresholds {
+    return r.thresholds ?? this.opts.thresholds ?? DEFAULT_THRESHOLDS;
   }
 
   private run(name: string): RunState {
@@ -225,14 +171,9 @@ export class HealthEngine {
         finished: false,
         lastStep: -Infinity,
         lastTrainingWall: -Infinity,
-        lastArrival: null,
-        gaps: [],
+        arrivals: new ArrivalGaps(),
         primary: new Map(),
-        temperature: [],
-        reward: [],
-        rewardBest: -Infinity,
-        clip: [],
-        clipNonZero: false,
+        summary: new RunSummary(),
       };
       this.runs.set(name, r);
     }
@@ -270,7 +211,10 @@ export class HealthEngine {
   ): void {
     const now = this.opts.clock();
     const r = this.run(run);
-    this.arrival(out, run, r, now);
+    r.arrivals.note(now);
+    // Any arrival ends a stall.
+    const unstalled = this.gates.clearNow(alertId(run, STALLED_RUN.id, null), r.lastStep, 0, now);
+    if (unstalled) out.push(unstalled);
     const t = this.tagState(run, r, tag);
     if (step < t.lastStep) {
       // Restart from a checkpoint: the windows describe a timeline that no longer exists. Reset
@@ -278,8 +222,7 @@ export class HealthEngine {
       // until the new timeline clears them.
       for (const s of t.slots) {
         s.state = s.rule.init();
-        const g = this.gates.get(s.gateId);
-        if (g) g.bad = g.crit = g.ok = 0;
+        this.gates.resetStreaks(s.gateId);
       }
     }
     t.lastStep = step;
@@ -289,7 +232,7 @@ export class HealthEngine {
     if (t.cls && TRAINING_GROUPS.has(t.cls.group) && Number.isFinite(wallTime)) {
       r.lastTrainingWall = Math.max(r.lastTrainingWall, wallTime);
     }
-    const th = r.thresholds ?? this.defaults();
+    const th = this.thresholdsOf(r);
     const ctx: RuleContext = {
       th,
       tag,
@@ -299,213 +242,29 @@ export class HealthEngine {
     };
     for (const s of t.slots) {
       const level = s.rule.observe(s.state, value, ctx);
-      out.push(
-        ...this.gateLevel(
-          s.gateId,
-          r,
-          s.rule.id,
-          tag,
-          step,
-          value,
-          level,
-          s.rule.raiseAfter,
-          s.rule.clearAfter,
-          now,
-        ),
-      );
+      out.push(...this.gates.judge({ id: s.gateId, run, rule: s.rule, tag, step, value, level }, now));
     }
     if (role !== null && Number.isFinite(value) && r.primary.get(role) === tag)
-      this.combined(out, run, r, role, tag, step, value, now);
+      this.combined(out, run, r, role, { tag, step, value }, now);
   }
 
-  private arrival(out: AlertTransition[], run: string, r: RunState, now: number): void {
-    if (r.lastArrival !== null && now - r.lastArrival >= SAME_ARRIVAL_MS) {
-      r.gaps.push(now - r.lastArrival);
-      if (r.gaps.length > 20) r.gaps.shift();
-    }
-    if (r.lastArrival === null || now - r.lastArrival >= SAME_ARRIVAL_MS) r.lastArrival = now;
-    const g = this.gates.get(alertId(run, 'stalled-run', null));
-    if (g?.active) out.push(this.clear(alertId(run, 'stalled-run', null), g, r.lastStep, 0, now));
-  }
-
-  /** Seed 004 §7's combined signals, read from per-run summaries and the state of other alerts. */
+  /** The combined rules whose inputs include `role`, after the run summary takes the point. */
   private combined(
     out: AlertTransition[],
     run: string,
     r: RunState,
     role: Role,
-    tag: string,
-    step: number,
-    v: number,
+    point: { tag: string; step: number; value: number },
     now: number,
   ): void {
-    const th = r.thresholds ?? this.defaults();
-    const push = (arr: number[], cap: number): void => {
-      arr.push(v);
-      if (arr.length > cap) arr.shift();
-    };
-    if (role === 'sampling_temperature') push(r.temperature, 5);
-    if (role === 'reward') {
-      push(r.reward, 10);
-      if (r.reward.length >= 10) r.rewardBest = Math.max(r.rewardBest, median(r.reward));
+    r.summary.observe(role, point.value);
+    const th = this.thresholdsOf(r);
+    for (const rule of COMBINED_RULES) {
+      if (!rule.inputs.includes(role)) continue;
+      const companion = this.gates.activeOf(run, rule.companion);
+      const { level, tag, value } = judgeCombined(rule, r.summary, companion, th, point);
+      const id = alertId(run, rule.id, null);
+      out.push(...this.gates.judge({ id, run, rule, tag, step: point.step, value, level }, now));
     }
-    if (role === 'clip_fraction') {
-      push(r.clip, 10);
-      if (v !== 0) r.clipNonZero = true;
-    }
-    const activeOn = (rule: RuleId): Alert | null => {
-      for (const g of this.gates.values())
-        if (g.active && g.active.run === run && g.active.rule === rule) return g.active;
-      return null;
-    };
-    const level = (cond: boolean, sev: Severity, msg: string): Level =>
-      cond ? { kind: 'bad', severity: sev, message: msg } : { kind: 'ok' };
-
-    if (role === 'entropy' || role === 'sampling_temperature') {
-      const ent = activeOn('entropy-collapse');
-      const temp = r.temperature.length >= 3 ? median(r.temperature) : NaN;
-      const cond = ent !== null && temp < th.temperature_min;
-      out.push(
-        ...this.gateLevel(
-          alertId(run, 'entropy-collapse-low-temperature', null),
-          r,
-          'entropy-collapse-low-temperature',
-          ent?.tag ?? tag,
-          step,
-          temp,
-          level(cond, 'warning', `entropy collapsed while sampling temperature is ${temp.toPrecision(3)}`),
-          1,
-          3,
-          now,
-        ),
-      );
-    }
-    if (role === 'kl' || role === 'reward') {
-      const kl = activeOn('kl-above-target');
-      const cur = r.reward.length >= 10 ? median(r.reward) : NaN;
-      const falling = cur < r.rewardBest - 0.1 * Math.max(Math.abs(r.rewardBest), 0.1);
-      const cond = kl !== null && falling;
-      out.push(
-        ...this.gateLevel(
-          alertId(run, 'kl-high-reward-falling', null),
-          r,
-          'kl-high-reward-falling',
-          kl?.tag ?? tag,
-          step,
-          kl?.value ?? v,
-          level(
-            cond,
-            'warning',
-            `KL above target while reward fell to ${cur.toPrecision(3)} from ${r.rewardBest.toPrecision(3)}`,
-          ),
-          // Reward medians are noisy around the fall line: more evidence both ways than the others.
-          3,
-          20,
-          now,
-        ),
-      );
-    }
-    if (role === 'clip_fraction' || role === 'reward') {
-      const plateau = activeOn('reward-plateau');
-      const clip = r.clip.length >= 5 ? median(r.clip) : NaN;
-      const cond = plateau !== null && r.clipNonZero && clip < 0.02;
-      out.push(
-        ...this.gateLevel(
-          alertId(run, 'clip-near-zero-slow-learning', null),
-          r,
-          'clip-near-zero-slow-learning',
-          tag,
-          step,
-          clip,
-          level(cond, 'warning', `clip fraction ${clip.toPrecision(2)} near zero while reward has plateaued`),
-          1,
-          3,
-          now,
-        ),
-      );
-    }
-  }
-
-  /**
-   * The hysteresis gate shared by all rules: raise after `raiseAfter` consecutive bad levels,
-   * escalate after as many consecutive critical ones, clear after `clearAfter` consecutive ok.
-   */
-  private gateLevel(
-    id: string,
-    _r: RunState,
-    rule: RuleId,
-    tag: string | null,
-    step: number,
-    value: number,
-    level: Level,
-    raiseAfter: number,
-    clearAfter: number,
-    now = this.opts.clock(),
-  ): AlertTransition[] {
-    let g = this.gates.get(id);
-    if (!g) {
-      // Gates exist only once a rule has been bad: healthy tags cost no entries.
-      if (level.kind !== 'bad') return [];
-      g = { active: null, bad: 0, crit: 0, ok: 0, snoozedUntil: null };
-      this.gates.set(id, g);
-    }
-    if (level.kind === 'hold') {
-      g.bad = g.crit = g.ok = 0;
-      return [];
-    }
-    if (level.kind === 'ok') {
-      g.bad = g.crit = 0;
-      g.ok++;
-      return g.active && g.ok >= clearAfter ? [this.clear(id, g, step, value, now)] : [];
-    }
-    g.ok = 0;
-    g.bad++;
-    g.crit = level.severity === 'critical' ? g.crit + 1 : 0;
-    const run = (JSON.parse(id) as [string])[0];
-    if (!g.active) {
-      if (g.bad < raiseAfter) return [];
-      const severity: Severity = g.crit >= raiseAfter ? 'critical' : 'warning';
-      const alert: Alert = {
-        id,
-        rule,
-        severity,
-        run,
-        tag,
-        step,
-        value,
-        message: level.message,
-        advice: RULE_ADVICE[rule],
-        raisedAt: now,
-        acknowledged: false,
-        snoozedUntil: g.snoozedUntil,
-      };
-      g.active = alert;
-      return [this.emit({ kind: 'raised', alert, notify: this.notifies(g, now) })];
-    }
-    if (g.active.severity === 'warning' && g.crit >= raiseAfter) {
-      g.active = { ...g.active, severity: 'critical', step, value, message: level.message };
-      return [
-        this.emit({ kind: 'escalated', alert: g.active, from: 'warning', notify: this.notifies(g, now) }),
-      ];
-    }
-    return [];
-  }
-
-  private notifies(g: Gate, now: number): boolean {
-    const snoozed = g.snoozedUntil !== null && now < g.snoozedUntil;
-    return !snoozed && !(g.active?.acknowledged ?? false);
-  }
-
-  private clear(_id: string, g: Gate, step: number, value: number, now: number): AlertTransition {
-    const alert = g.active!;
-    const notify = this.notifies(g, now);
-    g.active = null;
-    g.bad = g.crit = g.ok = 0;
-    return this.emit({ kind: 'cleared', alert, step, value, at: now, notify });
-  }
-
-  private emit(t: AlertTransition): AlertTransition {
-    this.opts.sink?.record(t);
-    return t;
   }
 }

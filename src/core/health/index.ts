@@ -1,10 +1,15 @@
 // Public API of the health rules and alert engine.
 
-export { HealthEngine, alertId } from './engine';
+export { alertId, parseAlertId } from './alert-id';
+export type { AlertKey } from './alert-id';
+export { HealthEngine } from './engine';
 export type { HealthEngineOptions } from './engine';
 export { DEFAULT_THRESHOLDS, flattenConfig, resolveThresholds } from './thresholds';
 export type { ResolvedThresholds, ThresholdName, ThresholdSource, Thresholds } from './thresholds';
-export { POINT_RULES, RULE_ADVICE } from './rules';
-export type { Level, PointRule, RuleContext } from './rules';
+export { RULE_ADVICE } from './advice';
+export { COMBINED_RULES } from './combined-rules';
+export type { CombinedRule } from './combined-rules';
+export { POINT_RULES } from './rules';
+export type { PointRule, RuleContext } from './rules';
 export { RULE_IDS } from './types';
-export type { Alert, AlertSink, AlertTransition, RuleId, Severity } from './types';
+export type { Alert, AlertSink, AlertTransition, Level, RuleId, Severity } from './types';

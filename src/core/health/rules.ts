@@ -3,15 +3,8 @@
 import type { Role } from '../../shared/catalog';
 import { Window, mad } from './stats';
 import type { Thresholds } from './thresholds';
-import type { RuleId, Severity } from './types';
+import type { Level, RuleId, Severity } from './types';
 import { formatNumber } from '../../shared/format';
-
-/**
- * A rule's verdict on the latest point. `bad` is past the raise line, `ok` past the (safer) clear
- * line, `hold` in between or not enough evidence: it breaks both streaks, which is the hysteresis
- * band that keeps a stream oscillating around one threshold from flapping.
- */
-export type Level = { kind: 'bad'; severity: Severity; message: string } | { kind: 'ok' } | { kind: 'hold' };
 
 export interface RuleContext {
   th: Thresholds;
@@ -369,34 +362,3 @@ export const POINT_RULES: readonly PointRule<any>[] = [
   memoryHigh,
   gpuMemoryHigh,
 ];
-
-/** Seed advice per rule (the catalog's role advice, or the troubleshooting lines of seed 004). */
-export const RULE_ADVICE: Record<RuleId, string> = {
-  'non-finite':
-    'A loss or reward became NaN/Inf: training is broken. Lower the learning rate, check the reward function and enable gradient clipping.',
-  'kl-above-target': 'Rising above target → increase `kl_coef` or reduce PPO epochs. (seed 004)',
-  'entropy-collapse': 'Sustained drop indicates over-constraint; check temperature pulses. (seed 004)',
-  'clip-fraction-out-of-band':
-    'Values >0.3 mean many updates are clipped; consider lowering LR or `clip_ratio`. (seed 004)',
-  'grad-norm-spike': 'Sudden spikes trigger adaptive batch size / LR adjustments. (seed 004)',
-  'reward-plateau':
-    'If reward does not grow for 5+ epochs → possibly overfitting (seed 003); consider early stopping.',
-  'reward-variance-high': 'Epoch/RewardVariance should be low (< 0.01) for consistent training. (seed 000)',
-  'response-truncation-rising':
-    'More responses hit max_response_length (seed 002): raise the generation budget or penalise length.',
-  'importance-ratio-off':
-    'Mean importance-sampling ratio should be near 1.0; large values indicate unstable updates. (seed 002)',
-  'generation-throughput-low': 'Generation_TokensPerSec: if < 1.0, consider enabling MLX. (seed 000)',
-  'gpu-util-low': 'GPU_Utilization should be > 50% for efficient GPU usage. (seed 000)',
-  'memory-high': 'Memory_Percent: monitor for OOM warnings (> 90%). (seed 000)',
-  'gpu-memory-high':
-    'GPU memory nearly full: reduce micro batch size or sequence length, or enable gradient checkpointing.',
-  'stalled-run':
-    'No new data for much longer than this run usually takes between writes: check the training process.',
-  'entropy-collapse-low-temperature':
-    'Entropy collapse + low temperature → Temperature controller overly suppressive; lower `qps_sensitivity` or raise `min_temperature`. (seed 004)',
-  'kl-high-reward-falling':
-    'High `approx_kl` but low reward → Policy diverging; tighten KL or revisit reward weights. (seed 004)',
-  'clip-near-zero-slow-learning':
-    'Clipfrac near zero + slow learning → Increase learning rate or decrease `kl_coef` to allow larger updates. (seed 004)',
-};

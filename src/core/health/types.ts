@@ -1,6 +1,13 @@
-// Alert types of the health engine: rule ids, severities, alerts and their raised/escalated/cleared transitions.
+// Alert types of the health engine: rule ids, severities, rule levels, alerts and their raised/escalated/cleared transitions.
 
 export type Severity = 'warning' | 'critical';
+
+/**
+ * A rule's verdict on the latest point. `bad` is past the raise line, `ok` past the (safer) clear
+ * line, `hold` in between or not enough evidence: it breaks both streaks, which is the hysteresis
+ * band that keeps a stream oscillating around one threshold from flapping.
+ */
+export type Level = { kind: 'bad'; severity: Severity; message: string } | { kind: 'ok' } | { kind: 'hold' };
 
 export const RULE_IDS = [
   'non-finite',

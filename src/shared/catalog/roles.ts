@@ -1,4 +1,7 @@
-// The metric catalog's role table: canonical roles with group, seed-quoted description, healthy range and advice.
+// The metric catalog's role table: canonical roles with group, description, healthy range and advice.
+//
+// Descriptions and advice are shown to users: provenance (which seed document a convention comes
+// from) stays in these code comments, never in the strings.
 
 /** Chart groups in the seeds' order (seed 000 "Metric Groups", seed 003 plots); unknown tags go to Other. */
 export const GROUPS = ['Reward', 'Loss', 'Policy', 'Performance', 'System', 'Other'] as const;
@@ -99,23 +102,23 @@ export const ROLES: Record<Role, RoleSpec> = {
   kl: {
     group: 'Policy',
     label: 'KL divergence',
-    description:
-      'Approximate KL divergence π_new vs π_old; measures policy update magnitude (seed 002, 004).',
+    description: 'Approximate KL divergence π_new vs π_old; measures policy update magnitude.',
     healthy: { max: th('target_kl', 0.02), text: '< target_kl (config 0.02)' },
-    advice: 'Rising above target → increase `kl_coef` or reduce PPO epochs. (seed 004)',
+    advice: 'KL above target: increase `kl_coef` or reduce the number of PPO epochs.',
   },
-  // seed 000 `Train/KLPenalty`.
+  // seed 000 `Train/KLPenalty`, seed 002 `actor/kl_loss`.
   kl_penalty: {
     group: 'Loss',
     label: 'KL penalty',
-    description: 'KL divergence penalty term of the loss (seed 000, 002 `actor/kl_loss`).',
+    description: 'KL divergence penalty term of the loss.',
     healthy: null,
     advice: null,
   },
+  // seed 002.
   kl_coef: {
     group: 'Policy',
     label: 'KL coefficient',
-    description: 'Coefficient multiplying the KL loss term (seed 002).',
+    description: 'Coefficient multiplying the KL loss term.',
     healthy: null,
     advice: null,
   },
@@ -123,18 +126,17 @@ export const ROLES: Record<Role, RoleSpec> = {
   entropy: {
     group: 'Policy',
     label: 'Entropy',
-    description:
-      'Policy entropy; higher = more randomness in token selection (exploration measure) (seed 002, 003).',
+    description: 'Policy entropy; higher = more randomness in token selection (exploration measure).',
     healthy: { min: th('entropy_min', 0.5), text: 'stays above entropy_min (0.5)' },
-    advice: 'Sustained drop indicates over-constraint; check temperature pulses. (seed 004)',
+    advice: 'A sustained drop means the policy is over-constrained: check the temperature pulses.',
   },
   // seed 004 `clipfrac`, seed 002 `actor/pg_clipfrac`.
   clip_fraction: {
     group: 'Policy',
     label: 'Clip fraction',
-    description: 'Fraction of tokens where PPO clipping was active; high = strong regularization (seed 002).',
+    description: 'Fraction of tokens where PPO clipping was active; high = strong regularization.',
     healthy: { min: th('clip_low', 0.1), max: th('clip_high', 0.3), text: '0.1 – 0.3' },
-    advice: 'Values >0.3 mean many updates are clipped; consider lowering LR or `clip_ratio`. (seed 004)',
+    advice: 'Above 0.3 many updates are clipped: consider lowering the learning rate or `clip_ratio`.',
   },
   clip_fraction_detail: {
     group: 'Policy',
@@ -143,10 +145,11 @@ export const ROLES: Record<Role, RoleSpec> = {
     healthy: null,
     advice: null,
   },
+  // seed 001 `epsilon`.
   clip_range: {
     group: 'Policy',
     label: 'Clip range',
-    description: 'PPO clipping epsilon in force (seed 001 `epsilon`).',
+    description: 'PPO clipping epsilon in force.',
     healthy: null,
     advice: null,
   },
@@ -154,80 +157,87 @@ export const ROLES: Record<Role, RoleSpec> = {
   grad_norm: {
     group: 'Policy',
     label: 'Gradient norm',
-    description: 'Global gradient norm; monitors gradient scale for stability (seed 002).',
+    description: 'Global gradient norm; monitors gradient scale for stability.',
     healthy: { max: th('max_grad_norm', 1.0), text: '< max_grad_norm' },
-    advice: 'Sudden spikes trigger adaptive batch size / LR adjustments. (seed 004)',
+    advice: 'On sudden spikes, reduce the batch size or the learning rate.',
   },
   // seed 000 `Train/AvgReward`, `Epoch/AvgReward`; seed 001 `rewards/*_mean`; seed 002 `critic/rewards/mean`.
   reward: {
     group: 'Reward',
     label: 'Reward',
-    description: 'Average reward for the batch / epoch; should increase over epochs (seed 000).',
+    description: 'Average reward for the batch / epoch; should increase over epochs.',
     healthy: { text: 'should increase over epochs (target: 0.7+)' },
-    advice:
-      'If reward does not grow for 5+ epochs → possibly overfitting; consider early stopping. (seed 003)',
+    advice: 'If reward does not grow for 5+ epochs the model may be overfitting: consider early stopping.',
   },
+  // seed 000.
   reward_std: {
     group: 'Reward',
     label: 'Reward std',
-    description: 'Standard deviation of rewards (consistency measure) (seed 000).',
+    description: 'Standard deviation of rewards (consistency measure).',
     healthy: null,
     advice: null,
   },
+  // seed 000.
   reward_variance: {
     group: 'Reward',
     label: 'Reward variance',
-    description: 'Variance of rewards (lower = more consistent) (seed 000).',
+    description: 'Variance of rewards (lower = more consistent).',
     healthy: { max: th('reward_variance_max', 0.01), text: 'Should be low (< 0.01) for consistent training' },
-    advice: 'Should be low (< 0.01) for consistent training. (seed 000)',
+    advice: 'Reward variance should be low (< 0.01) for consistent training.',
   },
+  // seed 000.
   reward_min: {
     group: 'Reward',
     label: 'Reward min',
-    description: 'Minimum reward in batch (seed 000).',
+    description: 'Minimum reward in batch.',
     healthy: null,
     advice: null,
   },
+  // seed 000.
   reward_max: {
     group: 'Reward',
     label: 'Reward max',
-    description: 'Maximum reward in batch (seed 000).',
+    description: 'Maximum reward in batch.',
     healthy: null,
     advice: null,
   },
+  // seed 000.
   reward_trend: {
     group: 'Reward',
     label: 'Reward trend',
-    description: 'Change in reward from previous epoch (positive = improving) (seed 000).',
+    description: 'Change in reward from previous epoch (positive = improving).',
     healthy: { text: 'Should be positive and decreasing (approaching 0)' },
     advice: null,
   },
+  // seed 004.
   balance_penalty: {
     group: 'Reward',
     label: 'Balance penalty',
-    description: 'Load-balance penalty of the reward breakdown (seed 004).',
+    description: 'Load-balance penalty of the reward breakdown.',
     healthy: { text: 'Near zero once balanced' },
-    advice: 'Persistently high → raise load-balance penalties. (seed 004)',
+    advice: 'If it stays high, raise the load-balance penalties.',
   },
+  // seed 002.
   advantage: {
     group: 'Reward',
     label: 'Advantage',
-    description: 'Token-level advantage (drives actor updates) (seed 002).',
+    description: 'Token-level advantage (drives actor updates).',
     healthy: null,
     advice: null,
   },
+  // seed 002.
   value_estimate: {
     group: 'Reward',
     label: 'Value / return',
-    description: 'Critic value prediction or discounted return (seed 002).',
+    description: 'Critic value prediction or discounted return.',
     healthy: null,
     advice: null,
   },
+  // seed 002.
   explained_variance: {
     group: 'Loss',
     label: 'Explained variance',
-    description:
-      'Value function explained variance; 1.0 = perfect predictions, 0.0 = no predictive power (seed 002).',
+    description: 'Value function explained variance; 1.0 = perfect predictions, 0.0 = no predictive power.',
     healthy: null,
     advice: null,
   },
@@ -235,22 +245,23 @@ export const ROLES: Record<Role, RoleSpec> = {
   loss: {
     group: 'Loss',
     label: 'Loss',
-    description: 'Total training loss (policy loss + KL penalty) (seed 000); should decrease and stabilize.',
+    description: 'Total training loss (policy loss + KL penalty); should decrease and stabilize.',
     healthy: { text: 'Should decrease and stabilize' },
-    advice: 'If loss does not fall → possibly a learning-rate problem. (seed 003)',
+    advice: 'If loss does not fall, check the learning rate.',
   },
+  // seed 000.
   loss_trend: {
     group: 'Loss',
     label: 'Loss trend',
-    description:
-      'Change in loss from previous epoch (positive = improving, as loss should decrease) (seed 000).',
+    description: 'Change in loss from previous epoch (positive = improving, as loss should decrease).',
     healthy: null,
     advice: null,
   },
+  // seed 000, 002.
   policy_loss: {
     group: 'Loss',
     label: 'Policy loss',
-    description: 'PPO policy gradient loss; main objective being minimized (seed 000, 002).',
+    description: 'PPO policy gradient loss; main objective being minimized.',
     healthy: null,
     advice: null,
   },
@@ -261,10 +272,11 @@ export const ROLES: Record<Role, RoleSpec> = {
     healthy: null,
     advice: null,
   },
+  // seed 002, 003.
   learning_rate: {
     group: 'Loss',
     label: 'Learning rate',
-    description: 'Current learning rate for the optimizer (seed 002, 003).',
+    description: 'Current learning rate for the optimizer.',
     healthy: null,
     advice: null,
   },
@@ -272,14 +284,15 @@ export const ROLES: Record<Role, RoleSpec> = {
   response_truncation: {
     group: 'Performance',
     label: 'Response truncation',
-    description: 'Fraction of responses hitting max_response_length (truncated) (seed 002).',
+    description: 'Fraction of responses hitting max_response_length (truncated).',
     healthy: { max: th('truncation_max', 0.2), text: 'low and not rising' },
     advice: 'Responses are hitting the generation budget: raise the max response length or penalise length.',
   },
+  // seed 002.
   response_length: {
     group: 'Performance',
     label: 'Response length',
-    description: 'Number of response tokens per sample (seed 002).',
+    description: 'Number of response tokens per sample.',
     healthy: null,
     advice: null,
   },
@@ -287,37 +300,40 @@ export const ROLES: Record<Role, RoleSpec> = {
   importance_ratio: {
     group: 'Policy',
     label: 'Importance ratio',
-    description: 'Mean importance-sampling ratio π_new/π_old; should be near 1.0 (seed 002).',
+    description: 'Mean importance-sampling ratio π_new/π_old; should be near 1.0.',
     healthy: { text: 'near 1.0' },
     advice:
-      'Large deviation indicates unstable updates (seed 002): reduce LR or PPO epochs, tighten clipping.',
+      'A ratio far from 1.0 means unstable updates: reduce the learning rate or PPO epochs, or tighten clipping.',
   },
   // seed 000 `Performance/Generation_TokensPerSec`.
   generation_throughput: {
     group: 'Performance',
     label: 'Generation tokens/s',
-    description: 'Real-time generation speed (seed 000).',
+    description: 'Real-time generation speed.',
     healthy: { min: th('min_tokens_per_sec', 1), text: '≥ 1 token/s' },
-    advice: 'If < 1.0, consider enabling MLX. (seed 000)',
+    advice: 'Below 1 token/s: consider enabling MLX.',
   },
+  // seed 000.
   backprop_throughput: {
     group: 'Performance',
     label: 'Backprop tokens/s',
-    description: 'Backpropagation speed; monitor for training efficiency (seed 000).',
+    description: 'Backpropagation speed; monitor for training efficiency.',
     healthy: null,
     advice: null,
   },
+  // seed 002 `timing_s/*`.
   timing: {
     group: 'Performance',
     label: 'Timing',
-    description: 'Wall-clock timing for a phase of each training step (seed 002 `timing_s/*`).',
+    description: 'Wall-clock timing for a phase of each training step.',
     healthy: null,
     advice: null,
   },
+  // seed 003 `samples_per_second`, SB3 `time/fps`.
   fps: {
     group: 'Performance',
     label: 'Throughput (fps / samples/s)',
-    description: 'Processing speed (seed 003 `samples_per_second`, SB3 `time/fps`).',
+    description: 'Processing speed (samples or frames per second).',
     healthy: null,
     advice: null,
   },
@@ -325,29 +341,31 @@ export const ROLES: Record<Role, RoleSpec> = {
   gpu_util: {
     group: 'System',
     label: 'GPU utilisation',
-    description: 'Estimated GPU/Neural Engine utilization (%) (seed 000).',
+    description: 'Estimated GPU/Neural Engine utilization (%).',
     healthy: { min: th('gpu_util_min', 50), text: 'Should be > 50% for efficient GPU usage' },
-    advice:
-      'Should be > 50% for efficient GPU usage (seed 000): look for a data-loading or generation bottleneck.',
+    advice: 'GPU utilisation should stay above 50%: look for a data-loading or generation bottleneck.',
   },
+  // seed 000.
   cpu_pct: {
     group: 'System',
     label: 'CPU %',
-    description: 'Overall CPU usage percentage (seed 000).',
+    description: 'Overall CPU usage percentage.',
     healthy: null,
     advice: null,
   },
+  // seed 000.
   memory_pct: {
     group: 'System',
     label: 'Memory %',
-    description: 'System memory usage percentage (seed 000).',
+    description: 'System memory usage percentage.',
     healthy: { max: th('memory_max', 90), text: 'Monitor for OOM warnings (> 90%)' },
-    advice: 'Monitor for OOM warnings (> 90%) (seed 000): reduce batch size or free host memory.',
+    advice: 'Above 90% an out-of-memory crash is near: reduce the batch size or free host memory.',
   },
+  // seed 000.
   gpu_memory_pct: {
     group: 'System',
     label: 'GPU memory %',
-    description: 'GPU/MPS memory usage percentage (seed 000).',
+    description: 'GPU/MPS memory usage percentage.',
     healthy: { max: th('gpu_memory_max', 95), text: 'below ~95% (nearly full)' },
     advice:
       'GPU memory nearly full: reduce micro batch size or sequence length, or enable gradient checkpointing.',
@@ -356,13 +374,13 @@ export const ROLES: Record<Role, RoleSpec> = {
   sampling_temperature: {
     group: 'Policy',
     label: 'Sampling temperature',
-    description: 'Sampling temperature from the temperature controller (seed 004).',
+    description: 'Sampling temperature from the temperature controller.',
     healthy: {
       min: th('temperature_min', 0.5),
       max: th('temperature_max', 2),
       text: '0.5 – 2.0 (non-pulse)',
     },
-    advice: 'Pulses may temporarily exceed max; ensure pulses coincide with stagnation. (seed 004)',
+    advice: 'Pulses may briefly exceed the maximum; make sure they coincide with stagnation.',
   },
   gpu_temperature: {
     group: 'System',
@@ -371,6 +389,7 @@ export const ROLES: Record<Role, RoleSpec> = {
     healthy: null,
     advice: null,
   },
+  // seed 002.
   episode_length: {
     group: 'Performance',
     label: 'Episode length',
@@ -378,10 +397,11 @@ export const ROLES: Record<Role, RoleSpec> = {
     healthy: null,
     advice: null,
   },
+  // seed 000 "Metric Groups", seed 003 plots.
   success_rate: {
     group: 'Reward',
     label: 'Success rate',
-    description: 'Fraction of samples in this batch considered successful (seed 002).',
+    description: 'Fraction of samples in this batch considered successful.',
     healthy: null,
     advice: null,
   },

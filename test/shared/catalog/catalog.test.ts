@@ -1,6 +1,6 @@
 // The metric catalog maps every seed convention's tags to roles, groups and healthy ranges.
 import { describe, expect, it } from 'vitest';
-import { boundValue, classifyTag, groupOf, ROLES } from '../../../src/shared/catalog';
+import { boundValue, classifyTag, GROUP_LABELS, groupOf, ROLES } from '../../../src/shared/catalog';
 
 const cases: [string, string, string?][] = [
   // seed 000
@@ -98,5 +98,15 @@ describe('classifyTag', () => {
     expect(boundValue(classifyTag('approx_kl')!.healthy!.max!, { target_kl: 0.05 })).toBe(0.05);
     expect(classifyTag('entropy')!.advice).toMatch(/temperature/);
     for (const spec of Object.values(ROLES)) expect(spec.description.length).toBeGreaterThan(5);
+  });
+});
+
+describe('user-visible catalog text', () => {
+  it('never cites internal references (seed NNN): provenance lives in code comments', () => {
+    const visible = [
+      ...Object.values(GROUP_LABELS),
+      ...Object.values(ROLES).flatMap((s) => [s.label, s.description, s.healthy?.text ?? '', s.advice ?? '']),
+    ];
+    for (const text of visible) expect(text).not.toMatch(/seed \d/i);
   });
 });

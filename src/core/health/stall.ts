@@ -1,0 +1,45 @@
+// Stalled-run detection: learns a run's typical gap between data arrivals and judges its silence against it.
+
+import type { Hysteresis } from './gates';
+import { median } from './stats';
+import type { Thresholds } from './thresholds';
+import type { Level } from './types';
+
+/** One silence raises; the next arrival (or finishing the run) clears. */
+export const STALLED_RUN: Hysteresis = { id: 'stalled-run', raiseAfter: 1, clearAfter: 1 };
+
+/** Arrivals closer than this are one batch (a reader delivers a file's new points together). */
+const SAME_ARRIVAL_MS = 1000;
+/** Gaps remembered: the typical gap is their median. */
+const GAPS_KEPT = 20;
+
+export class ArrivalGaps {
+  /** Clock time of the last arrival, and the gaps between distinct arrivals. */
+  private last: number | null = null;
+  private readonly gaps: number[] = [];
+
+  note(now: number): void {
+    if (this.last !== null && now - this.last >= SAME_ARRIVAL_MS) {
+      this.gaps.push(now - this.last);
+      if (this.gaps.length > GAPS_KEPT) this.gaps.shift();
+    }
+    if (this.last === null || now - this.last >= SAME_ARRIVAL_MS) this.last = now;
+  }
+
+  /**
+   * The run's silence at `now` when it is well past the typical gap (with a floor), as a bad level
+   * and the silence in seconds; null while it is not, or with too few arrivals to know the gap.
+   */
+  stall(now: number, th: Thresholds): { level: Level; silentS: number } | null {
+    if (this.last === null || this.gaps.length < 2) return null;
+    const typical = median(this.gaps);
+    const limit = Math.max(th.stall_floor_s * 1000, th.stall_gap_factor * typical);
+    const silent = now - this.last;
+    if (silent <= limit) return null;
+    const message = `no new data for ${Math.round(silent / 1000)} s (usually every ${Math.round(typical / 1000)} s)`;
+    return {
+      level: { kind: 'bad', severity: silent > 3 * limit ? 'critical' : 'warning', message },
+      silentS: silent / 1000,
+    };
+  }
+}
