@@ -1,6 +1,6 @@
 // The machine pseudo-run: live system samples as health-engine points of "(this machine)", so memory and GPU rules see them.
 
-import { groupOf } from '../../shared/catalog';
+import { groupOf, TRAINING_GROUPS } from '../../shared/catalog';
 import type { SeriesDelta } from '../../shared/domain';
 import type { SystemSnapshot } from '../../shared/system-types';
 import type { AlertTransition, HealthEngine } from '../health';
@@ -31,10 +31,7 @@ export function machinePoints(s: SystemSnapshot): MachinePoint[] {
 }
 
 /** Whether a tag's points mean the trainer is training (an idle GPU only matters then). */
-export const isTrainingTag = (tag: string): boolean => {
-  const g = groupOf(tag);
-  return g === 'Reward' || g === 'Loss' || g === 'Policy';
-};
+export const isTrainingTag = (tag: string): boolean => TRAINING_GROUPS.has(groupOf(tag));
 
 /** Feeds one engine's machine pseudo-run: each snapshot is one step; training deltas mark the GPU as wanted. */
 export class MachineRun {

@@ -3,7 +3,7 @@
 // Pure and injectable: the clock is a function, there are no timers and no IO (an AlertSink is
 // called for persistence). Per-tag state is the rules' bounded windows, never the whole history.
 
-import { classifyTag, type Role, type TagClass } from '../../shared/catalog';
+import { classifyTag, TRAINING_GROUPS, type Role, type TagClass } from '../../shared/catalog';
 import { alertId } from './alert-id';
 import { COMBINED_RULES, judgeCombined, RunSummary } from './combined-rules';
 import { AlertGates } from './gates';
@@ -50,7 +50,6 @@ interface RunState {
   summary: RunSummary;
 }
 
-const TRAINING_GROUPS = new Set(['Reward', 'Loss', 'Policy']);
 /** Rules about the run as a whole: evaluated on the run's primary tag of their role only. */
 const RUN_LEVEL_RULES = new Set<RuleId>(['reward-plateau']);
 

@@ -1,6 +1,8 @@
 // Alert types of the health engine: rule ids, severities, rule levels, alerts and their raised/escalated/cleared transitions.
 
-export type Severity = 'warning' | 'critical';
+import type { Alert as SharedAlert, Severity } from '../../shared/domain';
+
+export type { Severity };
 
 /**
  * A rule's verdict on the latest point. `bad` is past the raise line, `ok` past the (safer) clear
@@ -30,25 +32,8 @@ export const RULE_IDS = [
 ] as const;
 export type RuleId = (typeof RULE_IDS)[number];
 
-/** One incident: raised once per run+rule+tag until it clears. */
-export interface Alert {
-  /** Stable key run+rule+tag: dedup, acknowledge and snooze address alerts by it. */
-  id: string;
-  rule: RuleId;
-  severity: Severity;
-  run: string;
-  /** null for run-level rules (stalled run). */
-  tag: string | null;
-  step: number;
-  value: number;
-  message: string;
-  advice: string | null;
-  /** Clock ms when raised. */
-  raisedAt: number;
-  acknowledged: boolean;
-  /** Clock ms until which notifications are muted; null when not snoozed. */
-  snoozedUntil: number | null;
-}
+/** One incident of a health rule: the shared alert shape with the rule narrowed to RuleId. */
+export type Alert = SharedAlert<RuleId>;
 
 /**
  * What the engine emits. Per alert id, `raised` and `cleared` alternate; `escalated` (warning →

@@ -2,5 +2,5 @@
 
 export { classifyTag, groupOf, normaliseTag } from './classify';
 export type { TagClass } from './classify';
-export { GROUPS, GROUP_LABELS, ROLES, boundValue } from './roles';
+export { GROUPS, GROUP_LABELS, ROLES, TRAINING_GROUPS, boundValue } from './roles';
 export type { Bound, HealthyRange, MetricGroup, Role, RoleSpec, ThresholdKey, Transform } from './roles';

@@ -7,6 +7,9 @@
 export const GROUPS = ['Reward', 'Loss', 'Policy', 'Performance', 'System', 'Other'] as const;
 export type MetricGroup = (typeof GROUPS)[number];
 
+/** Groups whose points mean the trainer is training (a stall or an idle GPU only matters then). */
+export const TRAINING_GROUPS: ReadonlySet<MetricGroup> = new Set<MetricGroup>(['Reward', 'Loss', 'Policy']);
+
 export const GROUP_LABELS: Record<MetricGroup, string> = {
   Reward: 'Reward',
   Loss: 'Loss',
