@@ -8,6 +8,7 @@ import { createWatchAlerts } from '../core/watch/watch-alerts';
 import type { WatchLine } from '../core/watch/watch-lines';
 import { WatchSession } from '../core/watch/watch-session';
 import { createWorkspace } from '../core/workspace/create';
+import { terminalSafe } from './terminal-text';
 import { parseFlags, readableFolder, untilSignal, UsageError } from './usage';
 import { formatNumber } from '../shared/format';
 import type { Settings } from '../shared/domain';
@@ -85,17 +86,17 @@ const num = (v: number | null): string => (v === null ? 'NaN' : formatNumber(v, 
 export function formatLine(line: WatchLine): string {
   switch (line.type) {
     case 'run':
-      return `${clock(line.t)}  run ${line.run} ${line.state}\n`;
+      return `${clock(line.t)}  run ${terminalSafe(line.run)} ${line.state}\n`;
     case 'scalars': {
       const last = line.points[line.points.length - 1];
       return last
-        ? `${clock(line.t)}  ${line.run}  ${line.tag}  step ${last[0]} = ${num(last[2])}${line.points.length > 1 ? `  (+${line.points.length} points)` : ''}\n`
+        ? `${clock(line.t)}  ${terminalSafe(line.run)}  ${terminalSafe(line.tag)}  step ${last[0]} = ${num(last[2])}${line.points.length > 1 ? `  (+${line.points.length} points)` : ''}\n`
         : '';
     }
     case 'progress':
-      return `${clock(line.t)}  ${line.run}  progress ${line.fraction === null ? '?' : `${(line.fraction * 100).toFixed(1)}%`}${line.etaSeconds === null ? '' : `, ETA ${Math.round(line.etaSeconds)} s`}\n`;
+      return `${clock(line.t)}  ${terminalSafe(line.run)}  progress ${line.fraction === null ? '?' : `${(line.fraction * 100).toFixed(1)}%`}${line.etaSeconds === null ? '' : `, ETA ${Math.round(line.etaSeconds)} s`}\n`;
     case 'alert':
-      return `${clock(line.t)}  ${line.severity.toUpperCase()} ${line.state}: ${line.run} ${line.rule} — ${line.message}\n`;
+      return `${clock(line.t)}  ${line.severity.toUpperCase()} ${line.state}: ${terminalSafe(line.run)} ${line.rule} — ${terminalSafe(line.message)}\n`;
     case 'system': {
       const gpus = line.gpus.map((g) => `GPU${g.index} ${g.utilizationPct ?? '?'}%`).join(' ');
       return `${clock(line.t)}  system cpu ${line.cpuPct === null ? '?' : line.cpuPct.toFixed(0)}% mem ${line.memPct === null ? '?' : line.memPct.toFixed(0)}%${gpus ? ' ' + gpus : ''}\n`;

@@ -1,0 +1,56 @@
+// Names and messages from run folders cannot inject terminal escapes or fake lines into human output.
+
+import { describe, expect, test } from 'vitest';
+import { terminalSafe } from '../../src/cli/terminal-text';
+import { formatLine } from '../../src/cli/watch-command';
+
+describe('terminalSafe', () => {
+  test('escape sequences, newlines, bells, C1 controls and bidi overrides become visible backslash forms', () => {
+    expect(terminalSafe('run\u001b[2J')).toBe('run\\e[2J');
+    expect(terminalSafe('a\nb\rc\td')).toBe('a\\nb\\rc\\td');
+    expect(terminalSafe('bell\u0007nul\u0000del\u007f')).toBe('bell\\x07nul\\x00del\\x7f');
+    expect(terminalSafe('csi\u009b2J')).toBe('csi\\x9b2J');
+    expect(terminalSafe('txt.\u202egpj')).toBe('txt.\\u202egpj');
+  });
+
+  test('printable text of any script passes unchanged', () => {
+    for (const s of ['reward/mean', 'Train/AvgReward', '学習率', 'ключ', 'emoji 🚀', 'a b']) {
+      expect(terminalSafe(s)).toBe(s);
+    }
+  });
+});
+
+describe('watch text lines', () => {
+  test('a run name with an escape sequence and a newline cannot clear the screen or fake an alert line', () => {
+    const evil = 'run\u001b[2J\n12:00:00  CRITICAL raised: fake';
+    const out = formatLine({ t: 0, type: 'run', run: evil, state: 'discovered' });
+    expect(out.split('\n')).toHaveLength(2); // the line itself, then the end of line
+    expect(out).not.toContain('\u001b');
+    expect(out).toContain('run\\e[2J\\n12:00:00  CRITICAL raised: fake');
+  });
+
+  test('tags and alert messages are escaped too', () => {
+    const scalars = formatLine({
+      t: 0,
+      type: 'scalars',
+      run: 'r',
+      tag: 'loss\u001b]0;title\u0007',
+      points: [[1, 0, 0.5]],
+    } as never);
+    expect(scalars).not.toContain('\u001b');
+    expect(scalars).not.toContain('\u0007');
+    expect(scalars).toContain('loss\\e]0;title\\x07');
+    const alert = formatLine({
+      t: 0,
+      type: 'alert',
+      run: 'r',
+      rule: 'kl-above-target',
+      severity: 'warning',
+      state: 'raised',
+      message: 'x\ny',
+      step: 1,
+      value: 1,
+    } as never);
+    expect(alert.trimEnd()).not.toContain('\n');
+  });
+});
