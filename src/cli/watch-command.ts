@@ -97,6 +97,12 @@ export function formatLine(line: WatchLine): string {
       return `${clock(line.t)}  ${terminalSafe(line.run)}  progress ${line.fraction === null ? '?' : `${(line.fraction * 100).toFixed(1)}%`}${line.etaSeconds === null ? '' : `, ETA ${Math.round(line.etaSeconds)} s`}\n`;
     case 'alert':
       return `${clock(line.t)}  ${line.severity.toUpperCase()} ${line.state}: ${terminalSafe(line.run)} ${line.rule} — ${terminalSafe(line.message)}\n`;
+    case 'notice':
+      return `${clock(line.t)}  ${line.level}: ${terminalSafe(line.message)}\n`;
+    case 'error':
+      return `${clock(line.t)}  read error in ${terminalSafe(line.run)}/${terminalSafe(line.file)} at byte ${line.offset} (${line.kind}): ${terminalSafe(line.message)}; the points before it are kept\n`;
+    case 'reset':
+      return `${clock(line.t)}  ${terminalSafe(line.run)}  ${terminalSafe(line.tag)}  points reset (${line.reason})\n`;
     case 'system': {
       const gpus = line.gpus.map((g) => `GPU${g.index} ${g.utilizationPct ?? '?'}%`).join(' ');
       return `${clock(line.t)}  system cpu ${line.cpuPct === null ? '?' : line.cpuPct.toFixed(0)}% mem ${line.memPct === null ? '?' : line.memPct.toFixed(0)}%${gpus ? ' ' + gpus : ''}\n`;

@@ -190,6 +190,9 @@ export interface AppInfo {
   store: { persistent: boolean; message: string | null };
   /** Polling is on, or suggested because the folder is on a network filesystem. */
   watch: { polling: boolean; suggestion: string | null };
+  /** Notices raised so far (unreadable folders, symlink loops, a failing store…), for a client that
+   * connects after they were pushed. */
+  notices: AppNotice[];
 }
 
 export interface AppNotice {

@@ -4,6 +4,7 @@ import type {
   AlertInfo,
   AppFocus,
   AppInfo,
+  AppNotice,
   RecentRunInfo,
   RunDetails,
   RunInfo,
@@ -31,6 +32,9 @@ import { buildTrayModel, type TrayModel } from './tray-model';
 export type { NotificationListener };
 export type { AppCoreOptions, HostCapabilities } from './app-options';
 
+/** Notices kept for clients that connect later; the oldest go first. */
+const MAX_KEPT_NOTICES = 50;
+
 export class AppCore {
   readonly bus = new AppBus();
   readonly host: HostCapabilities;
@@ -45,6 +49,8 @@ export class AppCore {
   private readonly runMeta: RunMetaRecorder;
   private tickTimer: NodeJS.Timeout | null = null;
   private disposed = false;
+  /** Notices so far, replayed to every client through app.info; `session` ones outlive a folder. */
+  private notices: Array<AppNotice & { scope: 'folder' | 'session' }> = [];
 
   constructor(private readonly opts: AppCoreOptions) {
     this.host = opts.host;
@@ -69,7 +75,7 @@ export class AppCore {
       flushMs: opts.flushMs,
     });
     if (this.store instanceof ResilientStore) {
-      this.store.onDegraded((d) => this.bus.emit('app.notice', { level: 'warning', message: d.reason }));
+      this.store.onDegraded((d) => this.notice({ level: 'warning', message: d.reason }, 'session'));
     }
     this.store.prune(this.clock());
     this.bus.on('system.snapshot', (snap) => this.onSnapshot(snap));
@@ -103,6 +109,8 @@ export class AppCore {
   async open(folder: string, opts: { until?: 'loaded' | 'first-run' } = {}): Promise<{ root: string }> {
     const target = await this.folder.checkFolder(folder);
     await this.closeFolder();
+    // A new folder's notices replace the last one's (the store's stay: they are about this session).
+    this.notices = this.notices.filter((n) => n.scope === 'session');
     const root = await this.folder.open(folder, target, opts.until);
     this.store.touchRun(root, this.clock());
     this.runMeta.reset();
@@ -150,6 +158,7 @@ export class AppCore {
       canChooseFolder: this.host.chooseFolder !== undefined,
       store: { persistent: s.persistent, message },
       watch: { polling: this.folder.polling, suggestion: this.ws.watchInfo().suggestion },
+      notices: this.notices.map(({ level, message }) => ({ level, message })),
     };
   }
   setVisible(visible: boolean): void {
@@ -241,6 +250,15 @@ export class AppCore {
 
   // --- internals ---
 
+  /** Every notice is pushed and kept, so a client that connects later (a browser tab) still sees it. */
+  private notice(n: AppNotice, scope: 'folder' | 'session' = 'folder'): void {
+    if (!this.notices.some((x) => x.message === n.message)) {
+      this.notices.push({ ...n, scope });
+      if (this.notices.length > MAX_KEPT_NOTICES) this.notices.shift();
+    }
+    this.bus.emit('app.notice', n);
+  }
+
   private attach(ws: Workspace): (() => void)[] {
     return [
       ws.on('series.appended', (d) => this.onDelta(d)),
@@ -248,7 +266,7 @@ export class AppCore {
       ws.on('series.reset', (r) => this.bus.emit('series.reset', r)),
       ws.on('runs.changed', (runs) => this.onRuns(runs)),
       ws.on('load.progress', (p) => this.bus.emit('load.progress', p)),
-      ws.on('app.notice', (n) => this.bus.emit('app.notice', n)),
+      ws.on('app.notice', (n) => this.notice(n)),
     ];
   }
 

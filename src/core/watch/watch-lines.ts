@@ -1,6 +1,6 @@
 // The NDJSON lines of `rlwatch watch --json` (command-line contract), built from workspace and sampler events.
 
-import type { RunInfo, SeriesDelta } from '../../shared/domain';
+import type { AppNotice, RunInfo, SeriesDelta, SeriesReset } from '../../shared/domain';
 import type { SystemSnapshot, SystemWatchLine } from '../../shared/system-types';
 import type { AlertTransition } from '../health';
 import type { ProgressInfo } from '../readers/types';
@@ -42,7 +42,43 @@ export interface AlertLine {
   value: number | null;
 }
 
-export type WatchLine = ScalarsLine | RunLine | ProgressLine | AlertLine | SystemWatchLine;
+/** A problem for the whole folder (unreadable folder, symlink loop, discovery limit). */
+export interface NoticeLine {
+  t: number;
+  type: 'notice';
+  level: AppNotice['level'];
+  message: string;
+}
+
+/** A read error in one file of a run: what the reader kept is still shown; this says where it stopped. */
+export interface ErrorLine {
+  t: number;
+  type: 'error';
+  run: string;
+  file: string;
+  offset: number;
+  kind: string;
+  message: string;
+}
+
+/** Points of a tag already printed no longer stand (a restart cut them, or the file was truncated). */
+export interface ResetLine {
+  t: number;
+  type: 'reset';
+  run: string;
+  tag: string;
+  reason: SeriesReset['reason'];
+}
+
+export type WatchLine =
+  | ScalarsLine
+  | RunLine
+  | ProgressLine
+  | AlertLine
+  | SystemWatchLine
+  | NoticeLine
+  | ErrorLine
+  | ResetLine;
 
 export function scalarsLine(d: SeriesDelta, t: number): ScalarsLine {
   return {
@@ -93,6 +129,26 @@ export class RunTracker {
     for (const r of next) if (!this.known.has(r)) lines.push({ t, type: 'run', run: r, state: 'discovered' });
     for (const r of this.known) if (!next.has(r)) lines.push({ t, type: 'run', run: r, state: 'removed' });
     this.known = next;
+    return lines;
+  }
+}
+
+/** Turns successive run lists into one error line per read error not reported before. */
+export class ReadErrorTracker {
+  private readonly seen = new Set<string>();
+
+  diff(runs: RunInfo[], t: number): ErrorLine[] {
+    const lines: ErrorLine[] = [];
+    for (const r of runs) {
+      for (const src of r.sources) {
+        for (const e of src.errors) {
+          const key = JSON.stringify([r.run, src.file, e.offset, e.kind]);
+          if (this.seen.has(key)) continue;
+          this.seen.add(key);
+          lines.push({ t, type: 'error', run: r.run, file: src.file, ...e });
+        }
+      }
+    }
     return lines;
   }
 }

@@ -1,9 +1,10 @@
-// Follows a folder and emits contract lines (runs, scalars, progress, system, alerts) as they happen.
+// Follows a folder and emits contract lines (runs, scalars, progress, system, alerts, notices, errors, resets).
 
 import type { SystemSnapshot } from '../../shared/system-types';
 import type { Workspace } from '../workspace/workspace';
 import {
   progressLine,
+  ReadErrorTracker,
   RunTracker,
   scalarsLine,
   systemLine,
@@ -37,6 +38,7 @@ export interface WatchSessionOptions {
 export class WatchSession {
   private readonly offs: (() => void)[] = [];
   private readonly runs = new RunTracker();
+  private readonly readErrors = new ReadErrorTracker();
   private readonly lastProgress = new Map<string, string>();
   private readonly now: () => number;
   private timer: NodeJS.Timeout | null = null;
@@ -48,9 +50,12 @@ export class WatchSession {
       ws.on('runs.changed', (runs) => {
         const t = this.now();
         for (const line of this.runs.diff(runs, t)) o.emit(line);
+        for (const line of this.readErrors.diff(runs, t)) o.emit(line);
         for (const a of o.alerts?.onRuns?.(runs) ?? []) o.emit(a);
         for (const r of runs) this.maybeProgress(r.run, t);
       }),
+      ws.on('app.notice', (n) => o.emit({ t: this.now(), type: 'notice', ...n })),
+      ws.on('series.reset', (r) => o.emit({ t: this.now(), type: 'reset', ...r })),
       ws.on('series.appended', (d) => {
         const t = this.now();
         o.emit(scalarsLine(d, t));
@@ -72,10 +77,12 @@ export class WatchSession {
 
   private startTicks(): void {
     const tick = this.o.alerts?.tick?.bind(this.o.alerts);
-    if (!tick) return;
-    // Time-based rules (a stalled run) need a clock even when no data arrives.
+    // Time-based rules (a stalled run) need a clock even when no data arrives; read errors found by a
+    // read that changed no run list are picked up here too.
     this.timer = setInterval(() => {
-      for (const a of tick(this.now())) this.o.emit(a);
+      const t = this.now();
+      for (const line of this.readErrors.diff(this.o.workspace.listRuns(), t)) this.o.emit(line);
+      for (const a of tick?.(t) ?? []) this.o.emit(a);
     }, this.o.tickMs ?? 1000);
     this.timer.unref();
   }

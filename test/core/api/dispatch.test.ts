@@ -35,6 +35,7 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
       canChooseFolder: false,
       store: { persistent: false, message: null },
       watch: { polling: false, suggestion: null },
+      notices: [],
     }),
     'runs.list': () => [],
     'runs.openFolder': ({ path }) => ({ root: path }),

@@ -1,10 +1,19 @@
 // WatchSession: the contract's NDJSON lines from a live folder — runs, scalars, progress, system, alerts.
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { startDemo } from '../../../src/core/demo/demo-writer';
+import { EventFileWriter } from '../../../src/core/tfevents/writer';
 import type { AlertLine, WatchLine } from '../../../src/core/watch/watch-lines';
 import { RunTracker, scalarsLine } from '../../../src/core/watch/watch-lines';
 import { WatchSession } from '../../../src/core/watch/watch-session';
@@ -128,5 +137,58 @@ describe('watch session on a live demo', () => {
     expect(lines[lines.length - 1]).toEqual({ t: 42, type: 'system', cpuPct: 12.5, memPct: null, gpus: [] });
     session.close();
     expect(systemListener).toBeNull();
+  });
+});
+
+describe('problems reach watch as lines', () => {
+  test('a symlink loop is a notice line, a corrupt event file an error line, a truncated CSV a reset line', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'rlwatch-watch-problems-'));
+    dirs.push(root);
+    mkdirSync(join(root, 'run'));
+    symlinkSync(root, join(root, 'run', 'loop'));
+    // An event file whose second record claims a length it does not have, with a bad length CRC.
+    const w = new EventFileWriter(join(root, 'run'), { wallTime: 1000 });
+    w.scalars(1, [{ tag: 'loss', value: 1 }], 'simple', 1000);
+    w.close();
+    const eventFile = readdirSync(join(root, 'run')).find((f) => f.includes('tfevents'))!;
+    appendFileSync(
+      join(root, 'run', eventFile),
+      Buffer.from([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 1, 2, 3, 4]),
+    );
+    writeFileSync(join(root, 'run', 'metrics.csv'), 'step,acc\n1,0.1\n2,0.2\n3,0.3\n');
+    const lines: WatchLine[] = [];
+    ws = createWorkspace({ watch: true });
+    const session = new WatchSession({ workspace: ws, emit: (l) => lines.push(l) });
+    await ws.open(root);
+    await vi.waitFor(() => expect(lines.some((l) => l.type === 'scalars' && l.tag === 'acc')).toBe(true));
+    expect(lines.filter((l) => l.type === 'notice')).toEqual([
+      {
+        t: expect.any(Number),
+        type: 'notice',
+        level: 'warning',
+        message: expect.stringMatching(/symbolic link loop/),
+      },
+    ]);
+    await vi.waitFor(() => expect(lines.some((l) => l.type === 'error')).toBe(true), { timeout: 10_000 });
+    expect(lines.filter((l) => l.type === 'error')).toEqual([
+      {
+        t: expect.any(Number),
+        type: 'error',
+        run: 'run',
+        file: eventFile,
+        offset: expect.any(Number),
+        kind: 'bad-length-crc',
+        message: expect.any(String),
+      },
+    ]);
+    // The CSV is rewritten shorter: points already printed no longer stand.
+    writeFileSync(join(root, 'run', 'metrics.csv'), 'step,acc\n1,0.5\n');
+    await vi.waitFor(() => expect(lines.some((l) => l.type === 'reset')).toBe(true), { timeout: 10_000 });
+    expect(lines.find((l) => l.type === 'reset')).toMatchObject({
+      run: 'run',
+      tag: 'acc',
+      reason: 'truncated',
+    });
+    session.close();
   });
 });

@@ -125,6 +125,8 @@ export class AppState {
     ]);
     if (info.ok) {
       this.info = info.value;
+      // Notices pushed before this client connected (or while it was away).
+      for (const n of info.value.notices) this.notify(n);
       const store = info.value.store;
       if (!store.persistent && !this.storeNoticeShown) {
         this.storeNoticeShown = true;
