@@ -42,8 +42,11 @@ async function finish() {
   if (finished) return;
   finished = true;
   const wc = firstWindow.webContents;
-  const trusted = { sender: wc, senderFrame: { url: wc._url } };
+  const trusted = { sender: wc, senderFrame: wc.mainFrame };
   const untrusted = { sender: wc, senderFrame: { url: 'https://evil.example/' } };
+  // An iframe showing the renderer page itself: not the top frame, so refused too.
+  const subframe = { sender: wc, senderFrame: { url: wc._url } };
+  const goneFrame = { sender: wc, senderFrame: null };
   const call = async (name, event, args) => handlers.get(name)?.(event, args);
   record.calls = {
     appInfo: await call('rlwatch:app.info', trusted, {}),
@@ -51,6 +54,8 @@ async function finish() {
     settingsGet: await call('rlwatch:settings.get', trusted, {}),
     runsList: await call('rlwatch:runs.list', trusted, {}),
     untrusted: await call('rlwatch:app.info', untrusted, {}),
+    subframe: await call('rlwatch:app.info', subframe, {}),
+    goneFrame: await call('rlwatch:app.info', goneFrame, {}),
     badArgs: await call('rlwatch:series.get', trusted, { run: 42 }),
     extraArgs: await call('rlwatch:runs.list', trusted, { sneaky: true }),
   };
@@ -63,6 +68,7 @@ class WebContents {
   constructor() {
     this._url = null;
     this._listeners = {};
+    this.mainFrame = { url: null };
   }
   setWindowOpenHandler(fn) {
     record.openHandler = fn({ url: 'https://example.com/' });
@@ -108,11 +114,11 @@ export class BrowserWindow {
     return false;
   }
   loadFile(path) {
-    this.webContents._url = pathToFileURL(path).href;
+    this.webContents._url = this.webContents.mainFrame.url = pathToFileURL(path).href;
     return Promise.resolve();
   }
   loadURL(url) {
-    this.webContents._url = url;
+    this.webContents._url = this.webContents.mainFrame.url = url;
     return Promise.resolve();
   }
 }

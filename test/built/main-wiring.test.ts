@@ -100,6 +100,8 @@ describe('main bundle wiring (stand-in electron)', () => {
     expect(rec.calls.appInfo).toMatchObject({ ok: true, value: { mode: 'electron', canChooseFolder: true } });
     expect(rec.calls.runsList?.ok).toBe(true);
     expect(rec.calls.untrusted).toMatchObject({ ok: false, error: { code: 'bad-request' } });
+    expect(rec.calls.subframe).toMatchObject({ ok: false, error: { code: 'bad-request' } });
+    expect(rec.calls.goneFrame).toMatchObject({ ok: false, error: { code: 'bad-request' } });
     expect(rec.calls.badArgs).toMatchObject({ ok: false, error: { code: 'bad-request' } });
     expect(rec.calls.extraArgs).toMatchObject({ ok: false, error: { code: 'bad-request' } });
   });
