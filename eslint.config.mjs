@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { layersPlugin } from './lint/layers.mjs';
 
 // The layering table. Runtimes are the top folders of src/: what of the app each may import (besides
-// itself), its npm packages, and whether Node's built-ins exist there.
+// itself), its npm packages, whether Node's built-ins exist there, and modules it may import only as types
+// (shared/contract holds the zod schemas: the renderer and the preload never bundle zod).
 const RUNTIMES = {
   shared: { imports: [], packages: ['zod'], node: false },
   core: {
@@ -17,8 +18,13 @@ const RUNTIMES = {
   },
   cli: { imports: ['core', 'shared'], packages: [], node: true },
   main: { imports: ['core', 'shared'], packages: ['electron'], node: true },
-  preload: { imports: ['shared'], packages: ['electron'], node: false },
-  renderer: { imports: ['shared'], packages: ['svelte', 'chart.js', 'chartjs-plugin-zoom'], node: false },
+  preload: { imports: ['shared'], packages: ['electron'], node: false, typesOnly: ['shared/contract'] },
+  renderer: {
+    imports: ['shared'],
+    packages: ['svelte', 'chart.js', 'chartjs-plugin-zoom'],
+    node: false,
+    typesOnly: ['shared/contract'],
+  },
 };
 
 // The order inside src/core, lowest line first: a part imports only parts on lower lines (and itself), never

@@ -8,7 +8,7 @@ const NODE_BUILTINS = new Set(builtinModules);
 const TABLE_HINT = 'the layering table in eslint.config.mjs';
 
 /**
- * @typedef {{ imports: string[]; packages: string[]; node: boolean }} Runtime
+ * @typedef {{ imports: string[]; packages: string[]; node: boolean; typesOnly?: string[] }} Runtime
  * @typedef {{ src: string; runtimes: Record<string, Runtime>; coreOrder: string[][] }} LayerTable
  */
 
@@ -36,8 +36,12 @@ export function layersPlugin(/** @type {LayerTable} */ table) {
       .replace(/\.(d\.)?(ts|mts|cts|js|mjs|cjs)$/, '');
   };
 
-  /** Why `from` (a module path) may not import `spec`, or null. */
-  function refusal(/** @type {string} */ fromFile, /** @type {string} */ spec) {
+  /** Why `fromFile` may not import `spec` (`typeOnly`: an `import type`), or null. */
+  function refusal(
+    /** @type {string} */ fromFile,
+    /** @type {string} */ spec,
+    /** @type {boolean} */ typeOnly,
+  ) {
     const from = modulePath(fromFile);
     const runtime = from.split('/')[0];
     const allowed = table.runtimes[runtime];
@@ -62,6 +66,8 @@ export function layersPlugin(/** @type {LayerTable} */ table) {
     if (target.startsWith('..')) return `'${spec}' is outside src/`;
     const targetRuntime = target.split('/')[0];
     if (targetRuntime !== runtime) {
+      const typesOnly = (allowed.typesOnly ?? []).find((m) => target === m || target.startsWith(`${m}/`));
+      if (typesOnly && !typeOnly) return `${runtime} may import only types from ${typesOnly} (${TABLE_HINT})`;
       return allowed.imports.includes(targetRuntime)
         ? null
         : `${runtime} may import ${allowed.imports.join(', ') || 'nothing of the app'} besides itself, not ${targetRuntime} (${TABLE_HINT})`;
@@ -86,16 +92,21 @@ export function layersPlugin(/** @type {LayerTable} */ table) {
           schema: [],
         },
         create(context) {
-          const check = (/** @type {any} */ source) => {
+          const check = (/** @type {any} */ source, typeOnly = false) => {
             if (!source || source.type !== 'Literal' || typeof source.value !== 'string') return;
-            const reason = refusal(context.physicalFilename, source.value);
+            const reason = refusal(context.physicalFilename, source.value, typeOnly);
             if (reason)
               context.report({ node: source, messageId: 'refused', data: { spec: source.value, reason } });
           };
           return {
-            ImportDeclaration: (node) => check(node.source),
-            ExportNamedDeclaration: (node) => check(node.source),
-            ExportAllDeclaration: (node) => check(node.source),
+            ImportDeclaration: (node) =>
+              check(
+                node.source,
+                node.importKind === 'type' ||
+                  (node.specifiers.length > 0 && node.specifiers.every((s) => s.importKind === 'type')),
+              ),
+            ExportNamedDeclaration: (node) => check(node.source, node.exportKind === 'type'),
+            ExportAllDeclaration: (node) => check(node.source, node.exportKind === 'type'),
             ImportExpression: (node) => check(node.source),
           };
         },

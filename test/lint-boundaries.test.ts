@@ -55,6 +55,20 @@ describe('runtimes: what of the app each may import', () => {
     expect(await messages(spec, file)).toEqual([]);
   });
 
+  test('the renderer and the preload take only types from shared/contract (its zod schemas stay out)', async () => {
+    const typeImport =
+      "import type { Handlers } from '../../../shared/contract';\nexport type H = Handlers;\n";
+    const [types] = await eslint.lintText(typeImport, { filePath: 'src/renderer/src/lib/x.ts' });
+    expect(types?.messages).toEqual([]);
+    expect(await messages('../../../shared/contract', 'src/renderer/src/lib/x.ts')).toEqual(
+      refused(/only types from shared\/contract/),
+    );
+    expect(await messages('../shared/contract', 'src/preload/x.ts', 'export')).toEqual(
+      refused(/only types from shared\/contract/),
+    );
+    expect(await messages('../shared/contract', 'src/main/x.ts')).toEqual([]);
+  });
+
   test('a file outside every runtime, or an import leaving src/, is an error', async () => {
     expect(await messages('./shared/result', 'src/x.ts')).toEqual(refused(/in no runtime/));
     expect(await messages('../../../package.json', 'src/core/app/x.ts')).toEqual(refused(/outside src/));
