@@ -23,8 +23,11 @@ const record = {
   trayTooltips: [],
   notifications: [],
   appMenu: [],
+  errorBoxes: [],
   calls: {},
 };
+let appMenuTemplate = [];
+let nextPick = { canceled: true, filePaths: [] };
 const handlers = new Map();
 let firstWindow = null;
 let finished = false;
@@ -59,6 +62,12 @@ async function finish() {
     badArgs: await call('rlwatch:series.get', trusted, { run: 42 }),
     extraArgs: await call('rlwatch:runs.list', trusted, { sneaky: true }),
   };
+  // File › Open Folder… on a folder that cannot be opened: main shows the error (an unhandled rejection
+  // would end this process with status 1 instead).
+  nextPick = { canceled: false, filePaths: [join(tmpdir(), `rlwatch-no-such-folder-${process.pid}`)] };
+  const file = appMenuTemplate.find((item) => item.label === 'File');
+  file?.submenu.find((item) => item.label === 'Open Folder…')?.click();
+  for (let i = 0; i < 100 && record.errorBoxes.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
   record.handled = [...handlers.keys()];
   writeFileSync(process.env.RLWATCH_WIRING_OUT, JSON.stringify(record, null, 2));
   process.exit(0);
@@ -167,6 +176,7 @@ export const session = {
 export const Menu = {
   buildFromTemplate: (t) => t,
   setApplicationMenu(m) {
+    appMenuTemplate = m;
     record.appMenu = m.map((i) => i.label ?? i.role);
   },
 };
@@ -190,7 +200,12 @@ export class Tray {
 }
 
 export const nativeImage = { createFromPath: (p) => ({ path: p }) };
-export const dialog = { showOpenDialog: async () => ({ canceled: true, filePaths: [] }), showErrorBox() {} };
+export const dialog = {
+  showOpenDialog: async () => nextPick,
+  showErrorBox(title, message) {
+    record.errorBoxes.push({ title, message });
+  },
+};
 export const shell = { openExternal: async () => {} };
 export class Notification {
   constructor(opts) {

@@ -28,6 +28,7 @@ interface WiringRecord {
   trayTooltips: string[];
   notifications: { title: string; body: string }[];
   appMenu: string[];
+  errorBoxes: { title: string; message: string }[];
   calls: Record<string, { ok: boolean; error?: { code: string; message: string }; value?: unknown }>;
 }
 
@@ -94,6 +95,12 @@ describe('main bundle wiring (stand-in electron)', () => {
     expect(rec.trayCreated).toBe(true);
     expect(rec.trayMenu).toContain('Open Folder…');
     expect(rec.appMenu).toContain('File');
+  });
+
+  test('Open Folder… on a folder that cannot be opened shows the error (no unhandled rejection)', () => {
+    expect(rec.errorBoxes).toEqual([
+      { title: 'rlwatch', message: expect.stringMatching(/cannot open .*rlwatch-no-such-folder-/) },
+    ]);
   });
 
   test('handlers answer the trusted renderer and refuse bad senders and bad arguments', () => {
