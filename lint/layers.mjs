@@ -18,7 +18,7 @@ export function layersPlugin(/** @type {LayerTable} */ table) {
   // Longest first: a file belongs to the most specific part that holds it.
   const coreParts = [...tierOf.keys()].sort((a, b) => b.length - a.length);
 
-  /** 'core/readers/csv-reader' → 'readers'; a folder import ('core/readers') is its index. */
+  /** The longest part of the core order holding a path under src/core: 'readers/csv-reader' → 'readers'. */
   const corePartOf = (/** @type {string} */ inCore) =>
     coreParts.find((part) => inCore === part || inCore.startsWith(`${part}/`)) ?? null;
 
