@@ -1,16 +1,47 @@
-// ESLint flat config: typescript-eslint rules plus the layer boundaries as errors.
+// ESLint flat config: typescript-eslint and svelte rules, and the layering table (rlwatch/layers) as errors.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import svelte from 'eslint-plugin-svelte';
-import { builtinModules } from 'node:module';
+import { join } from 'node:path';
+import { layersPlugin } from './lint/layers.mjs';
 
-const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
-const noNode = nodeBuiltins.map((name) => ({
-  name,
-  message: 'This layer runs in the browser: no Node built-ins.',
-}));
-const noElectron = [{ name: 'electron', message: 'core/shared are pure Node/TS: never import electron.' }];
+// The layering table. Runtimes are the top folders of src/: what of the app each may import (besides
+// itself), its npm packages, whether Node's built-ins exist there, and modules it may import only as types
+// (shared/contract holds the zod schemas: the renderer and the preload never bundle zod).
+const RUNTIMES = {
+  shared: { imports: [], packages: ['zod'], node: false },
+  core: {
+    imports: ['shared'],
+    packages: ['better-sqlite3', 'chokidar', 'csv-parse', 'node-nvidia-smi', 'systeminformation', 'ws'],
+    node: true,
+  },
+  cli: { imports: ['core', 'shared'], packages: [], node: true },
+  main: { imports: ['core', 'shared'], packages: ['electron'], node: true },
+  preload: { imports: ['shared'], packages: ['electron'], node: false, typesOnly: ['shared/contract'] },
+  renderer: {
+    imports: ['shared'],
+    packages: ['svelte', 'chart.js', 'chartjs-plugin-zoom'],
+    node: false,
+    typesOnly: ['shared/contract'],
+  },
+};
+
+// The order inside src/core, lowest line first: a part imports only parts on lower lines (and itself), never
+// a part on its own line. A part is a folder or a file (no extension) under src/core; a file belongs to the
+// longest part holding it, so adding or moving a folder is one word on one line.
+const CORE_ORDER = [
+  ['series', 'system', 'store', 'api'],
+  ['readers'], // the reader base and the row formats (csv, jsonl, json documents)
+  ['tfevents', 'wandb'],
+  ['readers/index', 'demo'], // readers/index: createReader over every format
+  ['discovery', 'health/run-config'], // run-config is moving out of health (#16)
+  ['workspace', 'inspect'],
+  ['health'],
+  ['alerts'],
+  ['app', 'watch'],
+  ['server'],
+];
 
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'dist/**', 'coverage/**', 'test/fixtures/**', 'bench/.data/**'] },
@@ -37,59 +68,19 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/core/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: noElectron,
-          patterns: [
-            {
-              group: ['**/main/**', '**/renderer/**', '**/preload/**'],
-              message: 'core never imports app layers.',
-            },
-          ],
-        },
-      ],
+    files: ['src/**/*.{ts,mts,cts,js,mjs,cjs,svelte}'],
+    plugins: {
+      rlwatch: layersPlugin({
+        src: join(import.meta.dirname, 'src'),
+        runtimes: RUNTIMES,
+        coreOrder: CORE_ORDER,
+      }),
     },
+    rules: { 'rlwatch/layers': 'error' },
   },
-  {
-    files: ['src/shared/**/*.ts'],
-    languageOptions: { globals: {} },
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [...noElectron, ...noNode],
-          patterns: [
-            {
-              group: ['**/core/**', '**/main/**', '**/renderer/**', '**/preload/**'],
-              message: 'shared imports nothing of the app.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  { files: ['src/shared/**/*.ts'], languageOptions: { globals: {} } },
   {
     files: ['src/renderer/**/*.ts', 'src/renderer/**/*.svelte', 'src/renderer/**/*.svelte.ts'],
     languageOptions: { globals: { ...globals.browser } },
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            ...noNode,
-            { name: 'electron', message: 'The renderer talks to a Backend, never to electron.' },
-          ],
-          patterns: [
-            {
-              group: ['**/core/**', '**/main/**', '**/cli/**'],
-              message: 'The renderer never imports core/main/cli.',
-            },
-          ],
-        },
-      ],
-    },
   },
 );

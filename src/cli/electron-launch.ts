@@ -5,18 +5,35 @@ import { appRoot } from './paths';
 
 export type LaunchOutcome = { kind: 'exited'; code: number } | { kind: 'unavailable'; reason: string };
 
-/** Why Electron cannot start on this machine, or null when it should. */
-export function electronUnavailableReason(env: NodeJS.ProcessEnv = process.env): string | null {
-  if (process.platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY) {
-    return 'no display here (DISPLAY and WAYLAND_DISPLAY are unset), so the desktop window cannot open';
-  }
-  const binary = electronBinary();
-  return binary.ok ? null : binary.reason;
+/** What launching needs from the machine; tests inject fakes (the probe alone can take minutes). */
+export interface LaunchHost {
+  platform: NodeJS.Platform;
+  env: NodeJS.ProcessEnv;
+  spawnSync: typeof spawnSync;
+  spawn: typeof spawn;
+  now(): number;
 }
 
-/** Electron's npm package resolves (and on first use downloads) its binary when required. */
-function electronBinary(): { ok: true; path: string } | { ok: false; reason: string } {
-  const probe = spawnSync(process.execPath, ['-e', "process.stdout.write(require('electron'))"], {
+const realHost: LaunchHost = {
+  platform: process.platform,
+  env: process.env,
+  spawnSync,
+  spawn,
+  now: Date.now,
+};
+
+/** Electron's binary where the desktop window can open here, else why not. Probes (spawns) at most once. */
+export function findElectron(
+  host: LaunchHost = realHost,
+): { ok: true; path: string } | { ok: false; reason: string } {
+  if (host.platform === 'linux' && !host.env.DISPLAY && !host.env.WAYLAND_DISPLAY) {
+    return {
+      ok: false,
+      reason: 'no display here (DISPLAY and WAYLAND_DISPLAY are unset), so the desktop window cannot open',
+    };
+  }
+  // Electron's npm package resolves (and on first use downloads) its binary when required.
+  const probe = host.spawnSync(process.execPath, ['-e', "process.stdout.write(require('electron'))"], {
     cwd: appRoot,
     encoding: 'utf8',
     timeout: 10 * 60_000,
@@ -27,18 +44,19 @@ function electronBinary(): { ok: true; path: string } | { ok: false; reason: str
 }
 
 /** Launches the desktop app; a crash within the first seconds counts as "cannot start". */
-export async function launchElectron(folder: string | undefined): Promise<LaunchOutcome> {
-  const reason = electronUnavailableReason();
-  if (reason) return { kind: 'unavailable', reason };
-  const binary = electronBinary();
+export async function launchElectron(
+  folder: string | undefined,
+  host: LaunchHost = realHost,
+): Promise<LaunchOutcome> {
+  const binary = findElectron(host);
   if (!binary.ok) return { kind: 'unavailable', reason: binary.reason };
-  const started = Date.now();
-  const child = spawn(binary.path, [appRoot, ...(folder ? [folder] : [])], { stdio: 'inherit' });
+  const started = host.now();
+  const child = host.spawn(binary.path, [appRoot, ...(folder ? [folder] : [])], { stdio: 'inherit' });
   const code = await new Promise<number>((res) => {
     child.once('error', () => res(-1));
     child.once('exit', (c, sig) => res(c ?? (sig ? 128 : 1)));
   });
-  if (code !== 0 && Date.now() - started < 5000) {
+  if (code !== 0 && host.now() - started < 5000) {
     return { kind: 'unavailable', reason: `Electron exited at start-up with status ${code}` };
   }
   return { kind: 'exited', code };

@@ -1,26 +1,18 @@
 // Electron main: lifecycle glue only. All logic lives in src/core; this wires it to windows, tray and menus.
 
-import {
-  app,
-  BrowserWindow,
-  dialog,
-  ipcMain,
-  Menu,
-  nativeImage,
-  session,
-  Tray,
-  type IpcMainInvokeEvent,
-} from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, session, Tray } from 'electron';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dispatch } from '../core/api/dispatch';
 import { createHandlers } from '../core/app/handlers';
 import { AppCore } from '../core/app/app-core';
 import { ELECTRON_BINDING_HINT, openDesktopStore } from '../core/app/app-store';
 import { startDemo, type RunningDemo } from '../core/demo/demo-writer';
 import { createSystemSampler } from '../core/system';
-import { forwardPushEvents, registerContract } from './ipc';
+import { folderPickerAction } from './folder-picker';
+import { forwardPushEvents, registerContract, rendererFrameCheck } from './ipc';
 import { appMenuTemplate } from './menu';
 import { notify } from './notifications';
 import { applySessionPolicy } from './security';
@@ -73,14 +65,6 @@ if (!app.requestSingleInstanceLock()) {
   });
   const handlers = createHandlers(core);
 
-  const isTrusted = (event: IpcMainInvokeEvent): boolean => {
-    const url = event.senderFrame?.url ?? '';
-    const expected = rendererUrl ?? pathToFileURL(rendererFile).href;
-    return (
-      win !== null && event.sender === win.webContents && url.split(/[?#]/)[0] === expected.split(/[?#]/)[0]
-    );
-  };
-
   const openWindow = (): BrowserWindow =>
     createMainWindow({
       preloadDir: join(here, '..', 'preload'),
@@ -88,6 +72,9 @@ if (!app.requestSingleInstanceLock()) {
       rendererFile,
       icon: join(resources, 'icon.png'),
     });
+
+  /** The window says what failed (a modal box: it is there even before the renderer has loaded). */
+  const showError = (message: string): void => dialog.showErrorBox('rlwatch', message);
 
   const openFolderOrDemo = async (folder: string | undefined): Promise<void> => {
     let target = folder;
@@ -99,10 +86,7 @@ if (!app.requestSingleInstanceLock()) {
     try {
       await core.open(target, { until: 'first-run' });
     } catch (err) {
-      dialog.showErrorBox(
-        'rlwatch',
-        `Cannot open ${target}: ${err instanceof Error ? err.message : String(err)}`,
-      );
+      showError(`Cannot open ${target}: ${err instanceof Error ? err.message : String(err)}`);
     }
   };
 
@@ -129,11 +113,13 @@ if (!app.requestSingleInstanceLock()) {
 
   void app.whenReady().then(async () => {
     applySessionPolicy(session.defaultSession);
-    registerContract(ipcMain, handlers, isTrusted);
+    const rendererPage = rendererUrl ?? pathToFileURL(rendererFile).href;
+    const contents = (): Electron.WebContents | null => (win && !win.isDestroyed() ? win.webContents : null);
+    registerContract(ipcMain, handlers, rendererFrameCheck({ contents, rendererUrl: rendererPage }));
     win = openWindow();
-    forwardPushEvents(core.bus, () => (win && !win.isDestroyed() ? win.webContents : null));
+    forwardPushEvents(core.bus, contents);
 
-    const pickFolder = (): void => void handlers['runs.chooseFolder']({});
+    const pickFolder = folderPickerAction(() => dispatch(handlers, 'runs.chooseFolder', {}), showError);
     Menu.setApplicationMenu(
       Menu.buildFromTemplate(
         appMenuTemplate({ openFolder: pickFolder, isMac: process.platform === 'darwin' }),

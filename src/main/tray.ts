@@ -23,7 +23,8 @@ const EMPTY: TrayModel = { health: 'ok', tooltip: 'rlwatch — no runs open', ru
 export class TrayService {
   private tray: Tray | null = null;
   private model: TrayModel = EMPTY;
-  private rendered: string | null = null;
+  /** The model the tray shows now; null before the first render and after destroy(). */
+  private rendered: TrayModel | null = null;
 
   constructor(private readonly deps: TrayDeps) {}
 
@@ -34,9 +35,8 @@ export class TrayService {
 
   /** Rebuilds the tray only when what it shows changed. */
   render(): void {
-    const key = JSON.stringify(this.model);
-    if (key === this.rendered && this.tray) return;
-    this.rendered = key;
+    if (this.tray && this.rendered && showsSame(this.rendered, this.model)) return;
+    this.rendered = this.model;
     const icon = this.deps.icon(this.model.health);
     if (!this.tray) this.tray = this.deps.createTray(icon);
     else this.tray.setImage(icon);
@@ -65,3 +65,27 @@ export class TrayService {
     this.rendered = null;
   }
 }
+
+/** Whether two models show the same tray: icon, tooltip, and every menu item's label and click target. */
+function showsSame(a: TrayModel, b: TrayModel): boolean {
+  return (
+    a.health === b.health &&
+    a.tooltip === b.tooltip &&
+    sameItems(
+      a.runs,
+      b.runs,
+      (x, y) =>
+        x.name === y.name &&
+        x.summary === y.summary &&
+        sameFocus(x.focus, y.focus) &&
+        sameItems(x.alerts, y.alerts, (p, q) => p.label === q.label && sameFocus(p.focus, q.focus)),
+    )
+  );
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean): boolean {
+  return a.length === b.length && a.every((x, i) => same(x, b[i]!));
+}
+
+const sameFocus = (a: AppFocus, b: AppFocus): boolean =>
+  a.run === b.run && a.tag === b.tag && a.step === b.step;

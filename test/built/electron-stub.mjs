@@ -23,8 +23,11 @@ const record = {
   trayTooltips: [],
   notifications: [],
   appMenu: [],
+  errorBoxes: [],
   calls: {},
 };
+let appMenuTemplate = [];
+let nextPick = { canceled: true, filePaths: [] };
 const handlers = new Map();
 let firstWindow = null;
 let finished = false;
@@ -42,8 +45,11 @@ async function finish() {
   if (finished) return;
   finished = true;
   const wc = firstWindow.webContents;
-  const trusted = { sender: wc, senderFrame: { url: wc._url } };
+  const trusted = { sender: wc, senderFrame: wc.mainFrame };
   const untrusted = { sender: wc, senderFrame: { url: 'https://evil.example/' } };
+  // An iframe showing the renderer page itself: not the top frame, so refused too.
+  const subframe = { sender: wc, senderFrame: { url: wc._url } };
+  const goneFrame = { sender: wc, senderFrame: null };
   const call = async (name, event, args) => handlers.get(name)?.(event, args);
   record.calls = {
     appInfo: await call('rlwatch:app.info', trusted, {}),
@@ -51,9 +57,17 @@ async function finish() {
     settingsGet: await call('rlwatch:settings.get', trusted, {}),
     runsList: await call('rlwatch:runs.list', trusted, {}),
     untrusted: await call('rlwatch:app.info', untrusted, {}),
+    subframe: await call('rlwatch:app.info', subframe, {}),
+    goneFrame: await call('rlwatch:app.info', goneFrame, {}),
     badArgs: await call('rlwatch:series.get', trusted, { run: 42 }),
     extraArgs: await call('rlwatch:runs.list', trusted, { sneaky: true }),
   };
+  // File › Open Folder… on a folder that cannot be opened: main shows the error (an unhandled rejection
+  // would end this process with status 1 instead).
+  nextPick = { canceled: false, filePaths: [join(tmpdir(), `rlwatch-no-such-folder-${process.pid}`)] };
+  const file = appMenuTemplate.find((item) => item.label === 'File');
+  file?.submenu.find((item) => item.label === 'Open Folder…')?.click();
+  for (let i = 0; i < 100 && record.errorBoxes.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
   record.handled = [...handlers.keys()];
   writeFileSync(process.env.RLWATCH_WIRING_OUT, JSON.stringify(record, null, 2));
   process.exit(0);
@@ -63,6 +77,7 @@ class WebContents {
   constructor() {
     this._url = null;
     this._listeners = {};
+    this.mainFrame = { url: null };
   }
   setWindowOpenHandler(fn) {
     record.openHandler = fn({ url: 'https://example.com/' });
@@ -108,11 +123,11 @@ export class BrowserWindow {
     return false;
   }
   loadFile(path) {
-    this.webContents._url = pathToFileURL(path).href;
+    this.webContents._url = this.webContents.mainFrame.url = pathToFileURL(path).href;
     return Promise.resolve();
   }
   loadURL(url) {
-    this.webContents._url = url;
+    this.webContents._url = this.webContents.mainFrame.url = url;
     return Promise.resolve();
   }
 }
@@ -161,6 +176,7 @@ export const session = {
 export const Menu = {
   buildFromTemplate: (t) => t,
   setApplicationMenu(m) {
+    appMenuTemplate = m;
     record.appMenu = m.map((i) => i.label ?? i.role);
   },
 };
@@ -184,7 +200,12 @@ export class Tray {
 }
 
 export const nativeImage = { createFromPath: (p) => ({ path: p }) };
-export const dialog = { showOpenDialog: async () => ({ canceled: true, filePaths: [] }), showErrorBox() {} };
+export const dialog = {
+  showOpenDialog: async () => nextPick,
+  showErrorBox(title, message) {
+    record.errorBoxes.push({ title, message });
+  },
+};
 export const shell = { openExternal: async () => {} };
 export class Notification {
   constructor(opts) {

@@ -28,6 +28,7 @@ interface WiringRecord {
   trayTooltips: string[];
   notifications: { title: string; body: string }[];
   appMenu: string[];
+  errorBoxes: { title: string; message: string }[];
   calls: Record<string, { ok: boolean; error?: { code: string; message: string }; value?: unknown }>;
 }
 
@@ -96,10 +97,18 @@ describe('main bundle wiring (stand-in electron)', () => {
     expect(rec.appMenu).toContain('File');
   });
 
+  test('Open Folder… on a folder that cannot be opened shows the error (no unhandled rejection)', () => {
+    expect(rec.errorBoxes).toEqual([
+      { title: 'rlwatch', message: expect.stringMatching(/cannot open .*rlwatch-no-such-folder-/) },
+    ]);
+  });
+
   test('handlers answer the trusted renderer and refuse bad senders and bad arguments', () => {
     expect(rec.calls.appInfo).toMatchObject({ ok: true, value: { mode: 'electron', canChooseFolder: true } });
     expect(rec.calls.runsList?.ok).toBe(true);
     expect(rec.calls.untrusted).toMatchObject({ ok: false, error: { code: 'bad-request' } });
+    expect(rec.calls.subframe).toMatchObject({ ok: false, error: { code: 'bad-request' } });
+    expect(rec.calls.goneFrame).toMatchObject({ ok: false, error: { code: 'bad-request' } });
     expect(rec.calls.badArgs).toMatchObject({ ok: false, error: { code: 'bad-request' } });
     expect(rec.calls.extraArgs).toMatchObject({ ok: false, error: { code: 'bad-request' } });
   });
