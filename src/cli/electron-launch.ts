@@ -51,7 +51,10 @@ export async function launchElectron(
   const binary = findElectron(host);
   if (!binary.ok) return { kind: 'unavailable', reason: binary.reason };
   const started = host.now();
-  const child = host.spawn(binary.path, [appRoot, ...(folder ? [folder] : [])], { stdio: 'inherit' });
+  const child = host.spawn(binary.path, [appRoot, ...(folder ? [folder] : [])], {
+    stdio: 'inherit',
+    env: launchEnv(host.env),
+  });
   const code = await new Promise<number>((res) => {
     child.once('error', () => res(-1));
     child.once('exit', (c, sig) => res(c ?? (sig ? 128 : 1)));
@@ -60,4 +63,10 @@ export async function launchElectron(
     return { kind: 'unavailable', reason: `Electron exited at start-up with status ${code}` };
   }
   return { kind: 'exited', code };
+}
+
+/** The app's environment minus what would make main trust a dev server's URL (`electron-vite dev` only). */
+export function launchEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { ELECTRON_RENDERER_URL: _url, NODE_ENV_ELECTRON_VITE: _mode, ...rest } = env;
+  return rest;
 }

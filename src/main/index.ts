@@ -1,10 +1,10 @@
 // Electron main: lifecycle glue only. All logic lives in src/core; this wires it to windows, tray and menus.
 
-import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, session, Tray } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, protocol, session, Tray } from 'electron';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { dispatch } from '../core/api/dispatch';
 import { createHandlers } from '../core/app/handlers';
 import { AppCore } from '../core/app/app-core';
@@ -12,6 +12,7 @@ import { ELECTRON_BINDING_HINT, openDesktopStore } from '../core/app/app-store';
 import { startDemo, type RunningDemo } from '../core/demo/demo-writer';
 import { createSystemSampler } from '../core/system';
 import { folderPickerAction } from './folder-picker';
+import { APP_PAGE, APP_SCHEME, appProtocolResponse, devRendererUrl } from './app-protocol';
 import { forwardPushEvents, registerContract, rendererFrameCheck } from './ipc';
 import { appMenuTemplate } from './menu';
 import { notify } from './notifications';
@@ -24,8 +25,14 @@ const appRoot = join(here, '..', '..');
 const resources = join(appRoot, 'resources');
 /** The Electron-ABI build of better-sqlite3 (scripts/electron-sqlite.js), beside the Node one. */
 const electronSqlite = join(appRoot, ELECTRON_BINDING_HINT);
-const rendererFile = join(here, '..', 'renderer', 'index.html');
-const rendererUrl = !app.isPackaged ? (process.env.ELECTRON_RENDERER_URL ?? null) : null;
+const rendererDir = join(here, '..', 'renderer');
+/** Only under `electron-vite dev`; every other start loads app://rlwatch/ from rendererDir. */
+const rendererUrl = devRendererUrl(process.env, app.isPackaged);
+
+// Before ready: app:// is a standard, secure origin (so the CSP's 'self' and fetch work as on https).
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
 
 /** The folder named on the command line: the last argument that is not a flag. */
 export function folderFromArgv(argv: string[], packaged: boolean): string | undefined {
@@ -68,8 +75,7 @@ if (!app.requestSingleInstanceLock()) {
   const openWindow = (): BrowserWindow =>
     createMainWindow({
       preloadDir: join(here, '..', 'preload'),
-      rendererUrl,
-      rendererFile,
+      page: rendererUrl ?? APP_PAGE,
       icon: join(resources, 'icon.png'),
     });
 
@@ -113,7 +119,8 @@ if (!app.requestSingleInstanceLock()) {
 
   void app.whenReady().then(async () => {
     applySessionPolicy(session.defaultSession);
-    const rendererPage = rendererUrl ?? pathToFileURL(rendererFile).href;
+    protocol.handle(APP_SCHEME, (request) => appProtocolResponse(rendererDir, request));
+    const rendererPage = rendererUrl ?? APP_PAGE;
     const contents = (): Electron.WebContents | null => (win && !win.isDestroyed() ? win.webContents : null);
     registerContract(ipcMain, handlers, rendererFrameCheck({ contents, rendererUrl: rendererPage }));
     win = openWindow();

@@ -16,8 +16,8 @@ export const WEB_PREFERENCES = {
 
 export function createMainWindow(opts: {
   preloadDir: string;
-  rendererUrl: string | null;
-  rendererFile: string;
+  /** app://rlwatch/index.html, or the dev server's URL under `electron-vite dev`. */
+  page: string;
   icon: string;
 }): BrowserWindow {
   const win = new BrowserWindow({
@@ -33,8 +33,7 @@ export function createMainWindow(opts: {
   });
   lockDown(win.webContents);
   win.once('ready-to-show', () => win.show());
-  if (opts.rendererUrl) void win.loadURL(opts.rendererUrl);
-  else void win.loadFile(opts.rendererFile);
+  void win.loadURL(opts.page);
   return win;
 }
 
@@ -45,5 +44,7 @@ function lockDown(contents: WebContents): void {
     return { action: 'deny' };
   });
   contents.on('will-navigate', (event) => event.preventDefault());
+  // Frames too (an iframe the page never has, or one injected): nothing navigates anywhere.
+  contents.on('will-frame-navigate', (event) => event.preventDefault());
   contents.on('will-attach-webview', (event) => event.preventDefault());
 }

@@ -17,6 +17,10 @@ const record = {
   cspHeader: null,
   openHandler: null,
   navigationPrevented: null,
+  frameNavigationPrevented: null,
+  schemes: [],
+  loadedUrl: null,
+  appProtocol: null,
   trayCreated: false,
   trayMenu: [],
   trayIcons: [],
@@ -27,6 +31,7 @@ const record = {
   calls: {},
 };
 let appMenuTemplate = [];
+let appProtocolHandler = null;
 let nextPick = { canceled: true, filePaths: [] };
 const handlers = new Map();
 let firstWindow = null;
@@ -68,6 +73,17 @@ async function finish() {
   const file = appMenuTemplate.find((item) => item.label === 'File');
   file?.submenu.find((item) => item.label === 'Open Folder…')?.click();
   for (let i = 0; i < 100 && record.errorBoxes.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+  // The page over app://: the built index.html, and nothing outside the renderer folder.
+  if (appProtocolHandler) {
+    const page = await appProtocolHandler({ url: 'app://rlwatch/index.html', method: 'GET' });
+    const escape = await appProtocolHandler({ url: 'app://rlwatch/%2e%2e/main/index.js', method: 'GET' });
+    record.appProtocol = {
+      page: page.status,
+      pageType: page.headers.get('content-type'),
+      pageCsp: page.headers.get('content-security-policy'),
+      escape: escape.status,
+    };
+  }
   record.handled = [...handlers.keys()];
   writeFileSync(process.env.RLWATCH_WIRING_OUT, JSON.stringify(record, null, 2));
   process.exit(0);
@@ -84,10 +100,10 @@ class WebContents {
   }
   on(event, fn) {
     this._listeners[event] = fn;
-    if (event === 'will-navigate') {
+    if (event === 'will-navigate' || event === 'will-frame-navigate') {
       let prevented = false;
-      fn({ preventDefault: () => (prevented = true) }, 'https://example.com/');
-      record.navigationPrevented = prevented;
+      fn({ preventDefault: () => (prevented = true), url: 'https://example.com/' }, 'https://example.com/');
+      record[event === 'will-navigate' ? 'navigationPrevented' : 'frameNavigationPrevented'] = prevented;
     }
   }
   send(channel, payload) {
@@ -127,6 +143,7 @@ export class BrowserWindow {
     return Promise.resolve();
   }
   loadURL(url) {
+    record.loadedUrl = url;
     this.webContents._url = this.webContents.mainFrame.url = url;
     return Promise.resolve();
   }
@@ -143,6 +160,15 @@ export const app = {
   on() {},
   quit() {},
   whenReady: () => Promise.resolve(),
+};
+
+export const protocol = {
+  registerSchemesAsPrivileged(schemes) {
+    record.schemes = schemes;
+  },
+  handle(scheme, fn) {
+    if (scheme === 'app') appProtocolHandler = fn;
+  },
 };
 
 export const ipcMain = {
@@ -226,4 +252,4 @@ export class Notification {
 }
 export const contextBridge = { exposeInMainWorld() {} };
 export const ipcRenderer = { invoke() {}, on() {}, removeListener() {} };
-export default { app, BrowserWindow, ipcMain, session, Menu, Tray, nativeImage, dialog, shell, Notification };
+export default { app, BrowserWindow, ipcMain, protocol, session, Menu, Tray, nativeImage, dialog, shell, Notification };

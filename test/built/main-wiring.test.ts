@@ -22,6 +22,10 @@ interface WiringRecord {
   cspHeader: string | null;
   openHandler: { action: string } | null;
   navigationPrevented: boolean | null;
+  frameNavigationPrevented: boolean | null;
+  schemes: { scheme: string; privileges: Record<string, boolean> }[];
+  loadedUrl: string | null;
+  appProtocol: { page: number; pageType: string | null; pageCsp: string | null; escape: number } | null;
   trayCreated: boolean;
   trayMenu: string[];
   trayIcons: string[];
@@ -82,9 +86,20 @@ describe('main bundle wiring (stand-in electron)', () => {
     expect(existsSync(String(prefs.preload))).toBe(true);
   });
 
+  test('the window loads app://rlwatch/ (a standard, secure scheme) served from the renderer folder only', () => {
+    expect(rec.loadedUrl).toBe('app://rlwatch/index.html');
+    expect(rec.schemes).toEqual([
+      { scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) },
+    ]);
+    expect(rec.appProtocol).toMatchObject({ page: 200, escape: 404 });
+    expect(rec.appProtocol!.pageType).toMatch(/text\/html/);
+    expect(rec.appProtocol!.pageCsp).toMatch(/script-src 'self'/);
+  });
+
   test('navigation, new windows and permission requests are denied; the CSP is strict', () => {
     expect(rec.openHandler).toEqual({ action: 'deny' });
     expect(rec.navigationPrevented).toBe(true);
+    expect(rec.frameNavigationPrevented).toBe(true);
     expect(rec.permissionRequest).toBe(false);
     expect(rec.permissionCheck).toBe(false);
     expect(rec.cspHeader).toMatch(/default-src 'self'/);

@@ -17,6 +17,11 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
+/** The Content-Type a renderer file is served with. */
+export function contentTypeOf(path: string): string {
+  return TYPES[extname(path)] ?? 'application/octet-stream';
+}
+
 export function securityHeaders(): Record<string, string> {
   return {
     'Content-Security-Policy': CONTENT_SECURITY_POLICY,
@@ -52,7 +57,7 @@ export async function sendFile(
     return false;
   }
   res.writeHead(200, {
-    'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream',
+    'Content-Type': contentTypeOf(path),
     'Content-Length': String(body.length),
     'Cache-Control': extname(path) === '.html' ? 'no-store' : 'private, max-age=3600',
     ...securityHeaders(),
