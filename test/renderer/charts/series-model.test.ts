@@ -183,7 +183,11 @@ describe('nearestIndex', () => {
 describe('summarize', () => {
   test('sums points, hidden values and restarts over runs; the newest step of any run', () => {
     const a = new RunSeries('a');
-    a.setWindow(window([0, 1, 2], [-1, 0, 3], { restarts: [{ step: 1, wallTime: 1002, dropped: 0 }] }), 100, false);
+    a.setWindow(
+      window([0, 1, 2], [-1, 0, 3], { restarts: [{ step: 1, wallTime: 1002, dropped: 0 }] }),
+      100,
+      false,
+    );
     a.rebuild({ ...STEP, logY: true });
     const b = new RunSeries('b');
     b.setWindow(window([0, 5], [1, 2]), 100, false);
