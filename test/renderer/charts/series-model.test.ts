@@ -1,4 +1,4 @@
-// Drawn series: windows, delta merging (stale / overlap / gap), incremental points, log y, decimation, nearest.
+// Drawn series: windows, delta merging (stale / overlap / gap), incremental points, log y, decimation, nearest, summary.
 
 import { describe, expect, test } from 'vitest';
 import type { SeriesDelta, SeriesWindow } from '../../../src/shared/domain';
@@ -6,6 +6,7 @@ import {
   decimateIndices,
   nearestIndex,
   RunSeries,
+  summarize,
   type ViewOptions,
 } from '../../../src/renderer/src/charts/series-model';
 import { smooth } from '../../../src/renderer/src/charts/smoothing';
@@ -176,5 +177,31 @@ describe('nearestIndex', () => {
     expect(nearestIndex(pts, 16)).toBe(2);
     expect(nearestIndex(pts, 99)).toBe(3);
     expect(nearestIndex([], 1)).toBe(-1);
+  });
+});
+
+describe('summarize', () => {
+  test('sums points, hidden values and restarts over runs; the newest step of any run', () => {
+    const a = new RunSeries('a');
+    a.setWindow(
+      window([0, 1, 2], [-1, 0, 3], { restarts: [{ step: 1, wallTime: 1002, dropped: 0 }] }),
+      100,
+      false,
+    );
+    a.rebuild({ ...STEP, logY: true });
+    const b = new RunSeries('b');
+    b.setWindow(window([0, 5], [1, 2]), 100, false);
+    b.rebuild(STEP);
+    expect(summarize([a, b])).toEqual({ points: 5, nonPositive: 2, restarts: 1, lastStep: 5 });
+  });
+
+  test('nothing held: zeros and no last step', () => {
+    expect(summarize([new RunSeries('a')])).toEqual({
+      points: 0,
+      nonPositive: 0,
+      restarts: 0,
+      lastStep: null,
+    });
+    expect(summarize([])).toEqual({ points: 0, nonPositive: 0, restarts: 0, lastStep: null });
   });
 });

@@ -16,6 +16,9 @@ export interface BandInfo {
   target: number | null;
 }
 
+/** The band's numbers alone: what the chart options and the overlay plugin draw. */
+export type BandRange = Pick<BandInfo, 'min' | 'max' | 'target'>;
+
 /** Catalog info for a tag; null when the catalog does not know the tag. */
 export function resolveBand(tag: string, thresholds: Record<string, number> = {}): BandInfo | null {
   const c = classifyTag(tag);

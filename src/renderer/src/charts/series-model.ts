@@ -190,3 +190,26 @@ export function nearestIndex(pts: readonly Pt[], x: number): number {
   if (lo === n) return n - 1;
   return x - pts[lo - 1]!.x <= pts[lo]!.x - x ? lo - 1 : lo;
 }
+
+/** What a chart holds, summed over its runs: the panel's data-* attributes and its log-y note. */
+export interface SeriesSummary {
+  /** Points drawn (raw line), all runs. */
+  points: number;
+  /** Values hidden by log y (≤ 0). */
+  nonPositive: number;
+  restarts: number;
+  /** The newest step held by any run; null when none holds a point. */
+  lastStep: number | null;
+}
+
+export function summarize(series: readonly RunSeries[]): SeriesSummary {
+  const out: SeriesSummary = { points: 0, nonPositive: 0, restarts: 0, lastStep: null };
+  for (const s of series) {
+    out.points += s.raw.length;
+    out.nonPositive += s.nonPositive;
+    out.restarts += s.restarts.length;
+    const n = s.steps.length;
+    if (n > 0 && (out.lastStep === null || s.steps[n - 1]! > out.lastStep)) out.lastStep = s.steps[n - 1]!;
+  }
+  return out;
+}

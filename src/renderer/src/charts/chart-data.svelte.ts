@@ -1,0 +1,145 @@
+// A chart's data state: per-run series, window requests (latest wins), deltas queued behind a load, generations.
+
+import type { RequestArgs } from '../../../shared/contract';
+import type { SeriesDelta, SeriesReset, SeriesWindow } from '../../../shared/domain';
+import type { Result } from '../../../shared/result';
+import { toQueryRange, type XAxisMode } from './axis';
+import type { SeriesFeed } from './series-feed';
+import { GROWTH_FACTOR, RunSeries } from './series-model';
+
+/** A zoomed window covers the visible range plus this fraction of its width on each side. */
+export const ZOOM_MARGIN = 0.5;
+
+/** What the data state asks of its panel: the backend, layout and view facts, and redraw requests. */
+export interface ChartDataHost {
+  fetchWindow(args: RequestArgs['series.get']): Promise<Result<SeriesWindow>>;
+  /** Device pixels across the plot. */
+  pixelWidth(): number;
+  /** The zoomed x-range to fetch (already widened by ZOOM_MARGIN), or null for the whole series. */
+  zoomRange(): [number, number] | null;
+  xAxis(): XAxisMode;
+  /** A window arrived: rebuild the points and draw, even off screen. */
+  windowLoaded(): void;
+  /** Points were appended in place: draw when visible. */
+  appended(): void;
+}
+
+export class ChartData {
+  loadState = $state<'loading' | 'ready' | 'error'>('loading');
+  errorText = $state('');
+  /** Not reactive on purpose: the hot path mutates these and asks for one redraw per frame. */
+  readonly series = new Map<string, RunSeries>();
+  /** Deltas that arrive while a run's window is being fetched; applied after it. */
+  private readonly queued = new Map<string, SeriesDelta[]>();
+  /** Bumped when runs/tag change (and on destroy): answers for an older generation are dropped. */
+  private generation = 0;
+  /** Per run, the sequence number of the latest series.get: older answers that arrive late are dropped. */
+  private readonly latestRequest = new Map<string, number>();
+  private requestSeq = 0;
+  private tag = '';
+  private runCount = 0;
+
+  constructor(private readonly host: ChartDataHost) {}
+
+  /** Shows these runs' `tag`: subscribes to the feed and loads each run's whole series; returns the unsubscribe. */
+  show(runs: readonly string[], tag: string, feed: SeriesFeed): () => void {
+    this.generation++;
+    this.tag = tag;
+    this.runCount = runs.length;
+    this.series.clear();
+    this.queued.clear();
+    this.loadState = 'loading';
+    this.errorText = '';
+    for (const run of runs) this.series.set(run, new RunSeries(run));
+    const listener = {
+      append: (d: SeriesDelta) => this.onDelta(d),
+      reset: (r: SeriesReset) => this.onReset(r),
+    };
+    const offs = runs.map((run) => feed.subscribe(run, tag, listener));
+    for (const run of runs) void this.load(run, null);
+    return () => offs.forEach((off) => off());
+  }
+
+  /** Drops every answer still in flight (the panel is going away). */
+  close(): void {
+    this.generation++;
+  }
+
+  /** A run's window is being fetched. */
+  isLoading(run: string): boolean {
+    return this.queued.has(run);
+  }
+
+  /** Re-fetches every run for `range` (null: the whole series). */
+  reloadAll(range: [number, number] | null): void {
+    for (const run of this.series.keys()) void this.load(run, range);
+  }
+
+  /** Re-fetches the whole series of runs that hold only a zoomed window. */
+  reloadPartial(): void {
+    for (const s of this.series.values()) if (s.partial) void this.load(s.run, null);
+  }
+
+  /** Fetches `run`'s window (the whole series, or `zoomedRange` plus margins), then applies what queued meanwhile. */
+  async load(run: string, zoomedRange: [number, number] | null): Promise<void> {
+    const s = this.series.get(run);
+    if (!s) return;
+    const gen = this.generation;
+    let pixels = this.host.pixelWidth();
+    const args: RequestArgs['series.get'] = { run, tag: this.tag, pixels };
+    if (zoomedRange) {
+      const q = toQueryRange(this.host.xAxis(), zoomedRange[0], zoomedRange[1], s.origin);
+      // The window is wider than the view by the margins: keep the same density per visible pixel.
+      pixels = Math.min(20000, Math.round(pixels * (1 + 2 * ZOOM_MARGIN)));
+      Object.assign(args, { pixels, xMin: q.xMin, xMax: q.xMax, axis: q.axis });
+    }
+    if (!this.queued.has(run)) this.queued.set(run, []);
+    const seq = ++this.requestSeq;
+    this.latestRequest.set(run, seq);
+    const r = await this.host.fetchWindow(args);
+    if (gen !== this.generation || this.latestRequest.get(run) !== seq) return;
+    const pending = this.queued.get(run) ?? [];
+    this.queued.delete(run);
+    if (!r.ok) {
+      // A run without this tag is just absent from an overlay; the chart fails only when nothing loads.
+      if (r.error.code !== 'not-found' || this.runCount === 1) {
+        this.errorText = r.error.message;
+        if (![...this.series.values()].some((x) => x.count > 0)) this.loadState = 'error';
+      }
+      return;
+    }
+    if (this.loadState === 'error') this.loadState = 'loading';
+    this.errorText = '';
+    s.setWindow(r.value, pixels, zoomedRange !== null);
+    let gap = false;
+    for (const d of pending) if (s.applyDelta(d) === 'gap') gap = true;
+    if (gap) void this.load(run, this.host.zoomRange());
+    this.host.windowLoaded();
+  }
+
+  private onDelta(d: SeriesDelta): void {
+    const q = this.queued.get(d.run);
+    if (q) {
+      q.push(d);
+      return;
+    }
+    const s = this.series.get(d.run);
+    if (!s) return;
+    const outcome = s.applyDelta(d);
+    if (outcome === 'gap') {
+      void this.load(d.run, this.host.zoomRange());
+      return;
+    }
+    if (outcome === 'stale') return;
+    // Growing forever costs every redraw: past ~4 points per pixel, ask for a fresh downsampled window.
+    if (s.count > GROWTH_FACTOR * this.host.pixelWidth() && !this.queued.has(d.run)) {
+      void this.load(d.run, this.host.zoomRange());
+    }
+    this.host.appended();
+  }
+
+  private onReset(r: SeriesReset): void {
+    if (!this.series.has(r.run)) return;
+    void this.load(r.run, this.host.zoomRange());
+  }
+}

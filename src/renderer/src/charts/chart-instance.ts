@@ -1,0 +1,165 @@
+// One panel's chart.js instance: created on the first draw, datasets re-linked and scales swapped on view changes, zoom on first contact.
+
+import { Chart } from 'chart.js';
+import type { ZoomPluginOptions } from 'chartjs-plugin-zoom/types/options';
+import { widen, type XAxisMode } from './axis';
+import {
+  bandRange,
+  chartConfiguration,
+  lineDatasets,
+  xScaleOptions,
+  yScaleOptions,
+  type ChartSpec,
+} from './chart-options';
+import { currentTheme, registerCharts } from './chart-setup';
+import type { OverlayState } from './overlay-plugin';
+import type { PlotKeyAction } from './plot-keys';
+import type { Pt } from './series-model';
+
+/** Where the pointer is over the plot: its data x and the visible x-span, or outside the plot area. */
+export type PointerSpot = { x: number; span: number } | 'outside';
+
+export class ChartInstance {
+  private chart: Chart<'line', Pt[]> | null = null;
+  private canvas: HTMLCanvasElement | null = null;
+  /** What the overlay plugin draws; the panel sets band, markers and hoverX and asks for a redraw. The theme is
+   * filled in when the chart is created (reading styles during mount would force style passes). */
+  readonly overlay: OverlayState = {
+    theme: null as unknown as OverlayState['theme'],
+    band: null,
+    markers: [],
+    hoverX: null,
+  };
+  /** chartjs-plugin-zoom is enabled per chart on first contact (pointer enters, plot focused, a key). */
+  private zoomOn = false;
+  /** Datasets must be re-linked (a rebuild made new arrays, or the smoothing/colour set changed). */
+  private relink = true;
+  /** The x-axis mode the x scale was built for (its tick labels follow it). */
+  private builtXAxis: XAxisMode = 'step';
+
+  /** `onViewChanged` runs when a zoom or pan by pointer completes. */
+  constructor(private readonly onViewChanged: () => void) {}
+
+  get created(): boolean {
+    return this.chart !== null;
+  }
+
+  /** The next draw re-links the datasets (the series rebuilt their point arrays). */
+  relinkDatasets(): void {
+    this.relink = true;
+  }
+
+  /** Draws `spec` on `canvas` (sized by the panel: chart.js reads no layout), creating the chart on first use. */
+  draw(canvas: HTMLCanvasElement, width: number, height: number, spec: ChartSpec): void {
+    if (!this.chart) {
+      this.relink = false;
+      this.create(canvas, width, height, spec);
+      return;
+    }
+    const c = this.chart;
+    const scales = c.options.scales!;
+    const { view } = spec;
+    if (this.relink) {
+      this.relink = false;
+      c.data.datasets = lineDatasets(spec.series, view.smoothing);
+      const wantType = view.logY ? 'logarithmic' : 'linear';
+      if (scales.y!.type !== wantType) scales.y = yScaleOptions(view.logY, spec.band, this.overlay.theme);
+      if (this.builtXAxis !== view.xAxis) {
+        this.builtXAxis = view.xAxis;
+        scales.x = xScaleOptions(view.xAxis, this.overlay.theme);
+      }
+    }
+    Object.assign(scales.y!, bandRange(spec.band, view.logY));
+    c.update('none');
+  }
+
+  private create(canvas: HTMLCanvasElement, width: number, height: number, spec: ChartSpec): void {
+    registerCharts();
+    this.zoomOn = false;
+    this.canvas = canvas;
+    this.overlay.theme = currentTheme();
+    this.builtXAxis = spec.view.xAxis;
+    canvas.width = width;
+    canvas.height = height;
+    const config = chartConfiguration(spec, this.overlay.theme, this.overlay);
+    // Off until the pointer or keyboard reaches this chart (enableZoom): the plugin's Hammer.js manager and
+    // per-update listener churn cost every chart otherwise.
+    config.options!.plugins!.zoom = false as unknown as ZoomPluginOptions;
+    this.chart = new Chart<'line', Pt[]>(canvas, config);
+  }
+
+  /** Drops the instance (a theme change: colours are baked into the options); the next draw creates a new one. */
+  destroy(): void {
+    this.chart?.destroy();
+    this.chart = null;
+    this.relink = true;
+  }
+
+  resize(width: number, height: number): void {
+    if (this.chart && width > 0 && height > 0) this.chart.resize(width, height);
+  }
+
+  /** The visible x-range as "min,max" (the panel's data-x-range). */
+  xRange(): string {
+    const xs = this.chart!.scales.x!;
+    return `${xs.min},${xs.max}`;
+  }
+
+  enableZoom(): void {
+    if (!this.chart || this.zoomOn) return;
+    this.zoomOn = true;
+    this.chart.options.plugins!.zoom = this.zoomOptions();
+    // The update starts the plugin (its methods, Hammer, wheel and drag listeners) before the next event.
+    this.chart.update('none');
+  }
+
+  private zoomOptions(): ZoomPluginOptions {
+    return {
+      pan: { enabled: true, mode: 'x', modifierKey: 'shift', onPanComplete: () => this.onViewChanged() },
+      zoom: {
+        mode: 'x',
+        wheel: { enabled: true, speed: 0.15 },
+        pinch: { enabled: true },
+        drag: { enabled: true, threshold: 6 },
+        onZoomComplete: () => this.onViewChanged(),
+      },
+    };
+  }
+
+  isZoomed(): boolean {
+    return this.zoomOn && this.chart !== null && this.chart.isZoomedOrPanned();
+  }
+
+  /** The zoomed x-range widened by `margin` of its width on each side; null when not zoomed. */
+  zoomedRange(margin: number): [number, number] | null {
+    if (!this.isZoomed()) return null;
+    const x = this.chart!.scales.x!;
+    return widen(x.min, x.max, margin);
+  }
+
+  /** Back to the full x-range; false when there is no chart yet. */
+  resetZoom(): boolean {
+    if (!this.chart) return false;
+    if (this.zoomOn) this.chart.resetZoom('none');
+    return true;
+  }
+
+  /** Zooms or pans by a plot key's action (reset is the panel's: it also re-fetches). */
+  applyKey(action: Exclude<PlotKeyAction, { kind: 'reset' }>): void {
+    const c = this.chart;
+    if (!c) return;
+    if (action.kind === 'zoom') c.zoom({ x: action.factor }, 'none');
+    else c.pan({ x: (c.chartArea.right - c.chartArea.left) * action.fraction }, undefined, 'none');
+  }
+
+  /** The data x under a pointer at `clientX`; 'outside' beyond the plot area; null without a chart or an x. */
+  pointerSpot(clientX: number): PointerSpot | null {
+    if (!this.chart || !this.canvas) return null;
+    const px = clientX - this.canvas.getBoundingClientRect().left;
+    const a = this.chart.chartArea;
+    if (px < a.left || px > a.right) return 'outside';
+    const xs = this.chart.scales.x!;
+    const x = xs.getValueForPixel(px);
+    return x === undefined ? null : { x, span: xs.max - xs.min };
+  }
+}

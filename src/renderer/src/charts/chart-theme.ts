@@ -1,0 +1,61 @@
+// The charts' colours as plain data: the theme type, its mapping from CSS custom properties, the run palette.
+
+/** Plain colours the chart options and the overlay plugin draw with (no DOM: the headless exporter builds one too). */
+export interface ChartTheme {
+  text: string;
+  muted: string;
+  grid: string;
+  panel: string;
+  warning: string;
+  critical: string;
+  band: string;
+  target: string;
+  restart: string;
+  focus: string;
+  dark: boolean;
+}
+
+/**
+ * The theme from CSS custom property values (`property('--panel')` is '' when unset). `prefersDark` decides
+ * light or dark only when the panel colour is not a `#rrggbb` it can judge itself.
+ */
+export function themeFromProperties(
+  property: (name: string) => string,
+  prefersDark: () => boolean,
+): ChartTheme {
+  const v = (name: string, fallback: string): string => property(name).trim() || fallback;
+  const panel = v('--panel', '#ffffff');
+  const dark = isDark(panel) ?? prefersDark();
+  return {
+    text: v('--text', dark ? '#e6e9ed' : '#1b1f24'),
+    muted: v('--muted', dark ? '#98a2ad' : '#5b6470'),
+    grid: v('--border', dark ? '#2c333b' : '#d8dde3'),
+    panel,
+    warning: v('--warn', '#d97706'),
+    critical: v('--danger', dark ? '#f87171' : '#dc2626'),
+    band: dark ? 'rgba(34, 197, 94, 0.13)' : 'rgba(22, 163, 74, 0.10)',
+    target: dark ? 'rgba(74, 222, 128, 0.85)' : 'rgba(21, 128, 61, 0.85)',
+    restart: v('--muted', '#5b6470'),
+    focus: v('--accent', '#2563eb'),
+    dark,
+  };
+}
+
+/** Dark by luminance for a `#rrggbb` colour; null when the colour is in another notation. */
+function isDark(color: string): boolean | null {
+  const m = /^#([0-9a-f]{6})$/i.exec(color);
+  if (!m) return null;
+  const n = parseInt(m[1]!, 16);
+  const lum = 0.2126 * (n >> 16) + 0.7152 * ((n >> 8) & 255) + 0.0722 * (n & 255);
+  return lum < 128;
+}
+
+/** Run colours for overlays (Okabe–Ito-like, readable on light and dark). */
+const PALETTE = ['#2563eb', '#e4572e', '#17a398', '#9b5de5', '#f2a900', '#d6336c', '#4d908e', '#8d6e63'];
+export const runColor = (i: number): string => PALETTE[i % PALETTE.length]!;
+
+/** `#rrggbb` + alpha → rgba(). */
+export function withAlpha(hex: string, alpha: number): string {
+  const n = parseInt(hex.slice(1), 16);
+  return `rgba(${n >> 16}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
+}

@@ -1,0 +1,121 @@
+// The overlay plugin: the healthy band under the lines; target line, markers and crosshair over them (no DOM).
+
+import type { Chart, ChartArea, Plugin } from 'chart.js';
+import type { BandRange } from './band';
+import { withAlpha, type ChartTheme } from './chart-theme';
+import type { Marker } from './markers';
+
+/** The canvas context chart.js draws on (named through chart.js: this module compiles without the DOM library). */
+type DrawContext = Chart['ctx'];
+
+/** What the overlay plugin draws; the component mutates it and schedules a redraw. */
+export interface OverlayState {
+  theme: ChartTheme;
+  band: BandRange | null;
+  markers: Marker[];
+  /** Crosshair x (data units) while hovering, else null. */
+  hoverX: number | null;
+}
+
+/** Draws the healthy band under the lines, and the target line, markers and crosshair over them. */
+export function overlayPlugin(state: OverlayState): Plugin<'line'> {
+  const clipTo = (ctx: DrawContext, a: ChartArea): void => {
+    ctx.beginPath();
+    ctx.rect(a.left, a.top, a.right - a.left, a.bottom - a.top);
+    ctx.clip();
+  };
+  return {
+    id: 'rlwatchOverlay',
+    beforeDatasetsDraw(chart) {
+      const b = state.band;
+      if (!b || (b.min === null && b.max === null)) return;
+      const { ctx, chartArea: a } = chart;
+      const y = chart.scales.y!;
+      const logY = y.type === 'logarithmic';
+      const top = b.max === null ? a.top : clampY(y.getPixelForValue(b.max), a);
+      const bottom = b.min === null || (logY && b.min <= 0) ? a.bottom : clampY(y.getPixelForValue(b.min), a);
+      if (!(bottom > top)) return;
+      ctx.save();
+      ctx.fillStyle = state.theme.band;
+      ctx.fillRect(a.left, top, a.right - a.left, bottom - top);
+      ctx.restore();
+    },
+    afterDatasetsDraw(chart) {
+      const { ctx, chartArea: a } = chart;
+      const x = chart.scales.x!;
+      const y = chart.scales.y!;
+      ctx.save();
+      clipTo(ctx, a);
+      const t = state.band?.target;
+      if (t !== null && t !== undefined && !(y.type === 'logarithmic' && t <= 0)) {
+        const py = y.getPixelForValue(t);
+        if (py >= a.top && py <= a.bottom) {
+          ctx.strokeStyle = state.theme.target;
+          ctx.lineWidth = 1.25;
+          ctx.setLineDash([6, 4]);
+          line(ctx, a.left, py, a.right, py);
+        }
+      }
+      for (const m of state.markers) {
+        if (!Number.isFinite(m.x)) continue;
+        const px = x.getPixelForValue(m.x);
+        if (px < a.left - 1 || px > a.right + 1) continue;
+        if (m.kind === 'restart') {
+          ctx.strokeStyle = state.theme.restart;
+          ctx.lineWidth = 1;
+          ctx.setLineDash([2, 3]);
+          line(ctx, px, a.top, px, a.bottom);
+          ctx.setLineDash([]);
+          ctx.fillStyle = state.theme.restart;
+          ctx.font = '10px system-ui, sans-serif';
+          ctx.fillText('↺', px + 2, a.top + 10);
+        } else if (m.kind === 'alert') {
+          const colour = m.severity === 'critical' ? state.theme.critical : state.theme.warning;
+          ctx.globalAlpha = m.active === false ? 0.45 : 1;
+          ctx.strokeStyle = colour;
+          ctx.lineWidth = 1.5;
+          ctx.setLineDash([]);
+          line(ctx, px, a.top + 6, px, a.bottom);
+          ctx.fillStyle = colour;
+          ctx.beginPath();
+          ctx.moveTo(px - 5, a.top);
+          ctx.lineTo(px + 5, a.top);
+          ctx.lineTo(px, a.top + 7);
+          ctx.closePath();
+          ctx.fill();
+          ctx.globalAlpha = 1;
+        } else {
+          ctx.fillStyle = withAlpha(toHex(state.theme.focus), 0.18);
+          ctx.fillRect(px - 3, a.top, 6, a.bottom - a.top);
+          ctx.strokeStyle = state.theme.focus;
+          ctx.lineWidth = 1.5;
+          ctx.setLineDash([]);
+          line(ctx, px, a.top, px, a.bottom);
+        }
+      }
+      if (state.hoverX !== null) {
+        const px = x.getPixelForValue(state.hoverX);
+        ctx.strokeStyle = state.theme.muted;
+        ctx.lineWidth = 1;
+        ctx.setLineDash([]);
+        line(ctx, px, a.top, px, a.bottom);
+      }
+      ctx.restore();
+    },
+  };
+}
+
+function clampY(py: number, a: ChartArea): number {
+  return Math.min(Math.max(py, a.top), a.bottom);
+}
+
+function line(ctx: DrawContext, x0: number, y0: number, x1: number, y1: number): void {
+  ctx.beginPath();
+  ctx.moveTo(x0, y0);
+  ctx.lineTo(x1, y1);
+  ctx.stroke();
+}
+
+function toHex(colour: string): string {
+  return /^#[0-9a-f]{6}$/i.test(colour) ? colour : '#2563eb';
+}
