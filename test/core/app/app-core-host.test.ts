@@ -17,6 +17,7 @@ import { openAppStore, storePathFromEnv } from '../../../src/core/app/app-store'
 import { openStore, ResilientStore } from '../../../src/core/store';
 import { SystemSampler } from '../../../src/core/system';
 import { EventFileWriter } from '../../../src/core/tfevents/writer';
+import { waitFor } from '../../helpers/wait-for';
 
 const HOST = {
   mode: 'electron',
@@ -24,14 +25,6 @@ const HOST = {
   allowOpenFolder: true,
   chooseFolder: async () => null,
 } as const;
-
-async function until(cond: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 let tmp: string;
 beforeAll(() => {
@@ -59,7 +52,7 @@ describe('every channel through dispatch', () => {
     try {
       const opened = await dispatch(h, 'runs.openFolder', { path: root });
       expect(opened).toEqual({ ok: true, value: { root } });
-      await until(() => core.alerts().some((a) => a.active), 'the KL alert');
+      await waitFor(() => core.alerts().some((a) => a.active), 'the KL alert');
       const id = core.alerts()[0]!.id;
       const args: Record<RequestChannel, unknown> = {
         'app.info': {},
@@ -134,7 +127,7 @@ describe('settings and thresholds', () => {
     const changes: AlertChange[] = [];
     a.bus.on('alerts.changed', (c) => changes.push(c));
     await a.open(root);
-    await until(() => a.runs()[0]?.points === 12, 'the run read');
+    await waitFor(() => a.runs()[0]?.points === 12, 'the run read');
     expect(changes).toEqual([]);
     const saved = a.setSettings({ thresholds: { target_kl: 0.02 }, notifications: false, smoothing: 0.9 });
     expect(saved).toMatchObject({ thresholds: { target_kl: 0.02 }, notifications: false, smoothing: 0.9 });
@@ -144,7 +137,7 @@ describe('settings and thresholds', () => {
     const b = new AppCore({ host: HOST, store: openAppStore({ path: db }) });
     expect(b.getSettings()).toEqual(saved);
     await b.open(root);
-    await until(() => b.alerts().some((x) => x.active), 'the KL alert under the user threshold');
+    await waitFor(() => b.alerts().some((x) => x.active), 'the KL alert under the user threshold');
     expect(b.alerts()[0]).toMatchObject({ rule: 'kl-above-target', run: 'run1', tag: 'approx_kl' });
     await b.dispose();
   });
@@ -154,7 +147,7 @@ describe('settings and thresholds', () => {
     const core = new AppCore({ host: HOST, store: openStore({ path: null }) });
     try {
       await core.open(root);
-      await until(() => core.runs()[0]?.points === 12, 'the run read');
+      await waitFor(() => core.runs()[0]?.points === 12, 'the run read');
       expect(core.alerts()).toEqual([]);
       core.setSettings({ thresholds: { target_kl: 0.02 } });
       const w = new EventFileWriter(join(root, 'run1'), {
@@ -163,7 +156,7 @@ describe('settings and thresholds', () => {
       });
       for (let i = 12; i < 18; i++) w.scalars(i, [{ tag: 'approx_kl', value: 0.03 }], 'simple', 2000 + i);
       w.close();
-      await until(() => core.alerts().some((a) => a.active), 'the KL alert after the change');
+      await waitFor(() => core.alerts().some((a) => a.active), 'the KL alert after the change');
       expect(core.alerts()[0]).toMatchObject({ rule: 'kl-above-target', step: expect.any(Number) });
       expect(core.alerts()[0]!.step).toBeGreaterThanOrEqual(12);
     } finally {
@@ -194,7 +187,7 @@ describe('system sampling', () => {
     expect(sampler.isRunning).toBe(false);
     await core.open(klRun('system', 0.02));
     expect(sampler.isRunning).toBe(true);
-    await until(() => pushed.length >= 3 && store.systemSampleCount() >= 2, 'samples pushed and stored');
+    await waitFor(() => pushed.length >= 3 && store.systemSampleCount() >= 2, 'samples pushed and stored');
     const history = core.systemHistory();
     expect(history.map((s) => s.cpuPct)).toEqual(pushed.slice(0, history.length).map((s) => s.cpuPct));
     expect(core.systemHistory(pushed[1]!.t).length).toBeLessThan(history.length);
@@ -213,7 +206,7 @@ describe('per-run metadata', () => {
     const core = new AppCore({ host: HOST, store, clock: () => now });
     const root = klRun('meta', 0.02);
     await core.open(root);
-    await until(() => core.runs()[0]?.loaded === true, 'the run loaded');
+    await waitFor(() => core.runs()[0]?.loaded === true, 'the run loaded');
     now += 10_000;
     // The next runs.changed after the throttle window refreshes the row.
     await core.open(root);
@@ -235,7 +228,7 @@ describe('machine health from live samples', () => {
     const changes: AlertChange[] = [];
     core.bus.on('alerts.changed', (c) => changes.push(c));
     await core.open(klRun('machine-mem', 1));
-    await until(
+    await waitFor(
       () => changes.some((c) => c.alert.rule === 'memory-high' && c.kind === 'raised'),
       'memory-high',
     );
@@ -243,7 +236,10 @@ describe('machine health from live samples', () => {
     expect(raised).toMatchObject({ run: MACHINE_RUN, tag: 'System/Memory_Percent', severity: 'warning' });
     expect(core.trayModel().health).not.toBe('ok');
     mem = 40;
-    await until(() => changes.some((c) => c.alert.rule === 'memory-high' && c.kind === 'cleared'), 'cleared');
+    await waitFor(
+      () => changes.some((c) => c.alert.rule === 'memory-high' && c.kind === 'cleared'),
+      'cleared',
+    );
     // The pseudo-run never goes "stalled", however long no training data arrives.
     expect(changes.some((c) => c.alert.rule === 'stalled-run')).toBe(false);
     await core.dispose();
@@ -333,7 +329,7 @@ describe('stalled run', () => {
     };
     const write = async (): Promise<void> => {
       append();
-      await until(() => core.runs()[0]?.points === step, `point ${step}`);
+      await waitFor(() => core.runs()[0]?.points === step, `point ${step}`);
     };
     try {
       append();

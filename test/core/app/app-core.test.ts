@@ -9,16 +9,9 @@ import { AppCore } from '../../../src/core/app/app-core';
 import { openAppStore } from '../../../src/core/app/app-store';
 import type { PlannedNotification } from '../../../src/core/alerts/notify-limiter';
 import { startDemo } from '../../../src/core/demo/demo-writer';
+import { waitFor } from '../../helpers/wait-for';
 
 const HOST = { mode: 'serve', version: 't', allowOpenFolder: true } as const;
-
-async function until(cond: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 interface Session {
   core: AppCore;
@@ -51,7 +44,7 @@ describe('AppCore on the live demo', () => {
     const demo = startDemo({ dir: demoDir, steps: STEPS, rateHz: 200 });
     await first.core.open(demoDir);
     await demo.done;
-    await until(
+    await waitFor(
       () =>
         Number(/^step (\d+)/.exec(first.core.trayModel().runs[0]?.summary ?? '')?.[1] ?? -1) >= STEPS - 1 &&
         first.core.details('ppo_demo').epochSummary?.epochs === STEPS / 20,
@@ -127,7 +120,7 @@ describe('AppCore on the live demo', () => {
     const second = session(db);
     try {
       await second.core.open(join(dir, 'runs'));
-      await until(
+      await waitFor(
         () => second.core.alerts().some((a) => a.active && a.rule === 'entropy-collapse'),
         'alerts raised again on the re-read',
       );
@@ -160,7 +153,7 @@ describe('AppCore on the whole demo run', () => {
       const demo = startDemo({ dir: join(dir, 'runs'), steps: 600, rateHz: 250 });
       await core.open(join(dir, 'runs'));
       await demo.done;
-      await until(
+      await waitFor(
         () => Number(/^step (\d+)/.exec(core.trayModel().runs[0]?.summary ?? '')?.[1] ?? -1) >= 599,
         'the last demo step',
       );
@@ -191,7 +184,7 @@ describe('AppCore on the whole demo run', () => {
       again.onNotification((n) => notes.push(n.title));
       try {
         await again.open(join(dir, 'runs'));
-        await until(
+        await waitFor(
           () =>
             again
               .alerts()

@@ -20,6 +20,7 @@ import { WatchSession } from '../../../src/core/watch/watch-session';
 import { createWorkspace } from '../../../src/core/workspace/create';
 import type { Workspace } from '../../../src/core/workspace/workspace';
 import type { SystemSnapshot } from '../../../src/shared/system-types';
+import { waitFor } from '../../helpers/wait-for';
 
 let ws: Workspace | null = null;
 const dirs: string[] = [];
@@ -28,14 +29,6 @@ afterEach(async () => {
   ws = null;
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
-
-async function until(cond: () => boolean, what: string): Promise<void> {
-  const start = Date.now();
-  while (!cond()) {
-    if (Date.now() - start > 20_000) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('watch lines', () => {
   test('scalars lines carry [step, wallTime, value] with non-finite values as null', () => {
@@ -117,8 +110,8 @@ describe('watch session on a live demo', () => {
     await demo.done;
     const kl = (): number[] =>
       lines.flatMap((l) => (l.type === 'scalars' && l.tag === 'approx_kl' ? l.points.map((p) => p[0]) : []));
-    await until(() => kl().length === 25, 'all approx_kl points');
-    await until(() => lines.some((l) => l.type === 'progress' && l.fraction === 1), 'final progress');
+    await waitFor(() => kl().length === 25, 'all approx_kl points');
+    await waitFor(() => lines.some((l) => l.type === 'progress' && l.fraction === 1), 'final progress');
 
     expect(lines.filter((l) => l.type === 'run')).toEqual([
       { t: 42, type: 'run', run: 'ppo_demo', state: 'discovered' },
