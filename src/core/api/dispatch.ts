@@ -11,7 +11,10 @@ export async function dispatch(
   rawArgs: unknown,
 ): Promise<Result<unknown>> {
   if (!isRequestChannel(channel)) {
-    return fail('unknown-channel', `unknown channel ${JSON.stringify(String(channel)).slice(0, 80)}`);
+    // Only a string is quoted back: String() of an object can itself throw (a `toString` that is not a function).
+    const named =
+      typeof channel === 'string' ? JSON.stringify(channel).slice(0, 80) : `of type ${typeof channel}`;
+    return fail('unknown-channel', `unknown channel ${named}`);
   }
   // Shape first, iteratively: the recursive schema would overflow the stack on deep nesting.
   const tooBig = outOfBounds(rawArgs);

@@ -148,3 +148,13 @@ describe('input bounds before validation', () => {
     expect(r).toMatchObject({ ok: false, error: { code: 'bad-request' } });
   });
 });
+
+describe('channel names that are not strings', () => {
+  test('an object whose toString is not a function is an unknown channel, not a throw', async () => {
+    const r = await dispatch(handlers(), { toString: 1 }, {});
+    expect(r).toMatchObject({
+      ok: false,
+      error: { code: 'unknown-channel', message: 'unknown channel of type object' },
+    });
+  });
+});
