@@ -41,6 +41,21 @@ function table(rows: string[][]): string {
     .join('\n');
 }
 
+/** Longest config line printed; the JSON output has the whole config. */
+const CONFIG_LINE_MAX = 200;
+
+/** `key=value, …` in key order, scalars as written and nested values as compact JSON, cut to one line. */
+function configLine(config: Record<string, unknown>): string {
+  const text = Object.keys(config)
+    .sort()
+    .map((k) => {
+      const v = config[k];
+      return `${k}=${typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v))}`;
+    })
+    .join(', ');
+  return text.length > CONFIG_LINE_MAX ? `${text.slice(0, CONFIG_LINE_MAX - 1)}…` : text;
+}
+
 export function formatReport(report: InspectReport): string {
   const out: string[] = [`${report.root}: ${report.runs.length} run(s)`];
   if (report.runs.length === 0)
@@ -61,6 +76,7 @@ export function formatReport(report: InspectReport): string {
       const eta = run.progress.etaSeconds === null ? '' : `, ETA ${Math.round(run.progress.etaSeconds)} s`;
       out.push(`  progress ${pct}${eta}`);
     }
+    if (run.config) out.push(`  config ${configLine(run.config)}`);
     const tags = Object.entries(run.scalars);
     if (tags.length) {
       const rows = [['tag', 'count', 'steps', 'last', 'min', 'max', 'non-finite']];

@@ -4,6 +4,7 @@ import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { discoverRuns, type DiscoveredRun } from './discovery';
 import { readSource } from './readers';
+import { effectiveConfig, readRunConfig, type RunConfig } from './readers/run-config';
 import { classifyFile } from './readers/sniff';
 import type { ProgressInfo, ReadError, SourceFormat, SourceReadResult } from './readers/types';
 import { summarize, type ScalarSummary } from './series/scalar-series';
@@ -21,6 +22,8 @@ export interface InspectRun {
   sources: InspectSource[];
   scalars: Record<string, ScalarSummary>;
   progress: ({ fraction: number | null; etaSeconds: number | null } & Record<string, unknown>) | null;
+  /** The run's effective config: config.json over its sources' own (W&B config); null when none. */
+  config: RunConfig | null;
 }
 
 export interface InspectReport {
@@ -70,6 +73,7 @@ async function inspectRun(d: DiscoveredRun, onFile: (file: string) => void): Pro
   const perTag = new Map<string, ScalarSummary[]>();
   const sources: InspectSource[] = [];
   let progress: InspectRun['progress'] = null;
+  const sourceConfigs: (RunConfig | null | undefined)[] = [];
   for (const s of [...d.sources].sort((a, b) => (basename(a.path) < basename(b.path) ? -1 : 1))) {
     onFile(s.path);
     const r = await readAny(s.path, s.format);
@@ -80,10 +84,12 @@ async function inspectRun(d: DiscoveredRun, onFile: (file: string) => void): Pro
       list.push(summarize(series));
     }
     if (r.progress) progress = progressOf(r.progress);
+    sourceConfigs.push(r.config);
   }
   const scalars: Record<string, ScalarSummary> = {};
   for (const tag of [...perTag.keys()].sort()) scalars[tag] = combineSummaries(perTag.get(tag)!);
-  return { run: d.run, sources, scalars, progress };
+  const config = effectiveConfig(await readRunConfig(d.dir), sourceConfigs);
+  return { run: d.run, sources, scalars, progress, config };
 }
 
 /** Inspects a folder (every run below it) or a single recognised file (one run, '.'). */

@@ -36,6 +36,7 @@ function tfeventsSource(path: string, opts: SourceOptions): LiveSource {
       return errors;
     },
     progress: null,
+    config: null,
     get bytesRead() {
       return reader.bytesRead;
     },
@@ -52,6 +53,7 @@ function tfeventsSource(path: string, opts: SourceOptions): LiveSource {
 /** Any other format's incremental reader as a LiveSource. */
 function readerSource(reader: IncrementalReader): LiveSource {
   let progress: ProgressInfo | null = null;
+  let config: Record<string, unknown> | null = null;
   let records = 0;
   let errors: ReadError[] = [];
   return {
@@ -69,6 +71,9 @@ function readerSource(reader: IncrementalReader): LiveSource {
     get progress() {
       return progress;
     },
+    get config() {
+      return config;
+    },
     bytesRead: null,
     readMore: async () => {
       await reader.readMore();
@@ -76,6 +81,7 @@ function readerSource(reader: IncrementalReader): LiveSource {
       records = r.records;
       errors = r.errors;
       progress = r.progress ?? null;
+      config = r.config ?? null;
     },
     close: () => {},
   };

@@ -16,6 +16,8 @@ export interface LiveSource {
   /** Errors met so far (a live file's partial tail is not one); a new array when it changes, never mutated. */
   readonly errors: readonly ReadError[];
   readonly progress: ProgressInfo | null;
+  /** The run configuration the file carries (W&B config records and files/config.yaml); else null. */
+  readonly config: Record<string, unknown> | null;
   /** Bytes of the file consumed so far, when the reader knows (load progress); else null. */
   readonly bytesRead: number | null;
   /** Reads whatever was appended since the last call. Never throws: failures become `errors`. */

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type { PushPayloads } from '../../shared/contract';
 import type { LoadProgress, RunInfo, SeriesWindow } from '../../shared/domain';
 import type { SourceFormatName } from '../../shared/formats';
-import { readRunConfig } from '../health/run-config';
+import { effectiveConfig, readRunConfig } from '../readers/run-config';
 import type { ProgressInfo, ReadError } from '../readers/types';
 import { LiveView, type ResetReason, type WindowQuery } from '../series/live-view';
 import type { ScalarSeries } from '../series/scalar-series';
@@ -52,9 +52,10 @@ interface SourceEntry {
   live: LiveSource | null;
   /** The series set last seen (a reader starting over makes a new one). */
   set: SeriesSet;
-  /** For dead sources: records and errors when it died. */
+  /** For dead sources: records, errors and config when it died. */
   records: number;
   errors: readonly ReadError[];
+  config: Record<string, unknown> | null;
   /** dev:ino when last read, to tell a replaced file from a truncated one. */
   identity: string | null;
   /** File size when found (load progress). */
@@ -227,9 +228,15 @@ export class Workspace {
     return [...this.runs.values()].sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0)).map(runInfo);
   }
 
-  /** The run's own config.json, or null (also for an unknown run). */
+  /** The run's effective config: what its sources carry (W&B config) under its own config.json; null
+   * when it has none (also for an unknown run). */
   configOf(run: string): Record<string, unknown> | null {
-    return this.runs.get(run)?.config ?? null;
+    const state = this.runs.get(run);
+    if (!state) return null;
+    return effectiveConfig(
+      state.config,
+      state.entries.map((e) => (e.live ? e.live.config : e.config)),
+    );
   }
 
   /** The newest progress a run's sources report (training_progress.json, trainer_state.json), with raw fields. */
@@ -342,6 +349,7 @@ export class Workspace {
           set: live.series,
           records: 0,
           errors: [],
+          config: null,
           identity: null,
           size: info?.size ?? 0,
           mtimeMs: null,
@@ -455,6 +463,7 @@ export class Workspace {
     const oldSet = entry.set;
     const recordsBefore = live.records;
     const errorsBefore = live.errors; // readers replace the array when it changes: no copy needed
+    const configBefore = live.config;
     await live.readMore();
     if (this.runs.get(run.run) !== run || entry.live !== live) return;
     if (live.series !== oldSet) {
@@ -470,6 +479,7 @@ export class Workspace {
           live: null,
           records: recordsBefore,
           errors: errorsBefore,
+          config: configBefore,
           set: oldSet,
           queued: null,
         };
@@ -509,6 +519,7 @@ export class Workspace {
     if (!live) return;
     entry.records = live.records;
     entry.errors = live.errors.filter((e) => e.kind !== 'io');
+    entry.config = live.config;
     entry.live = null;
     live.close();
     if (this.sourceByPath.get(entry.path)?.entry === entry) this.sourceByPath.delete(entry.path);
