@@ -2,17 +2,17 @@
 
 import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
+import type { SourceFormatName } from '../shared/formats';
 import { discoverRuns, type DiscoveredRun } from './discovery';
-import { readSource } from './readers';
 import { effectiveConfig, readRunConfig, type RunConfig } from './readers/run-config';
 import { classifyFile } from './readers/sniff';
-import type { ProgressInfo, ReadError, SourceFormat, SourceReadResult } from './readers/types';
+import type { ProgressInfo, ReadError } from './readers/types';
 import { summarize, type ScalarSummary } from './series/scalar-series';
-import { readEventFile } from './tfevents';
+import { readSource } from './sources/registry';
 
 export interface InspectSource {
   file: string;
-  format: SourceFormat;
+  format: SourceFormatName;
   records: number;
   errors: ReadError[];
 }
@@ -34,10 +34,6 @@ export interface InspectReport {
 }
 
 export type InspectProgress = (done: number, total: number, file: string) => void;
-
-async function readAny(path: string, format: SourceFormat): Promise<SourceReadResult> {
-  return format === 'tfevents' ? readEventFile(path) : readSource(path, format);
-}
 
 /** Summaries of one tag across files, in file-name order: counts add, `last` is the last file's. */
 export function combineSummaries(parts: ScalarSummary[]): ScalarSummary {
@@ -76,7 +72,7 @@ async function inspectRun(d: DiscoveredRun, onFile: (file: string) => void): Pro
   const sourceConfigs: (RunConfig | null | undefined)[] = [];
   for (const s of [...d.sources].sort((a, b) => (basename(a.path) < basename(b.path) ? -1 : 1))) {
     onFile(s.path);
-    const r = await readAny(s.path, s.format);
+    const r = await readSource(s.path, s.format);
     sources.push({ file: basename(s.path), format: s.format, records: r.records, errors: r.errors });
     for (const [tag, series] of r.series.entries()) {
       let list = perTag.get(tag);

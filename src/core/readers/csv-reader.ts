@@ -1,11 +1,11 @@
 // Incremental CSV metrics reader: SB3/baselines progress.csv, monitor.csv, training_metrics.csv.
 
+import type { SourceFormatName } from '../../shared/formats';
 import { parse } from 'csv-parse/sync';
 import { FileCursor, isReadError } from './file-cursor';
 import { LineFramer, type Framed } from './line-framer';
 import { ReaderBase, type ReaderOptions } from './reader';
 import { pickAxes, RowSink, wallSeconds } from './rows';
-import type { SourceFormat } from './types';
 import { decodeUtf8, parseJsonLenient, parseNumberCell } from './values';
 
 const CSV_OPTIONS = {
@@ -26,7 +26,7 @@ interface Header {
 }
 
 export class CsvReader extends ReaderBase {
-  readonly format: SourceFormat = 'csv';
+  readonly format: SourceFormatName = 'csv';
   private readonly cursor: FileCursor;
   private readonly framer = new LineFramer(true);
   private readonly sink = new RowSink(() => this.series);

@@ -1,14 +1,14 @@
 // Incremental JSONL metrics reader (metrics.jsonl): one JSON object per line, appended.
 
+import type { SourceFormatName } from '../../shared/formats';
 import { FileCursor, isReadError } from './file-cursor';
 import { LineFramer, lines, type Framed } from './line-framer';
 import { ReaderBase, type ReaderOptions } from './reader';
 import { emitObject, isPlainObject, RowSink } from './rows';
-import type { SourceFormat } from './types';
 import { decodeUtf8, parseJsonLenient } from './values';
 
 export class JsonlReader extends ReaderBase {
-  readonly format: SourceFormat = 'jsonl';
+  readonly format: SourceFormatName = 'jsonl';
   private readonly cursor: FileCursor;
   private readonly framer = new LineFramer(false);
   private readonly sink = new RowSink(() => this.series);

@@ -8,9 +8,10 @@
 // tail is consumed if it parses, else reported as `truncated`. `result()` is the state so far.
 // A reader never throws: bad input becomes a typed ReadError.
 
+import type { SourceFormatName } from '../../shared/formats';
 import { SeriesSet } from '../series/series-set';
 import { nodeFileIO, type FileIO } from './file-io';
-import type { ProgressInfo, ReadError, SourceFormat, SourceReadResult } from './types';
+import type { ProgressInfo, ReadError, SourceReadResult } from './types';
 
 export interface ReadMoreOptions {
   /** The writer is done: consume or report the partial tail instead of waiting for it. */
@@ -30,7 +31,7 @@ export interface ReadBatch {
 }
 
 export interface IncrementalReader {
-  readonly format: SourceFormat;
+  readonly format: SourceFormatName;
   readonly path: string;
   /** Points so far; replaced by a new set when the file is swapped out or shrinks. */
   readonly series: SeriesSet;
@@ -43,7 +44,7 @@ const MAX_KEPT_ERRORS = 100;
 
 /** Accumulated state and bookkeeping shared by all readers of this folder. */
 export abstract class ReaderBase implements IncrementalReader {
-  abstract readonly format: SourceFormat;
+  abstract readonly format: SourceFormatName;
   /** Text formats carry float64 numbers, so series keep double precision. */
   series = new SeriesSet('f64');
   protected records = 0;

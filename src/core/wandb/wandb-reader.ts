@@ -1,10 +1,10 @@
 // Incremental reader of a W&B run: the .wandb log plus files/config.yaml and files/wandb-summary.json.
 
 import { dirname, join } from 'node:path';
+import type { SourceFormatName } from '../../shared/formats';
 import { FileCursor, fileKey, isReadError, readWholeFile } from '../readers/file-cursor';
 import { ReaderBase, type ReaderOptions } from '../readers/reader';
 import { isPlainObject, numericLeaves, wallSeconds } from '../readers/rows';
-import type { SourceFormat } from '../readers/types';
 import { decodeUtf8, jsonNumber, parseJsonLenient } from '../readers/values';
 import { parseWandbConfigYaml } from './config-yaml';
 import { LevelDbLogReader } from './leveldb-log';
@@ -22,7 +22,7 @@ const SIDE_FILE_LIMIT = 16 << 20;
  * come from the records, over the values of the side files written by the SDK.
  */
 export class WandbReader extends ReaderBase {
-  readonly format: SourceFormat = 'wandb';
+  readonly format: SourceFormatName = 'wandb';
   private readonly cursor: FileCursor;
   private log = new LevelDbLogReader();
   private runStart: number | null = null;

@@ -9,11 +9,12 @@ import type { LoadProgress, RunInfo, SeriesWindow } from '../../shared/domain';
 import type { SourceFormatName } from '../../shared/formats';
 import { effectiveConfig, readRunConfig } from '../readers/run-config';
 import type { ProgressInfo, ReadError } from '../readers/types';
+import { yieldToLoop, type LiveSource } from '../sources/live-source';
 import { LiveView, type ResetReason, type WindowQuery } from '../series/live-view';
 import type { ScalarSeries } from '../series/scalar-series';
 import type { SeriesSet } from '../series/series-set';
 import { FolderWatcher } from './folder-watcher';
-import type { Discover, Discovery, LiveSource, SourceFactory } from './live-source';
+import type { Discover, Discovery, SourceFactory } from './ports';
 import { detectNetworkFilesystem, pollingSuggestion } from './mount-info';
 
 /**
@@ -99,8 +100,6 @@ export interface OpenOptions {
 }
 
 type Listener<E extends keyof PushPayloads> = (payload: PushPayloads[E]) => void;
-
-const yieldToLoop = (): Promise<void> => new Promise((res) => setImmediate(res));
 
 export class Workspace {
   private readonly emitter = new EventEmitter();

@@ -2,11 +2,11 @@
 
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { createReader, type TextFormat } from '../../../src/core/readers/index';
-import type { ReadErrorKind } from '../../../src/core/readers/types';
+import type { ReadErrorKindName } from '../../../src/shared/formats';
+import { createReader, type IncrementalFormat } from '../../../src/core/sources/registry';
 import { MemoryFS } from './helpers';
 
-const KINDS = new Set<ReadErrorKind>([
+const KINDS = new Set<ReadErrorKindName>([
   'truncated',
   'bad-length-crc',
   'bad-data-crc',
@@ -16,7 +16,7 @@ const KINDS = new Set<ReadErrorKind>([
 ]);
 
 /** One-shot read of `bytes` in memory; asserts the result is well-formed and bounded. */
-export async function checkInput(format: TextFormat, bytes: Uint8Array): Promise<void> {
+export async function checkInput(format: IncrementalFormat, bytes: Uint8Array): Promise<void> {
   const fs = new MemoryFS();
   fs.set('/run/f', bytes);
   const r = createReader('/run/f', format, { io: fs, maxJsonBytes: 1 << 16 });
@@ -63,7 +63,7 @@ export function mutations(seeds: Uint8Array[]): fc.Arbitrary<Uint8Array> {
  * runs × (1 + prefixes) inputs in all, with little fast-check overhead per input.
  */
 export async function fuzz(
-  format: TextFormat,
+  format: IncrementalFormat,
   seeds: Uint8Array[],
   runs: number,
   prefixes: number,

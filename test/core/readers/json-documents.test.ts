@@ -1,7 +1,7 @@
 // Whole-document JSON readers: history arrays, trainer_state.json, training_progress.json.
 
 import { describe, expect, it } from 'vitest';
-import { createReader, readSource } from '../../../src/core/readers/index';
+import { createReader, readSource } from '../../../src/core/sources/registry';
 import { JsonHistoryReader } from '../../../src/core/readers/json-history-reader';
 import { TrainerStateReader } from '../../../src/core/readers/trainer-state-reader';
 import { TrainingProgressReader } from '../../../src/core/readers/training-progress-reader';

@@ -1,8 +1,8 @@
-// The interface the workspace needs from any reader of one file that may still be growing.
+// One file of a run, read as it grows: the interface the workspace drives, whatever the format.
 
 import type { SourceFormatName } from '../../shared/formats';
-import type { SeriesSet } from '../series/series-set';
 import type { ProgressInfo, ReadError } from '../readers/types';
+import type { SeriesSet } from '../series/series-set';
 
 export interface LiveSource {
   /** Absolute path of the file. */
@@ -25,18 +25,6 @@ export interface LiveSource {
   close(): void;
 }
 
-export interface DiscoveredRun {
-  run: string;
-  dir: string;
-  sources: { path: string; format: SourceFormatName }[];
-}
-
-export interface Discovery {
-  runs: DiscoveredRun[];
-  /** Per-folder problems (unreadable, symlink loop, limits): reported, the walk goes on. */
-  errors: { path: string; message: string; kind?: string }[];
-}
-
 export interface SourceOptions {
   /** Called between chunks of a long read, so a big file does not hold the event loop. */
   pause?: () => Promise<void>;
@@ -44,5 +32,5 @@ export interface SourceOptions {
   sliceBytes?: number;
 }
 
-export type SourceFactory = (path: string, format: SourceFormatName, opts?: SourceOptions) => LiveSource;
-export type Discover = (root: string) => Promise<Discovery>;
+/** The default `pause`: lets timers, IO and requests run before the read goes on. */
+export const yieldToLoop = (): Promise<void> => new Promise((res) => setImmediate(res));
