@@ -1,43 +1,20 @@
 // Incremental JSONL metrics reader (metrics.jsonl): one JSON object per line, appended.
 
 import type { SourceFormatName } from '../../shared/formats';
-import { FileCursor, isReadError } from './file-cursor';
-import { LineFramer, lines, type Framed } from './line-framer';
-import { ReaderBase, type ReaderOptions } from './reader';
-import { emitObject, isPlainObject, RowSink } from './rows';
+import { LineRecordReader } from './appended-reader';
+import { lines, type Framed } from './line-framer';
+import type { ReaderOptions } from './reader';
+import { emitObject, isPlainObject } from './rows';
 import { decodeUtf8, parseJsonLenient } from './values';
 
-export class JsonlReader extends ReaderBase {
+export class JsonlReader extends LineRecordReader {
   readonly format: SourceFormatName = 'jsonl';
-  private readonly cursor: FileCursor;
-  private readonly framer = new LineFramer(false);
-  private readonly sink = new RowSink(() => this.series);
 
   constructor(path: string, options: ReaderOptions = {}) {
-    super(path, options);
-    this.cursor = new FileCursor(path, this.io);
+    super(path, options, false);
   }
 
-  protected async read(final: boolean): Promise<void> {
-    for (;;) {
-      const got = await this.cursor.next();
-      if (isReadError(got)) return this.pushError(got);
-      if (got.reset) {
-        this.reset();
-        this.framer.reset();
-        this.sink.reset();
-      }
-      const framed = this.framer.push(got.bytes, got.start, (e) => this.pushError(e));
-      if (framed) this.consume(framed, got.mtime, false);
-      if (got.atEnd) {
-        const tail = final ? this.framer.flush() : null;
-        if (tail) this.consume(tail, got.mtime, true);
-        return;
-      }
-    }
-  }
-
-  private consume(framed: Framed, mtime: number, isTail: boolean): void {
+  protected consume(framed: Framed, mtime: number, isTail: boolean): void {
     for (const line of lines(framed)) {
       const text = decodeUtf8(line.bytes).trim();
       if (text === '') continue;
