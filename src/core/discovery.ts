@@ -4,7 +4,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { SourceFormatName } from '../shared/formats';
-import { classifyFile } from './readers/sniff';
+import { classifyFile } from './sources/sniff';
 
 export interface DiscoveredSource {
   /** Absolute path. */

@@ -5,7 +5,7 @@ import { basename, dirname, resolve } from 'node:path';
 import type { SourceFormatName } from '../shared/formats';
 import { discoverRuns, type DiscoveredRun } from './discovery';
 import { effectiveConfig, readRunConfig, type RunConfig } from './readers/run-config';
-import { classifyFile } from './readers/sniff';
+import { classifyFile } from './sources/sniff';
 import type { ProgressInfo, ReadError } from './readers/types';
 import { summarize, type ScalarSummary } from './series/scalar-series';
 import { readSource } from './sources/registry';

@@ -1,12 +1,12 @@
 // The one format registry: which reader reads each source format, live (LiveSource) or once (inspect).
 
 import type { SourceFormatName } from '../../shared/formats';
-import { CsvReader } from '../readers/csv-reader';
-import { JsonHistoryReader } from '../readers/json-history-reader';
-import { JsonlReader } from '../readers/jsonl-reader';
+import { CsvReader } from '../text-formats/csv-reader';
+import { JsonHistoryReader } from '../text-formats/json-history-reader';
+import { JsonlReader } from '../text-formats/jsonl-reader';
 import type { IncrementalReader, ReaderOptions } from '../readers/reader';
-import { TrainerStateReader } from '../readers/trainer-state-reader';
-import { TrainingProgressReader } from '../readers/training-progress-reader';
+import { TrainerStateReader } from '../text-formats/trainer-state-reader';
+import { TrainingProgressReader } from '../text-formats/training-progress-reader';
 import type { ProgressInfo, ReadError, SourceReadResult } from '../readers/types';
 import type { SeriesSet } from '../series/series-set';
 import { EventFileReader, readEventFile } from '../tfevents';

@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { readSource } from '../../../src/core/sources/registry';
-import { JsonlReader } from '../../../src/core/readers/jsonl-reader';
+import { JsonlReader } from '../../../src/core/text-formats/jsonl-reader';
 import { summarize } from '../../../src/core/series/scalar-series';
 import { fixture, MemoryFS, snapshot } from './helpers';
 

@@ -1,11 +1,11 @@
 // Incremental JSONL metrics reader (metrics.jsonl): one JSON object per line, appended.
 
 import type { SourceFormatName } from '../../shared/formats';
-import { LineRecordReader } from './appended-reader';
-import { lines, type Framed } from './line-framer';
-import type { ReaderOptions } from './reader';
-import { emitObject, isPlainObject } from './rows';
-import { decodeUtf8, parseJsonLenient } from './values';
+import { LineRecordReader } from '../readers/appended-reader';
+import { lines, type Framed } from '../readers/line-framer';
+import type { ReaderOptions } from '../readers/reader';
+import { emitObject, isPlainObject } from '../readers/rows';
+import { decodeUtf8, parseJsonLenient } from '../readers/values';
 
 export class JsonlReader extends LineRecordReader {
   readonly format: SourceFormatName = 'jsonl';

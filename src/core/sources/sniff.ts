@@ -2,9 +2,9 @@
 
 import { open } from 'node:fs/promises';
 import type { SourceFormatName } from '../../shared/formats';
-import { LineFramer, lines } from './line-framer';
-import { pickAxes, isPlainObject, numericLeaves } from './rows';
-import { decodeUtf8, parseJsonLenient, parseNumberCell } from './values';
+import { LineFramer, lines } from '../readers/line-framer';
+import { pickAxes, isPlainObject, numericLeaves } from '../readers/rows';
+import { decodeUtf8, parseJsonLenient, parseNumberCell } from '../readers/values';
 
 const HEAD_BYTES = 64 * 1024;
 

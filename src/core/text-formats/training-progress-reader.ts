@@ -3,8 +3,8 @@
 import type { SourceFormatName } from '../../shared/formats';
 import { ArrayTail, JsonDocumentReader } from './json-document';
 import { progressInfo, RateTracker, scalarFields } from './progress';
-import { emitObject, isPlainObject, RowSink, STEP_KEYS, wallSeconds } from './rows';
-import { jsonNumber } from './values';
+import { emitObject, isPlainObject, RowSink, STEP_KEYS, wallSeconds } from '../readers/rows';
+import { jsonNumber } from '../readers/values';
 
 /** Arrays of per-session/per-chunk objects that form a history. */
 const HISTORY_KEYS = ['history', 'sessions', 'chunks'];

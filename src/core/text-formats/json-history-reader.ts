@@ -2,7 +2,7 @@
 
 import type { SourceFormatName } from '../../shared/formats';
 import { ArrayTail, JsonDocumentReader } from './json-document';
-import { emitObject, isPlainObject, RowSink } from './rows';
+import { emitObject, isPlainObject, RowSink } from '../readers/rows';
 
 export class JsonHistoryReader extends JsonDocumentReader {
   readonly format: SourceFormatName = 'json';

@@ -3,7 +3,7 @@
 import type { SourceFormatName } from '../../shared/formats';
 import { ArrayTail, JsonDocumentReader } from './json-document';
 import { progressInfo, RateTracker, scalarFields } from './progress';
-import { emitObject, isPlainObject, RowSink, type Axes } from './rows';
+import { emitObject, isPlainObject, RowSink, type Axes } from '../readers/rows';
 
 /** log_history entries are keyed by `step`; HF writes no wall time into them. */
 const AXES: Axes = { step: 'step', wall: null };

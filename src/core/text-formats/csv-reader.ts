@@ -1,12 +1,12 @@
 // Incremental CSV metrics reader: SB3/baselines progress.csv, monitor.csv, training_metrics.csv.
 
-import type { SourceFormatName } from '../../shared/formats';
 import { parse } from 'csv-parse/sync';
-import { LineRecordReader } from './appended-reader';
-import type { Framed } from './line-framer';
-import type { ReaderOptions } from './reader';
-import { pickAxes, wallSeconds } from './rows';
-import { decodeUtf8, parseJsonLenient, parseNumberCell } from './values';
+import type { SourceFormatName } from '../../shared/formats';
+import { LineRecordReader } from '../readers/appended-reader';
+import type { Framed } from '../readers/line-framer';
+import type { ReaderOptions } from '../readers/reader';
+import { pickAxes, wallSeconds } from '../readers/rows';
+import { decodeUtf8, parseJsonLenient, parseNumberCell } from '../readers/values';
 
 const CSV_OPTIONS = {
   relax_column_count: true,
