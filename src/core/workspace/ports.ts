@@ -1,19 +1,11 @@
 // What a Workspace is given from outside: a folder walk (discovery) and a factory of live sources.
 
 import type { SourceFormatName } from '../../shared/formats';
+import type { Discovery as FolderDiscovery } from '../discovery';
 import type { LiveSource, SourceOptions } from '../sources/live-source';
 
-export interface DiscoveredRun {
-  run: string;
-  dir: string;
-  sources: { path: string; format: SourceFormatName }[];
-}
+/** Runs found under the opened folder, and per-folder problems (reported; the walk goes on). */
+export type Discovery = Pick<FolderDiscovery, 'runs' | 'errors'>;
 
-export interface Discovery {
-  runs: DiscoveredRun[];
-  /** Per-folder problems (unreadable, symlink loop, limits): reported, the walk goes on. */
-  errors: { path: string; message: string; kind?: string }[];
-}
-
-export type SourceFactory = (path: string, format: SourceFormatName, opts?: SourceOptions) => LiveSource;
 export type Discover = (root: string) => Promise<Discovery>;
+export type SourceFactory = (path: string, format: SourceFormatName, opts?: SourceOptions) => LiveSource;

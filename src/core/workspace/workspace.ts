@@ -19,8 +19,6 @@ import { fileInfo, message, RunLoader } from './run-loader';
 import { runInfo } from './run-info';
 import { byRunName, configOf, newRunState, progressOf, type LiveEntry, type RunState } from './run-state';
 
-export { FORMAT_PRIORITY } from './run-loader';
-
 export interface WorkspaceOptions {
   discover: Discover;
   createSource: SourceFactory;
@@ -341,7 +339,7 @@ export class Workspace {
   }
 }
 
-function discoveryMessage(e: { path: string; message: string; kind?: string }): string {
+function discoveryMessage(e: Discovery['errors'][number]): string {
   const where = e.path === '.' ? 'the opened folder' : e.path;
   if (e.kind === 'symlink-loop') return `skipped ${where}: symbolic link loop (${e.message})`;
   if (e.kind === 'limit') return `stopped walking at ${where}: ${e.message}`;
