@@ -139,6 +139,14 @@ describe('inspect', () => {
     const text = formatReport(report);
     expect(text).toMatch(/config\s+target_kl=0\.03/);
     expect(text).toMatch(/config\s+batch_size=32, epochs=5, lr=0\.001, optimizer=adam, seed=1234/);
+    // W&B's own bookkeeping stays out of the table (the JSON has it); a config of only that prints no line.
+    const run = { run: 'r', sources: [], scalars: {}, progress: null };
+    const lines = (config: Record<string, unknown>): string[] =>
+      formatReport({ root: '/x', runs: [{ ...run, config }], walkErrors: [] })
+        .split('\n')
+        .filter((l) => l.trimStart().startsWith('config'));
+    expect(lines({ _wandb: { cli_version: '0.14.2' }, lr: 1e-5 })).toEqual(['  config lr=0.00001']);
+    expect(lines({ _wandb: { cli_version: '0.14.2' } })).toEqual([]);
   });
 
   test('a missing path or an unrecognised file is an error', async () => {
