@@ -1,6 +1,7 @@
 // One file of a run, read as it grows: the interface the workspace drives, whatever the format.
 
 import type { SourceFormatName } from '../../shared/formats';
+import type { ReaderOptions } from '../readers/reader';
 import type { ProgressInfo, ReadError } from '../readers/types';
 import type { SeriesSet } from '../series/series-set';
 
@@ -25,12 +26,5 @@ export interface LiveSource {
   close(): void;
 }
 
-export interface SourceOptions {
-  /** Called between chunks of a long read, so a big file does not hold the event loop. */
-  pause?: () => Promise<void>;
-  /** Bytes parsed between two pauses (readers that parse synchronously); a default per reader. */
-  sliceBytes?: number;
-}
-
-/** The default `pause`: lets timers, IO and requests run before the read goes on. */
-export const yieldToLoop = (): Promise<void> => new Promise((res) => setImmediate(res));
+/** How a live source paces a long read (the reader options that concern the workspace). */
+export type SourceOptions = Pick<ReaderOptions, 'pause' | 'sliceBytes'>;

@@ -7,7 +7,7 @@ import type { PushPayloads } from '../../shared/contract';
 import type { SourceFormatName } from '../../shared/formats';
 import { LiveView, type ResetReason } from '../series/live-view';
 import type { ScalarSeries } from '../series/scalar-series';
-import { yieldToLoop } from '../sources/live-source';
+import { yieldToLoop } from '../readers/reader';
 import type { LoadProgressTracker } from './load-progress';
 import { deadEntry, sortEntries, type LiveEntry, type RunState, type SourceEntry } from './run-state';
 
