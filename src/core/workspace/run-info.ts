@@ -1,7 +1,7 @@
 // The RunInfo projection of a run's state: what runs.changed and listRuns() tell the UI and the CLI.
 
 import type { RunInfo } from '../../shared/domain';
-import { errorsOf, progressOf, recordsOf, type RunState } from './run-state';
+import { errorsOf, recordsOf, sourceProgress, type RunState } from './run-state';
 
 export function runInfo(state: RunState): RunInfo {
   let points = 0;
@@ -15,7 +15,7 @@ export function runInfo(state: RunState): RunInfo {
   for (const e of state.entries) {
     for (const [, series] of e.set.entries())
       if (series.length > 0) lastWall = Math.max(lastWall, series.wallTime(series.length - 1));
-    const p = progressOf(e);
+    const p = sourceProgress(e);
     if (p) progress = { fraction: p.fraction, etaSeconds: p.etaSeconds };
   }
   return {

@@ -89,11 +89,11 @@ export function errorsOf(e: SourceEntry): readonly ReadError[] {
   return e.state === 'live' ? e.live.errors : e.errors;
 }
 
-export function configOf(e: SourceEntry): RunConfig | null {
+export function sourceConfig(e: SourceEntry): RunConfig | null {
   return e.state === 'live' ? e.live.config : e.config;
 }
 
-export function progressOf(e: SourceEntry): ProgressInfo | null {
+export function sourceProgress(e: SourceEntry): ProgressInfo | null {
   return e.state === 'live' ? e.live.progress : null;
 }
 

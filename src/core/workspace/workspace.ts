@@ -17,7 +17,14 @@ import { detectNetworkFilesystem, pollingSuggestion } from './mount-info';
 import type { Discover, Discovery, SourceFactory } from './ports';
 import { fileInfo, message, RunLoader } from './run-loader';
 import { runInfo } from './run-info';
-import { byRunName, configOf, newRunState, progressOf, type LiveEntry, type RunState } from './run-state';
+import {
+  byRunName,
+  newRunState,
+  sourceConfig,
+  sourceProgress,
+  type LiveEntry,
+  type RunState,
+} from './run-state';
 
 export interface WorkspaceOptions {
   discover: Discover;
@@ -165,13 +172,13 @@ export class Workspace {
    * when it has none (also for an unknown run). */
   configOf(run: string): Record<string, unknown> | null {
     const state = this.runs.get(run);
-    return state ? effectiveConfig(state.config, state.entries.map(configOf)) : null;
+    return state ? effectiveConfig(state.config, state.entries.map(sourceConfig)) : null;
   }
 
   /** The newest progress a run's sources report (training_progress.json, trainer_state.json), with raw fields. */
   progressOf(run: string): ProgressInfo | null {
     let found: ProgressInfo | null = null;
-    for (const e of this.runs.get(run)?.entries ?? []) found = progressOf(e) ?? found;
+    for (const e of this.runs.get(run)?.entries ?? []) found = sourceProgress(e) ?? found;
     return found;
   }
 
