@@ -41,6 +41,27 @@ function table(rows: string[][]): string {
     .join('\n');
 }
 
+/** Longest config line printed; the JSON output has the whole config. */
+const CONFIG_LINE_MAX = 200;
+/** W&B's own bookkeeping (SDK versions, telemetry): in the JSON output, not in the table. */
+const HIDDEN_CONFIG_KEYS = new Set(['_wandb']);
+
+/** `key=value, …` in key order, scalars as written and nested values as compact JSON, cut to one
+ * line; null when there is nothing to show. */
+function configLine(config: Record<string, unknown>): string | null {
+  const keys = Object.keys(config)
+    .filter((k) => !HIDDEN_CONFIG_KEYS.has(k))
+    .sort();
+  if (keys.length === 0) return null;
+  const text = keys
+    .map((k) => {
+      const v = config[k];
+      return `${k}=${typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v))}`;
+    })
+    .join(', ');
+  return text.length > CONFIG_LINE_MAX ? `${text.slice(0, CONFIG_LINE_MAX - 1)}…` : text;
+}
+
 export function formatReport(report: InspectReport): string {
   const out: string[] = [`${report.root}: ${report.runs.length} run(s)`];
   if (report.runs.length === 0)
@@ -61,6 +82,8 @@ export function formatReport(report: InspectReport): string {
       const eta = run.progress.etaSeconds === null ? '' : `, ETA ${Math.round(run.progress.etaSeconds)} s`;
       out.push(`  progress ${pct}${eta}`);
     }
+    const config = run.config && configLine(run.config);
+    if (config) out.push(`  config ${config}`);
     const tags = Object.entries(run.scalars);
     if (tags.length) {
       const rows = [['tag', 'count', 'steps', 'last', 'min', 'max', 'non-finite']];

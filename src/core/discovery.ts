@@ -3,15 +3,15 @@
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { classifyFile } from './readers/sniff';
-import type { SourceFormat } from './readers/types';
+import type { SourceFormatName } from '../shared/formats';
+import { classifyFile } from './sources/sniff';
 
 export interface DiscoveredSource {
   /** Absolute path. */
   path: string;
   /** File name, the sort key. */
   name: string;
-  format: SourceFormat;
+  format: SourceFormatName;
 }
 
 export interface DiscoveredRun {

@@ -2,16 +2,17 @@
 
 import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
+import type { SourceFormatName } from '../shared/formats';
 import { discoverRuns, type DiscoveredRun } from './discovery';
-import { readSource } from './readers';
-import { classifyFile } from './readers/sniff';
-import type { ProgressInfo, ReadError, SourceFormat, SourceReadResult } from './readers/types';
+import { effectiveConfig, readRunConfig, type RunConfig } from './readers/run-config';
+import { classifyFile } from './sources/sniff';
+import type { ProgressInfo, ReadError } from './readers/types';
 import { summarize, type ScalarSummary } from './series/scalar-series';
-import { readEventFile } from './tfevents';
+import { readSource } from './sources/registry';
 
 export interface InspectSource {
   file: string;
-  format: SourceFormat;
+  format: SourceFormatName;
   records: number;
   errors: ReadError[];
 }
@@ -21,6 +22,8 @@ export interface InspectRun {
   sources: InspectSource[];
   scalars: Record<string, ScalarSummary>;
   progress: ({ fraction: number | null; etaSeconds: number | null } & Record<string, unknown>) | null;
+  /** The run's effective config: config.json over its sources' own (W&B config); null when none. */
+  config: RunConfig | null;
 }
 
 export interface InspectReport {
@@ -31,10 +34,6 @@ export interface InspectReport {
 }
 
 export type InspectProgress = (done: number, total: number, file: string) => void;
-
-async function readAny(path: string, format: SourceFormat): Promise<SourceReadResult> {
-  return format === 'tfevents' ? readEventFile(path) : readSource(path, format);
-}
 
 /** Summaries of one tag across files, in file-name order: counts add, `last` is the last file's. */
 export function combineSummaries(parts: ScalarSummary[]): ScalarSummary {
@@ -70,9 +69,10 @@ async function inspectRun(d: DiscoveredRun, onFile: (file: string) => void): Pro
   const perTag = new Map<string, ScalarSummary[]>();
   const sources: InspectSource[] = [];
   let progress: InspectRun['progress'] = null;
+  const sourceConfigs: (RunConfig | null | undefined)[] = [];
   for (const s of [...d.sources].sort((a, b) => (basename(a.path) < basename(b.path) ? -1 : 1))) {
     onFile(s.path);
-    const r = await readAny(s.path, s.format);
+    const r = await readSource(s.path, s.format);
     sources.push({ file: basename(s.path), format: s.format, records: r.records, errors: r.errors });
     for (const [tag, series] of r.series.entries()) {
       let list = perTag.get(tag);
@@ -80,10 +80,12 @@ async function inspectRun(d: DiscoveredRun, onFile: (file: string) => void): Pro
       list.push(summarize(series));
     }
     if (r.progress) progress = progressOf(r.progress);
+    sourceConfigs.push(r.config);
   }
   const scalars: Record<string, ScalarSummary> = {};
   for (const tag of [...perTag.keys()].sort()) scalars[tag] = combineSummaries(perTag.get(tag)!);
-  return { run: d.run, sources, scalars, progress };
+  const config = effectiveConfig(await readRunConfig(d.dir), sourceConfigs);
+  return { run: d.run, sources, scalars, progress, config };
 }
 
 /** Inspects a folder (every run below it) or a single recognised file (one run, '.'). */

@@ -1,22 +1,18 @@
 // The source formats and read-error kinds of the inspect contract, as plain string unions.
 
-export const SOURCE_FORMATS = [
-  'tfevents',
-  'csv',
-  'json',
-  'jsonl',
-  'trainer_state',
-  'training_progress',
-  'wandb',
-] as const;
-export type SourceFormatName = (typeof SOURCE_FORMATS)[number];
+export type SourceFormatName =
+  | 'tfevents'
+  | 'csv'
+  | 'json'
+  | 'jsonl'
+  | 'trainer_state'
+  | 'training_progress'
+  | 'wandb';
 
-export const READ_ERROR_KINDS = [
-  'truncated',
-  'bad-length-crc',
-  'bad-data-crc',
-  'decode',
-  'io',
-  'too-large',
-] as const;
-export type ReadErrorKindName = (typeof READ_ERROR_KINDS)[number];
+export type ReadErrorKindName =
+  | 'truncated'
+  | 'bad-length-crc'
+  | 'bad-data-crc'
+  | 'decode'
+  | 'io'
+  | 'too-large';

@@ -17,11 +17,12 @@ test('inspect --json prints one JSON document in the contract shape', () => {
   expect(r.status).toBe(0);
   const doc = JSON.parse(r.stdout) as {
     root: string;
-    runs: { run: string; sources: unknown[]; scalars: object; progress: unknown }[];
+    runs: { run: string; sources: unknown[]; scalars: object; progress: unknown; config: unknown }[];
   };
   expect(Object.keys(doc)).toEqual(['root', 'runs']);
   expect(doc.runs.map((x) => x.run)).toEqual(['small', 'small_perstep', 'small_tensor']);
-  for (const run of doc.runs) expect(Object.keys(run)).toEqual(['run', 'sources', 'scalars', 'progress']);
+  for (const run of doc.runs)
+    expect(Object.keys(run)).toEqual(['run', 'sources', 'scalars', 'progress', 'config']);
 });
 
 test('inspect on a missing path exits 2 with one line on stderr', () => {

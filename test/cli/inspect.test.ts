@@ -1,6 +1,6 @@
 // inspect: the JSON contract's shape and its rules (file-name order, sorted runs/tags, NaN, finite sums).
 
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -118,6 +118,35 @@ describe('inspect', () => {
     const empty = mkdtempSync(join(tmpdir(), 'rlwatch-inspect-empty-'));
     expect(formatReport(await inspectPath(empty))).toMatch(/no recognised metric files/);
     expect(formatReport(await inspectPath(root))).toMatch(/loss\s+4\s+0–3/);
+  });
+
+  test("each run's effective config: config.json, and a W&B run's recorded config (text and JSON)", async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'rlwatch-inspect-config-'));
+    const tiny = join(import.meta.dirname, '..', 'fixtures', 'wandb', 'wandb__wandb', 'leet-single-tiny');
+    cpSync(tiny, join(folder, 'wandb'), { recursive: true });
+    mkdirSync(join(folder, 'plain'));
+    writeFileSync(join(folder, 'plain', 'metrics.csv'), 'step,kl\n0,0.1\n');
+    writeFileSync(join(folder, 'plain', 'config.json'), JSON.stringify({ target_kl: 0.03 }));
+    mkdirSync(join(folder, 'bare'));
+    writeFileSync(join(folder, 'bare', 'metrics.csv'), 'step,kl\n0,0.1\n');
+    const report = await inspectPath(folder);
+    const byName = new Map(report.runs.map((r) => [r.run, r]));
+    expect(byName.get('plain')!.config).toEqual({ target_kl: 0.03 });
+    expect(byName.get('bare')!.config).toBeNull();
+    const wandb = report.runs.find((r) => r.sources[0]!.format === 'wandb')!;
+    expect(wandb.config).toEqual({ batch_size: 32, epochs: 5, lr: 0.001, optimizer: 'adam', seed: 1234 });
+    expect(Object.keys(wandb)).toEqual(['run', 'sources', 'scalars', 'progress', 'config']);
+    const text = formatReport(report);
+    expect(text).toMatch(/config\s+target_kl=0\.03/);
+    expect(text).toMatch(/config\s+batch_size=32, epochs=5, lr=0\.001, optimizer=adam, seed=1234/);
+    // W&B's own bookkeeping stays out of the table (the JSON has it); a config of only that prints no line.
+    const run = { run: 'r', sources: [], scalars: {}, progress: null };
+    const lines = (config: Record<string, unknown>): string[] =>
+      formatReport({ root: '/x', runs: [{ ...run, config }], walkErrors: [] })
+        .split('\n')
+        .filter((l) => l.trimStart().startsWith('config'));
+    expect(lines({ _wandb: { cli_version: '0.14.2' }, lr: 1e-5 })).toEqual(['  config lr=0.00001']);
+    expect(lines({ _wandb: { cli_version: '0.14.2' } })).toEqual([]);
   });
 
   test('a missing path or an unrecognised file is an error', async () => {

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoverRuns } from '../../src/core/discovery';
-import { sniffJson } from '../../src/core/readers/sniff';
+import { sniffJson } from '../../src/core/sources/sniff';
 import { fixture } from './readers/helpers';
 
 const tmp = mkdtempSync(join(tmpdir(), 'rlwatch-disc-'));

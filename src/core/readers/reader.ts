@@ -1,6 +1,6 @@
 // The one small interface every incremental reader implements, and the state they share.
 //
-// Usage: `const r = createReader(path, format)` (see index.ts); call `await r.readMore()` whenever the
+// Usage: `const r = createReader(path, format)` (core/sources/registry.ts); call `await r.readMore()` whenever the
 // file may have changed (a watcher event or a poll); it reads only what is new (bytes appended for
 // line and block formats; a changed whole file for JSON documents), appends points to `r.series`
 // and returns how many records and which errors this call produced. A half-written tail is kept
@@ -8,9 +8,10 @@
 // tail is consumed if it parses, else reported as `truncated`. `result()` is the state so far.
 // A reader never throws: bad input becomes a typed ReadError.
 
+import type { SourceFormatName } from '../../shared/formats';
 import { SeriesSet } from '../series/series-set';
 import { nodeFileIO, type FileIO } from './file-io';
-import type { ProgressInfo, ReadError, SourceFormat, SourceReadResult } from './types';
+import type { ProgressInfo, ReadError, SourceReadResult } from './types';
 
 export interface ReadMoreOptions {
   /** The writer is done: consume or report the partial tail instead of waiting for it. */
@@ -18,11 +19,20 @@ export interface ReadMoreOptions {
 }
 
 export interface ReaderOptions {
-  /** File access; in-memory in tests and fuzzing. */
+  /** File access (readers of the text and W&B formats; event files are read with node:fs); in-memory
+   * in tests and fuzzing. */
   io?: FileIO;
   /** Cap for formats parsed as one JSON document (default 512 MiB). */
   maxJsonBytes?: number;
+  /** Called between slices of a long read so a big file does not hold the event loop (default
+   * yieldToLoop); readers that parse in slices use it. */
+  pause?: () => Promise<void>;
+  /** Bytes parsed between two pauses; a default per reader. */
+  sliceBytes?: number;
 }
+
+/** The default `pause`: lets timers, IO and requests run before the read goes on. */
+export const yieldToLoop = (): Promise<void> => new Promise((res) => setImmediate(res));
 
 export interface ReadBatch {
   records: number;
@@ -30,10 +40,12 @@ export interface ReadBatch {
 }
 
 export interface IncrementalReader {
-  readonly format: SourceFormat;
+  readonly format: SourceFormatName;
   readonly path: string;
   /** Points so far; replaced by a new set when the file is swapped out or shrinks. */
   readonly series: SeriesSet;
+  /** Bytes of the file consumed so far, when the reader knows (load progress); else null. */
+  readonly bytesRead: number | null;
   readMore(options?: ReadMoreOptions): Promise<ReadBatch>;
   result(): SourceReadResult;
 }
@@ -43,7 +55,7 @@ const MAX_KEPT_ERRORS = 100;
 
 /** Accumulated state and bookkeeping shared by all readers of this folder. */
 export abstract class ReaderBase implements IncrementalReader {
-  abstract readonly format: SourceFormat;
+  abstract readonly format: SourceFormatName;
   /** Text formats carry float64 numbers, so series keep double precision. */
   series = new SeriesSet('f64');
   protected records = 0;
@@ -54,6 +66,7 @@ export abstract class ReaderBase implements IncrementalReader {
   private batch: ReadBatch = { records: 0, errors: [] };
 
   protected readonly io: FileIO;
+  readonly bytesRead: number | null = null;
 
   constructor(
     readonly path: string,

@@ -1,21 +1,11 @@
 // What every reader produces: typed errors, the formats of the inspect contract, progress metadata.
 
+import type { ReadErrorKindName, SourceFormatName } from '../../shared/formats';
 import type { SeriesSet } from '../series/series-set';
-
-export type SourceFormat =
-  | 'tfevents'
-  | 'csv'
-  | 'json'
-  | 'jsonl'
-  | 'trainer_state'
-  | 'training_progress'
-  | 'wandb';
-
-export type ReadErrorKind = 'truncated' | 'bad-length-crc' | 'bad-data-crc' | 'decode' | 'io' | 'too-large';
 
 /** A typed read error at a byte offset of the source (0 when the offset is not meaningful). */
 export interface ReadError {
-  kind: ReadErrorKind;
+  kind: ReadErrorKindName;
   offset: number;
   message: string;
 }
@@ -31,7 +21,7 @@ export interface ProgressInfo {
 
 /** The result of reading one source file completely (one-shot) or up to now (incremental). */
 export interface SourceReadResult {
-  format: SourceFormat;
+  format: SourceFormatName;
   /** Records (events, rows, history entries) read so far. */
   records: number;
   series: SeriesSet;

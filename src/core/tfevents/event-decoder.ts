@@ -2,7 +2,7 @@
 
 import type { ScalarSeries } from '../series/scalar-series';
 import type { SeriesSet } from '../series/series-set';
-import { ProtoCursor } from './proto-cursor';
+import { ProtoCursor } from '../readers/proto-cursor';
 import { decodeTensor, TensorValues } from './tensor-decoder';
 import { PLUGIN_HISTOGRAMS, PLUGIN_OTHER, PLUGIN_SCALARS, PLUGIN_UNSET, TagTable } from './tag-table';
 import type { HistogramColumns, PluginKind, TagEntry } from './tag-table';

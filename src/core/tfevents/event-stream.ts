@@ -3,7 +3,7 @@
 import type { ReadError, SourceReadResult } from '../readers/types';
 import { SeriesSet } from '../series/series-set';
 import { EventDecoder } from './event-decoder';
-import { ProtoError } from './proto-cursor';
+import { ProtoError } from '../readers/proto-cursor';
 import { maskedCrc32c } from './crc32c';
 import { RecordReader, STEP_NEED_MORE, STEP_RECORD, STEP_STOPPED, badDataCrc } from './record-reader';
 import type { RecordReaderOptions } from './record-reader';

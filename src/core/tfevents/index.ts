@@ -8,6 +8,6 @@ export { RecordReader, DEFAULT_MAX_RECORD_BYTES, recordCrcMatches } from './reco
 export type { RecordReaderOptions, RecordStep } from './record-reader';
 export { EventDecoder, HISTOGRAM_STATS, histogramSeriesName } from './event-decoder';
 export type { HistogramStat } from './event-decoder';
-export { ProtoError } from './proto-cursor';
+export { ProtoError } from '../readers/proto-cursor';
 export { crc32c, maskedCrc32c } from './crc32c';
 export * from './writer';

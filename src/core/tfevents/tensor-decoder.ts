@@ -1,7 +1,7 @@
 // Decodes a TensorProto's numeric values (typed *_val fields or tensor_content) into a reusable Float64Array.
 
-import { ProtoError } from './proto-cursor';
-import type { ProtoCursor } from './proto-cursor';
+import { ProtoError } from '../readers/proto-cursor';
+import type { ProtoCursor } from '../readers/proto-cursor';
 
 /** DataType enum values from tensorflow/core/framework/types.proto. */
 const DT_FLOAT = 1;

@@ -1,6 +1,6 @@
 // Decodes the parts of a wandb_internal.Record that rlwatch uses: history, summary, config, stats, run, exit.
 
-import { ProtoError, ProtoReader, WIRE_LEN, WIRE_VARINT } from './proto-reader';
+import { ProtoCursor, ProtoError, WIRE_LEN, WIRE_VARINT } from '../readers/proto-cursor';
 
 /** A key/value_json item; nested keys are joined with '/'. */
 export interface Item {
@@ -37,41 +37,71 @@ const REC_STATS = 7;
 const REC_RUN = 17;
 const REC_EXIT = 18;
 
+const utf8 = new TextDecoder('utf-8', { fatal: false });
+
+/** The length-delimited field at the cursor as a cursor of its own (no copy); the parent moves past it. */
+function message(r: ProtoCursor): ProtoCursor {
+  const n = r.length();
+  const sub = new ProtoCursor();
+  sub.reset(r.buf, r.pos, r.pos + n);
+  r.pos += n;
+  return sub;
+}
+
+function string(r: ProtoCursor): string {
+  const n = r.length();
+  const text = utf8.decode(r.buf.subarray(r.pos, r.pos + n));
+  r.pos += n;
+  return text;
+}
+
+/** Field number and wire type of the next field. */
+function tag(r: ProtoCursor): { field: number; wire: number } {
+  const key = r.key();
+  return { field: Math.floor(key / 8), wire: key & 7 };
+}
+
+function done(r: ProtoCursor): boolean {
+  return r.pos >= r.end;
+}
+
 export function decodeRecord(bytes: Uint8Array): DecodeResult {
   try {
-    return { ok: true, record: decode(new ProtoReader(bytes)) };
+    const r = new ProtoCursor();
+    r.reset(bytes, 0, bytes.length);
+    return { ok: true, record: decode(r) };
   } catch (e) {
     if (e instanceof ProtoError || e instanceof RangeError) return { ok: false, message: e.message };
     throw e;
   }
 }
 
-function decode(r: ProtoReader): WandbRecord {
+function decode(r: ProtoCursor): WandbRecord {
   let found: WandbRecord = { type: 'other', field: 0 };
-  while (!r.done) {
-    const { field, wire } = r.tag();
+  while (!done(r)) {
+    const { field, wire } = tag(r);
     if (wire !== WIRE_LEN) {
       r.skip(wire);
       continue;
     }
     switch (field) {
       case REC_HISTORY:
-        found = history(r.message());
+        found = history(message(r));
         break;
       case REC_SUMMARY:
-        found = { type: 'summary', ...updates(r.message()) };
+        found = { type: 'summary', ...updates(message(r)) };
         break;
       case REC_CONFIG:
-        found = { type: 'config', ...updates(r.message()) };
+        found = { type: 'config', ...updates(message(r)) };
         break;
       case REC_STATS:
-        found = stats(r.message());
+        found = stats(message(r));
         break;
       case REC_RUN:
-        found = { type: 'run', run: run(r.message()) };
+        found = { type: 'run', run: run(message(r)) };
         break;
       case REC_EXIT:
-        found = exit(r.message());
+        found = exit(message(r));
         break;
       default:
         // Any other record kind (output, telemetry, files…), control, uuid, _info.
@@ -84,80 +114,80 @@ function decode(r: ProtoReader): WandbRecord {
 }
 
 /** HistoryItem / SummaryItem / ConfigItem / StatsItem all share key=1, nested_key=2, value_json=16. */
-function item(r: ProtoReader): Item {
+function item(r: ProtoCursor): Item {
   let key = '';
   const nested: string[] = [];
   let valueJson = '';
-  while (!r.done) {
-    const { field, wire } = r.tag();
-    if (wire === WIRE_LEN && field === 1) key = r.string();
-    else if (wire === WIRE_LEN && field === 2) nested.push(r.string());
-    else if (wire === WIRE_LEN && field === 16) valueJson = r.string();
+  while (!done(r)) {
+    const { field, wire } = tag(r);
+    if (wire === WIRE_LEN && field === 1) key = string(r);
+    else if (wire === WIRE_LEN && field === 2) nested.push(string(r));
+    else if (wire === WIRE_LEN && field === 16) valueJson = string(r);
     else r.skip(wire);
   }
   return { key: nested.length > 0 ? nested.join('/') : key, valueJson };
 }
 
-function history(r: ProtoReader): WandbRecord {
+function history(r: ProtoCursor): WandbRecord {
   const items: Item[] = [];
   let step: number | null = null;
-  while (!r.done) {
-    const { field, wire } = r.tag();
-    if (wire === WIRE_LEN && field === 1) items.push(item(r.message()));
-    else if (wire === WIRE_LEN && field === 2) step = stepNum(r.message());
+  while (!done(r)) {
+    const { field, wire } = tag(r);
+    if (wire === WIRE_LEN && field === 1) items.push(item(message(r)));
+    else if (wire === WIRE_LEN && field === 2) step = stepNum(message(r));
     else r.skip(wire);
   }
   return { type: 'history', items, step };
 }
 
-function stepNum(r: ProtoReader): number {
+function stepNum(r: ProtoCursor): number {
   let num = 0;
-  while (!r.done) {
-    const { field, wire } = r.tag();
-    if (wire === WIRE_VARINT && field === 1) num = r.int64();
+  while (!done(r)) {
+    const { field, wire } = tag(r);
+    if (wire === WIRE_VARINT && field === 1) num = r.varint();
     else r.skip(wire);
   }
   return num;
 }
 
-function updates(r: ProtoReader): { update: Item[]; remove: Item[] } {
+function updates(r: ProtoCursor): { update: Item[]; remove: Item[] } {
   const update: Item[] = [];
   const remove: Item[] = [];
-  while (!r.done) {
-    const { field, wire } = r.tag();
-    if (wire === WIRE_LEN && field === 1) update.push(item(r.message()));
-    else if (wire === WIRE_LEN && field === 2) remove.push(item(r.message()));
+  while (!done(r)) {
+    const { field, wire } = tag(r);
+    if (wire === WIRE_LEN && field === 1) update.push(item(message(r)));
+    else if (wire === WIRE_LEN && field === 2) remove.push(item(message(r)));
     else r.skip(wire);
   }
   return { update, remove };
 }
 
-function stats(r: ProtoReader): WandbRecord {
+function stats(r: ProtoCursor): WandbRecord {
   const items: Item[] = [];
   let timestamp: number | null = null;
-  while (!r.done) {
-    const { field, wire } = r.tag();
-    if (wire === WIRE_LEN && field === 2) timestamp = protoTimestamp(r.message());
-    else if (wire === WIRE_LEN && field === 3) items.push(item(r.message()));
+  while (!done(r)) {
+    const { field, wire } = tag(r);
+    if (wire === WIRE_LEN && field === 2) timestamp = protoTimestamp(message(r));
+    else if (wire === WIRE_LEN && field === 3) items.push(item(message(r)));
     else r.skip(wire);
   }
   return { type: 'stats', timestamp, items };
 }
 
 /** google.protobuf.Timestamp {seconds=1, nanos=2} as epoch seconds. */
-function protoTimestamp(r: ProtoReader): number {
+function protoTimestamp(r: ProtoCursor): number {
   let seconds = 0;
   let nanos = 0;
-  while (!r.done) {
-    const { field, wire } = r.tag();
-    if (wire === WIRE_VARINT && field === 1) seconds = r.int64();
-    else if (wire === WIRE_VARINT && field === 2) nanos = r.int64();
+  while (!done(r)) {
+    const { field, wire } = tag(r);
+    if (wire === WIRE_VARINT && field === 1) seconds = r.varint();
+    else if (wire === WIRE_VARINT && field === 2) nanos = r.varint();
     else r.skip(wire);
   }
   return seconds + nanos / 1e9;
 }
 
-function run(r: ProtoReader): RunInfo {
+function run(r: ProtoCursor): RunInfo {
   const info: RunInfo = {
     runId: '',
     entity: '',
@@ -167,27 +197,27 @@ function run(r: ProtoReader): RunInfo {
     startingStep: 0,
     config: [],
   };
-  while (!r.done) {
-    const { field, wire } = r.tag();
-    if (wire === WIRE_LEN && field === 1) info.runId = r.string();
-    else if (wire === WIRE_LEN && field === 2) info.entity = r.string();
-    else if (wire === WIRE_LEN && field === 3) info.project = r.string();
-    else if (wire === WIRE_LEN && field === 4) info.config = updates(r.message()).update;
-    else if (wire === WIRE_LEN && field === 8) info.displayName = r.string();
-    else if (wire === WIRE_VARINT && field === 14) info.startingStep = r.int64();
-    else if (wire === WIRE_LEN && field === 17) info.startTime = protoTimestamp(r.message());
+  while (!done(r)) {
+    const { field, wire } = tag(r);
+    if (wire === WIRE_LEN && field === 1) info.runId = string(r);
+    else if (wire === WIRE_LEN && field === 2) info.entity = string(r);
+    else if (wire === WIRE_LEN && field === 3) info.project = string(r);
+    else if (wire === WIRE_LEN && field === 4) info.config = updates(message(r)).update;
+    else if (wire === WIRE_LEN && field === 8) info.displayName = string(r);
+    else if (wire === WIRE_VARINT && field === 14) info.startingStep = r.varint();
+    else if (wire === WIRE_LEN && field === 17) info.startTime = protoTimestamp(message(r));
     else r.skip(wire);
   }
   return info;
 }
 
-function exit(r: ProtoReader): WandbRecord {
+function exit(r: ProtoCursor): WandbRecord {
   let exitCode = 0;
   let runtime = 0;
-  while (!r.done) {
-    const { field, wire } = r.tag();
-    if (wire === WIRE_VARINT && field === 1) exitCode = toInt32(r.int64());
-    else if (wire === WIRE_VARINT && field === 2) runtime = toInt32(r.int64());
+  while (!done(r)) {
+    const { field, wire } = tag(r);
+    if (wire === WIRE_VARINT && field === 1) exitCode = toInt32(r.varint());
+    else if (wire === WIRE_VARINT && field === 2) runtime = toInt32(r.varint());
     else r.skip(wire);
   }
   return { type: 'exit', exitCode, runtime };

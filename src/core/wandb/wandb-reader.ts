@@ -1,10 +1,10 @@
 // Incremental reader of a W&B run: the .wandb log plus files/config.yaml and files/wandb-summary.json.
 
 import { dirname, join } from 'node:path';
-import { FileCursor, fileKey, isReadError, readWholeFile } from '../readers/file-cursor';
-import { ReaderBase, type ReaderOptions } from '../readers/reader';
+import type { SourceFormatName } from '../../shared/formats';
+import { AppendedBytesReader } from '../readers/appended-reader';
+import { fileKey, isReadError, readWholeFile } from '../readers/file-cursor';
 import { isPlainObject, numericLeaves, wallSeconds } from '../readers/rows';
-import type { SourceFormat } from '../readers/types';
 import { decodeUtf8, jsonNumber, parseJsonLenient } from '../readers/values';
 import { parseWandbConfigYaml } from './config-yaml';
 import { LevelDbLogReader } from './leveldb-log';
@@ -21,9 +21,8 @@ const SIDE_FILE_LIMIT = 16 << 20;
  * are `system/<key>`, numbered by sample since they carry no training step. Summary and config
  * come from the records, over the values of the side files written by the SDK.
  */
-export class WandbReader extends ReaderBase {
-  readonly format: SourceFormat = 'wandb';
-  private readonly cursor: FileCursor;
+export class WandbReader extends AppendedBytesReader {
+  readonly format: SourceFormatName = 'wandb';
   private log = new LevelDbLogReader();
   private runStart: number | null = null;
   private lastStep = -1;
@@ -36,37 +35,25 @@ export class WandbReader extends ReaderBase {
   private fileSummary: Record<string, unknown> = {};
   private sideKeys = new Map<string, string | null>();
 
-  constructor(path: string, options: ReaderOptions = {}) {
-    super(path, options);
-    this.cursor = new FileCursor(path, this.io);
+  protected chunk(bytes: Uint8Array, start: number, mtime: number): void {
+    for (const ev of this.log.push(bytes, start)) {
+      if (ev.kind === 'error') this.pushError(ev.error);
+      else this.record(ev.data, ev.offset, mtime);
+    }
   }
 
-  protected async read(final: boolean): Promise<void> {
-    for (;;) {
-      const got = await this.cursor.next();
-      if (isReadError(got)) {
-        this.pushError(got);
-        break;
-      }
-      if (got.reset) this.restart();
-      for (const ev of this.log.push(got.bytes, got.start)) {
-        if (ev.kind === 'error') this.pushError(ev.error);
-        else this.record(ev.data, ev.offset, got.mtime);
-      }
-      if (got.atEnd) {
-        if (final) {
-          const cut = this.log.finish();
-          if (cut) this.pushError(cut);
-        }
-        break;
-      }
-    }
+  protected finish(): void {
+    const cut = this.log.finish();
+    if (cut) this.pushError(cut);
+  }
+
+  protected override async afterRead(): Promise<void> {
     await this.readSideFiles();
     this.publish();
   }
 
-  private restart(): void {
-    this.reset();
+  protected override restart(): void {
+    super.restart();
     this.log = new LevelDbLogReader();
     this.runStart = null;
     this.lastStep = -1;

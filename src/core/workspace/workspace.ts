@@ -1,83 +1,30 @@
 // One opened folder: its runs, their live sources and live views; deltas pushed as files grow. Hosted by Electron main and `serve`.
+//
+// This class opens, closes and follows the folder (watcher, sweep, rediscovery); reading is the
+// RunLoader's (run-loader.ts), load progress the LoadProgressTracker's, RunInfo is run-info.ts's.
 
 import { EventEmitter } from 'node:events';
 import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import type { PushPayloads } from '../../shared/contract';
-import type { LoadProgress, RunInfo, SeriesWindow } from '../../shared/domain';
-import type { SourceFormatName } from '../../shared/formats';
-import { readRunConfig } from '../health/run-config';
-import type { ProgressInfo, ReadError } from '../readers/types';
-import { LiveView, type ResetReason, type WindowQuery } from '../series/live-view';
-import type { ScalarSeries } from '../series/scalar-series';
-import type { SeriesSet } from '../series/series-set';
+import type { RunInfo, SeriesWindow } from '../../shared/domain';
+import { effectiveConfig, readRunConfig } from '../readers/run-config';
+import type { ProgressInfo } from '../readers/types';
+import type { WindowQuery } from '../series/live-view';
 import { FolderWatcher } from './folder-watcher';
-import type { Discover, Discovery, LiveSource, SourceFactory } from './live-source';
+import { LoadProgressTracker, THROTTLE_MS } from './load-progress';
 import { detectNetworkFilesystem, pollingSuggestion } from './mount-info';
-
-/**
- * When several formats of one run carry the same tag (the demo writes an event file and a CSV with
- * the same metrics), the live view shows the first format of this list only: no doubled points.
- */
-export const FORMAT_PRIORITY: readonly SourceFormatName[] = [
-  'tfevents',
-  'wandb',
-  'trainer_state',
-  'jsonl',
-  'csv',
-  'json',
-  'training_progress',
-];
-const RANK = new Map(FORMAT_PRIORITY.map((f, i) => [f, i]));
-
-/** Formats appended to in place: a file replaced at their path is a rotation (old data stays, dead). */
-const APPEND_FORMATS = new Set<SourceFormatName>(['tfevents', 'csv', 'jsonl', 'wandb']);
-
-/** View points fed per slice, and the largest delta pushed at once (~6 MB of arrays). */
-const FEED_SLICE = 1 << 18;
-const DELTA_MAX = 1 << 18;
-/** Work between two yields to the event loop, in ms. */
-const SLICE_MS = 8;
-/** load.progress and trailing runs.changed at most every this many ms. */
-const THROTTLE_MS = 100;
-
-interface SourceEntry {
-  path: string;
-  name: string;
-  format: SourceFormatName;
-  /** Orders a file replaced at the same path after the old one. */
-  gen: number;
-  /** Null once dead (deleted or rotated away): its series stay in the views. */
-  live: LiveSource | null;
-  /** The series set last seen (a reader starting over makes a new one). */
-  set: SeriesSet;
-  /** For dead sources: records and errors when it died. */
-  records: number;
-  errors: readonly ReadError[];
-  /** dev:ino when last read, to tell a replaced file from a truncated one. */
-  identity: string | null;
-  /** File size when found (load progress). */
-  size: number;
-  /** mtime when last read: a dead source's file found under another name is recognised by dev:ino and
-   * an unchanged mtime (a new file reusing a deleted file's inode has a newer one). */
-  mtimeMs: number | null;
-  queued: Promise<void> | null;
-}
-
-interface RunState {
-  run: string;
-  dir: string;
-  entries: SourceEntry[];
-  views: Map<string, LiveView>;
-  fileWrittenAt: number | null;
-  /** The run's own config.json (thresholds like target_kl come from it), read when first seen. */
-  config: Record<string, unknown> | null;
-  loaded: boolean;
-  /** Reads and view updates of one run run one at a time, in order. */
-  chain: Promise<void>;
-  gens: number;
-}
+import type { Discover, Discovery, SourceFactory } from './ports';
+import { fileInfo, message, RunLoader } from './run-loader';
+import { runInfo } from './run-info';
+import {
+  byRunName,
+  newRunState,
+  sourceConfig,
+  sourceProgress,
+  type LiveEntry,
+  type RunState,
+} from './run-state';
 
 export interface WorkspaceOptions {
   discover: Discover;
@@ -99,12 +46,9 @@ export interface OpenOptions {
 
 type Listener<E extends keyof PushPayloads> = (payload: PushPayloads[E]) => void;
 
-const yieldToLoop = (): Promise<void> => new Promise((res) => setImmediate(res));
-
 export class Workspace {
   private readonly emitter = new EventEmitter();
   private readonly runs = new Map<string, RunState>();
-  private readonly sourceByPath = new Map<string, { run: RunState; entry: SourceEntry }>();
   /** Paths found to be other names of a rotated-away file whose data a dead source already holds. */
   private readonly aliasPaths = new Set<string>();
   private watcher: FolderWatcher | null = null;
@@ -117,23 +61,23 @@ export class Workspace {
   private loading: Promise<void> = Promise.resolve();
   private readonly noticed = new Set<string>();
   private watch: { polling: boolean; suggestion: string | null } = { polling: false, suggestion: null };
-  private progress: LoadProgress = {
-    phase: 'done',
-    runsFound: 0,
-    runsLoaded: 0,
-    bytesTotal: 0,
-    bytesRead: 0,
-  };
-  /** Bytes of fully read sources, and the source being read for the first time. */
-  private bytesDone = 0;
-  private reading: SourceEntry | null = null;
-  private lastProgressAt = 0;
-  private lastYield = 0;
+  private readonly progress = new LoadProgressTracker((p) => this.emit('load.progress', p));
+  private readonly loader: RunLoader;
   private runsTimer: NodeJS.Timeout | null = null;
   private lastRunsAt = 0;
 
   constructor(private readonly opts: WorkspaceOptions) {
     this.emitter.setMaxListeners(100);
+    this.loader = new RunLoader(
+      {
+        epoch: () => this.epoch,
+        isCurrent: (run) => this.runs.get(run.run) === run,
+        emit: (event, payload) => this.emit(event, payload),
+        notice: (level, text) => this.notice(level, text),
+        runsChanged: (now) => this.runsChanged(now),
+      },
+      this.progress,
+    );
   }
 
   get root(): string | null {
@@ -175,15 +119,15 @@ export class Workspace {
       this.watcher = new FolderWatcher(root, {
         usePolling: polling,
         onStructureChange: () => void this.rediscover(),
-        onFileChange: (path) => void this.fileChanged(path),
-        onFileRemoved: (path) => void this.fileRemoved(path),
+        onFileChange: (path) => this.fileChanged(path),
+        onFileRemoved: (path) => this.loader.removeIfGone(path),
         onError: (message) => this.notice('warning', message),
       });
       await this.watcher.ready();
       if (epoch !== this.epoch) return;
       // File events can be missed (appends racing chokidar's attach to a new file, or network
       // filesystems): a cheap periodic re-read of every source catches up; reads cost O(new bytes).
-      this.sweepTimer = setInterval(() => this.sweep(), this.opts.sweepMs ?? 1000);
+      this.sweepTimer = setInterval(() => this.loader.readAll(), this.opts.sweepMs ?? 1000);
       this.sweepTimer.unref();
     }
     let firstRun!: () => void;
@@ -212,31 +156,29 @@ export class Workspace {
     this.runsTimer = null;
     await this.watcher?.close();
     this.watcher = null;
-    for (const { entry } of this.sourceByPath.values()) entry.live?.close();
-    this.sourceByPath.clear();
+    this.loader.closeAll();
     this.aliasPaths.clear();
     this.runs.clear();
     this.noticed.clear();
     this._root = null;
-    this.progress = { phase: 'done', runsFound: 0, runsLoaded: 0, bytesTotal: 0, bytesRead: 0 };
-    this.bytesDone = 0;
-    this.reading = null;
+    this.progress.reset();
   }
 
   listRuns(): RunInfo[] {
-    return [...this.runs.values()].sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0)).map(runInfo);
+    return [...this.runs.values()].sort(byRunName).map(runInfo);
   }
 
-  /** The run's own config.json, or null (also for an unknown run). */
+  /** The run's effective config: its own config.json over what its sources carry (W&B config); null
+   * when it has none (also for an unknown run). */
   configOf(run: string): Record<string, unknown> | null {
-    return this.runs.get(run)?.config ?? null;
+    const state = this.runs.get(run);
+    return state ? effectiveConfig(state.config, state.entries.map(sourceConfig)) : null;
   }
 
   /** The newest progress a run's sources report (training_progress.json, trainer_state.json), with raw fields. */
   progressOf(run: string): ProgressInfo | null {
-    const state = this.runs.get(run);
     let found: ProgressInfo | null = null;
-    for (const e of state?.entries ?? []) if (e.live?.progress) found = e.live.progress;
+    for (const e of this.runs.get(run)?.entries ?? []) found = sourceProgress(e) ?? found;
     return found;
   }
 
@@ -261,7 +203,7 @@ export class Workspace {
     return { points, bytes };
   }
 
-  // ---- discovery and loading ----
+  // ---- discovery ----
 
   /** Re-walks the folder; serialised so bursts of new folders cost one walk at a time. */
   private rediscover(onFirstRun?: () => void): Promise<void> {
@@ -286,7 +228,7 @@ export class Workspace {
     const root = this._root;
     const epoch = this.epoch;
     if (!root) return;
-    this.setPhase('discovering');
+    this.progress.setPhase('discovering');
     let found: Discovery;
     try {
       found = await this.opts.discover(root);
@@ -298,275 +240,83 @@ export class Workspace {
     for (const e of found.errors) this.notice('warning', discoveryMessage(e));
 
     const newRuns: RunState[] = [];
-    const newEntries: { run: RunState; entry: SourceEntry }[] = [];
+    const newEntries: { run: RunState; entry: LiveEntry }[] = [];
     for (const d of found.runs) {
       let state = this.runs.get(d.run);
       if (!state) {
         const config = await readRunConfig(d.dir);
         if (epoch !== this.epoch) return;
-        state = {
-          run: d.run,
-          dir: d.dir,
-          entries: [],
-          views: new Map(),
-          fileWrittenAt: null,
-          config,
-          loaded: false,
-          chain: Promise.resolve(),
-          gens: 0,
-        };
+        state = newRunState(d.run, d.dir, config);
         this.runs.set(d.run, state);
         newRuns.push(state);
       }
       for (const s of d.sources) {
-        if (this.sourceByPath.has(s.path) || this.aliasPaths.has(s.path)) continue;
+        if (this.loader.find(s.path) || this.aliasPaths.has(s.path)) continue;
         const info = await fileInfo(s.path);
         if (epoch !== this.epoch) return;
         if (
           info &&
           state.entries.some(
-            (e) => e.live === null && e.identity === info.identity && e.mtimeMs === info.mtimeMs,
+            (e) => e.state === 'dead' && e.identity === info.identity && e.mtimeMs === info.mtimeMs,
           )
         ) {
           // A rotated-away file renamed to another recognised name: its data is already shown.
           this.aliasPaths.add(s.path);
           continue;
         }
-        const live = this.opts.createSource(s.path, s.format, { pause: () => this.pause() });
-        const entry: SourceEntry = {
+        const live = this.opts.createSource(s.path, s.format, { pause: () => this.loader.pause() });
+        const entry: LiveEntry = {
+          state: 'live',
           path: s.path,
           name: basename(s.path),
           format: s.format,
           gen: ++state.gens,
           live,
           set: live.series,
-          records: 0,
-          errors: [],
           identity: null,
           size: info?.size ?? 0,
           mtimeMs: null,
           queued: null,
         };
-        this.sourceByPath.set(s.path, { run: state, entry });
-        state.entries.push(entry);
-        sortEntries(state.entries);
+        this.loader.add(state, entry);
         newEntries.push({ run: state, entry });
-        this.progress.bytesTotal += entry.size;
+        this.progress.sourceFound(entry.size);
       }
     }
-    this.progress.runsFound = this.runs.size;
+    this.progress.runsFound(this.runs.size);
     if (newRuns.length > 0 || newEntries.length > 0) this.runsChanged(true);
-    this.setPhase('reading');
+    this.progress.setPhase('reading');
 
     // New sources of runs already loaded are read now; new runs one after the other, by name.
     const reads = newEntries
       .filter(({ run }) => run.loaded)
       .map(({ run, entry }) =>
-        this.requestRead(run, entry).then(() => {
-          this.bytesDone += entry.size;
-        }),
+        this.loader.requestRead(run, entry).then(() => this.progress.sourceRead(entry.size)),
       );
-    newRuns.sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0));
+    newRuns.sort(byRunName);
     for (const run of newRuns) {
-      await this.enqueue(run, () => this.loadRun(run));
+      await this.loader.enqueue(run, () => this.loader.loadRun(run));
       if (epoch !== this.epoch) return;
       run.loaded = true;
       // Appends that arrived while the run was being read: read them now rather than at the next sweep.
-      for (const e of run.entries) void this.requestRead(run, e);
-      this.progress.runsLoaded++;
+      for (const e of run.entries) void this.loader.requestRead(run, e);
+      this.progress.runLoaded();
       this.runsChanged();
-      this.reportProgress();
+      this.progress.report();
       onFirstRun?.();
     }
     await Promise.all(reads);
     if (epoch !== this.epoch) return;
-    this.setPhase('done');
-  }
-
-  /** First read of a run: every source, then every tag's view once (so format choice sees all sources). */
-  private async loadRun(run: RunState): Promise<void> {
-    const epoch = this.epoch;
-    const dirty = new Map<string, ResetReason>();
-    for (const entry of [...run.entries]) {
-      this.reading = entry;
-      await this.readEntry(run, entry, dirty);
-      this.reading = null;
-      this.bytesDone += entry.size;
-      if (epoch !== this.epoch) return;
-      this.reportProgress();
-    }
-    await this.syncViews(run, dirty);
-  }
-
-  private enqueue(run: RunState, job: () => Promise<void>): Promise<void> {
-    const p = run.chain.then(job).catch((e: unknown) => {
-      this.notice('error', `${run.run}: internal error while reading: ${message(e)}`);
-    });
-    run.chain = p;
-    return p;
-  }
-
-  /** Reads one source of a loaded run and updates the views; requests while one waits are coalesced. */
-  private requestRead(run: RunState, entry: SourceEntry): Promise<void> {
-    if (!run.loaded || entry.live === null) return Promise.resolve();
-    if (entry.queued) return entry.queued;
-    const epoch = this.epoch;
-    const job = this.enqueue(run, async () => {
-      entry.queued = null;
-      if (epoch !== this.epoch || entry.live === null) return;
-      const dirty = new Map<string, ResetReason>();
-      const progressBefore = entry.live.progress;
-      const recordsBefore = entry.live.records;
-      await this.readEntry(run, entry, dirty);
-      if (epoch !== this.epoch) return;
-      await this.syncViews(run, dirty);
-      if (entry.live && entry.live.records !== recordsBefore && (entry.live.progress || progressBefore))
-        this.runsChanged();
-    });
-    entry.queued = job;
-    return job;
+    this.progress.setPhase('done');
   }
 
   private fileChanged(path: string): void {
-    const found = this.sourceByPath.get(path);
-    if (found) void this.requestRead(found.run, found.entry);
+    const found = this.loader.find(path);
+    if (found) void this.loader.requestRead(found.run, found.entry);
     else if (!this.aliasPaths.has(path)) void this.rediscover();
   }
 
-  private fileRemoved(path: string): void {
-    const found = this.sourceByPath.get(path);
-    if (!found) return;
-    const epoch = this.epoch;
-    void this.enqueue(found.run, async () => {
-      const info = await fileInfo(path);
-      if (epoch !== this.epoch || info !== null || found.entry.live === null) return;
-      this.markDead(found.run, found.entry);
-    });
-  }
-
-  private sweep(): void {
-    for (const { run, entry } of this.sourceByPath.values()) void this.requestRead(run, entry);
-  }
-
-  /** Reads what is new in one source; records in `dirty` the tags whose views must be refreshed. */
-  private async readEntry(run: RunState, entry: SourceEntry, dirty: Map<string, ResetReason>): Promise<void> {
-    const live = entry.live;
-    if (!live) return;
-    const oldSet = entry.set;
-    const recordsBefore = live.records;
-    const errorsBefore = live.errors; // readers replace the array when it changes: no copy needed
-    await live.readMore();
-    if (this.runs.get(run.run) !== run || entry.live !== live) return;
-    if (live.series !== oldSet) {
-      // The reader started over: the file shrank (truncated) or another file took its path (rotation).
-      const info = await fileInfo(entry.path);
-      const replaced =
-        APPEND_FORMATS.has(entry.format) &&
-        entry.identity !== null &&
-        (info === null || info.identity !== entry.identity);
-      if (replaced) {
-        const ghost: SourceEntry = {
-          ...entry,
-          live: null,
-          records: recordsBefore,
-          errors: errorsBefore,
-          set: oldSet,
-          queued: null,
-        };
-        entry.gen = ++run.gens;
-        run.entries.push(ghost);
-        sortEntries(run.entries);
-        this.runsChanged(true);
-      }
-      entry.identity = info?.identity ?? null;
-      const reason: ResetReason = replaced ? 'bulk' : 'truncated';
-      for (const [tag] of oldSet.entries()) dirty.set(tag, reason);
-      entry.set = live.series;
-    }
-    if (
-      live.records !== recordsBefore ||
-      live.errors.length !== errorsBefore.length ||
-      run.fileWrittenAt === null ||
-      entry.identity === null
-    ) {
-      const info = await fileInfo(entry.path);
-      if (info) {
-        entry.identity = info.identity;
-        entry.mtimeMs = info.mtimeMs;
-        if (run.fileWrittenAt === null || info.mtimeMs > run.fileWrittenAt) run.fileWrittenAt = info.mtimeMs;
-      } else if (live.errors.some((e) => e.kind === 'io')) {
-        this.markDead(run, entry);
-        return;
-      }
-    }
-    if (live.records !== recordsBefore || entry.set !== oldSet)
-      for (const [tag] of entry.set.entries()) if (!dirty.has(tag)) dirty.set(tag, 'bulk');
-  }
-
-  /** The file is gone: its data stays in the views, it reads no more; a new file there is a new source. */
-  private markDead(run: RunState, entry: SourceEntry): void {
-    const live = entry.live;
-    if (!live) return;
-    entry.records = live.records;
-    entry.errors = live.errors.filter((e) => e.kind !== 'io');
-    entry.live = null;
-    live.close();
-    if (this.sourceByPath.get(entry.path)?.entry === entry) this.sourceByPath.delete(entry.path);
-    this.runsChanged(true);
-  }
-
-  /** Refreshes the views of `tags` and pushes what changed: resets, then appended points. */
-  private async syncViews(run: RunState, tags: Map<string, ResetReason>): Promise<void> {
-    const epoch = this.epoch;
-    for (const [tag, reason] of tags) {
-      let view = run.views.get(tag);
-      if (!view) {
-        view = new LiveView();
-        run.views.set(tag, view);
-      }
-      view.setParts(partsOf(run, tag), reason);
-      for (;;) {
-        const fed = view.feed(FEED_SLICE);
-        const reset = view.takeReset();
-        if (reset) this.emit('series.reset', { run: run.run, tag, reason: reset });
-        for (let d = view.takeDelta(DELTA_MAX); d; d = view.takeDelta(DELTA_MAX))
-          this.emit('series.appended', { run: run.run, tag, ...d });
-        if (fed < FEED_SLICE) break;
-        await this.pause();
-        if (epoch !== this.epoch) return;
-      }
-      await this.maybePause();
-      if (epoch !== this.epoch) return;
-    }
-  }
-
-  // ---- pacing, progress, notices ----
-
-  /** Yields to the event loop (timers, IO, requests) and reports load progress. */
-  private async pause(): Promise<void> {
-    await yieldToLoop();
-    this.lastYield = performance.now();
-    this.reportProgress();
-  }
-
-  private async maybePause(): Promise<void> {
-    if (performance.now() - this.lastYield > SLICE_MS) await this.pause();
-  }
-
-  private setPhase(phase: LoadProgress['phase']): void {
-    if (this.progress.phase === phase) return;
-    this.progress.phase = phase;
-    this.reportProgress(true);
-  }
-
-  private reportProgress(force = false): void {
-    const now = performance.now();
-    if (!force && now - this.lastProgressAt < THROTTLE_MS) return;
-    this.lastProgressAt = now;
-    const current = this.reading?.live?.bytesRead ?? 0;
-    this.progress.bytesRead = Math.min(this.progress.bytesTotal, this.bytesDone + current);
-    this.emit('load.progress', { ...this.progress });
-  }
+  // ---- runs.changed and notices ----
 
   /** runs.changed now (structure changed), or at most every THROTTLE_MS with a trailing update. */
   private runsChanged(now = false): void {
@@ -596,76 +346,9 @@ export class Workspace {
   }
 }
 
-function sortEntries(entries: SourceEntry[]): void {
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.gen - b.gen));
-}
-
-/** The series of `tag` a view concatenates: those of the best-ranked format carrying it, in file order. */
-function partsOf(run: RunState, tag: string): ScalarSeries[] {
-  let best = Number.POSITIVE_INFINITY;
-  for (const e of run.entries) if (e.set.has(tag)) best = Math.min(best, RANK.get(e.format) ?? 99);
-  const out: ScalarSeries[] = [];
-  for (const e of run.entries)
-    if (e.set.has(tag) && (RANK.get(e.format) ?? 99) === best) out.push(e.set.get(tag));
-  return out;
-}
-
-async function fileInfo(path: string): Promise<{ identity: string; size: number; mtimeMs: number } | null> {
-  try {
-    const st = await stat(path);
-    return { identity: `${st.dev}:${st.ino}`, size: st.size, mtimeMs: st.mtimeMs };
-  } catch {
-    return null;
-  }
-}
-
-function discoveryMessage(e: { path: string; message: string; kind?: string }): string {
+function discoveryMessage(e: Discovery['errors'][number]): string {
   const where = e.path === '.' ? 'the opened folder' : e.path;
   if (e.kind === 'symlink-loop') return `skipped ${where}: symbolic link loop (${e.message})`;
   if (e.kind === 'limit') return `stopped walking at ${where}: ${e.message}`;
   return `cannot read folder ${where}: ${e.message}`;
-}
-
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
-function runInfo(state: RunState): RunInfo {
-  let points = 0;
-  let restarts = 0;
-  for (const v of state.views.values()) {
-    points += v.length;
-    restarts = Math.max(restarts, v.restarts.length);
-  }
-  let lastWall = -Infinity;
-  let progress: RunInfo['progress'] = null;
-  for (const e of state.entries) {
-    for (const [, series] of e.set.entries())
-      if (series.length > 0) lastWall = Math.max(lastWall, series.wallTime(series.length - 1));
-    const p = e.live?.progress;
-    if (p) progress = { fraction: p.fraction, etaSeconds: p.etaSeconds };
-  }
-  return {
-    run: state.run,
-    sources: state.entries.map((e) => ({
-      file: e.name,
-      format: e.format,
-      records: e.live?.records ?? e.records,
-      errors: (e.live?.errors ?? e.errors).map((x) => ({
-        offset: x.offset,
-        kind: x.kind,
-        message: x.message,
-      })),
-      dead: e.live === null,
-    })),
-    tags: [...state.views.keys()].sort(),
-    points,
-    lastEventAt: Number.isFinite(lastWall) ? Math.round(lastWall * 1000) : null,
-    fileWrittenAt: state.fileWrittenAt,
-    progress,
-    loaded: state.loaded,
-    restarts,
-    worstAlert: null,
-    stalled: false,
-  };
 }

@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HealthEngine, resolveThresholds, type AlertTransition } from '../../../src/core/health';
-import { readSource } from '../../../src/core/readers/index';
+import { readSource } from '../../../src/core/sources/registry';
 import type { SourceReadResult } from '../../../src/core/readers/types';
 import { readEventFile } from '../../../src/core/tfevents';
 import { classifyTag } from '../../../src/shared/catalog';

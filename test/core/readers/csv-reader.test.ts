@@ -4,8 +4,8 @@ import { mkdtempSync, writeFileSync, appendFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CsvReader } from '../../../src/core/readers/csv-reader';
-import { readSource } from '../../../src/core/readers/index';
+import { CsvReader } from '../../../src/core/text-formats/csv-reader';
+import { readSource } from '../../../src/core/sources/registry';
 import { summarize } from '../../../src/core/series/scalar-series';
 import { fixture, MemoryFS, snapshot } from './helpers';
 

@@ -1,10 +1,10 @@
 // Whole-document JSON readers: history arrays, trainer_state.json, training_progress.json.
 
 import { describe, expect, it } from 'vitest';
-import { createReader, readSource } from '../../../src/core/readers/index';
-import { JsonHistoryReader } from '../../../src/core/readers/json-history-reader';
-import { TrainerStateReader } from '../../../src/core/readers/trainer-state-reader';
-import { TrainingProgressReader } from '../../../src/core/readers/training-progress-reader';
+import { createReader, readSource } from '../../../src/core/sources/registry';
+import { JsonHistoryReader } from '../../../src/core/text-formats/json-history-reader';
+import { TrainerStateReader } from '../../../src/core/text-formats/trainer-state-reader';
+import { TrainingProgressReader } from '../../../src/core/text-formats/training-progress-reader';
 import { summarize } from '../../../src/core/series/scalar-series';
 import { fixture, MemoryFS, snapshot } from './helpers';
 

@@ -1,8 +1,8 @@
 // JSONL reader: Dreamer metrics.jsonl from the corpus, partial lines, bad lines, tailing.
 
 import { describe, expect, it } from 'vitest';
-import { readSource } from '../../../src/core/readers/index';
-import { JsonlReader } from '../../../src/core/readers/jsonl-reader';
+import { readSource } from '../../../src/core/sources/registry';
+import { JsonlReader } from '../../../src/core/text-formats/jsonl-reader';
 import { summarize } from '../../../src/core/series/scalar-series';
 import { fixture, MemoryFS, snapshot } from './helpers';
 

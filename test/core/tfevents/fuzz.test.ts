@@ -2,7 +2,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ReadErrorKind } from '../../../src/core/readers/types';
+import type { ReadErrorKindName } from '../../../src/shared/formats';
 import {
   DT_HALF,
   DT_INT64,
@@ -18,7 +18,7 @@ import type { TfEventsReadResult } from '../../../src/core/tfevents';
 import { corpusFiles, describe as digest, fixture, readInPieces, readWhole } from './helpers';
 
 const WALL = 1_700_000_000;
-const KINDS: ReadErrorKind[] = ['truncated', 'bad-length-crc', 'bad-data-crc', 'decode', 'too-large'];
+const KINDS: ReadErrorKindName[] = ['truncated', 'bad-length-crc', 'bad-data-crc', 'decode', 'too-large'];
 
 function cat(parts: Uint8Array[]): Uint8Array {
   return new Uint8Array(Buffer.concat(parts));

@@ -1,9 +1,10 @@
-// EventFileReader.readMore({maxBytes}): stops at its byte budget, says there is more, and resumes exactly.
+// EventFileReader.readMore({maxBytes}) stops at its byte budget and resumes exactly; TfeventsReader paces those slices.
 
-import { truncateSync } from 'node:fs';
+import { statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { EventFileReader, EventFileWriter, readEventFile } from '../../../src/core/tfevents';
+import { TfeventsReader } from '../../../src/core/tfevents/tfevents-reader';
 import { describe as digest, tempDir } from './helpers';
 
 const tmp = tempDir();
@@ -70,4 +71,30 @@ test('readMoreAsync reads the same as readMore: slices, growth, truncation and a
 
   const missing = new EventFileReader(join(tmp.dir, 'nope.tfevents'));
   expect((await missing.readMoreAsync()).error).toMatchObject({ kind: 'io' });
+});
+
+test('TfeventsReader is an IncrementalReader: per-call record counts, paced slices, and a final read reports a cut record', async () => {
+  const path = join(tmp.dir, 'events.out.tfevents.incremental');
+  const w = new EventFileWriter(tmp.dir, { fileName: 'events.out.tfevents.incremental' });
+  for (let s = 0; s < 3000; s++) w.scalars(s, [{ tag: 'loss', value: s }], 'simple', 1e9 + s);
+  w.close();
+  let pauses = 0;
+  const reader = new TfeventsReader(path, {
+    sliceBytes: 16 * 1024,
+    pause: () => {
+      pauses++;
+      return Promise.resolve();
+    },
+  });
+  const first = await reader.readMore();
+  expect(first).toEqual({ records: 3001, errors: [] }); // the file_version event, then one per step
+  expect(pauses).toBeGreaterThan(0);
+  expect(reader.bytesRead).toBe(statSync(path).size);
+  expect(await reader.readMore()).toEqual({ records: 0, errors: [] });
+  expect(reader.series.get('loss').length).toBe(3000);
+
+  truncateSync(path, statSync(path).size - 3);
+  const cut = await reader.readMore({ final: true });
+  expect(cut.errors.map((e) => e.kind)).toEqual(['truncated']);
+  expect(reader.result().errors.map((e) => e.kind)).toEqual(['truncated']);
 });

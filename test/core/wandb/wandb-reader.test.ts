@@ -1,7 +1,7 @@
 // W&B offline-run reader: every corpus run, the corrupt and killed ones, synthetic multi-block logs.
 
 import { describe, expect, it } from 'vitest';
-import { readSource } from '../../../src/core/readers/index';
+import { readSource } from '../../../src/core/sources/registry';
 import { summarize } from '../../../src/core/series/scalar-series';
 import { WandbReader } from '../../../src/core/wandb/wandb-reader';
 import { fixture, MemoryFS, snapshot } from '../readers/helpers';

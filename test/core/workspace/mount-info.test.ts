@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { mountOf, networkFilesystem, parseMountInfo } from '../../../src/core/workspace/mount-info';
-import { createSource, discover } from '../../../src/core/workspace/create';
+import { createSource } from '../../../src/core/sources/registry';
+import { discover } from '../../../src/core/workspace/create';
 import { Workspace } from '../../../src/core/workspace/workspace';
 import type { AppNotice } from '../../../src/shared/domain';
 

@@ -15,7 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { EventFileWriter } from '../../../src/core/tfevents/writer';
-import { createSource, createWorkspace, discover } from '../../../src/core/workspace/create';
+import { createSource } from '../../../src/core/sources/registry';
+import { createWorkspace, discover } from '../../../src/core/workspace/create';
 import { Workspace } from '../../../src/core/workspace/workspace';
 import type { AppNotice, LoadProgress, SeriesDelta, SeriesReset } from '../../../src/shared/domain';
 

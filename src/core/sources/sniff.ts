@@ -1,10 +1,10 @@
 // Decides which reader a file needs: by name first, then by a look at its first bytes.
 
 import { open } from 'node:fs/promises';
-import { LineFramer, lines } from './line-framer';
-import { pickAxes, isPlainObject, numericLeaves } from './rows';
-import type { SourceFormat } from './types';
-import { decodeUtf8, parseJsonLenient, parseNumberCell } from './values';
+import type { SourceFormatName } from '../../shared/formats';
+import { LineFramer, lines } from '../readers/line-framer';
+import { pickAxes, isPlainObject, numericLeaves } from '../readers/rows';
+import { decodeUtf8, parseJsonLenient, parseNumberCell } from '../readers/values';
 
 const HEAD_BYTES = 64 * 1024;
 
@@ -22,7 +22,7 @@ const NOT_METRICS_JSON = new Set([
 ]);
 
 /** The format a file name alone settles, 'sniff' when content must decide, null when never ours. */
-export function formatByName(name: string): SourceFormat | 'sniff' | null {
+export function formatByName(name: string): SourceFormatName | 'sniff' | null {
   const lower = name.toLowerCase();
   if (lower.includes('tfevents')) return 'tfevents';
   if (lower.endsWith('.wandb')) return 'wandb';
@@ -49,7 +49,7 @@ export async function classifyFile(
   path: string,
   name: string,
   inMetricsDir = false,
-): Promise<SourceFormat | null> {
+): Promise<SourceFormatName | null> {
   const byName = formatByName(name);
   if (byName !== 'sniff') return byName;
   const lower = name.toLowerCase();
@@ -109,7 +109,7 @@ export function sniffJsonl(head: string): boolean {
 }
 
 /** JSON documents: an array of objects (history), trainer state, or progress metadata. */
-export function sniffJson(head: string): SourceFormat | null {
+export function sniffJson(head: string): SourceFormatName | null {
   const t = head.trimStart();
   if (t.startsWith('[')) return /^\[\s*\{/.test(t) ? 'json' : null;
   if (!t.startsWith('{')) return null;

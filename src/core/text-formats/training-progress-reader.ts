@@ -1,10 +1,10 @@
 // Reader for training_progress.json resume metadata: progress, ETA, snapshots and session history.
 
+import type { SourceFormatName } from '../../shared/formats';
 import { ArrayTail, JsonDocumentReader } from './json-document';
 import { progressInfo, RateTracker, scalarFields } from './progress';
-import { emitObject, isPlainObject, RowSink, STEP_KEYS, wallSeconds } from './rows';
-import type { SourceFormat } from './types';
-import { jsonNumber } from './values';
+import { emitObject, isPlainObject, RowSink, STEP_KEYS, wallSeconds } from '../readers/rows';
+import { jsonNumber } from '../readers/values';
 
 /** Arrays of per-session/per-chunk objects that form a history. */
 const HISTORY_KEYS = ['history', 'sessions', 'chunks'];
@@ -16,7 +16,7 @@ const SNAPSHOT_WALL_KEYS = ['updated_at', 'last_update', 'last_updated', 'timest
  * it has one. A `history` array of objects becomes `history/<field>` series, one point per entry.
  */
 export class TrainingProgressReader extends JsonDocumentReader {
-  readonly format: SourceFormat = 'training_progress';
+  readonly format: SourceFormatName = 'training_progress';
   private readonly history = new ArrayTail();
   private readonly historySink = new RowSink(() => this.series);
   private readonly snapshotSink = new RowSink(() => this.series);

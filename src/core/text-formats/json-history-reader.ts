@@ -1,11 +1,11 @@
 // Reader for JSON history files (training_metrics.json): an array of per-epoch/episode objects.
 
+import type { SourceFormatName } from '../../shared/formats';
 import { ArrayTail, JsonDocumentReader } from './json-document';
-import { emitObject, isPlainObject, RowSink } from './rows';
-import type { SourceFormat } from './types';
+import { emitObject, isPlainObject, RowSink } from '../readers/rows';
 
 export class JsonHistoryReader extends JsonDocumentReader {
-  readonly format: SourceFormat = 'json';
+  readonly format: SourceFormatName = 'json';
   private readonly tail = new ArrayTail();
   private readonly sink = new RowSink(() => this.series);
 

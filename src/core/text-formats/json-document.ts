@@ -1,9 +1,9 @@
 // Base for readers of whole JSON documents that are rewritten in place (history, trainer state, progress).
 
-import { readWholeFile, fileKey, isReadError } from './file-cursor';
-import { ReaderBase, type ReaderOptions } from './reader';
-import type { ReadError } from './types';
-import { decodeUtf8, parseJsonLenient } from './values';
+import { readWholeFile, fileKey, isReadError } from '../readers/file-cursor';
+import { ReaderBase, type ReaderOptions } from '../readers/reader';
+import type { ReadError } from '../readers/types';
+import { decodeUtf8, parseJsonLenient } from '../readers/values';
 
 /** Larger JSON documents are refused rather than parsed whole. */
 export const MAX_JSON_BYTES = 512 * 1024 * 1024;

@@ -1,9 +1,9 @@
 // Reader for Hugging Face / TRL trainer_state.json (any file name): log_history and step progress.
 
+import type { SourceFormatName } from '../../shared/formats';
 import { ArrayTail, JsonDocumentReader } from './json-document';
 import { progressInfo, RateTracker, scalarFields } from './progress';
-import { emitObject, isPlainObject, RowSink, type Axes } from './rows';
-import type { SourceFormat } from './types';
+import { emitObject, isPlainObject, RowSink, type Axes } from '../readers/rows';
 
 /** log_history entries are keyed by `step`; HF writes no wall time into them. */
 const AXES: Axes = { step: 'step', wall: null };
@@ -20,7 +20,7 @@ const VOLATILE = new Set([
 ]);
 
 export class TrainerStateReader extends JsonDocumentReader {
-  readonly format: SourceFormat = 'trainer_state';
+  readonly format: SourceFormatName = 'trainer_state';
   private readonly tail = new ArrayTail();
   private readonly sink = new RowSink(() => this.series);
   private readonly rate = new RateTracker();

@@ -1,12 +1,12 @@
 // Incremental CSV metrics reader: SB3/baselines progress.csv, monitor.csv, training_metrics.csv.
 
 import { parse } from 'csv-parse/sync';
-import { FileCursor, isReadError } from './file-cursor';
-import { LineFramer, type Framed } from './line-framer';
-import { ReaderBase, type ReaderOptions } from './reader';
-import { pickAxes, RowSink, wallSeconds } from './rows';
-import type { SourceFormat } from './types';
-import { decodeUtf8, parseJsonLenient, parseNumberCell } from './values';
+import type { SourceFormatName } from '../../shared/formats';
+import { LineRecordReader } from '../readers/appended-reader';
+import type { Framed } from '../readers/line-framer';
+import type { ReaderOptions } from '../readers/reader';
+import { pickAxes, wallSeconds } from '../readers/rows';
+import { decodeUtf8, parseJsonLenient, parseNumberCell } from '../readers/values';
 
 const CSV_OPTIONS = {
   relax_column_count: true,
@@ -25,47 +25,24 @@ interface Header {
   elapsedCol: number;
 }
 
-export class CsvReader extends ReaderBase {
-  readonly format: SourceFormat = 'csv';
-  private readonly cursor: FileCursor;
-  private readonly framer = new LineFramer(true);
-  private readonly sink = new RowSink(() => this.series);
+export class CsvReader extends LineRecordReader {
+  readonly format: SourceFormatName = 'csv';
   private header: Header | null = null;
   private firstLine = true;
   private tStart: number | undefined;
 
   constructor(path: string, options: ReaderOptions = {}) {
-    super(path, options);
-    this.cursor = new FileCursor(path, this.io);
+    super(path, options, true);
   }
 
-  protected async read(final: boolean): Promise<void> {
-    for (;;) {
-      const got = await this.cursor.next();
-      if (isReadError(got)) return this.pushError(got);
-      if (got.reset) this.restart();
-      const framed = this.framer.push(got.bytes, got.start, (e) => this.pushError(e));
-      if (framed) this.consume(framed, got.mtime);
-      if (got.atEnd) {
-        if (final) {
-          const tail = this.framer.flush();
-          if (tail) this.consume(tail, got.mtime);
-        }
-        return;
-      }
-    }
-  }
-
-  private restart(): void {
-    this.reset();
-    this.framer.reset();
-    this.sink.reset();
+  protected override restart(): void {
+    super.restart();
     this.header = null;
     this.firstLine = true;
     this.tStart = undefined;
   }
 
-  private consume(framed: Framed, mtime: number): void {
+  protected consume(framed: Framed, mtime: number): void {
     let text = decodeUtf8(framed.bytes);
     if (this.firstLine && text.length > 0) {
       this.firstLine = false;

@@ -1,4 +1,4 @@
-// Bounds-checked protobuf wire-format cursor for the event decoder's hot path (no library, no allocation).
+// Bounds-checked protobuf wire-format cursor, the one protobuf reader (event files, W&B records); no library, no allocation on the hot path.
 
 /** Thrown for malformed protobuf; callers turn it into a typed `decode` error. */
 export class ProtoError extends Error {

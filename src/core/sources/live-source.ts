@@ -1,8 +1,9 @@
-// The interface the workspace needs from any reader of one file that may still be growing.
+// One file of a run, read as it grows: the interface the workspace drives, whatever the format.
 
 import type { SourceFormatName } from '../../shared/formats';
-import type { SeriesSet } from '../series/series-set';
+import type { ReaderOptions } from '../readers/reader';
 import type { ProgressInfo, ReadError } from '../readers/types';
+import type { SeriesSet } from '../series/series-set';
 
 export interface LiveSource {
   /** Absolute path of the file. */
@@ -16,6 +17,8 @@ export interface LiveSource {
   /** Errors met so far (a live file's partial tail is not one); a new array when it changes, never mutated. */
   readonly errors: readonly ReadError[];
   readonly progress: ProgressInfo | null;
+  /** The run configuration the file carries (W&B config records and files/config.yaml); else null. */
+  readonly config: Record<string, unknown> | null;
   /** Bytes of the file consumed so far, when the reader knows (load progress); else null. */
   readonly bytesRead: number | null;
   /** Reads whatever was appended since the last call. Never throws: failures become `errors`. */
@@ -23,24 +26,5 @@ export interface LiveSource {
   close(): void;
 }
 
-export interface DiscoveredRun {
-  run: string;
-  dir: string;
-  sources: { path: string; format: SourceFormatName }[];
-}
-
-export interface Discovery {
-  runs: DiscoveredRun[];
-  /** Per-folder problems (unreadable, symlink loop, limits): reported, the walk goes on. */
-  errors: { path: string; message: string; kind?: string }[];
-}
-
-export interface SourceOptions {
-  /** Called between chunks of a long read, so a big file does not hold the event loop. */
-  pause?: () => Promise<void>;
-  /** Bytes parsed between two pauses (readers that parse synchronously); a default per reader. */
-  sliceBytes?: number;
-}
-
-export type SourceFactory = (path: string, format: SourceFormatName, opts?: SourceOptions) => LiveSource;
-export type Discover = (root: string) => Promise<Discovery>;
+/** How a live source paces a long read (the reader options that concern the workspace). */
+export type SourceOptions = Pick<ReaderOptions, 'pause' | 'sliceBytes'>;

@@ -1,8 +1,8 @@
 // Progress fraction and ETA from whatever counters and timestamps a run's progress file holds.
 
-import type { ProgressInfo } from './types';
-import { wallSeconds } from './rows';
-import { jsonNumber } from './values';
+import type { ProgressInfo } from '../readers/types';
+import { wallSeconds } from '../readers/rows';
+import { jsonNumber } from '../readers/values';
 
 /** (done, total) field pairs, most specific first. */
 const FRACTION_PAIRS: ReadonlyArray<readonly [string, string]> = [

@@ -1,0 +1,88 @@
+// The one format registry: which IncrementalReader reads each source format, live (LiveSource) or once (inspect).
+
+import type { SourceFormatName } from '../../shared/formats';
+import type { IncrementalReader, ReaderOptions } from '../readers/reader';
+import type { ProgressInfo, ReadError, SourceReadResult } from '../readers/types';
+import type { SeriesSet } from '../series/series-set';
+import { CsvReader } from '../text-formats/csv-reader';
+import { JsonHistoryReader } from '../text-formats/json-history-reader';
+import { JsonlReader } from '../text-formats/jsonl-reader';
+import { TrainerStateReader } from '../text-formats/trainer-state-reader';
+import { TrainingProgressReader } from '../text-formats/training-progress-reader';
+import { TfeventsReader } from '../tfevents/tfevents-reader';
+import { WandbReader } from '../wandb/wandb-reader';
+import type { LiveSource, SourceOptions } from './live-source';
+
+const READERS: Record<SourceFormatName, new (path: string, options: ReaderOptions) => IncrementalReader> = {
+  tfevents: TfeventsReader,
+  csv: CsvReader,
+  jsonl: JsonlReader,
+  json: JsonHistoryReader,
+  trainer_state: TrainerStateReader,
+  training_progress: TrainingProgressReader,
+  wandb: WandbReader,
+};
+
+/** A fresh incremental reader of `path`; call `readMore()` whenever the file may have changed. */
+export function createReader(
+  path: string,
+  format: SourceFormatName,
+  options: ReaderOptions = {},
+): IncrementalReader {
+  return new READERS[format](path, options);
+}
+
+/** Reads a whole source of any format as it is now, treating the writer as done. */
+export async function readSource(
+  path: string,
+  format: SourceFormatName,
+  options: ReaderOptions = {},
+): Promise<SourceReadResult> {
+  const reader = createReader(path, format, options);
+  await reader.readMore({ final: true });
+  return reader.result();
+}
+
+/** A source of any format as a LiveSource, for the workspace. */
+export function createSource(path: string, format: SourceFormatName, opts: SourceOptions = {}): LiveSource {
+  return readerSource(createReader(path, format, opts));
+}
+
+/** A format's incremental reader as a LiveSource. */
+function readerSource(reader: IncrementalReader): LiveSource {
+  let progress: ProgressInfo | null = null;
+  let config: Record<string, unknown> | null = null;
+  let records = 0;
+  let errors: ReadError[] = [];
+  return {
+    path: reader.path,
+    format: reader.format,
+    get series(): SeriesSet {
+      return reader.series;
+    },
+    get records() {
+      return records;
+    },
+    get errors() {
+      return errors;
+    },
+    get progress() {
+      return progress;
+    },
+    get config() {
+      return config;
+    },
+    get bytesRead() {
+      return reader.bytesRead;
+    },
+    readMore: async () => {
+      await reader.readMore();
+      const r = reader.result();
+      records = r.records;
+      errors = r.errors;
+      progress = r.progress ?? null;
+      config = r.config ?? null;
+    },
+    close: () => {},
+  };
+}

@@ -1,0 +1,11 @@
+// What a Workspace is given from outside: a folder walk (discovery) and a factory of live sources.
+
+import type { SourceFormatName } from '../../shared/formats';
+import type { Discovery as FolderDiscovery } from '../discovery';
+import type { LiveSource, SourceOptions } from '../sources/live-source';
+
+/** Runs found under the opened folder, and per-folder problems (reported; the walk goes on). */
+export type Discovery = Pick<FolderDiscovery, 'runs' | 'errors'>;
+
+export type Discover = (root: string) => Promise<Discovery>;
+export type SourceFactory = (path: string, format: SourceFormatName, opts?: SourceOptions) => LiveSource;

@@ -1,0 +1,44 @@
+// The RunInfo projection of a run's state: what runs.changed and listRuns() tell the UI and the CLI.
+
+import type { RunInfo } from '../../shared/domain';
+import { errorsOf, recordsOf, sourceProgress, type RunState } from './run-state';
+
+export function runInfo(state: RunState): RunInfo {
+  let points = 0;
+  let restarts = 0;
+  for (const v of state.views.values()) {
+    points += v.length;
+    restarts = Math.max(restarts, v.restarts.length);
+  }
+  let lastWall = -Infinity;
+  let progress: RunInfo['progress'] = null;
+  for (const e of state.entries) {
+    for (const [, series] of e.set.entries())
+      if (series.length > 0) lastWall = Math.max(lastWall, series.wallTime(series.length - 1));
+    const p = sourceProgress(e);
+    if (p) progress = { fraction: p.fraction, etaSeconds: p.etaSeconds };
+  }
+  return {
+    run: state.run,
+    sources: state.entries.map((e) => ({
+      file: e.name,
+      format: e.format,
+      records: recordsOf(e),
+      errors: errorsOf(e).map((x) => ({
+        offset: x.offset,
+        kind: x.kind,
+        message: x.message,
+      })),
+      dead: e.state === 'dead',
+    })),
+    tags: [...state.views.keys()].sort(),
+    points,
+    lastEventAt: Number.isFinite(lastWall) ? Math.round(lastWall * 1000) : null,
+    fileWrittenAt: state.fileWrittenAt,
+    progress,
+    loaded: state.loaded,
+    restarts,
+    worstAlert: null,
+    stalled: false,
+  };
+}

@@ -1,0 +1,285 @@
+// Reads a workspace's runs: the live sources by path, one read queue per run, file identity and
+// rotation, and syncing the live views (series.reset / series.appended), paced so the event loop never waits long.
+
+import { stat } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
+import type { PushPayloads } from '../../shared/contract';
+import type { SourceFormatName } from '../../shared/formats';
+import { LiveView, type ResetReason } from '../series/live-view';
+import type { ScalarSeries } from '../series/scalar-series';
+import { yieldToLoop } from '../readers/reader';
+import type { LoadProgressTracker } from './load-progress';
+import { deadEntry, sortEntries, type LiveEntry, type RunState, type SourceEntry } from './run-state';
+
+/**
+ * When several formats of one run carry the same tag (the demo writes an event file and a CSV with
+ * the same metrics), the live view shows the first format of this list only: no doubled points.
+ */
+const FORMAT_PRIORITY: readonly SourceFormatName[] = [
+  'tfevents',
+  'wandb',
+  'trainer_state',
+  'jsonl',
+  'csv',
+  'json',
+  'training_progress',
+];
+const RANK = new Map(FORMAT_PRIORITY.map((f, i) => [f, i]));
+
+/** Formats appended to in place: a file replaced at their path is a rotation (old data stays, dead). */
+const APPEND_FORMATS = new Set<SourceFormatName>(['tfevents', 'csv', 'jsonl', 'wandb']);
+
+/** View points fed per slice, and the largest delta pushed at once (~6 MB of arrays). */
+const FEED_SLICE = 1 << 18;
+const DELTA_MAX = 1 << 18;
+/** Work between two yields to the event loop, in ms. */
+const SLICE_MS = 8;
+
+/** What the loader needs from the workspace hosting it. */
+export interface LoaderHost {
+  /** Bumped by open/close: a read of an older folder stops when it sees a newer epoch. */
+  epoch(): number;
+  /** Whether `run` is still a run of the opened folder. */
+  isCurrent(run: RunState): boolean;
+  emit<E extends 'series.reset' | 'series.appended'>(event: E, payload: PushPayloads[E]): void;
+  notice(level: 'info' | 'warning' | 'error', text: string): void;
+  /** The runs' RunInfo changed: now (structure) or throttled. */
+  runsChanged(now?: boolean): void;
+}
+
+export interface FileInfo {
+  identity: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export async function fileInfo(path: string): Promise<FileInfo | null> {
+  try {
+    const st = await stat(path);
+    return { identity: `${st.dev}:${st.ino}`, size: st.size, mtimeMs: st.mtimeMs };
+  } catch {
+    return null;
+  }
+}
+
+export class RunLoader {
+  /** Live sources by path; a dead one leaves (a new file at its path is a new source). */
+  private readonly sources = new Map<string, { run: RunState; entry: LiveEntry }>();
+  private lastYield = 0;
+
+  constructor(
+    private readonly host: LoaderHost,
+    private readonly progress: LoadProgressTracker,
+  ) {}
+
+  // ---- live sources by path ----
+
+  find(path: string): { run: RunState; entry: LiveEntry } | undefined {
+    return this.sources.get(path);
+  }
+
+  add(run: RunState, entry: LiveEntry): void {
+    this.sources.set(entry.path, { run, entry });
+    run.entries.push(entry);
+    sortEntries(run.entries);
+  }
+
+  /** Asks every live source for what is new (the sweep that catches missed file events). */
+  readAll(): void {
+    for (const { run, entry } of this.sources.values()) void this.requestRead(run, entry);
+  }
+
+  closeAll(): void {
+    for (const { entry } of this.sources.values()) entry.live.close();
+    this.sources.clear();
+  }
+
+  private isLive(entry: LiveEntry): boolean {
+    return this.sources.get(entry.path)?.entry === entry;
+  }
+
+  // ---- pacing ----
+
+  /** Yields to the event loop (timers, IO, requests) and reports load progress. */
+  async pause(): Promise<void> {
+    await yieldToLoop();
+    this.lastYield = performance.now();
+    this.progress.report();
+  }
+
+  private async maybePause(): Promise<void> {
+    if (performance.now() - this.lastYield > SLICE_MS) await this.pause();
+  }
+
+  // ---- the read queue ----
+
+  enqueue(run: RunState, job: () => Promise<void>): Promise<void> {
+    const p = run.chain.then(job).catch((e: unknown) => {
+      this.host.notice('error', `${run.run}: internal error while reading: ${message(e)}`);
+    });
+    run.chain = p;
+    return p;
+  }
+
+  /** First read of a run: every source, then every tag's view once (so format choice sees all sources). */
+  async loadRun(run: RunState): Promise<void> {
+    const epoch = this.host.epoch();
+    const dirty = new Map<string, ResetReason>();
+    for (const entry of [...run.entries]) {
+      if (entry.state === 'live') {
+        this.progress.readingNow(entry.live);
+        await this.readEntry(run, entry, dirty);
+        this.progress.readingNow(null);
+      }
+      this.progress.sourceRead(entry.size);
+      if (epoch !== this.host.epoch()) return;
+      this.progress.report();
+    }
+    await this.syncViews(run, dirty);
+  }
+
+  /** Reads one source of a loaded run and updates the views; requests while one waits are coalesced. */
+  requestRead(run: RunState, entry: SourceEntry): Promise<void> {
+    if (!run.loaded || entry.state === 'dead' || !this.isLive(entry)) return Promise.resolve();
+    if (entry.queued) return entry.queued;
+    const epoch = this.host.epoch();
+    const live = entry.live;
+    const job = this.enqueue(run, async () => {
+      entry.queued = null;
+      if (epoch !== this.host.epoch() || !this.isLive(entry)) return;
+      const dirty = new Map<string, ResetReason>();
+      const progressBefore = live.progress;
+      const recordsBefore = live.records;
+      await this.readEntry(run, entry, dirty);
+      if (epoch !== this.host.epoch()) return;
+      await this.syncViews(run, dirty);
+      if (this.isLive(entry) && live.records !== recordsBefore && (live.progress || progressBefore))
+        this.host.runsChanged();
+    });
+    entry.queued = job;
+    return job;
+  }
+
+  /** A file event said `path` was removed: once queued reads are done, a source whose file is gone dies. */
+  removeIfGone(path: string): void {
+    const found = this.sources.get(path);
+    if (!found) return;
+    const epoch = this.host.epoch();
+    void this.enqueue(found.run, async () => {
+      const info = await fileInfo(path);
+      if (epoch !== this.host.epoch() || info !== null || !this.isLive(found.entry)) return;
+      this.markDead(found.run, found.entry);
+    });
+  }
+
+  /** Reads what is new in one source; records in `dirty` the tags whose views must be refreshed. */
+  private async readEntry(run: RunState, entry: LiveEntry, dirty: Map<string, ResetReason>): Promise<void> {
+    const live = entry.live;
+    const oldSet = entry.set;
+    const recordsBefore = live.records;
+    const errorsBefore = live.errors; // readers replace the array when it changes: no copy needed
+    const configBefore = live.config;
+    await live.readMore();
+    if (!this.host.isCurrent(run) || !this.isLive(entry)) return;
+    if (live.series !== oldSet) {
+      // The reader started over: the file shrank (truncated) or another file took its path (rotation).
+      const info = await fileInfo(entry.path);
+      const replaced =
+        APPEND_FORMATS.has(entry.format) &&
+        entry.identity !== null &&
+        (info === null || info.identity !== entry.identity);
+      if (replaced) {
+        // The old file's data stays, as a dead source; the live one reads the new file.
+        run.entries.push(
+          deadEntry(entry, {
+            records: recordsBefore,
+            errors: errorsBefore,
+            config: configBefore,
+            set: oldSet,
+          }),
+        );
+        entry.gen = ++run.gens;
+        sortEntries(run.entries);
+        this.host.runsChanged(true);
+      }
+      entry.identity = info?.identity ?? null;
+      const reason: ResetReason = replaced ? 'bulk' : 'truncated';
+      for (const [tag] of oldSet.entries()) dirty.set(tag, reason);
+      entry.set = live.series;
+    }
+    if (
+      live.records !== recordsBefore ||
+      live.errors.length !== errorsBefore.length ||
+      run.fileWrittenAt === null ||
+      entry.identity === null
+    ) {
+      const info = await fileInfo(entry.path);
+      if (info) {
+        entry.identity = info.identity;
+        entry.mtimeMs = info.mtimeMs;
+        if (run.fileWrittenAt === null || info.mtimeMs > run.fileWrittenAt) run.fileWrittenAt = info.mtimeMs;
+      } else if (live.errors.some((e) => e.kind === 'io')) {
+        this.markDead(run, entry);
+        return;
+      }
+    }
+    if (live.records !== recordsBefore || entry.set !== oldSet)
+      for (const [tag] of entry.set.entries()) if (!dirty.has(tag)) dirty.set(tag, 'bulk');
+  }
+
+  /** The file is gone: its data stays in the views, it reads no more; a new file there is a new source. */
+  private markDead(run: RunState, entry: LiveEntry): void {
+    if (!this.isLive(entry)) return;
+    const live = entry.live;
+    const dead = deadEntry(entry, {
+      records: live.records,
+      errors: live.errors.filter((e) => e.kind !== 'io'),
+      config: live.config,
+      set: entry.set,
+    });
+    const at = run.entries.indexOf(entry);
+    if (at >= 0) run.entries[at] = dead;
+    live.close();
+    this.sources.delete(entry.path);
+    this.host.runsChanged(true);
+  }
+
+  /** Refreshes the views of `tags` and pushes what changed: resets, then appended points. */
+  async syncViews(run: RunState, tags: Map<string, ResetReason>): Promise<void> {
+    const epoch = this.host.epoch();
+    for (const [tag, reason] of tags) {
+      let view = run.views.get(tag);
+      if (!view) {
+        view = new LiveView();
+        run.views.set(tag, view);
+      }
+      view.setParts(partsOf(run, tag), reason);
+      for (;;) {
+        const fed = view.feed(FEED_SLICE);
+        const reset = view.takeReset();
+        if (reset) this.host.emit('series.reset', { run: run.run, tag, reason: reset });
+        for (let d = view.takeDelta(DELTA_MAX); d; d = view.takeDelta(DELTA_MAX))
+          this.host.emit('series.appended', { run: run.run, tag, ...d });
+        if (fed < FEED_SLICE) break;
+        await this.pause();
+        if (epoch !== this.host.epoch()) return;
+      }
+      await this.maybePause();
+      if (epoch !== this.host.epoch()) return;
+    }
+  }
+}
+
+/** The series of `tag` a view concatenates: those of the best-ranked format carrying it, in file order. */
+function partsOf(run: RunState, tag: string): ScalarSeries[] {
+  let best = Number.POSITIVE_INFINITY;
+  for (const e of run.entries) if (e.set.has(tag)) best = Math.min(best, RANK.get(e.format) ?? 99);
+  const out: ScalarSeries[] = [];
+  for (const e of run.entries)
+    if (e.set.has(tag) && (RANK.get(e.format) ?? 99) === best) out.push(e.set.get(tag));
+  return out;
+}
+
+export function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,107 @@
+// A run as the workspace holds it: its source entries (each live or dead), its live views and its own config.
+
+import type { SourceFormatName } from '../../shared/formats';
+import type { RunConfig } from '../readers/run-config';
+import type { ProgressInfo, ReadError } from '../readers/types';
+import type { LiveView } from '../series/live-view';
+import type { SeriesSet } from '../series/series-set';
+import type { LiveSource } from '../sources/live-source';
+
+interface EntryBase {
+  path: string;
+  name: string;
+  format: SourceFormatName;
+  /** Orders a file replaced at the same path after the old one. */
+  gen: number;
+  /** The series set last seen (a reader starting over makes a new one). */
+  set: SeriesSet;
+  /** dev:ino when last read, to tell a replaced file from a truncated one; null before the first read. */
+  identity: string | null;
+  /** File size when found (load progress). */
+  size: number;
+  /** mtime when last read: a dead source's file found under another name is recognised by dev:ino and
+   * an unchanged mtime (a new file reusing a deleted file's inode has a newer one). */
+  mtimeMs: number | null;
+}
+
+/** A source still read as its file grows. */
+export interface LiveEntry extends EntryBase {
+  state: 'live';
+  live: LiveSource;
+  /** The read requested and not yet started: later requests join it. */
+  queued: Promise<void> | null;
+}
+
+/** A source whose file is gone (deleted or rotated away): its series stay in the views, frozen. */
+export interface DeadEntry extends EntryBase {
+  state: 'dead';
+  /** Records, errors and config when it died. */
+  records: number;
+  errors: readonly ReadError[];
+  config: RunConfig | null;
+}
+
+export type SourceEntry = LiveEntry | DeadEntry;
+
+export interface RunState {
+  run: string;
+  dir: string;
+  entries: SourceEntry[];
+  views: Map<string, LiveView>;
+  fileWrittenAt: number | null;
+  /** The run's own config.json, read when first seen. */
+  config: RunConfig | null;
+  loaded: boolean;
+  /** Reads and view updates of one run run one at a time, in order. */
+  chain: Promise<void>;
+  gens: number;
+}
+
+export function newRunState(run: string, dir: string, config: RunConfig | null): RunState {
+  return {
+    run,
+    dir,
+    entries: [],
+    views: new Map(),
+    fileWrittenAt: null,
+    config,
+    loaded: false,
+    chain: Promise.resolve(),
+    gens: 0,
+  };
+}
+
+/** The dead twin of a live entry, with what it held at its death (`fields` overrides: a rotated file's
+ * old series and counts). */
+export function deadEntry(
+  entry: LiveEntry,
+  fields: Pick<DeadEntry, 'records' | 'errors' | 'config' | 'set'>,
+): DeadEntry {
+  const { path, name, format, gen, identity, size, mtimeMs } = entry;
+  return { state: 'dead', path, name, format, gen, identity, size, mtimeMs, ...fields };
+}
+
+export function recordsOf(e: SourceEntry): number {
+  return e.state === 'live' ? e.live.records : e.records;
+}
+
+export function errorsOf(e: SourceEntry): readonly ReadError[] {
+  return e.state === 'live' ? e.live.errors : e.errors;
+}
+
+export function sourceConfig(e: SourceEntry): RunConfig | null {
+  return e.state === 'live' ? e.live.config : e.config;
+}
+
+export function sourceProgress(e: SourceEntry): ProgressInfo | null {
+  return e.state === 'live' ? e.live.progress : null;
+}
+
+/** File name order; a file replaced at the same path after the old one. */
+export function sortEntries(entries: SourceEntry[]): void {
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.gen - b.gen));
+}
+
+export function byRunName(a: RunState, b: RunState): number {
+  return a.run < b.run ? -1 : a.run > b.run ? 1 : 0;
+}
