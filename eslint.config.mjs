@@ -32,10 +32,10 @@ const RUNTIMES = {
 // longest part holding it, so adding or moving a folder is one word on one line.
 const CORE_ORDER = [
   ['series', 'system', 'store', 'api'],
-  ['readers'], // the reader base and the row formats (csv, jsonl, json documents)
-  ['tfevents', 'wandb'],
-  ['readers/index', 'demo'], // readers/index: createReader over every format
-  ['discovery', 'health/run-config'], // run-config is moving out of health (#16)
+  ['readers'], // the readers' shared base: reader, appended-file loop, cursor, framer, rows, values, proto
+  ['text-formats', 'tfevents', 'wandb'], // the formats
+  ['sources', 'demo'], // sources: the one format registry and the sniffer
+  ['discovery'],
   ['workspace', 'inspect'],
   ['health'],
   ['alerts'],

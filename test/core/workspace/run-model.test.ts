@@ -19,6 +19,7 @@ import { createSource } from '../../../src/core/sources/registry';
 import { createWorkspace, discover } from '../../../src/core/workspace/create';
 import { Workspace } from '../../../src/core/workspace/workspace';
 import type { AppNotice, LoadProgress, SeriesDelta, SeriesReset } from '../../../src/shared/domain';
+import { waitFor } from '../../helpers/wait-for';
 
 let ws: Workspace | null = null;
 const dirs: string[] = [];
@@ -32,14 +33,6 @@ function tmp(): string {
   const d = mkdtempSync(join(tmpdir(), 'rlwatch-rm-'));
   dirs.push(d);
   return d;
-}
-
-async function until(cond: () => boolean, what: string, limitMs = 15_000): Promise<void> {
-  const start = Date.now();
-  while (!cond()) {
-    if (Date.now() - start > limitMs) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 const range = (a: number, b: number): number[] => Array.from({ length: b - a + 1 }, (_, i) => a + i);
@@ -73,7 +66,7 @@ describe('restarts', () => {
     expect(rec.resets).toEqual([]);
 
     writeSteps(w, range(60, 80));
-    await until(() => ws!.getWindow('.', 'loss', { pixels: 1000 })!.length === 81, 'restarted points');
+    await waitFor(() => ws!.getWindow('.', 'loss', { pixels: 1000 })!.length === 81, 'restarted points');
     w.close();
     expect(rec.resets).toEqual([{ run: '.', tag: 'loss', reason: 'restart' }]);
     const last = rec.deltas[rec.deltas.length - 1]!;
@@ -160,7 +153,7 @@ describe('truncation, deletion, rotation', () => {
     expect(windowSteps('.', 'loss')).toEqual(range(0, 9));
     truncateSync(csv, 0);
     appendFileSync(csv, 'step,loss\n0,100\n1,101\n');
-    await until(
+    await waitFor(
       () => rec.resets.length > 0 && ws!.getWindow('.', 'loss', { pixels: 9 })!.length === 2,
       'reset',
     );
@@ -183,7 +176,7 @@ describe('truncation, deletion, rotation', () => {
     const again = new EventFileWriter(dir, { fileName: 'events.out.tfevents.1.host' });
     writeSteps(again, range(0, 4), 'loss', 1_800_000_000);
     again.close();
-    await until(
+    await waitFor(
       () => rec.resets.length > 0 && ws!.getWindow('.', 'loss', { pixels: 99 })!.length === 5,
       'reset',
     );
@@ -202,7 +195,7 @@ describe('truncation, deletion, rotation', () => {
     ws = createWorkspace({ sweepMs: 30 });
     await ws.open(dir);
     unlinkSync(w.path);
-    await until(() => ws!.listRuns()[0]!.sources[0]!.dead, 'dead source');
+    await waitFor(() => ws!.listRuns()[0]!.sources[0]!.dead, 'dead source');
     const info = ws.listRuns()[0]!;
     expect(info.sources).toEqual([
       { file: 'events.out.tfevents.1.host', format: 'tfevents', records: 11, errors: [], dead: true },
@@ -229,7 +222,7 @@ describe('truncation, deletion, rotation', () => {
         .map((s) => JSON.stringify({ step: s, loss: -s }))
         .join('\n') + '\n',
     );
-    await until(() => windowSteps('.', 'loss').length === 15, 'rotated points');
+    await waitFor(() => windowSteps('.', 'loss').length === 15, 'rotated points');
     expect(windowSteps('.', 'loss')).toEqual(range(0, 14));
     const sources = ws.listRuns()[0]!.sources;
     expect(sources.map((s) => [s.file, s.dead, s.records])).toEqual([
@@ -258,7 +251,7 @@ describe('truncation, deletion, rotation', () => {
         .map((s) => JSON.stringify({ step: s, loss: -s }))
         .join('\n') + '\n',
     );
-    await until(() => windowSteps('.', 'loss').length === 15, 'rotated points');
+    await waitFor(() => windowSteps('.', 'loss').length === 15, 'rotated points');
     // Give discovery time to see the renamed file.
     await new Promise((r) => setTimeout(r, 400));
     expect(windowSteps('.', 'loss')).toEqual(range(0, 14));

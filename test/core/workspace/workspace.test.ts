@@ -8,20 +8,13 @@ import { startDemo } from '../../../src/core/demo/demo-writer';
 import { createWorkspace } from '../../../src/core/workspace/create';
 import type { Workspace } from '../../../src/core/workspace/workspace';
 import type { RunInfo, SeriesDelta } from '../../../src/shared/domain';
+import { waitFor } from '../../helpers/wait-for';
 
 let ws: Workspace | null = null;
 afterEach(async () => {
   await ws?.close();
   ws = null;
 });
-
-async function until(cond: () => boolean, what: string, limitMs = 20_000): Promise<void> {
-  const start = Date.now();
-  while (!cond()) {
-    if (Date.now() - start > limitMs) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('workspace on a live demo run', () => {
   test('discovers the run and pushes each appended point once, matching a full read', async () => {
@@ -39,13 +32,13 @@ describe('workspace on a live demo run', () => {
     await demo.done;
     const pushed = (tag: string): number[] =>
       deltas.filter((d) => d.run === 'ppo_demo' && d.tag === tag).flatMap((d) => [...d.steps]);
-    await until(
+    await waitFor(
       () => pushed('approx_kl').length >= steps && pushed('reward').length >= steps,
       'all demo points',
     );
 
     // The demo's last progress write says it finished.
-    await until(() => ws!.listRuns()[0]?.progress?.fraction === 1, 'final progress');
+    await waitFor(() => ws!.listRuns()[0]?.progress?.fraction === 1, 'final progress');
     expect(runs.map((r) => r.run)).toEqual(['ppo_demo']);
     const info = ws.listRuns()[0]!;
     expect(info.sources.map((s) => s.format).sort()).toEqual(['csv', 'tfevents', 'training_progress']);
