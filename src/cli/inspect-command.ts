@@ -1,6 +1,7 @@
 // `rlwatch inspect PATH [--json]`: what is in a folder — runs, sources, errors, per-tag summaries.
 
 import { inspectPath, type InspectReport } from '../core/inspect';
+import { terminalSafe } from './terminal-text';
 import { parseFlags, UsageError } from './usage';
 import { formatValue } from '../shared/format';
 
@@ -21,7 +22,9 @@ export async function runInspect(args: string[]): Promise<number> {
     throw new UsageError(why ? `${positionals[0]} ${why}` : err instanceof Error ? err.message : String(err));
   }
   if (tty) process.stderr.write('\r\x1b[K');
-  for (const e of report.walkErrors) process.stderr.write(`rlwatch: warning: ${e.path}: ${e.message}\n`);
+  for (const e of report.walkErrors) {
+    process.stderr.write(`rlwatch: warning: ${terminalSafe(e.path)}: ${terminalSafe(e.message)}\n`);
+  }
   if (values.json === true) {
     process.stdout.write(JSON.stringify({ root: report.root, runs: report.runs }) + '\n');
   } else {
@@ -63,11 +66,11 @@ function configLine(config: Record<string, unknown>): string | null {
 }
 
 export function formatReport(report: InspectReport): string {
-  const out: string[] = [`${report.root}: ${report.runs.length} run(s)`];
+  const out: string[] = [`${terminalSafe(report.root)}: ${report.runs.length} run(s)`];
   if (report.runs.length === 0)
     out.push('  no recognised metric files found (tfevents, CSV, JSON/JSONL, trainer_state.json, W&B)');
   for (const run of report.runs) {
-    out.push('', `run ${run.run}`);
+    out.push('', `run ${terminalSafe(run.run)}`);
     for (const s of run.sources) {
       const errs = s.errors.length
         ? `  ${s.errors.length} error(s): ${s.errors
@@ -75,7 +78,7 @@ export function formatReport(report: InspectReport): string {
             .map((e) => `${e.kind}@${e.offset}`)
             .join(', ')}`
         : '';
-      out.push(`  ${s.format.padEnd(17)} ${s.file}  (${s.records} records)${errs}`);
+      out.push(`  ${s.format.padEnd(17)} ${terminalSafe(s.file)}  (${s.records} records)${errs}`);
     }
     if (run.progress) {
       const pct = run.progress.fraction === null ? '?' : `${(run.progress.fraction * 100).toFixed(1)}%`;
@@ -83,13 +86,13 @@ export function formatReport(report: InspectReport): string {
       out.push(`  progress ${pct}${eta}`);
     }
     const config = run.config && configLine(run.config);
-    if (config) out.push(`  config ${config}`);
+    if (config) out.push(`  config ${terminalSafe(config)}`);
     const tags = Object.entries(run.scalars);
     if (tags.length) {
       const rows = [['tag', 'count', 'steps', 'last', 'min', 'max', 'non-finite']];
       for (const [tag, s] of tags) {
         rows.push([
-          tag,
+          terminalSafe(tag),
           String(s.count),
           `${fmt(s.firstStep)}–${fmt(s.lastStep)}`,
           fmt(s.last),

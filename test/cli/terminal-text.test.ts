@@ -2,6 +2,7 @@
 
 import { describe, expect, test } from 'vitest';
 import { terminalSafe } from '../../src/cli/terminal-text';
+import { formatReport } from '../../src/cli/inspect-command';
 import { formatLine } from '../../src/cli/watch-command';
 
 describe('terminalSafe', () => {
@@ -52,5 +53,41 @@ describe('watch text lines', () => {
       value: 1,
     } as never);
     expect(alert.trimEnd()).not.toContain('\n');
+  });
+});
+
+describe('inspect text report', () => {
+  test('run, file and tag names with escapes and newlines stay on their own line, visibly escaped', () => {
+    const out = formatReport({
+      root: '/runs/\u001b[2J',
+      walkErrors: [],
+      runs: [
+        {
+          run: 'r\nfake',
+          sources: [{ file: 'm\u001b]0;x\u0007.csv', format: 'csv', records: 1, errors: [] }],
+          scalars: {
+            'loss\r\nCRITICAL': {
+              count: 1,
+              firstStep: 0,
+              lastStep: 0,
+              sum: 1,
+              min: 1,
+              max: 1,
+              last: 1,
+              nonFinite: 0,
+            },
+          },
+          progress: null,
+          config: { 'k\u001b': 'v\n' },
+        },
+      ],
+    } as never);
+    for (const c of ['\u001b', '\u0007', '\r']) expect(out).not.toContain(c);
+    expect(out).toContain('run r\\nfake');
+    expect(out).toContain('m\\e]0;x\\x07.csv');
+    expect(out).toContain('loss\\r\\nCRITICAL');
+    expect(out).toContain('/runs/\\e[2J');
+    // Only the report's own line breaks remain.
+    expect(out.split('\n').some((l) => l.startsWith('CRITICAL'))).toBe(false);
   });
 });
