@@ -37,6 +37,7 @@ const CORE_ORDER = [
   ['sources', 'demo'], // sources: the one format registry and the sniffer
   ['discovery'],
   ['workspace', 'inspect'],
+  ['export'], // reads runs whole through inspect's reader; writes outside them
   ['health'],
   ['alerts'],
   ['app', 'watch'],

@@ -1,6 +1,7 @@
 // Dispatches `rlwatch` subcommands; returns the exit status (usage errors are thrown as UsageError).
 
 import { runDemo } from './demo-command';
+import { runExport } from './export-command';
 import { runInspect } from './inspect-command';
 import { runOpen } from './open-command';
 import { runServe } from './serve-command';
@@ -14,6 +15,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   demo: runDemo,
   inspect: runInspect,
   watch: runWatch,
+  export: runExport,
 };
 
 export async function main(argv: string[]): Promise<number> {

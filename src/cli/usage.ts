@@ -21,9 +21,14 @@ Usage:
                                    print updates, progress, system samples and alerts as they
                                    happen (--json: NDJSON); --exit-on critical exits 3 on the
                                    first critical alert
+  rlwatch export PATH --out FOLDER [--csv] [--json] [--runs REGEX] [--tags REGEX]
+                                   write each run's data to FOLDER/RUN/: metrics_long.csv (every
+                                   point as read), metrics_wide.csv (a row per step) and
+                                   training_metrics.json (history); --json also prints what was
+                                   written; never into PATH
   rlwatch --help | --version
 
-Exit status: 0 ok, 2 bad usage or unreadable path.`;
+Exit status: 0 ok, 1 export partly failed, 2 bad usage or unreadable path.`;
 
 export class UsageError extends Error {
   constructor(message: string) {

@@ -7,7 +7,7 @@ import { discoverRuns, type DiscoveredRun } from './discovery';
 import { effectiveConfig, readRunConfig, type RunConfig } from './readers/run-config';
 import { classifyFile } from './sources/sniff';
 import type { ProgressInfo, ReadError } from './readers/types';
-import { summarize, type ScalarSummary } from './series/scalar-series';
+import { summarize, type ScalarSeries, type ScalarSummary } from './series/scalar-series';
 import { readSource } from './sources/registry';
 
 export interface InspectSource {
@@ -65,8 +65,22 @@ function progressOf(p: ProgressInfo): NonNullable<InspectRun['progress']> {
   return { ...p.fields, fraction: p.fraction, etaSeconds: p.etaSeconds };
 }
 
-async function inspectRun(d: DiscoveredRun, onFile: (file: string) => void): Promise<InspectRun> {
-  const perTag = new Map<string, ScalarSummary[]>();
+/** One run read once, whole: its sources in file-name order, each tag's series from each file in that order. */
+export interface RunRead {
+  run: string;
+  sources: InspectSource[];
+  /** Per tag, one series per file that has it, in file-name order (inspect concatenates them). */
+  series: Map<string, ScalarSeries[]>;
+  progress: InspectRun['progress'];
+  config: RunConfig | null;
+}
+
+/** Reads every source of a discovered run to its end, the way inspect and export both need it. */
+export async function readRunWhole(
+  d: DiscoveredRun,
+  onFile: (file: string) => void = () => {},
+): Promise<RunRead> {
+  const series = new Map<string, ScalarSeries[]>();
   const sources: InspectSource[] = [];
   let progress: InspectRun['progress'] = null;
   const sourceConfigs: (RunConfig | null | undefined)[] = [];
@@ -74,42 +88,54 @@ async function inspectRun(d: DiscoveredRun, onFile: (file: string) => void): Pro
     onFile(s.path);
     const r = await readSource(s.path, s.format);
     sources.push({ file: basename(s.path), format: s.format, records: r.records, errors: r.errors });
-    for (const [tag, series] of r.series.entries()) {
-      let list = perTag.get(tag);
-      if (!list) perTag.set(tag, (list = []));
-      list.push(summarize(series));
+    for (const [tag, one] of r.series.entries()) {
+      let list = series.get(tag);
+      if (!list) series.set(tag, (list = []));
+      list.push(one);
     }
     if (r.progress) progress = progressOf(r.progress);
     sourceConfigs.push(r.config);
   }
-  const scalars: Record<string, ScalarSummary> = {};
-  for (const tag of [...perTag.keys()].sort()) scalars[tag] = combineSummaries(perTag.get(tag)!);
   const config = effectiveConfig(await readRunConfig(d.dir), sourceConfigs);
-  return { run: d.run, sources, scalars, progress, config };
+  return { run: d.run, sources, series, progress, config };
+}
+
+async function inspectRun(d: DiscoveredRun, onFile: (file: string) => void): Promise<InspectRun> {
+  const read = await readRunWhole(d, onFile);
+  const scalars: Record<string, ScalarSummary> = {};
+  for (const tag of [...read.series.keys()].sort()) {
+    scalars[tag] = combineSummaries(read.series.get(tag)!.map(summarize));
+  }
+  return { run: read.run, sources: read.sources, scalars, progress: read.progress, config: read.config };
+}
+
+/** The runs under a folder (or the one run of a single recognised file), sorted by name. */
+export async function findRuns(
+  path: string,
+): Promise<{ root: string; runs: DiscoveredRun[]; walkErrors: InspectReport['walkErrors'] }> {
+  const full = resolve(path);
+  const st = await stat(full);
+  if (st.isDirectory()) {
+    const found = await discoverRuns(full);
+    const runs = [...found.runs].sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0));
+    return { root: full, runs, walkErrors: found.errors.map((e) => ({ path: e.path, message: e.message })) };
+  }
+  const root = dirname(full);
+  const format = await classifyFile(full, basename(full));
+  if (!format) throw new Error(`${full} is not a recognised metrics file`);
+  return {
+    root,
+    runs: [{ run: '.', dir: root, sources: [{ path: full, name: basename(full), format }] }],
+    walkErrors: [],
+  };
 }
 
 /** Inspects a folder (every run below it) or a single recognised file (one run, '.'). */
 export async function inspectPath(path: string, onProgress?: InspectProgress): Promise<InspectReport> {
-  const full = resolve(path);
-  const st = await stat(full);
-  let runs: DiscoveredRun[];
-  let root = full;
-  let walkErrors: InspectReport['walkErrors'] = [];
-  if (st.isDirectory()) {
-    const found = await discoverRuns(full);
-    runs = found.runs;
-    walkErrors = found.errors.map((e) => ({ path: e.path, message: e.message }));
-  } else {
-    root = dirname(full);
-    const format = await classifyFile(full, basename(full));
-    if (!format) throw new Error(`${full} is not a recognised metrics file`);
-    runs = [{ run: '.', dir: root, sources: [{ path: full, name: basename(full), format }] }];
-  }
+  const { root, runs, walkErrors } = await findRuns(path);
   const total = runs.reduce((n, r) => n + r.sources.length, 0);
   let done = 0;
   const out: InspectRun[] = [];
-  for (const d of [...runs].sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0))) {
-    out.push(await inspectRun(d, (file) => onProgress?.(done++, total, file)));
-  }
+  for (const d of runs) out.push(await inspectRun(d, (file) => onProgress?.(done++, total, file)));
   return { root, runs: out, walkErrors };
 }
