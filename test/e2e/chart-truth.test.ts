@@ -14,17 +14,19 @@ const URL_LINE = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/;
 
 /**
  * Run alpha, 40 rows: a constant column, a column over five decades, a point between NaNs, an eval metric
- * logged once, and one spike in an otherwise quiet column.
+ * logged once, one spike in an otherwise quiet column, and a column from 4 to 150 (on a log axis its "100"
+ * is a tick chart.js skipped when it sampled the labels to size the axis).
  */
 const ALPHA_CSV = [
-  'step,flat,wide,gappy,eval_score,spiky',
+  'step,flat,wide,gappy,eval_score,spiky,mid',
   ...Array.from({ length: 40 }, (_, k) => {
     const step = k + 1;
     const wide = 10 ** Math.min(5, k);
     const gappy = step === 3 ? '0.7' : 'nan';
     const evalScore = step === 4 ? '0.9' : '';
     const spiky = step === 20 ? 1000 : 1 + 0.05 * Math.sin(step);
-    return `${step},1.5,${wide},${gappy},${evalScore},${spiky}`;
+    const mid = 4 + (k * 146) / 39;
+    return `${step},1.5,${wide},${gappy},${evalScore},${spiky},${mid}`;
   }),
 ].join('\n');
 
@@ -109,11 +111,15 @@ describe('charts tell the truth on a small real folder', () => {
 
   test('no tick label is cut by the canvas edge, on a linear or a log y-axis', async () => {
     await ready('wide');
+    await ready('mid');
     expect(await inkOnEdges(chart('wide'))).toEqual({ left: 0, top: 0 });
+    expect(await inkOnEdges(chart('mid'))).toEqual({ left: 0, top: 0 });
     await page.getByLabel('Log y').check();
     await expect.poll(() => chart('wide').getAttribute('data-logy')).toBe('true');
     await expect.poll(() => chart('wide').getAttribute('data-y-ticks')).toContain('100000');
+    await expect.poll(() => chart('mid').getAttribute('data-y-ticks')).toContain('100');
     expect(await inkOnEdges(chart('wide'))).toEqual({ left: 0, top: 0 });
+    expect(await inkOnEdges(chart('mid'))).toEqual({ left: 0, top: 0 });
     const labels = (await chart('wide').getAttribute('data-y-ticks'))!.split('|').filter((l) => l !== '');
     expect(labels).toEqual(['1', '10', '100', '1000', '10000', '100000']);
     await page.getByLabel('Log y').uncheck();

@@ -257,6 +257,8 @@ describe('truthful y-axes', () => {
     const o = chartOptions(spec(), theme);
     expect(o.layout).toEqual({ padding: { top: TOP_PADDING } });
     expect((o.scales!.y as { ticks: { sampleSize?: number } }).ticks.sampleSize).toBeUndefined();
+    const logTicks = (yScaleOptions(true, null, theme) as { ticks: { maxTicksLimit?: number } }).ticks;
+    expect(logTicks.maxTicksLimit).toBeUndefined();
   });
 
   test('the overlay gets lone points as dots in their run colour, and clipped points when outliers are ignored', () => {

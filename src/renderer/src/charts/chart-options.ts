@@ -129,10 +129,11 @@ export function yScaleOptions(logY: boolean, band: BandRange | null, theme: Char
     border: { color: theme.grid },
     ticks: {
       color: theme.muted,
-      maxTicksLimit: 6,
-      // Few ticks stacked vertically never overlap: skip chart.js's label auto-skipping pass. Every label is
-      // measured (no sampleSize): on a log axis most labels are blank, and a sample of blanks gives the axis
-      // no width, cutting "1000" to its last digit.
+      // Every label is measured to size the axis: no sampleSize, and no maxTicksLimit on a log axis (chart.js
+      // measures only every length/maxTicksLimit-th label; log ticks are mostly blank, so the skipped ones
+      // included "100" and the axis came out too narrow, cutting it to its last digits).
+      ...(logY ? {} : { maxTicksLimit: 6 }),
+      // Few ticks stacked vertically never overlap: skip chart.js's label auto-skipping pass.
       autoSkip: false,
       font: { size: 10 },
       callback: yTickLabel(logY) as never,
