@@ -259,6 +259,7 @@ describe('truthful y-axes', () => {
     expect((o.scales!.y as { ticks: { sampleSize?: number } }).ticks.sampleSize).toBeUndefined();
     const logTicks = (yScaleOptions(true, null, theme) as { ticks: { maxTicksLimit?: number } }).ticks;
     expect(logTicks.maxTicksLimit).toBeUndefined();
+    expect((o.scales!.y as { ticks: { includeBounds?: boolean } }).ticks.includeBounds).toBe(false);
   });
 
   test('the overlay gets lone points as dots in their run colour, and clipped points when outliers are ignored', () => {

@@ -135,6 +135,8 @@ export function yScaleOptions(logY: boolean, band: BandRange | null, theme: Char
       ...(logY ? {} : { maxTicksLimit: 6 }),
       // Few ticks stacked vertically never overlap: skip chart.js's label auto-skipping pass.
       autoSkip: false,
+      // Hard bounds (outliers ignored) are not round numbers: no "103.2" tick at the top, only the step grid.
+      includeBounds: false,
       font: { size: 10 },
       callback: yTickLabel(logY) as never,
     },
