@@ -37,6 +37,19 @@ export function flatValue(values: readonly number[]): number | null {
   return v;
 }
 
+/** flatValue of the drawn values, without collecting them (this runs on every frame a chart draws). */
+function flatDrawnValue(series: readonly { raw: readonly Pt[] }[], logY: boolean): number | null {
+  let flat: number | null = null;
+  for (const s of series) {
+    for (const p of s.raw) {
+      if (!Number.isFinite(p.y) || (logY && p.y <= 0)) continue;
+      if (flat === null) flat = p.y;
+      else if (p.y !== flat) return null;
+    }
+  }
+  return flat;
+}
+
 /** Room around a constant value: ±10 % of it (±1 around 0) on a linear axis, a factor of 2 on a log one. */
 export function flatPadding(value: number, logY: boolean): [number, number] {
   if (logY) return [value / 2, value * 2];
@@ -84,8 +97,7 @@ export function fitY(
   logY: boolean,
   ignoreOutliers: boolean,
 ): YFit {
-  const values = drawnValues(series, logY);
-  const flat = flatValue(values);
+  const flat = flatDrawnValue(series, logY);
   const fit: YFit = {
     flat,
     suggestedMin: undefined,
@@ -98,7 +110,7 @@ export function fitY(
     return fit;
   }
   if (ignoreOutliers) {
-    const r = outlierRange(values, logY);
+    const r = outlierRange(drawnValues(series, logY), logY);
     if (r) [fit.min, fit.max] = r;
   }
   return fit;
