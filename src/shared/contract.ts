@@ -39,6 +39,7 @@ export const settingsPatchSchema = z.strictObject({
   smoothing: z.number().min(0).max(0.999).optional(),
   xAxis: z.enum(['step', 'relative', 'wall']).optional(),
   logY: z.boolean().optional(),
+  ignoreOutliers: z.boolean().optional(),
   notifications: z.boolean().optional(),
   usePolling: z.boolean().optional(),
   stalledAfterMinutes: z

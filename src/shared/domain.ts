@@ -163,6 +163,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = {
   smoothing: 0.6,
   xAxis: 'step',
   logY: false,
+  ignoreOutliers: false,
   notifications: true,
   usePolling: false,
   stalledAfterMinutes: 10,
@@ -174,6 +175,11 @@ export interface Settings {
   smoothing: number;
   xAxis: 'step' | 'relative' | 'wall';
   logY: boolean;
+  /**
+   * Scale each chart's y-axis to the 5th–95th percentile of its values (TensorBoard's "ignore outliers"),
+   * marking clipped points. Off by default: a spike is often the very thing to see (a KL blow-up).
+   */
+  ignoreOutliers: boolean;
   notifications: boolean;
   usePolling: boolean;
   stalledAfterMinutes: number;

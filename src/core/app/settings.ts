@@ -28,6 +28,7 @@ export function parseSettings(stored: JsonValue | undefined): Settings {
     smoothing: num(o.smoothing, 0, 0.999, d.smoothing),
     xAxis: oneOf(o.xAxis, ['step', 'relative', 'wall'] as const, d.xAxis),
     logY: bool(o.logY, d.logY),
+    ignoreOutliers: bool(o.ignoreOutliers, d.ignoreOutliers),
     notifications: bool(o.notifications, d.notifications),
     usePolling: bool(o.usePolling, d.usePolling),
     stalledAfterMinutes: num(o.stalledAfterMinutes, 1, 24 * 60, d.stalledAfterMinutes),

@@ -7,7 +7,11 @@ import {
   chartConfiguration,
   chartOptions,
   lineDatasets,
+  overlayPoints,
+  TOP_PADDING,
   xScaleOptions,
+  yBounds,
+  yTickLabel,
   yScaleOptions,
   type ChartSpec,
   type ScaleOptions,
@@ -17,6 +21,7 @@ import type { BandRange } from '../../../src/renderer/src/charts/band';
 import { runColor, withAlpha, type ChartTheme } from '../../../src/renderer/src/charts/chart-theme';
 import type { OverlayState } from '../../../src/renderer/src/charts/overlay-plugin';
 import type { ViewOptions } from '../../../src/renderer/src/charts/series-model';
+import { fitY } from '../../../src/renderer/src/charts/y-range';
 
 const theme: ChartTheme = {
   text: '#010101',
@@ -204,5 +209,69 @@ describe('datasets', () => {
     expect(config.type).toBe('line');
     expect(config.data.datasets).toHaveLength(4);
     expect(config.options).toMatchObject({ animation: false, responsive: false, parsing: false, events: [] });
+  });
+});
+
+describe('truthful y-axes', () => {
+  const ticks = (...values: number[]): { value: number }[] => values.map((value) => ({ value }));
+  const labels = (logY: boolean, ...values: number[]): string[] =>
+    values.map((v, i, all) => yTickLabel(logY)(v, i, ticks(...all)));
+
+  test('two ticks that format alike never both show the label: the second is blank', () => {
+    expect(labels(false, 1.49995, 1.50001, 1.6)).toEqual(['1.5', '', '1.6']);
+    expect(labels(false, 1, 2, 3)).toEqual(['1', '2', '3']);
+  });
+
+  test('log y labels the powers of ten, and a lone tick whatever it is', () => {
+    expect(labels(true, 1, 2, 10, 20, 100)).toEqual(['1', '', '10', '', '100']);
+    expect(labels(true, 1.5)).toEqual(['1.5']);
+  });
+
+  test('a flat series gets room around it and one tick at its value', () => {
+    const b = yBounds(null, false, fitY([{ raw: [{ x: 0, y: 1.5 }] }], false, false));
+    expect([b.suggestedMin, b.suggestedMax]).toEqual([1.35, 1.65]);
+    const scale = { ticks: [{ value: 1.4 }, { value: 1.5 }, { value: 1.6 }] };
+    b.afterBuildTicks!(scale as unknown as Scale);
+    expect(scale.ticks).toEqual([{ value: 1.5 }]);
+  });
+
+  test('a band widens a flat range and keeps the usual ticks', () => {
+    const b = yBounds(
+      { min: 0, max: 10, target: null },
+      false,
+      fitY([{ raw: [{ x: 0, y: 1.5 }] }], false, false),
+    );
+    expect([b.suggestedMin, b.suggestedMax]).toEqual([0, 10]);
+    expect(b.afterBuildTicks).toBeUndefined();
+  });
+
+  test('ignoring outliers gives hard bounds; otherwise none', () => {
+    const spiky = {
+      raw: [...Array.from({ length: 50 }, (_, x) => ({ x, y: 1 + (x % 5) / 100 })), { x: 50, y: 900 }],
+    };
+    expect(yBounds(null, false, fitY([spiky], false, false)).max).toBeUndefined();
+    expect(yBounds(null, false, fitY([spiky], false, true)).max).toBeLessThan(2);
+  });
+
+  test('the options leave room above the top tick and measure every y label', () => {
+    const o = chartOptions(spec(), theme);
+    expect(o.layout).toEqual({ padding: { top: TOP_PADDING } });
+    expect((o.scales!.y as { ticks: { sampleSize?: number } }).ticks.sampleSize).toBeUndefined();
+    const logTicks = (yScaleOptions(true, null, theme) as { ticks: { maxTicksLimit?: number } }).ticks;
+    expect(logTicks.maxTicksLimit).toBeUndefined();
+    expect((o.scales!.y as { ticks: { includeBounds?: boolean } }).ticks.includeBounds).toBe(false);
+  });
+
+  test('the overlay gets lone points as dots in their run colour, and clipped points when outliers are ignored', () => {
+    const a: SeriesLines = { run: 'a', raw: [{ x: 0, y: 1 }], smoothed: [] };
+    const b: SeriesLines = {
+      run: 'b',
+      raw: [...Array.from({ length: 50 }, (_, x) => ({ x, y: 1 })), { x: 50, y: 1 }, { x: 51, y: 500 }],
+      smoothed: [],
+    };
+    const fit = fitY([a, b], false, true);
+    const o = overlayPoints([a, b], fit);
+    expect(o.dots).toEqual([{ x: 0, y: 1, colour: runColor(0) }]);
+    expect(o.clipped).toEqual([{ x: 51, above: true, colour: runColor(1) }]);
   });
 });

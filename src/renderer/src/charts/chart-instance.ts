@@ -4,10 +4,11 @@ import { Chart } from 'chart.js';
 import type { ZoomPluginOptions } from 'chartjs-plugin-zoom/types/options';
 import { widen, type XAxisMode } from './axis';
 import {
-  bandRange,
   chartConfiguration,
   lineDatasets,
+  overlayPoints,
   xScaleOptions,
+  yBounds,
   yScaleOptions,
   type ChartSpec,
 } from './chart-options';
@@ -15,6 +16,7 @@ import { currentTheme, registerCharts } from './chart-setup';
 import type { OverlayState } from './overlay-plugin';
 import type { PlotKeyAction } from './plot-keys';
 import type { Pt } from './series-model';
+import { fitY } from './y-range';
 
 /** Where the pointer is over the plot: its data x and the visible x-span, or outside the plot area. */
 export type PointerSpot = { x: number; span: number } | 'outside';
@@ -29,6 +31,8 @@ export class ChartInstance {
     band: null,
     markers: [],
     hoverX: null,
+    dots: [],
+    clipped: [],
   };
   /** chartjs-plugin-zoom is enabled per chart on first contact (pointer enters, plot focused, a key). */
   private zoomOn = false;
@@ -51,6 +55,8 @@ export class ChartInstance {
 
   /** Draws `spec` on `canvas` (sized by the panel: chart.js reads no layout), creating the chart on first use. */
   draw(canvas: HTMLCanvasElement, width: number, height: number, spec: ChartSpec): void {
+    const fit = fitY(spec.series, spec.view.logY, spec.view.ignoreOutliers ?? false);
+    Object.assign(this.overlay, overlayPoints(spec.series, fit));
     if (!this.chart) {
       this.relink = false;
       this.create(canvas, width, height, spec);
@@ -69,7 +75,7 @@ export class ChartInstance {
         scales.x = xScaleOptions(view.xAxis, this.overlay.theme);
       }
     }
-    Object.assign(scales.y!, bandRange(spec.band, view.logY));
+    Object.assign(scales.y!, yBounds(spec.band, view.logY, fit));
     c.update('none');
   }
 
@@ -103,6 +109,18 @@ export class ChartInstance {
   xRange(): string {
     const xs = this.chart!.scales.x!;
     return `${xs.min},${xs.max}`;
+  }
+
+  /** The y tick labels as drawn, "|"-joined (the panel's data-y-ticks). */
+  yTicks(): string {
+    const ys = this.chart!.scales.y!;
+    return ys.ticks.map((t) => String(t.label ?? '')).join('|');
+  }
+
+  /** The visible y-range as "min,max" (the panel's data-y-range). */
+  yRange(): string {
+    const ys = this.chart!.scales.y!;
+    return `${ys.min},${ys.max}`;
   }
 
   enableZoom(): void {

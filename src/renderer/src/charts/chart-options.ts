@@ -1,6 +1,6 @@
 // The one chart definition: view settings, series, band, markers and a theme → a chart.js line configuration (no DOM).
 
-import type { ChartConfiguration, ChartDataset, ChartOptions } from 'chart.js';
+import type { ChartConfiguration, ChartDataset, ChartOptions, Scale } from 'chart.js';
 import { formatNumber } from '../../../shared/format';
 import { AXIS_TITLES, formatX, type XAxisMode } from './axis';
 import type { BandRange } from './band';
@@ -8,6 +8,8 @@ import { runColor, withAlpha, type ChartTheme } from './chart-theme';
 import type { Marker } from './markers';
 import { overlayPlugin, type OverlayState } from './overlay-plugin';
 import type { Pt, ViewOptions } from './series-model';
+import { isolatedPoints } from './isolated-points';
+import { clippedPoints, fitY, type YFit } from './y-range';
 
 /** One run's lines as drawn: raw points, and the smoothed ones (used when smoothing is on). */
 export interface SeriesLines {
@@ -96,13 +98,26 @@ export function xScaleOptions(xAxis: XAxisMode, theme: ChartTheme): ScaleOptions
   };
 }
 
-/** Log y labels only the powers of ten; linear y labels every tick. */
-function yTickLabel(logY: boolean): (v: number | string) => string {
-  if (!logY) return (v) => formatNumber(Number(v));
-  return (v) => {
-    const n = Number(v);
+/** Room above the plot so the top tick label (drawn centred on the top edge) is never cut by the canvas. */
+export const TOP_PADDING = 8;
+
+/**
+ * The y tick labels: log y labels only the powers of ten (or its one tick), linear y every tick. A label equal
+ * to the previous tick's is left blank: a narrow range never shows "1.5 / 1.5" as if the metric moved.
+ */
+export function yTickLabel(
+  logY: boolean,
+): (v: number | string, i: number, ticks: { value: number }[]) => string {
+  const label = (n: number, single: boolean): string => {
+    if (!logY || single) return formatNumber(n);
     const e = Math.log10(n);
     return Math.abs(e - Math.round(e)) < 1e-9 ? formatNumber(n) : '';
+  };
+  return (v, i, ticks) => {
+    const single = ticks.length === 1;
+    const text = label(Number(v), single);
+    const prev = i > 0 ? ticks[i - 1] : undefined;
+    return text !== '' && prev !== undefined && label(prev.value, single) === text ? '' : text;
   };
 }
 
@@ -114,14 +129,54 @@ export function yScaleOptions(logY: boolean, band: BandRange | null, theme: Char
     border: { color: theme.grid },
     ticks: {
       color: theme.muted,
-      maxTicksLimit: 6,
+      // Every label is measured to size the axis: no sampleSize, and no maxTicksLimit on a log axis (chart.js
+      // measures only every length/maxTicksLimit-th label; log ticks are mostly blank, so the skipped ones
+      // included "100" and the axis came out too narrow, cutting it to its last digits).
+      ...(logY ? {} : { maxTicksLimit: 6 }),
       // Few ticks stacked vertically never overlap: skip chart.js's label auto-skipping pass.
       autoSkip: false,
-      sampleSize: 4,
+      // Hard bounds (outliers ignored) are not round numbers: no "103.2" tick at the top, only the step grid.
+      includeBounds: false,
       font: { size: 10 },
-      callback: yTickLabel(logY),
+      callback: yTickLabel(logY) as never,
     },
-    ...bandRange(band, logY),
+    ...yBounds(band, logY, fitY([], logY, false)),
+  };
+}
+
+/** The y scale options that follow the data: assigned onto the live scale's options on every draw. */
+export interface YBounds {
+  suggestedMin: number | undefined;
+  suggestedMax: number | undefined;
+  min: number | undefined;
+  max: number | undefined;
+  afterBuildTicks: ((scale: Scale) => void) | undefined;
+}
+
+/**
+ * The y-range options for the data drawn: the band's finite edges and room around a flat series as
+ * suggestions, hard bounds when outliers are ignored, and a flat series' single tick at its value (unless a
+ * band widens the range: then the usual ticks, which the label rule keeps distinct).
+ */
+export function yBounds(band: BandRange | null, logY: boolean, fit: YFit): YBounds {
+  const b = bandRange(band, logY);
+  const lower = (x: number | undefined, y: number | undefined): number | undefined =>
+    x === undefined ? y : y === undefined ? x : Math.min(x, y);
+  const upper = (x: number | undefined, y: number | undefined): number | undefined =>
+    x === undefined ? y : y === undefined ? x : Math.max(x, y);
+  const flat = fit.flat;
+  const bandWidens = b.suggestedMin !== undefined || b.suggestedMax !== undefined;
+  return {
+    suggestedMin: lower(b.suggestedMin, fit.suggestedMin),
+    suggestedMax: upper(b.suggestedMax, fit.suggestedMax),
+    min: fit.min,
+    max: fit.max,
+    afterBuildTicks:
+      flat === null || bandWidens
+        ? undefined
+        : (scale) => {
+            scale.ticks = [{ value: flat }];
+          },
   };
 }
 
@@ -133,6 +188,7 @@ export function chartOptions(spec: ChartSpec, theme: ChartTheme): ChartOptions<'
     animation: false,
     responsive: false,
     events: [],
+    layout: { padding: { top: TOP_PADDING } },
     plugins: {
       legend: { display: false },
       tooltip: { enabled: false },
@@ -140,9 +196,32 @@ export function chartOptions(spec: ChartSpec, theme: ChartTheme): ChartOptions<'
     },
     scales: {
       x: xScaleOptions(spec.view.xAxis, theme),
-      y: yScaleOptions(spec.view.logY, spec.band, theme),
+      y: {
+        ...yScaleOptions(spec.view.logY, spec.band, theme),
+        ...yBounds(
+          spec.band,
+          spec.view.logY,
+          fitY(spec.series, spec.view.logY, spec.view.ignoreOutliers ?? false),
+        ),
+      },
     },
   };
+}
+
+/** What the overlay draws over the lines for these series: lone points as dots, and marks where points are clipped. */
+export function overlayPoints(
+  series: readonly SeriesLines[],
+  fit: YFit,
+): Pick<OverlayState, 'dots' | 'clipped'> {
+  const dots: OverlayState['dots'] = [];
+  const clipped: OverlayState['clipped'] = [];
+  series.forEach((s, i) => {
+    const colour = runColor(i);
+    for (const p of isolatedPoints(s.raw)) dots.push({ x: p.x, y: p.y, colour });
+    if (fit.min !== undefined && fit.max !== undefined)
+      for (const c of clippedPoints(s.raw, fit.min, fit.max)) clipped.push({ ...c, colour });
+  });
+  return { dots, clipped };
 }
 
 /**
@@ -152,7 +231,13 @@ export function chartOptions(spec: ChartSpec, theme: ChartTheme): ChartOptions<'
 export function chartConfiguration(
   spec: ChartSpec,
   theme: ChartTheme,
-  overlay: OverlayState = { theme, band: spec.band, markers: [...(spec.markers ?? [])], hoverX: null },
+  overlay: OverlayState = {
+    theme,
+    band: spec.band,
+    markers: [...(spec.markers ?? [])],
+    hoverX: null,
+    ...overlayPoints(spec.series, fitY(spec.series, spec.view.logY, spec.view.ignoreOutliers ?? false)),
+  },
 ): ChartConfiguration<'line', Pt[]> {
   return {
     type: 'line',

@@ -15,7 +15,14 @@ export interface OverlayState {
   markers: Marker[];
   /** Crosshair x (data units) while hovering, else null. */
   hoverX: number | null;
+  /** Points no line reaches (both neighbours absent or non-finite), drawn as dots in their run's colour. */
+  dots?: { x: number; y: number; colour: string }[];
+  /** Points outside a y-range that ignores outliers: a small triangle on the edge they went past. */
+  clipped?: { x: number; above: boolean; colour: string }[];
 }
+
+/** Radius of an isolated point's dot (TensorBoard draws lone points about this size). */
+export const DOT_RADIUS = 3;
 
 /** Draws the healthy band under the lines, and the target line, markers and crosshair over them. */
 export function overlayPlugin(state: OverlayState): Plugin<'line'> {
@@ -92,6 +99,28 @@ export function overlayPlugin(state: OverlayState): Plugin<'line'> {
           ctx.setLineDash([]);
           line(ctx, px, a.top, px, a.bottom);
         }
+      }
+      for (const d of state.dots ?? []) {
+        const px = x.getPixelForValue(d.x);
+        const py = y.getPixelForValue(d.y);
+        if (!Number.isFinite(px) || !Number.isFinite(py)) continue;
+        ctx.fillStyle = d.colour;
+        ctx.beginPath();
+        ctx.arc(px, py, DOT_RADIUS, 0, Math.PI * 2);
+        ctx.fill();
+      }
+      for (const c of state.clipped ?? []) {
+        const px = x.getPixelForValue(c.x);
+        if (px < a.left - 1 || px > a.right + 1) continue;
+        const edge = c.above ? a.top : a.bottom;
+        const tip = c.above ? 1 : -1;
+        ctx.fillStyle = c.colour;
+        ctx.beginPath();
+        ctx.moveTo(px - 4, edge + tip * 6);
+        ctx.lineTo(px + 4, edge + tip * 6);
+        ctx.lineTo(px, edge);
+        ctx.closePath();
+        ctx.fill();
       }
       if (state.hoverX !== null) {
         const px = x.getPixelForValue(state.hoverX);

@@ -14,6 +14,8 @@ export interface ViewOptions {
   logY: boolean;
   /** 0 = off; otherwise the EMA weight. */
   smoothing: number;
+  /** Scale y to the 5th–95th percentile (TensorBoard's "ignore outliers"); points outside are marked. */
+  ignoreOutliers?: boolean;
 }
 
 export type DeltaOutcome = 'appended' | 'stale' | 'gap';

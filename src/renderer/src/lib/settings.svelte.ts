@@ -3,7 +3,7 @@
 import { DEFAULT_SETTINGS, type Settings } from '../../../shared/domain';
 import type { Backend } from '../backend/backend';
 
-type Patch = Partial<Pick<Settings, 'theme' | 'smoothing' | 'xAxis' | 'logY'>>;
+type Patch = Partial<Pick<Settings, 'theme' | 'smoothing' | 'xAxis' | 'logY' | 'ignoreOutliers'>>;
 const LOCAL_KEY = 'rlwatch.settings';
 
 function readLocal(): Patch {

@@ -1,0 +1,21 @@
+// An overlay legend names only the runs drawn on that chart, each in the colour of its line.
+
+import { expect, test } from 'vitest';
+import { runColor } from '../../../src/renderer/src/charts/chart-theme';
+import { legendEntries } from '../../../src/renderer/src/charts/legend';
+
+const run = (name: string, ...ys: number[]): { run: string; raw: { x: number; y: number }[] } => ({
+  run: name,
+  raw: ys.map((y, x) => ({ x, y })),
+});
+
+test('runs without points, or with only NaN (or log-hidden) points, are left out; colours keep the drawing order', () => {
+  expect(legendEntries([run('a'), run('b', 1, 2), run('c', NaN), run('d', NaN, 3)])).toEqual([
+    { run: 'b', colour: runColor(1) },
+    { run: 'd', colour: runColor(3) },
+  ]);
+});
+
+test('no run drawn: an empty legend', () => {
+  expect(legendEntries([run('a'), run('b')])).toEqual([]);
+});
