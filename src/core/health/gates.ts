@@ -21,7 +21,10 @@ export interface Hysteresis {
   clearAfter: number;
 }
 
-/** One rule's level for one alert id, with what the alert records if it raises. */
+/**
+ * One rule's level for one alert id, with what the alert records if it raises. `value` is the latest
+ * point's (what a clear records); a raise or escalation records the bad level's own value.
+ */
 export interface GateInput {
   id: string;
   run: string;
@@ -72,7 +75,7 @@ export class AlertGates {
         run,
         tag,
         step,
-        value,
+        value: level.value,
         message: level.message,
         advice: RULE_ADVICE[rule.id],
         raisedAt: now,
@@ -83,7 +86,7 @@ export class AlertGates {
       return [this.emit({ kind: 'raised', alert, notify: this.notifies(g, now) })];
     }
     if (g.active.severity === 'warning' && g.crit >= rule.raiseAfter) {
-      g.active = { ...g.active, severity: 'critical', step, value, message: level.message };
+      g.active = { ...g.active, severity: 'critical', step, value: level.value, message: level.message };
       return [
         this.emit({ kind: 'escalated', alert: g.active, from: 'warning', notify: this.notifies(g, now) }),
       ];
