@@ -36,4 +36,10 @@ describe('resolveBand', () => {
     expect(resolveBand('my/custom_metric_xyz')).toBeNull();
     expect(bandAttr(null)).toBeNull();
   });
+
+  test('gradient norm has no band at max_grad_norm (HF logs it before clipping)', () => {
+    const b = resolveBand('grad_norm')!;
+    expect(bandAttr(b)).toBeNull();
+    expect(b.healthyText).toMatch(/spikes/);
+  });
 });
