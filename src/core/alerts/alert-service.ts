@@ -5,7 +5,7 @@ import type { AlertChange, AlertInfo, RunInfo, SeriesDelta, Settings, Severity }
 import { worseSeverity } from '../../shared/domain';
 import type { SystemSnapshot } from '../../shared/system-types';
 import { ApiError } from '../../shared/result';
-import { HealthEngine, resolveThresholds, type AlertTransition } from '../health';
+import { HealthEngine, resolveThresholds, type AlertTransition, type ResolvedThresholds } from '../health';
 import type { Store } from '../store';
 import { userThresholds } from './user-thresholds';
 import { AlertRegistry } from './alert-registry';
@@ -192,6 +192,11 @@ export class AlertService {
     return info;
   }
 
+  /** The thresholds the engine applies to `run` (user settings over its config over the defaults), with their origins. */
+  thresholdsOf(run: string): ResolvedThresholds {
+    return resolveThresholds(userThresholds(this.opts.settings()), this.opts.configOf(run));
+  }
+
   // --- internals ---
 
   /** First sight of a run: its thresholds, and what an earlier session left (snoozes, acknowledged incidents). */
@@ -205,10 +210,7 @@ export class AlertService {
   }
 
   private applyThresholds(run: string): void {
-    this.engine.setThresholds(
-      run,
-      resolveThresholds(userThresholds(this.opts.settings()), this.opts.configOf(run)).values,
-    );
+    this.engine.setThresholds(run, this.thresholdsOf(run).values);
   }
 
   private handle(transitions: readonly AlertTransition[]): void {
