@@ -6,6 +6,7 @@ import { worseSeverity } from '../../shared/domain';
 import type { SystemSnapshot } from '../../shared/system-types';
 import { ApiError } from '../../shared/result';
 import { HealthEngine, resolveThresholds, type AlertTransition, type ResolvedThresholds } from '../health';
+import { runScope } from '../../shared/catalog';
 import type { Store } from '../store';
 import { userThresholds } from './user-thresholds';
 import { AlertRegistry } from './alert-registry';
@@ -211,6 +212,7 @@ export class AlertService {
 
   private applyThresholds(run: string): void {
     this.engine.setThresholds(run, this.thresholdsOf(run).values);
+    this.engine.setScope(run, runScope([], this.opts.configOf(run)));
   }
 
   private handle(transitions: readonly AlertTransition[]): void {

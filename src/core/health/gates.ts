@@ -1,6 +1,7 @@
 // The hysteresis gates: per alert id, streak counts that raise, escalate and clear alerts, plus acknowledge and snooze.
 
-import { RULE_ADVICE } from './advice';
+import type { RunScope } from '../../shared/catalog';
+import { ruleAdvice } from './advice';
 import { parseAlertId } from './alert-id';
 import type { Alert, AlertSink, AlertTransition, Level, RuleId, Severity } from './types';
 
@@ -33,6 +34,8 @@ export interface GateInput {
   step: number;
   value: number;
   level: Level;
+  /** The run's world: the alert's advice is worded for it. */
+  scope: RunScope;
 }
 
 export class AlertGates {
@@ -45,7 +48,7 @@ export class AlertGates {
    * as many consecutive critical ones, clear after `clearAfter` consecutive ok; hold breaks streaks.
    */
   judge(input: GateInput, now: number): AlertTransition[] {
-    const { id, run, rule, tag, step, value, level } = input;
+    const { id, run, rule, tag, step, value, level, scope } = input;
     let g = this.gates.get(id);
     if (!g) {
       // Gates exist only once a rule has been bad: healthy tags cost no entries.
@@ -77,7 +80,7 @@ export class AlertGates {
         step,
         value: level.value,
         message: level.message,
-        advice: RULE_ADVICE[rule.id],
+        advice: ruleAdvice(rule.id, scope),
         raisedAt: now,
         acknowledged: false,
         snoozedUntil: g.snoozedUntil,
