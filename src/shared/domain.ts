@@ -169,6 +169,8 @@ export interface RunDetails {
   systemTags: string[];
   /** The health thresholds in force for this run, by key, with where each came from. */
   thresholds?: Record<string, ResolvedThreshold>;
+  /** Classic RL or LLM RLHF, from the run's tags and config: descriptions and advice are worded for it. */
+  scope?: 'classic' | 'llm';
 }
 
 /** Settings before the user changed anything (the core validates stored values against these). */

@@ -1,6 +1,6 @@
 // Builds runs.details: the run's config, progress with its raw fields, epoch summary, self-logged system tags and thresholds.
 
-import { groupOf } from '../../shared/catalog';
+import { groupOf, runScope } from '../../shared/catalog';
 import type { RunDetails } from '../../shared/domain';
 import { thresholdTable, type ResolvedThresholds } from '../health';
 import type { ProgressInfo } from '../readers/types';
@@ -40,5 +40,6 @@ export function buildRunDetails(
     epochSummary: epochSummary({ ...source, tags }),
     systemTags: tags.filter((t) => groupOf(t) === 'System'),
     thresholds: thresholdTable(thresholds),
+    scope: runScope(tags, config),
   };
 }

@@ -1,7 +1,8 @@
 // Healthy bands from the catalog: one- and two-sided ranges, threshold overrides, negated tags, unknown tags.
 
 import { describe, expect, test } from 'vitest';
-import { bandAttr, resolveBand, thresholdNote } from '../../../src/renderer/src/charts/band';
+import { bandAttr, bandTip, resolveBand, thresholdNote } from '../../../src/renderer/src/charts/band';
+import type { RunDetails } from '../../../src/shared/domain';
 
 describe('resolveBand', () => {
   test('KL: below target_kl, drawn as a band up to it and a target line', () => {
@@ -89,5 +90,36 @@ describe('thresholdNote', () => {
     expect(
       thresholdNote({ key: 'target_kl', value: 0.07 }, { key: 'target_kl', value: 0.02, origin: 'default' }),
     ).toBe('target_kl 0.07 (your setting)');
+  });
+});
+
+describe('bandTip', () => {
+  const details = (over: Partial<RunDetails>): RunDetails => ({
+    run: 'r',
+    config: null,
+    progress: null,
+    epochSummary: null,
+    systemTags: [],
+    ...over,
+  });
+  test('a classic run (SB3 entropy_loss) gets classic wording; an LLM run the LLM advice', () => {
+    const b = resolveBand('train/entropy_loss')!;
+    const classic = bandTip(b, details({ scope: 'classic' }));
+    expect(`${classic.description} ${classic.advice}`).not.toMatch(/token|temperature/);
+    expect(bandTip(b, details({ scope: 'llm' })).advice).toMatch(/temperature pulses/);
+    expect(bandTip(b, null).advice).not.toMatch(/temperature/);
+  });
+  test('threshold notes cite the run config path, never a config the run lacks', () => {
+    const b = resolveBand('approx_kl', { target_kl: 0.05 })!;
+    const withConfig = details({
+      thresholds: {
+        target_kl: { key: 'target_kl', value: 0.05, origin: 'run-config', configPath: 'ppo.target_kl' },
+      },
+    });
+    expect(bandTip(b, withConfig).thresholdNotes).toEqual(['target_kl 0.05 (run config: ppo.target_kl)']);
+    const none = details({ thresholds: { target_kl: { key: 'target_kl', value: 0.02, origin: 'default' } } });
+    const tip = bandTip(resolveBand('approx_kl', { target_kl: 0.02 })!, none);
+    expect(tip.thresholdNotes).toEqual(['target_kl 0.02 (catalog default)']);
+    expect(JSON.stringify(tip)).not.toMatch(/config/);
   });
 });

@@ -1,7 +1,15 @@
 // The catalog's healthy band and target line for a tag, in the tag's own (raw) units, with the thresholds that set it.
 
-import { boundValue, classifyTag, ROLES, type Bound, type ThresholdKey } from '../../../shared/catalog';
-import type { ResolvedThreshold } from '../../../shared/domain';
+import {
+  boundValue,
+  classifyTag,
+  roleText,
+  ROLES,
+  type Bound,
+  type Role,
+  type ThresholdKey,
+} from '../../../shared/catalog';
+import type { ResolvedThreshold, RunDetails } from '../../../shared/domain';
 import { formatNumber } from '../../../shared/format';
 
 /** A named threshold that sets one side of a band, with the value drawn. */
@@ -11,6 +19,7 @@ export interface BandThreshold {
 }
 
 export interface BandInfo {
+  role: Role;
   /** Catalog role label and description (the info tooltip). */
   label: string;
   description: string;
@@ -30,11 +39,30 @@ export interface BandInfo {
 export type BandRange = Pick<BandInfo, 'min' | 'max' | 'target'>;
 
 /**
- * Svelte context key under which the app provides a getter of the open run's thresholds in force
- * (RunDetails.thresholds), so the info tip can say where each came from.
+ * Svelte context key under which the app provides a getter of the open run's details, so the info
+ * tip can word the role for the run's world and say where each threshold came from.
  */
-export const THRESHOLDS_IN_FORCE = Symbol('thresholds-in-force');
-export type ThresholdsInForce = () => Record<string, ResolvedThreshold> | undefined;
+export const RUN_DETAILS_CONTEXT = Symbol('run-details');
+export type RunDetailsGetter = () => RunDetails | null;
+
+/** The info tip's text for a band on a run: description and advice in the run's world, thresholds with origins. */
+export interface BandTip {
+  description: string;
+  advice: string | null;
+  healthyText: string | null;
+  thresholdNotes: string[];
+}
+
+/** Pure: the tip for `band` on the run of `details` (classic wording until the details say LLM RLHF). */
+export function bandTip(band: BandInfo, details: RunDetails | null): BandTip {
+  const { description, advice } = roleText(band.role, details?.scope ?? 'classic');
+  return {
+    description,
+    advice,
+    healthyText: band.healthyText,
+    thresholdNotes: band.thresholds.map((t) => thresholdNote(t, details?.thresholds?.[t.key])),
+  };
+}
 
 /** Catalog info for a tag; null when the catalog does not know the tag. */
 export function resolveBand(tag: string, thresholds: Record<string, number> = {}): BandInfo | null {
@@ -52,6 +80,7 @@ export function resolveBand(tag: string, thresholds: Record<string, number> = {}
   if (c.transform === 'negate') [min, max] = [max === null ? null : -max, min === null ? null : -min];
   const target = min !== null && max === null ? min : max !== null && min === null ? max : null;
   return {
+    role: c.role,
     label: ROLES[c.role].label,
     description: c.description,
     advice: c.advice,
