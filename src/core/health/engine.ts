@@ -252,7 +252,8 @@ export class HealthEngine {
     const th = this.thresholdsOf(r);
     const ctx: RuleContext = {
       th,
-      tag,
+      // A negated tag (SB3 `train/entropy_loss` = −entropy) is judged as its negative: messages say so.
+      tag: t.cls?.transform === 'negate' ? `−${tag}` : tag,
       epochLevel: t.epochLevel,
       trainingActive:
         Number.isFinite(wallTime) && Math.abs(wallTime - r.lastTrainingWall) <= th.training_active_s,

@@ -54,4 +54,12 @@ describe('an alert quotes the value it carries', () => {
     expect(ts.some((t) => t.alert.rule === 'kl-high-reward-falling')).toBe(true);
     expect(disagreeing(ts)).toEqual([]);
   });
+
+  it('SB3 entropy_loss (−entropy) says it is judged as its negative, so the value matches the file', () => {
+    const ts = run('train/entropy_loss', Array(10).fill(-0.242));
+    expect(ts[0]?.alert).toMatchObject({
+      value: 0.242,
+      message: '−train/entropy_loss = 0.242 below entropy_min 0.5',
+    });
+  });
 });
