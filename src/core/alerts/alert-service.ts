@@ -5,8 +5,14 @@ import type { AlertChange, AlertInfo, RunInfo, SeriesDelta, Settings, Severity }
 import { worseSeverity } from '../../shared/domain';
 import type { SystemSnapshot } from '../../shared/system-types';
 import { ApiError } from '../../shared/result';
-import { HealthEngine, resolveThresholds, type AlertTransition, type ResolvedThresholds } from '../health';
-import { runScope } from '../../shared/catalog';
+import {
+  HealthEngine,
+  resolveThresholds,
+  ruleAdvice,
+  type AlertTransition,
+  type ResolvedThresholds,
+} from '../health';
+import { runScope, type RunScope } from '../../shared/catalog';
 import type { Store } from '../store';
 import { userThresholds } from './user-thresholds';
 import { AlertRegistry } from './alert-registry';
@@ -63,7 +69,9 @@ export class AlertService {
   constructor(private readonly opts: AlertServiceOptions) {
     this.runPath = runPathIn(opts.root);
     this.sink = new StoreAlertSink(opts.store, this.runPath, opts.clock);
-    this.registry = new AlertRegistry(opts.store, this.runPath, this.sink.written);
+    this.registry = new AlertRegistry(opts.store, this.runPath, this.sink.written, (rule, run) =>
+      ruleAdvice(rule, this.scopeOf(run)),
+    );
     this.engine = new HealthEngine({ clock: opts.clock, sink: this.sink });
     this.limiter = new NotificationLimiter({ clock: opts.clock, windowMs: opts.notifyWindowMs });
     this.machine = new MachineRun(this.engine, () => this.ensureRun(MACHINE_RUN));
@@ -191,6 +199,11 @@ export class AlertService {
     const info = cleared ?? { ...past, snoozedUntil: until };
     this.emit({ transitions: [], changes: [{ kind: 'updated', alert: info }] });
     return info;
+  }
+
+  /** The run's world: as the engine learnt it from its tags, else from its config alone. */
+  scopeOf(run: string): RunScope {
+    return this.engine.scopeOf(run) ?? runScope([], this.opts.configOf(run));
   }
 
   /** The thresholds the engine applies to `run` (user settings over its config over the defaults), with their origins. */

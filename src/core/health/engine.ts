@@ -77,6 +77,11 @@ export class HealthEngine {
     this.run(run).thresholds = th;
   }
 
+  /** The run's scope as the engine knows it (from setScope and the tags fed); null for a run it has not seen. */
+  scopeOf(run: string): RunScope | null {
+    return this.runs.get(run)?.scope ?? null;
+  }
+
   /** The run's scope from its config and known tags (runScope); an LLM tag fed later still makes it LLM. */
   setScope(run: string, scope: RunScope): void {
     const r = this.run(run);
