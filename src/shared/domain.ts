@@ -143,6 +143,18 @@ export interface EpochSummary {
   lowestLoss: { tag: string; value: number; epoch: number } | null;
 }
 
+/** Where a health threshold's value came from: the user's settings, the run's own config, or the catalog default. */
+export type ThresholdOrigin = 'user' | 'run-config' | 'default';
+
+/** One health threshold exactly as the engine resolved it for a run. */
+export interface ResolvedThreshold {
+  key: string;
+  value: number;
+  origin: ThresholdOrigin;
+  /** The config entry it came from (`ppo.target_kl`), when its origin is the run's config. */
+  configPath?: string;
+}
+
 export interface RunDetails {
   run: string;
   /** The run's config.json (or trainer/W&B config), null when none. */
@@ -155,6 +167,10 @@ export interface RunDetails {
   epochSummary: EpochSummary | null;
   /** Tags that are system metrics the run logged itself (System/*, W&B system/*): shown beside live samples. */
   systemTags: string[];
+  /** The health thresholds in force for this run, by key, with where each came from. */
+  thresholds?: Record<string, ResolvedThreshold>;
+  /** Classic RL or LLM RLHF, from the run's tags and config: descriptions and advice are worded for it. */
+  scope?: 'classic' | 'llm';
 }
 
 /** Settings before the user changed anything (the core validates stored values against these). */

@@ -1,7 +1,7 @@
 // Alerts as the contract shows them: active and cleared this session, plus earlier sessions' history from the store.
 
 import type { AlertChange, AlertInfo } from '../../shared/domain';
-import { alertId, parseAlertId, RULE_ADVICE, type Alert, type AlertTransition, type RuleId } from '../health';
+import { alertId, parseAlertId, type Alert, type AlertTransition, type RuleId } from '../health';
 import type { AlertRecord, Store } from '../store';
 import type { RunPath } from './alert-sink';
 
@@ -54,6 +54,8 @@ export class AlertRegistry {
     private readonly runPath: RunPath,
     /** Rows written by this session (they are already in `active`/`cleared`). */
     private readonly written: ReadonlySet<number>,
+    /** The advice an earlier session's incident shows: worded for its run's world, as the live alert was. */
+    private readonly adviceOf: (rule: RuleId, run: string) => string,
   ) {}
 
   apply(t: AlertTransition): AlertChange {
@@ -195,7 +197,7 @@ export class AlertRegistry {
         step: r.step ?? 0,
         value: r.value ?? Number.NaN,
         message: r.message,
-        advice: RULE_ADVICE[r.rule as RuleId] ?? null,
+        advice: this.adviceOf(r.rule as RuleId, run) || null,
         raisedAt: r.at,
         acknowledged: r.acknowledgedAt !== null,
         snoozedUntil: r.snoozedUntil,

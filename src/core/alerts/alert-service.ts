@@ -5,7 +5,14 @@ import type { AlertChange, AlertInfo, RunInfo, SeriesDelta, Settings, Severity }
 import { worseSeverity } from '../../shared/domain';
 import type { SystemSnapshot } from '../../shared/system-types';
 import { ApiError } from '../../shared/result';
-import { HealthEngine, resolveThresholds, type AlertTransition } from '../health';
+import {
+  HealthEngine,
+  resolveThresholds,
+  ruleAdvice,
+  type AlertTransition,
+  type ResolvedThresholds,
+} from '../health';
+import { runScope, type RunScope } from '../../shared/catalog';
 import type { Store } from '../store';
 import { userThresholds } from './user-thresholds';
 import { AlertRegistry } from './alert-registry';
@@ -62,7 +69,9 @@ export class AlertService {
   constructor(private readonly opts: AlertServiceOptions) {
     this.runPath = runPathIn(opts.root);
     this.sink = new StoreAlertSink(opts.store, this.runPath, opts.clock);
-    this.registry = new AlertRegistry(opts.store, this.runPath, this.sink.written);
+    this.registry = new AlertRegistry(opts.store, this.runPath, this.sink.written, (rule, run) =>
+      ruleAdvice(rule, this.scopeOf(run)),
+    );
     this.engine = new HealthEngine({ clock: opts.clock, sink: this.sink });
     this.limiter = new NotificationLimiter({ clock: opts.clock, windowMs: opts.notifyWindowMs });
     this.machine = new MachineRun(this.engine, () => this.ensureRun(MACHINE_RUN));
@@ -192,6 +201,16 @@ export class AlertService {
     return info;
   }
 
+  /** The run's world: as the engine learnt it from its tags, else from its config alone. */
+  scopeOf(run: string): RunScope {
+    return this.engine.scopeOf(run) ?? runScope([], this.opts.configOf(run));
+  }
+
+  /** The thresholds the engine applies to `run` (user settings over its config over the defaults), with their origins. */
+  thresholdsOf(run: string): ResolvedThresholds {
+    return resolveThresholds(userThresholds(this.opts.settings()), this.opts.configOf(run));
+  }
+
   // --- internals ---
 
   /** First sight of a run: its thresholds, and what an earlier session left (snoozes, acknowledged incidents). */
@@ -205,10 +224,8 @@ export class AlertService {
   }
 
   private applyThresholds(run: string): void {
-    this.engine.setThresholds(
-      run,
-      resolveThresholds(userThresholds(this.opts.settings()), this.opts.configOf(run)).values,
-    );
+    this.engine.setThresholds(run, this.thresholdsOf(run).values);
+    this.engine.setScope(run, runScope([], this.opts.configOf(run)));
   }
 
   private handle(transitions: readonly AlertTransition[]): void {

@@ -181,10 +181,14 @@ export class AppCore {
   details(run: string): RunDetails {
     const info = this.ws.listRuns().find((r) => r.run === run);
     if (!info) throw new ApiError('not-found', `no run ${run}`);
-    return buildRunDetails(run, info.tags, this.ws.configOf(run), this.ws.progressOf(run), {
-      tail: (tag) => this.tags.tail(run, tag),
-      points: (tag) => this.tags.points(run, tag),
-    });
+    return buildRunDetails(
+      run,
+      info.tags,
+      this.ws.configOf(run),
+      this.ws.progressOf(run),
+      { tail: (tag) => this.tags.tail(run, tag), points: (tag) => this.tags.points(run, tag) },
+      this.alertService.thresholdsOf(run),
+    );
   }
 
   series(

@@ -1,7 +1,8 @@
-// Builds runs.details: the run's config, progress with its raw fields, epoch summary and self-logged system tags.
+// Builds runs.details: the run's config, progress with its raw fields, epoch summary, self-logged system tags and thresholds.
 
-import { groupOf } from '../../shared/catalog';
+import { groupOf, runScope } from '../../shared/catalog';
 import type { RunDetails } from '../../shared/domain';
+import { thresholdTable, type ResolvedThresholds } from '../health';
 import type { ProgressInfo } from '../readers/types';
 import { epochSummary, type EpochSource } from './epoch-summary';
 
@@ -24,6 +25,7 @@ export function buildRunDetails(
   config: Record<string, unknown> | null,
   progress: ProgressInfo | null,
   source: Omit<EpochSource, 'tags'>,
+  thresholds: ResolvedThresholds,
 ): RunDetails {
   return {
     run,
@@ -37,5 +39,7 @@ export function buildRunDetails(
       : null,
     epochSummary: epochSummary({ ...source, tags }),
     systemTags: tags.filter((t) => groupOf(t) === 'System'),
+    thresholds: thresholdTable(thresholds),
+    scope: runScope(tags, config),
   };
 }

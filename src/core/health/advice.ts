@@ -1,27 +1,28 @@
-// The advice an alert shows, per rule: a rule about one catalog role shows that role's advice (one text, in the catalog).
+// The advice an alert shows, per rule and run scope: a rule about one catalog role shows that role's advice (one text, in the catalog).
 
-import { ROLES, type Role } from '../../shared/catalog';
-import type { RuleId } from './types';
+import { roleText, type Role, type RunScope } from '../../shared/catalog';
+import { RULE_IDS, type RuleId } from './types';
 
-/** The catalog's advice for a role; every role a rule watches has some (the advice test holds it to that). */
-const adviceOf = (role: Role): string => ROLES[role].advice ?? '';
+/** The rules about one catalog role: their advice is the role's, in the run's world. */
+const RULE_ROLE: Partial<Record<RuleId, Role>> = {
+  'kl-above-target': 'kl',
+  'entropy-collapse': 'entropy',
+  'clip-fraction-out-of-band': 'clip_fraction',
+  'grad-norm-spike': 'grad_norm',
+  'reward-plateau': 'reward',
+  'reward-variance-high': 'reward_variance',
+  'response-truncation-rising': 'response_truncation',
+  'importance-ratio-off': 'importance_ratio',
+  'generation-throughput-low': 'generation_throughput',
+  'gpu-util-low': 'gpu_util',
+  'memory-high': 'memory_pct',
+  'gpu-memory-high': 'gpu_memory_pct',
+};
 
-/** What to do about each rule's alert. Rules spanning several metrics keep their own text here. */
-export const RULE_ADVICE: Readonly<Record<RuleId, string>> = {
+/** Rules spanning several metrics keep their own text here. */
+const OWN_ADVICE: Partial<Record<RuleId, string>> = {
   'non-finite':
     'A loss or reward became NaN/Inf: training is broken. Lower the learning rate, check the reward function and enable gradient clipping.',
-  'kl-above-target': adviceOf('kl'),
-  'entropy-collapse': adviceOf('entropy'),
-  'clip-fraction-out-of-band': adviceOf('clip_fraction'),
-  'grad-norm-spike': adviceOf('grad_norm'),
-  'reward-plateau': adviceOf('reward'),
-  'reward-variance-high': adviceOf('reward_variance'),
-  'response-truncation-rising': adviceOf('response_truncation'),
-  'importance-ratio-off': adviceOf('importance_ratio'),
-  'generation-throughput-low': adviceOf('generation_throughput'),
-  'gpu-util-low': adviceOf('gpu_util'),
-  'memory-high': adviceOf('memory_pct'),
-  'gpu-memory-high': adviceOf('gpu_memory_pct'),
   'stalled-run':
     'No new data for much longer than this run usually takes between writes: check the training process.',
   // The three combined signals: seed 004 §7's troubleshooting table.
@@ -32,3 +33,14 @@ export const RULE_ADVICE: Readonly<Record<RuleId, string>> = {
   'clip-near-zero-slow-learning':
     'Clip fraction near zero while learning is slow: increase the learning rate or decrease `kl_coef` to allow larger updates.',
 };
+
+/** What to do about a rule's alert on a run of `scope` (classic RL runs get classic wording). */
+export function ruleAdvice(rule: RuleId, scope: RunScope): string {
+  const role = RULE_ROLE[rule];
+  return (role ? roleText(role, scope).advice : OWN_ADVICE[rule]) ?? '';
+}
+
+/** What to do about each rule's alert on an LLM RLHF run (the catalog's own wording). */
+export const RULE_ADVICE: Readonly<Record<RuleId, string>> = Object.fromEntries(
+  RULE_IDS.map((id) => [id, ruleAdvice(id, 'llm')]),
+) as Record<RuleId, string>;

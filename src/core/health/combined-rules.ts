@@ -4,6 +4,7 @@
 // primary tag of its input roles (via RunSummary) and the run's active alert of its companion rule.
 
 import type { Role } from '../../shared/catalog';
+import { formatNumber as fmt } from '../../shared/format';
 import { Window } from './stats';
 import type { Thresholds } from './thresholds';
 import type { Alert, Level, RuleId } from './types';
@@ -41,7 +42,8 @@ export interface CombinedRule {
   measure(s: RunSummary): number;
   /** The other half of the signal, judged only while the companion alert is active: true is bad. */
   condition(measure: number, s: RunSummary, th: Thresholds): boolean;
-  message(measure: number, s: RunSummary): string;
+  /** The alert's text; it quotes `value`, the value the alert carries (see valueFrom). */
+  message(measure: number, s: RunSummary, value: number): string;
   /** The alert's tag: the companion alert's, or the tag of the point that re-evaluated the rule. */
   tagFrom: 'companion' | 'point';
   /** The alert's value: the measure, or the companion alert's value (the point's while it is not active). */
@@ -62,7 +64,7 @@ export const COMBINED_RULES: readonly CombinedRule[] = [
     companion: 'entropy-collapse',
     measure: (s) => (s.temperature.length >= 3 ? s.temperature.median() : NaN),
     condition: (temperature, _s, th) => temperature < th.temperature_min,
-    message: (temperature) => `entropy collapsed while sampling temperature is ${temperature.toPrecision(3)}`,
+    message: (temperature) => `entropy collapsed while sampling temperature is ${fmt(temperature)}`,
     tagFrom: 'companion',
     valueFrom: 'measure',
     raiseAfter: 1,
@@ -74,8 +76,8 @@ export const COMBINED_RULES: readonly CombinedRule[] = [
     companion: 'kl-above-target',
     measure: (s) => (s.reward.length >= 10 ? s.reward.median() : NaN),
     condition: (reward, s) => reward < s.rewardBest - 0.1 * Math.max(Math.abs(s.rewardBest), 0.1),
-    message: (reward, s) =>
-      `KL above target while reward fell to ${reward.toPrecision(3)} from ${s.rewardBest.toPrecision(3)}`,
+    message: (reward, s, kl) =>
+      `KL ${fmt(kl)} above target while reward fell to ${fmt(reward)} from ${fmt(s.rewardBest)}`,
     tagFrom: 'companion',
     valueFrom: 'companion',
     // Reward medians are noisy around the fall line: more evidence both ways than the others.
@@ -88,7 +90,7 @@ export const COMBINED_RULES: readonly CombinedRule[] = [
     companion: 'reward-plateau',
     measure: (s) => (s.clip.length >= 5 ? s.clip.median() : NaN),
     condition: (clip, s) => s.clipNonZero && clip < CLIP_NEAR_ZERO,
-    message: (clip) => `clip fraction ${clip.toPrecision(2)} near zero while reward has plateaued`,
+    message: (clip) => `clip fraction ${fmt(clip)} near zero while reward has plateaued`,
     tagFrom: 'point',
     valueFrom: 'measure',
     raiseAfter: 1,
@@ -113,11 +115,12 @@ export function judgeCombined(
 ): CombinedVerdict {
   const measure = rule.measure(summary);
   const bad = companion !== null && rule.condition(measure, summary, th);
+  const value = rule.valueFrom === 'measure' ? measure : (companion?.value ?? point.value);
   return {
     level: bad
-      ? { kind: 'bad', severity: 'warning', message: rule.message(measure, summary) }
+      ? { kind: 'bad', severity: 'warning', value, message: rule.message(measure, summary, value) }
       : { kind: 'ok' },
     tag: rule.tagFrom === 'companion' ? (companion?.tag ?? point.tag) : point.tag,
-    value: rule.valueFrom === 'measure' ? measure : (companion?.value ?? point.value),
+    value,
   };
 }

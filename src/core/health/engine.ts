@@ -3,7 +3,14 @@
 // Pure and injectable: the clock is a function, there are no timers and no IO (an AlertSink is
 // called for persistence). Per-tag state is the rules' bounded windows, never the whole history.
 
-import { classifyTag, TRAINING_GROUPS, type Role, type TagClass } from '../../shared/catalog';
+import {
+  classifyTag,
+  isLlmTag,
+  TRAINING_GROUPS,
+  type Role,
+  type RunScope,
+  type TagClass,
+} from '../../shared/catalog';
 import { alertId } from './alert-id';
 import { COMBINED_RULES, judgeCombined, RunSummary } from './combined-rules';
 import { AlertGates } from './gates';
@@ -48,6 +55,8 @@ interface RunState {
   primary: Map<Role, string>;
   /** What the combined rules read, fed from the primary tags. */
   summary: RunSummary;
+  /** Classic RL until its config (setScope) or one of its tags shows an LLM RLHF run. */
+  scope: RunScope;
 }
 
 /** Rules about the run as a whole: evaluated on the run's primary tag of their role only. */
@@ -68,6 +77,17 @@ export class HealthEngine {
     this.run(run).thresholds = th;
   }
 
+  /** The run's scope as the engine knows it (from setScope and the tags fed); null for a run it has not seen. */
+  scopeOf(run: string): RunScope | null {
+    return this.runs.get(run)?.scope ?? null;
+  }
+
+  /** The run's scope from its config and known tags (runScope); an LLM tag fed later still makes it LLM. */
+  setScope(run: string, scope: RunScope): void {
+    const r = this.run(run);
+    if (r.scope !== 'llm') r.scope = scope;
+  }
+
   /** Training activity seen elsewhere (another run) at `wallTime` seconds: rules of `run` that only matter
    * while training (an idle GPU) treat it as active. Used for the live-samples pseudo-run. */
   noteTraining(run: string, wallTime: number): void {
@@ -82,7 +102,7 @@ export class HealthEngine {
     if (!finished) return [];
     const stalled = { id: alertId(run, STALLED_RUN.id, null), run, rule: STALLED_RUN, tag: null };
     return this.gates.judge(
-      { ...stalled, step: r.lastStep, value: 0, level: { kind: 'ok' } },
+      { ...stalled, step: r.lastStep, value: 0, level: { kind: 'ok' }, scope: r.scope },
       this.opts.clock(),
     );
   }
@@ -132,6 +152,7 @@ export class HealthEngine {
             step: r.lastStep,
             value: stall.silentS,
             level: stall.level,
+            scope: r.scope,
           },
           now,
         ),
@@ -173,6 +194,7 @@ export class HealthEngine {
         arrivals: new ArrivalGaps(),
         primary: new Map(),
         summary: new RunSummary(),
+        scope: 'classic',
       };
       this.runs.set(name, r);
     }
@@ -187,6 +209,7 @@ export class HealthEngine {
       const role = cls?.role ?? null;
       if (role !== null && !r.primary.has(role)) r.primary.set(role, tag);
       const isPrimary = role !== null && r.primary.get(role) === tag;
+      if (isLlmTag(tag)) r.scope = 'llm';
       const slots = POINT_RULES.filter(
         (rule) => rule.applies(role, tag, epochLevel) && (!RUN_LEVEL_RULES.has(rule.id) || isPrimary),
       ).map((rule) => ({
@@ -234,14 +257,20 @@ export class HealthEngine {
     const th = this.thresholdsOf(r);
     const ctx: RuleContext = {
       th,
-      tag,
+      // A negated tag (SB3 `train/entropy_loss` = −entropy) is judged as its negative: messages say so.
+      tag: t.cls?.transform === 'negate' ? `−${tag}` : tag,
       epochLevel: t.epochLevel,
       trainingActive:
         Number.isFinite(wallTime) && Math.abs(wallTime - r.lastTrainingWall) <= th.training_active_s,
     };
     for (const s of t.slots) {
       const level = s.rule.observe(s.state, value, ctx);
-      out.push(...this.gates.judge({ id: s.gateId, run, rule: s.rule, tag, step, value, level }, now));
+      out.push(
+        ...this.gates.judge(
+          { id: s.gateId, run, rule: s.rule, tag, step, value, level, scope: r.scope },
+          now,
+        ),
+      );
     }
     if (role !== null && Number.isFinite(value) && r.primary.get(role) === tag)
       this.combined(out, run, r, role, { tag, step, value }, now);
@@ -263,7 +292,9 @@ export class HealthEngine {
       const companion = this.gates.activeOf(run, rule.companion);
       const { level, tag, value } = judgeCombined(rule, r.summary, companion, th, point);
       const id = alertId(run, rule.id, null);
-      out.push(...this.gates.judge({ id, run, rule, tag, step: point.step, value, level }, now));
+      out.push(
+        ...this.gates.judge({ id, run, rule, tag, step: point.step, value, level, scope: r.scope }, now),
+      );
     }
   }
 }

@@ -1,6 +1,7 @@
 // The hysteresis gates: per alert id, streak counts that raise, escalate and clear alerts, plus acknowledge and snooze.
 
-import { RULE_ADVICE } from './advice';
+import type { RunScope } from '../../shared/catalog';
+import { ruleAdvice } from './advice';
 import { parseAlertId } from './alert-id';
 import type { Alert, AlertSink, AlertTransition, Level, RuleId, Severity } from './types';
 
@@ -21,7 +22,10 @@ export interface Hysteresis {
   clearAfter: number;
 }
 
-/** One rule's level for one alert id, with what the alert records if it raises. */
+/**
+ * One rule's level for one alert id, with what the alert records if it raises. `value` is the latest
+ * point's (what a clear records); a raise or escalation records the bad level's own value.
+ */
 export interface GateInput {
   id: string;
   run: string;
@@ -30,6 +34,8 @@ export interface GateInput {
   step: number;
   value: number;
   level: Level;
+  /** The run's world: the alert's advice is worded for it. */
+  scope: RunScope;
 }
 
 export class AlertGates {
@@ -42,7 +48,7 @@ export class AlertGates {
    * as many consecutive critical ones, clear after `clearAfter` consecutive ok; hold breaks streaks.
    */
   judge(input: GateInput, now: number): AlertTransition[] {
-    const { id, run, rule, tag, step, value, level } = input;
+    const { id, run, rule, tag, step, value, level, scope } = input;
     let g = this.gates.get(id);
     if (!g) {
       // Gates exist only once a rule has been bad: healthy tags cost no entries.
@@ -72,9 +78,9 @@ export class AlertGates {
         run,
         tag,
         step,
-        value,
+        value: level.value,
         message: level.message,
-        advice: RULE_ADVICE[rule.id],
+        advice: ruleAdvice(rule.id, scope),
         raisedAt: now,
         acknowledged: false,
         snoozedUntil: g.snoozedUntil,
@@ -83,7 +89,7 @@ export class AlertGates {
       return [this.emit({ kind: 'raised', alert, notify: this.notifies(g, now) })];
     }
     if (g.active.severity === 'warning' && g.crit >= rule.raiseAfter) {
-      g.active = { ...g.active, severity: 'critical', step, value, message: level.message };
+      g.active = { ...g.active, severity: 'critical', step, value: level.value, message: level.message };
       return [
         this.emit({ kind: 'escalated', alert: g.active, from: 'warning', notify: this.notifies(g, now) }),
       ];

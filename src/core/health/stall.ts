@@ -36,10 +36,11 @@ export class ArrivalGaps {
     const limit = Math.max(th.stall_floor_s * 1000, th.stall_gap_factor * typical);
     const silent = now - this.last;
     if (silent <= limit) return null;
-    const message = `no new data for ${Math.round(silent / 1000)} s (usually every ${Math.round(typical / 1000)} s)`;
+    const silentS = Math.round(silent / 1000);
+    const message = `no new data for ${silentS} s (usually every ${Math.round(typical / 1000)} s)`;
     return {
-      level: { kind: 'bad', severity: silent > 3 * limit ? 'critical' : 'warning', message },
-      silentS: silent / 1000,
+      level: { kind: 'bad', severity: silent > 3 * limit ? 'critical' : 'warning', value: silentS, message },
+      silentS,
     };
   }
 }

@@ -1,6 +1,7 @@
 // Resolves health thresholds: user settings → the run's own config (nested, W&B {value}) → seed defaults.
 
 import type { ThresholdKey } from '../../shared/catalog';
+import type { ResolvedThreshold } from '../../shared/domain';
 
 export interface Thresholds extends Record<ThresholdKey, number> {
   /** Reward plateau: blocks without improvement (seed 003: "5+ epochs"). */
@@ -134,4 +135,18 @@ export function resolveThresholds(
       clip_ratio: ctx(CONTEXT_KEYS.clip_ratio),
     },
   };
+}
+
+/** The resolved thresholds as the contract carries them (RunDetails.thresholds): value, origin and config path. */
+export function thresholdTable(resolved: ResolvedThresholds): Record<string, ResolvedThreshold> {
+  const out: Record<string, ResolvedThreshold> = {};
+  for (const key of Object.keys(resolved.values) as ThresholdName[]) {
+    const value = resolved.values[key];
+    const source = resolved.sources[key];
+    out[key] =
+      source.kind === 'config'
+        ? { key, value, origin: 'run-config', configPath: source.key }
+        : { key, value, origin: source.kind };
+  }
+  return out;
 }

@@ -7,9 +7,14 @@ export type { Severity };
 /**
  * A rule's verdict on the latest point. `bad` is past the raise line, `ok` past the (safer) clear
  * line, `hold` in between or not enough evidence: it breaks both streaks, which is the hysteresis
- * band that keeps a stream oscillating around one threshold from flapping.
+ * band that keeps a stream oscillating around one threshold from flapping. A `bad` level carries the
+ * value that tripped the rule (a window median, not necessarily the latest point) and a message that
+ * quotes it: the alert records both, so its header and its text never disagree.
  */
-export type Level = { kind: 'bad'; severity: Severity; message: string } | { kind: 'ok' } | { kind: 'hold' };
+export type Level =
+  | { kind: 'bad'; severity: Severity; value: number; message: string }
+  | { kind: 'ok' }
+  | { kind: 'hold' };
 
 export const RULE_IDS = [
   'non-finite',

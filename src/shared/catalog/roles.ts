@@ -93,9 +93,12 @@ export type Transform = 'identity' | 'negate';
 export interface RoleSpec {
   group: MetricGroup;
   label: string;
+  /** Description and advice as they read on an LLM RLHF run (the seeds' world). */
   description: string;
   healthy: HealthyRange | null;
   advice: string | null;
+  /** The wording on a classic RL run (SB3, DQN, Dreamer…), where the LLM wording does not apply. */
+  classic?: { description?: string; advice?: string | null };
 }
 
 const th = (key: ThresholdKey, fallback: number): Bound => ({ kind: 'threshold', key, fallback });
@@ -106,8 +109,12 @@ export const ROLES: Record<Role, RoleSpec> = {
     group: 'Policy',
     label: 'KL divergence',
     description: 'Approximate KL divergence π_new vs π_old; measures policy update magnitude.',
-    healthy: { max: th('target_kl', 0.02), text: '< target_kl (config 0.02)' },
+    healthy: { max: th('target_kl', 0.02), text: 'below target_kl' },
     advice: 'KL above target: increase `kl_coef` or reduce the number of PPO epochs.',
+    classic: {
+      advice:
+        'KL above target: lower the learning rate or the epochs per update, or set `target_kl` to stop updates early.',
+    },
   },
   // seed 000 `Train/KLPenalty`, seed 002 `actor/kl_loss`.
   kl_penalty: {
@@ -130,16 +137,25 @@ export const ROLES: Record<Role, RoleSpec> = {
     group: 'Policy',
     label: 'Entropy',
     description: 'Policy entropy; higher = more randomness in token selection (exploration measure).',
-    healthy: { min: th('entropy_min', 0.5), text: 'stays above entropy_min (0.5)' },
+    healthy: { min: th('entropy_min', 0.5), text: 'stays above entropy_min' },
     advice: 'A sustained drop means the policy is over-constrained: check the temperature pulses.',
+    classic: {
+      description: 'Policy entropy; higher = more randomness in action selection (exploration measure).',
+      advice:
+        'A sustained drop means the policy stopped exploring: raise the entropy coefficient (`ent_coef`).',
+    },
   },
   // seed 004 `clipfrac`, seed 002 `actor/pg_clipfrac`.
   clip_fraction: {
     group: 'Policy',
     label: 'Clip fraction',
     description: 'Fraction of tokens where PPO clipping was active; high = strong regularization.',
-    healthy: { min: th('clip_low', 0.1), max: th('clip_high', 0.3), text: '0.1 – 0.3' },
-    advice: 'Above 0.3 many updates are clipped: consider lowering the learning rate or `clip_ratio`.',
+    healthy: { min: th('clip_low', 0.1), max: th('clip_high', 0.3), text: 'between clip_low and clip_high' },
+    advice: 'When many updates are clipped, lower the learning rate or `clip_ratio`.',
+    classic: {
+      description: 'Fraction of samples where PPO clipping was active; high = strong regularization.',
+      advice: 'When many updates are clipped, lower the learning rate or the clip range (`clip_range`).',
+    },
   },
   clip_fraction_detail: {
     group: 'Policy',
@@ -161,7 +177,8 @@ export const ROLES: Record<Role, RoleSpec> = {
     group: 'Policy',
     label: 'Gradient norm',
     description: 'Global gradient norm; monitors gradient scale for stability.',
-    healthy: { max: th('max_grad_norm', 1.0), text: '< max_grad_norm' },
+    // No band at max_grad_norm: HF/TRL log the norm before clipping, so a level above it is normal.
+    healthy: { text: 'steady, without sudden spikes over its own recent median' },
     advice: 'On sudden spikes, reduce the batch size or the learning rate.',
   },
   // seed 000 `Train/AvgReward`, `Epoch/AvgReward`; seed 001 `rewards/*_mean`; seed 002 `critic/rewards/mean`.
@@ -169,8 +186,9 @@ export const ROLES: Record<Role, RoleSpec> = {
     group: 'Reward',
     label: 'Reward',
     description: 'Average reward for the batch / epoch; should increase over epochs.',
-    healthy: { text: 'should increase over epochs (target: 0.7+)' },
-    advice: 'If reward does not grow for 5+ epochs the model may be overfitting: consider early stopping.',
+    healthy: { text: 'should increase over time' },
+    advice:
+      'When reward stops improving, consider early stopping, or revisit the learning rate and the reward.',
   },
   // seed 000.
   reward_std: {
@@ -185,8 +203,11 @@ export const ROLES: Record<Role, RoleSpec> = {
     group: 'Reward',
     label: 'Reward variance',
     description: 'Variance of rewards (lower = more consistent).',
-    healthy: { max: th('reward_variance_max', 0.01), text: 'Should be low (< 0.01) for consistent training' },
-    advice: 'Reward variance should be low (< 0.01) for consistent training.',
+    healthy: {
+      max: th('reward_variance_max', 0.01),
+      text: 'below reward_variance_max, for consistent training',
+    },
+    advice: 'When rewards vary widely, check the reward function for noise or lower the learning rate.',
   },
   // seed 000.
   reward_min: {
@@ -249,6 +270,7 @@ export const ROLES: Record<Role, RoleSpec> = {
     group: 'Loss',
     label: 'Loss',
     description: 'Total training loss (policy loss + KL penalty); should decrease and stabilize.',
+    classic: { description: 'Total training loss; should decrease and stabilize.' },
     healthy: { text: 'Should decrease and stabilize' },
     advice: 'If loss does not fall, check the learning rate.',
   },
@@ -313,8 +335,8 @@ export const ROLES: Record<Role, RoleSpec> = {
     group: 'Performance',
     label: 'Generation tokens/s',
     description: 'Real-time generation speed.',
-    healthy: { min: th('min_tokens_per_sec', 1), text: '≥ 1 token/s' },
-    advice: 'Below 1 token/s: consider enabling MLX.',
+    healthy: { min: th('min_tokens_per_sec', 1), text: 'at least min_tokens_per_sec' },
+    advice: 'When generation is this slow, consider enabling MLX.',
   },
   // seed 000.
   backprop_throughput: {
@@ -345,8 +367,8 @@ export const ROLES: Record<Role, RoleSpec> = {
     group: 'System',
     label: 'GPU utilisation',
     description: 'Estimated GPU/Neural Engine utilization (%).',
-    healthy: { min: th('gpu_util_min', 50), text: 'Should be > 50% for efficient GPU usage' },
-    advice: 'GPU utilisation should stay above 50%: look for a data-loading or generation bottleneck.',
+    healthy: { min: th('gpu_util_min', 50), text: 'above gpu_util_min, for efficient GPU usage' },
+    advice: 'When the GPU waits, look for a data-loading or generation bottleneck.',
   },
   // seed 000.
   cpu_pct: {
@@ -361,15 +383,15 @@ export const ROLES: Record<Role, RoleSpec> = {
     group: 'System',
     label: 'Memory %',
     description: 'System memory usage percentage.',
-    healthy: { max: th('memory_max', 90), text: 'Monitor for OOM warnings (> 90%)' },
-    advice: 'Above 90% an out-of-memory crash is near: reduce the batch size or free host memory.',
+    healthy: { max: th('memory_max', 90), text: 'below memory_max (out-of-memory risk above)' },
+    advice: 'An out-of-memory crash is near: reduce the batch size or free host memory.',
   },
   // seed 000.
   gpu_memory_pct: {
     group: 'System',
     label: 'GPU memory %',
     description: 'GPU/MPS memory usage percentage.',
-    healthy: { max: th('gpu_memory_max', 95), text: 'below ~95% (nearly full)' },
+    healthy: { max: th('gpu_memory_max', 95), text: 'below gpu_memory_max (nearly full above)' },
     advice:
       'GPU memory nearly full: reduce micro batch size or sequence length, or enable gradient checkpointing.',
   },
@@ -381,7 +403,7 @@ export const ROLES: Record<Role, RoleSpec> = {
     healthy: {
       min: th('temperature_min', 0.5),
       max: th('temperature_max', 2),
-      text: '0.5 – 2.0 (non-pulse)',
+      text: 'between temperature_min and temperature_max (outside pulses)',
     },
     advice: 'Pulses may briefly exceed the maximum; make sure they coincide with stagnation.',
   },

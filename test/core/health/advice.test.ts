@@ -1,7 +1,10 @@
 // Alert text a user sees: one advice per rule (a role's rule takes the catalog's advice), no internal seed references.
 import { describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { DemoSimulation, DEMO_CONFIG } from '../../../src/core/demo/simulation';
-import { HealthEngine, RULE_ADVICE, RULE_IDS, resolveThresholds } from '../../../src/core/health';
+import { HealthEngine, RULE_ADVICE, RULE_IDS, resolveThresholds, ruleAdvice } from '../../../src/core/health';
+import { readEventFile } from '../../../src/core/tfevents';
 import { ROLES } from '../../../src/shared/catalog';
 
 const INTERNAL_REF = /seed \d/i;
@@ -36,5 +39,39 @@ describe('rule advice', () => {
     }
     expect(texts.length).toBeGreaterThan(10);
     for (const text of texts) expect(text).not.toMatch(INTERNAL_REF);
+  });
+
+  it('every rule has advice in both worlds; classic advice never speaks of tokens or temperature pulses', () => {
+    for (const id of RULE_IDS) {
+      expect(ruleAdvice(id, 'classic').length, id).toBeGreaterThan(10);
+      expect(ruleAdvice(id, 'llm')).toBe(RULE_ADVICE[id]);
+    }
+    expect(ruleAdvice('entropy-collapse', 'classic')).not.toMatch(/temperature|token/);
+  });
+
+  it('an SB3 A2C run (highway-env) raising entropy collapse gets classic advice', () => {
+    const dir = join(__dirname, '../../fixtures/tfevents/0pk0__rl4avs');
+    const file = readdirSync(dir).find((f) => f.includes('1755214641'))!;
+    const r = readEventFile(join(dir, file));
+    const e = new HealthEngine({ clock: () => 0 });
+    const advice: string[] = [];
+    for (const [tag, s] of r.series.entries())
+      for (const t of e.feedBatch('run', tag, s.steps(), s.wallTimes(), s.values()))
+        if (t.kind === 'raised' && t.alert.rule === 'entropy-collapse') advice.push(t.alert.advice ?? '');
+    expect(advice).toHaveLength(1);
+    expect(advice[0]).not.toMatch(/temperature|token/);
+    expect(advice[0]).toMatch(/ent_coef/);
+  });
+
+  it('the demo run (LLM tags) keeps the LLM advice', () => {
+    const sim = new DemoSimulation(42);
+    const e = new HealthEngine({ clock: () => 0 });
+    e.setThresholds('demo', resolveThresholds(null, DEMO_CONFIG).values);
+    const advice = new Set<string>();
+    for (let i = 0; i < 600; i++)
+      for (const [tag, v] of Object.entries(sim.step(i).scalars))
+        for (const t of e.feed('demo', tag, i, 1e9 + i, v))
+          if (t.kind === 'raised' && t.alert.rule === 'entropy-collapse') advice.add(t.alert.advice ?? '');
+    expect([...advice]).toEqual([RULE_ADVICE['entropy-collapse']]);
   });
 });

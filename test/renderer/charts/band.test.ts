@@ -1,7 +1,8 @@
 // Healthy bands from the catalog: one- and two-sided ranges, threshold overrides, negated tags, unknown tags.
 
 import { describe, expect, test } from 'vitest';
-import { bandAttr, resolveBand } from '../../../src/renderer/src/charts/band';
+import { bandAttr, bandTip, resolveBand, thresholdNote } from '../../../src/renderer/src/charts/band';
+import type { RunDetails } from '../../../src/shared/domain';
 
 describe('resolveBand', () => {
   test('KL: below target_kl, drawn as a band up to it and a target line', () => {
@@ -35,5 +36,90 @@ describe('resolveBand', () => {
     expect(r.healthyText).toMatch(/increase/);
     expect(resolveBand('my/custom_metric_xyz')).toBeNull();
     expect(bandAttr(null)).toBeNull();
+  });
+
+  test('gradient norm has no band at max_grad_norm (HF logs it before clipping)', () => {
+    const b = resolveBand('grad_norm')!;
+    expect(bandAttr(b)).toBeNull();
+    expect(b.healthyText).toMatch(/spikes/);
+  });
+
+  test('the band names the thresholds that set it, with the value drawn', () => {
+    expect(resolveBand('approx_kl')!.thresholds).toEqual([{ key: 'target_kl', value: 0.02 }]);
+    expect(resolveBand('clipfrac', { clip_high: 0.4 })!.thresholds).toEqual([
+      { key: 'clip_low', value: 0.1 },
+      { key: 'clip_high', value: 0.4 },
+    ]);
+    expect(resolveBand('Train/AvgReward')!.thresholds).toEqual([]);
+  });
+
+  test('no healthy text quotes a config or a number a threshold can move', () => {
+    for (const tag of [
+      'approx_kl',
+      'entropy',
+      'clipfrac',
+      'Epoch/RewardVariance',
+      'System/GPU_Utilization',
+    ]) {
+      const b = resolveBand(tag)!;
+      expect(b.healthyText, tag).not.toMatch(/config|\d/);
+    }
+  });
+});
+
+describe('thresholdNote', () => {
+  const kl = { key: 'target_kl', value: 0.02 } as const;
+  test('says where the value came from, exactly as resolved', () => {
+    expect(thresholdNote(kl, { key: 'target_kl', value: 0.02, origin: 'default' })).toBe(
+      'target_kl 0.02 (catalog default)',
+    );
+    expect(
+      thresholdNote(
+        { key: 'target_kl', value: 0.05 },
+        { key: 'target_kl', value: 0.05, origin: 'run-config', configPath: 'ppo.target_kl' },
+      ),
+    ).toBe('target_kl 0.05 (run config: ppo.target_kl)');
+    expect(
+      thresholdNote({ key: 'target_kl', value: 0.1 }, { key: 'target_kl', value: 0.1, origin: 'user' }),
+    ).toBe('target_kl 0.1 (your setting)');
+  });
+  test('before the run details arrive: the catalog default, or the setting that moved it', () => {
+    expect(thresholdNote(kl, undefined)).toBe('target_kl 0.02 (catalog default)');
+    expect(thresholdNote({ key: 'target_kl', value: 0.07 }, undefined)).toBe('target_kl 0.07 (your setting)');
+    // A setting changed since the details were fetched: the drawn value is the user's.
+    expect(
+      thresholdNote({ key: 'target_kl', value: 0.07 }, { key: 'target_kl', value: 0.02, origin: 'default' }),
+    ).toBe('target_kl 0.07 (your setting)');
+  });
+});
+
+describe('bandTip', () => {
+  const details = (over: Partial<RunDetails>): RunDetails => ({
+    run: 'r',
+    config: null,
+    progress: null,
+    epochSummary: null,
+    systemTags: [],
+    ...over,
+  });
+  test('a classic run (SB3 entropy_loss) gets classic wording; an LLM run the LLM advice', () => {
+    const b = resolveBand('train/entropy_loss')!;
+    const classic = bandTip(b, details({ scope: 'classic' }));
+    expect(`${classic.description} ${classic.advice}`).not.toMatch(/token|temperature/);
+    expect(bandTip(b, details({ scope: 'llm' })).advice).toMatch(/temperature pulses/);
+    expect(bandTip(b, null).advice).not.toMatch(/temperature/);
+  });
+  test('threshold notes cite the run config path, never a config the run lacks', () => {
+    const b = resolveBand('approx_kl', { target_kl: 0.05 })!;
+    const withConfig = details({
+      thresholds: {
+        target_kl: { key: 'target_kl', value: 0.05, origin: 'run-config', configPath: 'ppo.target_kl' },
+      },
+    });
+    expect(bandTip(b, withConfig).thresholdNotes).toEqual(['target_kl 0.05 (run config: ppo.target_kl)']);
+    const none = details({ thresholds: { target_kl: { key: 'target_kl', value: 0.02, origin: 'default' } } });
+    const tip = bandTip(resolveBand('approx_kl', { target_kl: 0.02 })!, none);
+    expect(tip.thresholdNotes).toEqual(['target_kl 0.02 (catalog default)']);
+    expect(JSON.stringify(tip)).not.toMatch(/config/);
   });
 });

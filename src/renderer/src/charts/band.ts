@@ -1,8 +1,25 @@
-// The catalog's healthy band and target line for a tag, in the tag's own (raw) units, with user threshold overrides.
+// The catalog's healthy band and target line for a tag, in the tag's own (raw) units, with the thresholds that set it.
 
-import { boundValue, classifyTag, ROLES, type ThresholdKey } from '../../../shared/catalog';
+import {
+  boundValue,
+  classifyTag,
+  roleText,
+  ROLES,
+  type Bound,
+  type Role,
+  type ThresholdKey,
+} from '../../../shared/catalog';
+import type { ResolvedThreshold, RunDetails } from '../../../shared/domain';
+import { formatNumber } from '../../../shared/format';
+
+/** A named threshold that sets one side of a band, with the value drawn. */
+export interface BandThreshold {
+  key: ThresholdKey;
+  value: number;
+}
 
 export interface BandInfo {
+  role: Role;
   /** Catalog role label and description (the info tooltip). */
   label: string;
   description: string;
@@ -14,10 +31,38 @@ export interface BandInfo {
   max: number | null;
   /** A one-sided bound is drawn as a target line as well (KL < target_kl, entropy > entropy_min). */
   target: number | null;
+  /** The thresholds behind the band (the tooltip says where each came from). */
+  thresholds: BandThreshold[];
 }
 
 /** The band's numbers alone: what the chart options and the overlay plugin draw. */
 export type BandRange = Pick<BandInfo, 'min' | 'max' | 'target'>;
+
+/**
+ * Svelte context key under which the app provides a getter of the open run's details, so the info
+ * tip can word the role for the run's world and say where each threshold came from.
+ */
+export const RUN_DETAILS_CONTEXT = Symbol('run-details');
+export type RunDetailsGetter = () => RunDetails | null;
+
+/** The info tip's text for a band on a run: description and advice in the run's world, thresholds with origins. */
+export interface BandTip {
+  description: string;
+  advice: string | null;
+  healthyText: string | null;
+  thresholdNotes: string[];
+}
+
+/** Pure: the tip for `band` on the run of `details` (classic wording until the details say LLM RLHF). */
+export function bandTip(band: BandInfo, details: RunDetails | null): BandTip {
+  const { description, advice } = roleText(band.role, details?.scope ?? 'classic');
+  return {
+    description,
+    advice,
+    healthyText: band.healthyText,
+    thresholdNotes: band.thresholds.map((t) => thresholdNote(t, details?.thresholds?.[t.key])),
+  };
+}
 
 /** Catalog info for a tag; null when the catalog does not know the tag. */
 export function resolveBand(tag: string, thresholds: Record<string, number> = {}): BandInfo | null {
@@ -28,10 +73,14 @@ export function resolveBand(tag: string, thresholds: Record<string, number> = {}
   let max = c.healthy?.max ? boundValue(c.healthy.max, th) : null;
   if (min !== null && !Number.isFinite(min)) min = null;
   if (max !== null && !Number.isFinite(max)) max = null;
+  const named = [c.healthy?.min, c.healthy?.max].filter(
+    (b): b is Extract<Bound, { kind: 'threshold' }> => b?.kind === 'threshold',
+  );
   // SB3 logs entropy as `entropy_loss` = −entropy: the band flips with the values.
   if (c.transform === 'negate') [min, max] = [max === null ? null : -max, min === null ? null : -min];
   const target = min !== null && max === null ? min : max !== null && min === null ? max : null;
   return {
+    role: c.role,
     label: ROLES[c.role].label,
     description: c.description,
     advice: c.advice,
@@ -39,8 +88,38 @@ export function resolveBand(tag: string, thresholds: Record<string, number> = {}
     min,
     max,
     target,
+    thresholds: named.map((b) => ({ key: b.key, value: boundValue(b, th) })),
   };
 }
+
+/**
+ * "target_kl 0.02 (catalog default)": a band threshold and where its value came from, as the run's
+ * details resolved it. A drawn value that differs from the resolved one (or with no details yet) is
+ * the user's setting unless it is the catalog default; a config is cited only when one set it.
+ */
+export function thresholdNote(t: BandThreshold, resolved: ResolvedThreshold | undefined): string {
+  const fallback = ROLE_FALLBACKS.get(t.key);
+  const origin =
+    resolved && resolved.value === t.value
+      ? resolved.origin === 'run-config'
+        ? `run config: ${resolved.configPath ?? t.key}`
+        : resolved.origin === 'user'
+          ? 'your setting'
+          : 'catalog default'
+      : !resolved && t.value === fallback
+        ? 'catalog default'
+        : 'your setting';
+  return `${t.key} ${formatNumber(t.value)} (${origin})`;
+}
+
+/** Each threshold key's catalog default, as the catalog's bounds name it. */
+const ROLE_FALLBACKS: ReadonlyMap<ThresholdKey, number> = new Map(
+  Object.values(ROLES).flatMap((r) =>
+    [r.healthy?.min, r.healthy?.max]
+      .filter((b): b is Extract<Bound, { kind: 'threshold' }> => b?.kind === 'threshold')
+      .map((b) => [b.key, b.fallback] as const),
+  ),
+);
 
 /** `data-band` text: "min,max" with open sides as -Infinity / Infinity; null when there is no band. */
 export function bandAttr(b: BandInfo | null): string | null {

@@ -1,0 +1,38 @@
+// An earlier session's incident on a classic RL run is listed with classic advice, like the live alert was.
+import { describe, expect, it } from 'vitest';
+import { AlertService } from '../../../src/core/alerts/alert-service';
+import { openStore } from '../../../src/core/store';
+import { DEFAULT_SETTINGS } from '../../../src/shared/domain';
+
+describe('history advice', () => {
+  it('an SB3 entropy collapse from an earlier session keeps the classic advice', () => {
+    const store = openStore({ path: null });
+    const make = () =>
+      new AlertService({
+        store: () => store,
+        root: () => '/runs',
+        runs: () => ['A2C_1'],
+        configOf: () => null,
+        settings: () => DEFAULT_SETTINGS,
+        clock: () => 1_700_000_000_000,
+      });
+    const first = make();
+    const n = 10;
+    first.feed({
+      run: 'A2C_1',
+      tag: 'train/entropy_loss',
+      from: 0,
+      steps: Float64Array.from({ length: n }, (_, i) => i),
+      wallTimes: Float64Array.from({ length: n }, (_, i) => 1e9 + i),
+      values: new Float64Array(n).fill(-0.2),
+    });
+    const live = first.list('A2C_1').find((a) => a.rule === 'entropy-collapse');
+    expect(live?.advice).toMatch(/ent_coef/);
+    first.closeSession();
+    const earlier = make()
+      .list('A2C_1')
+      .find((a) => a.rule === 'entropy-collapse');
+    expect(earlier?.active).toBe(false);
+    expect(earlier?.advice).toBe(live?.advice);
+  });
+});
