@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSource } from '../../../src/core/readers/index';
+import { readSource } from '../../../src/core/sources/registry';
 import { readEventFile } from '../../../src/core/tfevents';
 import { isLlmTag, roleText, runScope } from '../../../src/shared/catalog';
 
