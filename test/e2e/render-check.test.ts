@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
-import { ARTIFACTS } from './render-check/artifacts';
+import { ARTIFACTS, saveResults } from './render-check/artifacts';
 import { checkRuns, foldersOf, reportLine } from './render-check/check-runs';
 
 /** The shared corpus beside the repository (the main checkout's ../shared/corpus), or $RLWATCH_CORPUS. */
@@ -29,6 +29,7 @@ describe.runIf(CORPUS)('the render check over every corpus run', () => {
   for (const folder of CORPUS ? foldersOf(CORPUS) : []) {
     test(`every ${folder.label} run draws what its files say (screenshots in test-results/render-check)`, async () => {
       const results = await checkRuns(browser, [folder], ARTIFACTS);
+      saveResults(`corpus-${folder.label}`, results);
       expect(results.length).toBeGreaterThan(0);
       expect(results.every((r) => r.screenshot && existsSync(r.screenshot))).toBe(true);
       const failed = results.filter((r) => r.failures.length > 0).map(reportLine);

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { checkFolder, type RunResult } from './check-folder';
+import { checkFolder, type RunFailure, type RunResult } from './check-folder';
 import { checkFreshness } from './freshness';
 import { inspectRuns } from './inspect-runs';
 import type { InvariantName } from './invariants';
@@ -60,14 +60,29 @@ const LETTER: Record<InvariantName, string> = {
   drawn: '-',
 };
 
-/** One line per run: `ok  folder/run (N charts)` or `FAIL folder/run: (x) invariant on "chart": detail; …`. */
+/** Charts named in a line before the rest are counted. */
+const NAMED_CHARTS = 3;
+
+/**
+ * One line per run: `ok    folder/run (N charts)`, or `FAIL  folder/run: ` and per failed invariant its letter,
+ * name, the charts it failed on and the first failure's detail, e.g.
+ * `(a) single-point-mark on 2 charts ("loss", "kl"): loss: its one point has radius 0`.
+ */
 export function reportLine(r: RunResult): string {
   const name = `${r.folder}/${r.run}`;
   const notes = r.notes.map((n) => ` (${n})`).join('');
   if (r.failures.length === 0) return `ok    ${name} (${r.charts} charts)${notes}`;
-  const what = r.failures.map(
-    (f) =>
-      `(${LETTER[f.invariant]}) ${f.invariant}${f.chart === null ? '' : ` on "${f.chart}"`}: ${f.detail}`,
-  );
+  const byInvariant = new Map<InvariantName, RunFailure[]>();
+  for (const f of r.failures) byInvariant.set(f.invariant, [...(byInvariant.get(f.invariant) ?? []), f]);
+  const what = [...byInvariant].map(([invariant, failures]) => {
+    const charts = [...new Set(failures.flatMap((f) => (f.chart === null ? [] : [f.chart])))];
+    const named = charts.slice(0, NAMED_CHARTS).map((c) => JSON.stringify(c));
+    if (charts.length > NAMED_CHARTS) named.push(`${charts.length - NAMED_CHARTS} more`);
+    const where =
+      charts.length === 0
+        ? ''
+        : ` on ${charts.length} chart${charts.length === 1 ? '' : 's'} (${named.join(', ')})`;
+    return `(${LETTER[invariant]}) ${invariant}${where}: ${failures[0]!.detail}`;
+  });
   return `FAIL  ${name}: ${what.join('; ')}${notes}`;
 }

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { launchChromium } from '../browser';
 import { checkRuns, foldersOf, reportLine } from './check-runs';
-import { ARTIFACTS } from './artifacts';
+import { ARTIFACTS, saveResults } from './artifacts';
 
 const dirs = process.argv.slice(2).filter((a) => a !== '--');
 if (dirs.length === 0) {
@@ -22,7 +22,10 @@ try {
     (r) => process.stdout.write(`${reportLine(r)}\n`),
   );
   failed = results.filter((r) => r.failures.length > 0).length;
-  process.stdout.write(`${results.length} runs checked, ${failed} failed; screenshots in ${ARTIFACTS}\n`);
+  const saved = saveResults('results', results);
+  process.stdout.write(
+    `${results.length} runs checked, ${failed} failed; screenshots in ${ARTIFACTS}, details in ${saved}\n`,
+  );
 } finally {
   await browser.close();
 }
