@@ -57,6 +57,7 @@ const LETTER: Record<InvariantName, string> = {
   'y-covers-data': 'd',
   freshness: 'e',
   'read-errors': 'f',
+  'shows-its-run': '-',
   drawn: '-',
 };
 

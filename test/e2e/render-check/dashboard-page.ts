@@ -5,6 +5,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { serveIsolated } from '../demo-server';
 import type { CliProcess } from '../cli-process';
 import type { ChartState } from './chart-state';
+import { showsItsRuns } from './invariants';
 import { readChart } from './read-chart';
 
 /** Where read errors are looked for: every element whose text names an error's file and kind passes. */
@@ -43,25 +44,27 @@ const frames = (page: Page): Promise<unknown> =>
   page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 /**
- * Scrolls the figure into view and reads its chart once drawn (null if it never is). The figure is found
- * afresh on every try: the grid may re-render it while the run's details arrive.
+ * Scrolls the figure into view and reads its chart once drawn with its own run's lines (null if never drawn;
+ * the last state read if it keeps showing another run's). The figure is found afresh on every try: the grid
+ * may re-render it while the run's details arrive.
  */
 async function readDrawn(page: Page, figure: Locator): Promise<ChartState | null> {
   const deadline = Date.now() + TIMEOUT_MS;
+  let last: ChartState | null = null;
   while (Date.now() < deadline) {
     try {
       await figure.scrollIntoViewIfNeeded({ timeout: 2_000 });
       if ((await figure.getAttribute('data-state', { timeout: 2_000 })) !== 'loading') {
         await frames(page);
-        const state = await readChart((await figure.elementHandle({ timeout: 2_000 }))!);
-        if (state) return state;
+        last = (await readChart((await figure.elementHandle({ timeout: 2_000 }))!)) ?? last;
+        if (last && showsItsRuns(last).length === 0) return last;
       }
     } catch {
       // Detached or re-rendered between steps: try again.
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return null;
+  return last;
 }
 
 /** The tags of the run's chart figures, once the same for half a second (the grid has settled). */

@@ -10,6 +10,7 @@ export type InvariantName =
   | 'y-covers-data'
   | 'freshness'
   | 'read-errors'
+  | 'shows-its-run'
   | 'drawn';
 
 export interface Failure {
@@ -134,9 +135,28 @@ export function yRangeCoversData(state: ChartState): Failure[] {
   return failures;
 }
 
-/** Every chart invariant, in order (a)–(d). */
+/** The suffix chart-options gives a run's smoothed line. */
+const SMOOTHED = ' (smoothed)';
+
+/** The chart draws the runs its figure names (`data-run`), no other run's lines (a stale chart after a switch). */
+export function showsItsRuns(state: ChartState): Failure[] {
+  const runs = new Set(state.run.split(','));
+  const strangers = [
+    ...new Set(
+      state.series
+        .map((s) => (s.label.endsWith(SMOOTHED) ? s.label.slice(0, -SMOOTHED.length) : s.label))
+        .filter((label) => !runs.has(label)),
+    ),
+  ];
+  return strangers.length === 0
+    ? []
+    : [{ invariant: 'shows-its-run', detail: `draws ${strangers.join(', ')} for ${state.run}` }];
+}
+
+/** Every chart invariant: the chart is of its run, then (a)–(d). */
 export function checkChart(state: ChartState): Failure[] {
   return [
+    ...showsItsRuns(state),
     ...singlePointHasMark(state),
     ...flatSeriesIsOneRow(state),
     ...yTicksAreDistinct(state),

@@ -7,6 +7,7 @@ import {
   flatSeriesIsOneRow,
   freshnessMoved,
   readErrorsShown,
+  showsItsRuns,
   singlePointHasMark,
   tickLabelsInside,
   yRangeCoversData,
@@ -40,6 +41,15 @@ function chart(over: Partial<ChartState> = {}): ChartState {
 describe('render invariants', () => {
   test('a healthy chart passes every invariant', () => {
     expect(checkChart(chart())).toEqual([]);
+  });
+
+  test('a chart draws only the runs its figure names (raw and smoothed lines)', () => {
+    const lines = (...labels: string[]): ChartState =>
+      chart({ run: 'a,b', series: labels.map((label) => ({ label, points: [pt(1), pt(2)] })) });
+    expect(showsItsRuns(lines('a', 'a (smoothed)', 'b'))).toEqual([]);
+    expect(showsItsRuns(lines('a', 'old', 'old (smoothed)'))).toEqual([
+      { invariant: 'shows-its-run', detail: 'draws old for a,b' },
+    ]);
   });
 
   test('(a) a series with one finite point needs a visible mark inside the canvas', () => {
