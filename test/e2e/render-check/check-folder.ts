@@ -26,6 +26,9 @@ export interface RunResult {
 /** A file name for a run's screenshot. */
 const fileSafe = (name: string): string => name.replace(/[^\w.-]+/g, '_');
 
+/** Failing charts photographed per run (beyond these the full-page screenshot and the JSON must do). */
+const CHART_SHOTS_PER_RUN = 5;
+
 /** Checks `runs` (what `rlwatch inspect` found in `dir`) with `dir` served once; screenshots go to `artifacts/<label>/`. */
 export async function checkFolder(
   browser: Browser,
@@ -47,6 +50,11 @@ export async function checkFolder(
         if (!state) failures.push({ chart: tag, invariant: 'drawn', detail: 'no chart was drawn' });
         else failures.push(...checkChart(state).map((f) => ({ ...f, chart: tag })));
       }
+      const failedCharts = [...new Set(failures.map((f) => f.chart!))].slice(0, CHART_SHOTS_PER_RUN);
+      for (const tag of failedCharts)
+        await dashboard
+          .screenshotChart(r.run, tag, join(shots, `${fileSafe(r.run)}--${fileSafe(tag)}.png`))
+          .catch(() => {}); // a figure gone meanwhile: the failure stands without its picture
       const texts = await dashboard.errorTexts();
       failures.push(...readErrorsShown(r.errors, texts).map((f) => ({ ...f, chart: null })));
       const screenshot = join(shots, `${fileSafe(r.run)}.png`);

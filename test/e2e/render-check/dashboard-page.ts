@@ -9,7 +9,7 @@ import { showsItsRuns } from './invariants';
 import { readChart } from './read-chart';
 
 /** Where read errors are looked for: every element whose text names an error's file and kind passes. */
-export const READ_ERROR_SELECTOR = '.sidebar, .sidebar *, .notices, .notices *';
+export const READ_ERROR_SELECTOR = '.sidebar, .sidebar *, .notices, .notices *, [data-read-error]';
 
 const TIMEOUT_MS = 20_000;
 
@@ -19,6 +19,8 @@ export interface DashboardPage {
   select(run: string): Promise<void>;
   /** Every chart figure of the selected run, each scrolled into view and read once drawn (null: never drawn). */
   readCharts(run: string): Promise<{ tag: string; state: ChartState | null }[]>;
+  /** Saves a screenshot of one chart's figure. */
+  screenshotChart(run: string, tag: string, path: string): Promise<void>;
   /** Scrolls every scrolled pane back to its top (before a screenshot). */
   scrollToTop(): Promise<void>;
   /** The visible texts of the elements READ_ERROR_SELECTOR names. */
@@ -104,6 +106,8 @@ export async function openDashboard(browser: Browser, dir: string): Promise<Dash
     throw e;
   }
   const p = page;
+  const figureOf = (run: string, tag: string): Locator =>
+    p.locator(`${runFigures(run)}[data-tag=${JSON.stringify(tag)}]`).first();
   return {
     page: p,
     async select(run) {
@@ -119,10 +123,13 @@ export async function openDashboard(browser: Browser, dir: string): Promise<Dash
     async readCharts(run) {
       const out: { tag: string; state: ChartState | null }[] = [];
       for (const tag of await settledTags(p, run)) {
-        const figure = p.locator(`${runFigures(run)}[data-tag=${JSON.stringify(tag)}]`).first();
+        const figure = figureOf(run, tag);
         out.push({ tag, state: await readDrawn(p, figure) });
       }
       return out;
+    },
+    async screenshotChart(run, tag, path) {
+      await figureOf(run, tag).screenshot({ path, timeout: 5_000 });
     },
     scrollToTop: () =>
       p.evaluate(() => {
