@@ -11,6 +11,27 @@ export function registerCharts(): void {
   if (registered) return;
   registered = true;
   Chart.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, zoomPlugin);
+  exposeChartsForCheck();
+}
+
+declare global {
+  interface Window {
+    /** Only on a page opened with `?check=1`: the live charts, for the render check (`npm run check:runs`). */
+    __rlwatchCharts?: () => Chart[];
+  }
+}
+
+/**
+ * The render check's one hook: with `?check=1` in the page URL, `window.__rlwatchCharts()` lists the live
+ * chart.js instances (read-only use: test/e2e/render-check reads their data, scales and ticks). Nothing otherwise.
+ */
+function exposeChartsForCheck(): void {
+  if (new URLSearchParams(location.search).get('check') !== '1') return;
+  Object.defineProperty(window, '__rlwatchCharts', {
+    value: (): Chart[] => Object.values(Chart.instances),
+    configurable: false,
+    writable: false,
+  });
 }
 
 let cachedTheme: ChartTheme | null = null;

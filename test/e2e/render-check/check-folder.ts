@@ -1,0 +1,69 @@
+// The render check of one served folder: every run selected in turn, every chart judged, a screenshot per run.
+
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { openDashboard } from './dashboard-page';
+import type { InspectedRun } from './inspect-runs';
+import { checkChart, readErrorsShown, type Failure } from './invariants';
+
+/** One failed invariant, on a chart (its tag) or on the run as a whole (chart null). */
+export interface RunFailure extends Failure {
+  chart: string | null;
+}
+
+export interface RunResult {
+  /** The served folder's label (e.g. the corpus group) and the run's name in it. */
+  folder: string;
+  run: string;
+  charts: number;
+  failures: RunFailure[];
+  /** Said of checks that could not be made (e.g. freshness of a format that cannot be appended safely). */
+  notes: string[];
+  screenshot: string | null;
+}
+
+/** A file name for a run's screenshot. */
+const fileSafe = (name: string): string => name.replace(/[^\w.-]+/g, '_');
+
+/** Failing charts photographed per run (beyond these the full-page screenshot and the JSON must do). */
+const CHART_SHOTS_PER_RUN = 5;
+
+/** Checks `runs` (what `rlwatch inspect` found in `dir`) with `dir` served once; screenshots go to `artifacts/<label>/`. */
+export async function checkFolder(
+  browser: Browser,
+  dir: string,
+  runs: readonly InspectedRun[],
+  label: string,
+  artifacts: string,
+): Promise<RunResult[]> {
+  const shots = join(artifacts, fileSafe(label));
+  mkdirSync(shots, { recursive: true });
+  const dashboard = await openDashboard(browser, dir);
+  const results: RunResult[] = [];
+  try {
+    for (const r of runs) {
+      const failures: RunFailure[] = [];
+      await dashboard.select(r.run);
+      const charts = await dashboard.readCharts(r.run);
+      for (const { tag, state } of charts) {
+        if (!state) failures.push({ chart: tag, invariant: 'drawn', detail: 'no chart was drawn' });
+        else failures.push(...checkChart(state).map((f) => ({ ...f, chart: tag })));
+      }
+      const failedCharts = [...new Set(failures.map((f) => f.chart!))].slice(0, CHART_SHOTS_PER_RUN);
+      for (const tag of failedCharts)
+        await dashboard
+          .screenshotChart(r.run, tag, join(shots, `${fileSafe(r.run)}--${fileSafe(tag)}.png`))
+          .catch(() => {}); // a figure gone meanwhile: the failure stands without its picture
+      const texts = await dashboard.errorTexts();
+      failures.push(...readErrorsShown(r.errors, texts).map((f) => ({ ...f, chart: null })));
+      const screenshot = join(shots, `${fileSafe(r.run)}.png`);
+      await dashboard.scrollToTop();
+      await dashboard.page.screenshot({ path: screenshot, fullPage: true });
+      results.push({ folder: label, run: r.run, charts: charts.length, failures, notes: [], screenshot });
+    }
+  } finally {
+    await dashboard.close();
+  }
+  return results;
+}

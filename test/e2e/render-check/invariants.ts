@@ -1,0 +1,196 @@
+// The render check's invariants: pure functions over a drawn chart's state (and the page's text), one per rule.
+
+import type { ChartState, PointState } from './chart-state';
+
+export type InvariantName =
+  | 'single-point-mark'
+  | 'flat-line'
+  | 'distinct-ticks'
+  | 'labels-inside'
+  | 'y-covers-data'
+  | 'freshness'
+  | 'read-errors'
+  | 'shows-its-run'
+  | 'drawn';
+
+export interface Failure {
+  invariant: InvariantName;
+  detail: string;
+}
+
+/** Thresholds, in one place so they can be tuned once the renderer fixes land. */
+export const THRESHOLDS = {
+  /** A point mark must be at least this radius (CSS px) to be visible. */
+  minMarkRadius: 1,
+  /** A series whose values span at most this fraction of their magnitude is flat. */
+  flatRelativeSpan: 1e-6,
+  /** A flat series may spread over less than this many pixel rows (sub-pixel rounding). */
+  flatPixelSpread: 1,
+  /** A tick label may overhang the canvas by this much (anti-aliasing) before it counts as clipped. */
+  labelOverhang: 0.5,
+  /** Relative slack when comparing the y-range with the data (float32 values against float64 scales). */
+  rangeSlack: 1e-9,
+};
+
+const finitePoints = (state: ChartState): PointState[] =>
+  state.series.flatMap((s) => s.points.filter((p) => p.y !== null));
+
+/** Smallest and largest of `values` (a loop: spreading 100K values into Math.min overflows the stack). */
+function extent(values: readonly number[]): [number, number] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of values) {
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return [lo, hi];
+}
+
+/** (a) A series with exactly one finite point shows a mark there: a radius you can see, inside the canvas. */
+export function singlePointHasMark(state: ChartState): Failure[] {
+  return state.series.flatMap((s) => {
+    const finite = s.points.filter((p) => p.y !== null);
+    if (finite.length !== 1) return [];
+    const p = finite[0]!;
+    if (p.radius < THRESHOLDS.minMarkRadius)
+      return [{ invariant: 'single-point-mark', detail: `${s.label}: its one point has radius ${p.radius}` }];
+    if (!(p.py >= 0 && p.py <= state.height))
+      return [{ invariant: 'single-point-mark', detail: `${s.label}: its one point is drawn at y=${p.py}` }];
+    return [];
+  });
+}
+
+/** (b) A constant series (two or more points, all one value) draws one horizontal line: a single pixel row. */
+export function flatSeriesIsOneRow(state: ChartState): Failure[] {
+  const points = finitePoints(state);
+  if (points.length < 2) return [];
+  const [lo, hi] = extent(points.map((p) => p.y!));
+  const magnitude = Math.max(Math.abs(lo), Math.abs(hi), Number.MIN_VALUE);
+  if (hi - lo > THRESHOLDS.flatRelativeSpan * magnitude) return [];
+  const [top, bottom] = extent(points.map((p) => p.py));
+  const spread = bottom - top;
+  if (spread < THRESHOLDS.flatPixelSpread) return [];
+  return [
+    {
+      invariant: 'flat-line',
+      detail: `values ${lo}…${hi} are constant but drawn over ${spread.toFixed(1)} px rows`,
+    },
+  ];
+}
+
+/** (b) No two y tick labels read the same (a flat or narrow range formatted too coarsely repeats them). */
+export function yTicksAreDistinct(state: ChartState): Failure[] {
+  const labels = state.ticks.filter((t) => t.axis === 'y' && t.text !== '').map((t) => t.text);
+  const repeated = [...new Set(labels.filter((l, i) => labels.indexOf(l) !== i))];
+  return repeated.length === 0
+    ? []
+    : [{ invariant: 'distinct-ticks', detail: `y tick labels repeat: ${repeated.join(', ')}` }];
+}
+
+/** (c) Every tick label is drawn wholly inside the canvas. */
+export function tickLabelsInside(state: ChartState): Failure[] {
+  const slack = THRESHOLDS.labelOverhang;
+  return state.ticks
+    .filter(
+      (t) =>
+        t.box.left < -slack ||
+        t.box.top < -slack ||
+        t.box.right > state.width + slack ||
+        t.box.bottom > state.height + slack,
+    )
+    .map((t) => ({
+      invariant: 'labels-inside' as const,
+      detail: `${t.axis} label "${t.text}" at [${t.box.left.toFixed(1)}, ${t.box.top.toFixed(1)}, ${t.box.right.toFixed(1)}, ${t.box.bottom.toFixed(1)}] in ${state.width}×${state.height}`,
+    }));
+}
+
+/**
+ * (d) The y-range covers the data: every finite value (positive ones on a log scale), or, with outlier
+ * trimming on, the trimmed range, with every point outside it marked as clipped.
+ */
+export function yRangeCoversData(state: ChartState): Failure[] {
+  const ys = finitePoints(state)
+    .map((p) => p.y!)
+    .filter((y) => !state.logY || y > 0);
+  if (ys.length === 0) return [];
+  let [lo, hi] = extent(ys);
+  const failures: Failure[] = [];
+  if (state.trim) {
+    const { low, high, markedClipped } = state.trim;
+    const outside = ys.filter((y) => y < low || y > high).length;
+    if (markedClipped < outside)
+      failures.push({
+        invariant: 'y-covers-data',
+        detail: `${outside} points lie outside the trimmed range ${low}…${high} but ${markedClipped} are marked`,
+      });
+    lo = Math.max(lo, low);
+    hi = Math.min(hi, high);
+  }
+  const slack = THRESHOLDS.rangeSlack * Math.max(Math.abs(lo), Math.abs(hi), 1);
+  if (state.yMin > lo + slack || state.yMax < hi - slack)
+    failures.push({
+      invariant: 'y-covers-data',
+      detail: `y-range ${state.yMin}…${state.yMax} does not cover the data ${lo}…${hi}`,
+    });
+  return failures;
+}
+
+/** The suffix chart-options gives a run's smoothed line. */
+const SMOOTHED = ' (smoothed)';
+
+/** The chart draws the runs its figure names (`data-run`), no other run's lines (a stale chart after a switch). */
+export function showsItsRuns(state: ChartState): Failure[] {
+  const runs = new Set(state.run.split(','));
+  const strangers = [
+    ...new Set(
+      state.series
+        .map((s) => (s.label.endsWith(SMOOTHED) ? s.label.slice(0, -SMOOTHED.length) : s.label))
+        .filter((label) => !runs.has(label)),
+    ),
+  ];
+  return strangers.length === 0
+    ? []
+    : [{ invariant: 'shows-its-run', detail: `draws ${strangers.join(', ')} for ${state.run}` }];
+}
+
+/** Every chart invariant: the chart is of its run, then (a)–(d). */
+export function checkChart(state: ChartState): Failure[] {
+  return [
+    ...showsItsRuns(state),
+    ...singlePointHasMark(state),
+    ...flatSeriesIsOneRow(state),
+    ...yTicksAreDistinct(state),
+    ...tickLabelsInside(state),
+    ...yRangeCoversData(state),
+  ];
+}
+
+/** What the run list shows about a run's freshness: its meta line and status. */
+export interface FreshnessView {
+  text: string;
+  status: string;
+}
+
+/** (e) After the run's file grew, its freshness text or status changed. */
+export function freshnessMoved(before: FreshnessView, after: FreshnessView): Failure[] {
+  if (before.text !== after.text || before.status !== after.status) return [];
+  return [
+    {
+      invariant: 'freshness',
+      detail: `still "${after.text}" (${after.status}) after a row was appended`,
+    },
+  ];
+}
+
+/** A read error as `rlwatch inspect --json` reports it. */
+export interface ReportedReadError {
+  file: string;
+  kind: string;
+}
+
+/** (f) Every read error the reader reports is on the page: some element's text names its file and kind. */
+export function readErrorsShown(errors: readonly ReportedReadError[], texts: readonly string[]): Failure[] {
+  return errors
+    .filter((e) => !texts.some((t) => t.includes(e.file) && t.includes(e.kind)))
+    .map((e) => ({ invariant: 'read-errors' as const, detail: `${e.kind} in ${e.file} is not shown` }));
+}
