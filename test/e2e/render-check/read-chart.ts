@@ -13,15 +13,21 @@ const READER_BODY = `
     throw new Error('window.__rlwatchCharts is missing: open the page with ?check=1');
   const chart = window.__rlwatchCharts().find((c) => c.canvas && c.canvas.closest('figure.chart') === figure);
   if (!chart) return null;
+  // Lone points are drawn by the overlay plugin as dots (overlay-plugin.ts keeps its state on the plugin).
+  const overlay = (chart.config.plugins || []).find((p) => p && p.id === 'rlwatchOverlay');
+  const dots = overlay && overlay.state && Array.isArray(overlay.state.dots) ? overlay.state.dots : [];
+  const DOT_RADIUS = 3;
+  const dotAt = (x, y) => dots.some((d) => d.x === x && d.y === y);
   const series = chart.data.datasets.map((ds, i) => {
     const meta = chart.getDatasetMeta(i);
     const points = (ds.data || []).map((p, j) => {
       const el = meta.data[j];
       const finite = p && Number.isFinite(p.x) && Number.isFinite(p.y);
+      const own = el && el.options ? el.options.radius : 0;
       return {
         y: finite ? p.y : null,
         py: el ? el.y : NaN,
-        radius: el && el.options ? el.options.radius : 0,
+        radius: finite && dotAt(p.x, p.y) ? Math.max(own, DOT_RADIUS) : own,
       };
     });
     return { label: String(ds.label ?? ''), points };

@@ -24,8 +24,9 @@ export interface OverlayState {
 /** Radius of an isolated point's dot (TensorBoard draws lone points about this size). */
 export const DOT_RADIUS = 3;
 
-/** Draws the healthy band under the lines, and the target line, markers and crosshair over them. */
-export function overlayPlugin(state: OverlayState): Plugin<'line'> {
+/** Draws the healthy band under the lines, and the target line, markers and crosshair over them. The
+ * state it draws from is kept on the plugin (`state`) so the render check can read what was drawn. */
+export function overlayPlugin(state: OverlayState): Plugin<'line'> & { state: OverlayState } {
   const clipTo = (ctx: DrawContext, a: ChartArea): void => {
     ctx.beginPath();
     ctx.rect(a.left, a.top, a.right - a.left, a.bottom - a.top);
@@ -33,6 +34,7 @@ export function overlayPlugin(state: OverlayState): Plugin<'line'> {
   };
   return {
     id: 'rlwatchOverlay',
+    state,
     beforeDatasetsDraw(chart) {
       const b = state.band;
       if (!b || (b.min === null && b.max === null)) return;
