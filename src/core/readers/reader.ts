@@ -29,6 +29,8 @@ export interface ReaderOptions {
   pause?: () => Promise<void>;
   /** Bytes parsed between two pauses; a default per reader. */
   sliceBytes?: number;
+  /** Clock (ms since the epoch) deciding when a broken document has stopped changing; tests inject it. */
+  now?: () => number;
 }
 
 /** The default `pause`: lets timers, IO and requests run before the read goes on. */
