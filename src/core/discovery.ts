@@ -34,6 +34,9 @@ export interface Discovery {
   root: string;
   runs: DiscoveredRun[];
   errors: DiscoveryError[];
+  /** Every folder walked, as reached (a linked folder by its link's path), each real folder once, in
+   * walk order: what a watcher must follow, and nothing more (no loop, no second name). */
+  dirs: string[];
 }
 
 export interface DiscoverOptions {
@@ -70,23 +73,24 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
   try {
     rootStat = await stat(root);
   } catch (e) {
-    return { root, runs, errors: [{ kind: 'io', path: '.', message: message(e) }] };
+    return { root, runs, errors: [{ kind: 'io', path: '.', message: message(e) }], dirs: [] };
   }
   if (rootStat.isFile()) {
     const name = basename(root);
     const format = await classifyFile(root, name, basename(dirname(root)) === 'metrics');
     if (format) runs.push({ run: '.', dir: dirname(root), sources: [{ path: root, name, format }] });
-    return { root, runs, errors };
+    return { root, runs, errors, dirs: [] };
   }
 
   const visited = new Set<string>();
+  const dirs: string[] = [];
   const queue: Pending[] = [];
   const links: Pending[] = [];
   let rootReal: string;
   try {
     rootReal = await realpath(root);
   } catch (e) {
-    return { root, runs, errors: [{ kind: 'io', path: '.', message: message(e) }] };
+    return { root, runs, errors: [{ kind: 'io', path: '.', message: message(e) }], dirs: [] };
   }
   queue.push({ dir: root, depth: 0, chain: [rootReal] });
   visited.add(rootReal);
@@ -107,6 +111,7 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
       errors.push({ kind: 'io', path: rel(item.dir), message: message(e) });
       return;
     }
+    dirs.push(item.dir);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const sources: DiscoveredSource[] = [];
     const inMetrics = basename(item.dir) === 'metrics';
@@ -179,7 +184,13 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
 
   runs.sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0));
   for (const r of runs) r.sources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { root, runs, errors };
+  return { root, runs, errors, dirs };
+}
+
+/** The folders to watch, most needed first: the opened folder, the runs' folders (their files
+ * grow), then the other walked folders (where new runs may appear). Each once. */
+export function foldersToWatch(root: string, d: Pick<Discovery, 'runs'> & { dirs?: string[] }): string[] {
+  return [...new Set([root, ...d.runs.map((r) => r.dir), ...(d.dirs ?? [])])];
 }
 
 function code(e: unknown): string {
