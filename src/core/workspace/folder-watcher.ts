@@ -73,6 +73,8 @@ export class FolderWatcher {
       this.trailing.set(path, timer);
     });
     this.fsw.on('unlink', (path) => h.onFileRemoved(path));
+    // A watched folder removed: chokidar drops it; if it comes back, rediscovery watches it again.
+    this.fsw.on('unlinkDir', (path) => this.watched.delete(path));
     this.fsw.on('error', (err) =>
       h.onError(`watching folders: ${err instanceof Error ? err.message : String(err)}`),
     );

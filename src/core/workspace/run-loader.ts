@@ -7,6 +7,7 @@ import type { PushPayloads } from '../../shared/contract';
 import type { SourceFormatName } from '../../shared/formats';
 import { LiveView, type ResetReason } from '../series/live-view';
 import type { ScalarSeries } from '../series/scalar-series';
+import { fileIdentity } from '../readers/file-io';
 import { yieldToLoop } from '../readers/reader';
 import type { LoadProgressTracker } from './load-progress';
 import { deadEntry, sortEntries, type LiveEntry, type RunState, type SourceEntry } from './run-state';
@@ -56,7 +57,7 @@ export interface FileInfo {
 export async function fileInfo(path: string): Promise<FileInfo | null> {
   try {
     const st = await stat(path);
-    return { identity: `${st.dev}:${st.ino}`, size: st.size, mtimeMs: st.mtimeMs };
+    return { identity: fileIdentity(st), size: st.size, mtimeMs: st.mtimeMs };
   } catch {
     return null;
   }
