@@ -187,10 +187,20 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
   return { root, runs, errors, dirs };
 }
 
-/** The folders to watch, most needed first: the opened folder, the runs' folders (their files
- * grow), then the other walked folders (where new runs may appear). Each once. */
-export function foldersToWatch(root: string, d: Pick<Discovery, 'runs'> & { dirs?: string[] }): string[] {
-  return [...new Set([root, ...d.runs.map((r) => r.dir), ...(d.dirs ?? [])])];
+/**
+ * The folders to watch. `runTree`: the opened folder, the runs' folders (their files grow) and the
+ * folders between (new runs appear beside old ones). `others`: the rest walked, where a new run may
+ * appear too but seldom does (a link out to /usr is thousands of them). Each folder once.
+ */
+export function foldersToWatch(
+  root: string,
+  d: Pick<Discovery, 'runs'> & { dirs?: string[] },
+): { runTree: string[]; others: string[] } {
+  const tree = new Set([root]);
+  for (const r of d.runs) {
+    for (let dir = r.dir; dir.startsWith(root + sep) && !tree.has(dir); dir = dirname(dir)) tree.add(dir);
+  }
+  return { runTree: [...tree], others: (d.dirs ?? []).filter((dir) => !tree.has(dir)) };
 }
 
 function code(e: unknown): string {

@@ -109,7 +109,11 @@ describe('discoverRuns', () => {
     // The folders to watch: each real folder once, no loop followed, no second name.
     const walked = d.dirs.map((p) => relative(tmp, p)).filter((p) => p.startsWith('loop'));
     expect(walked.sort()).toEqual(['loop', join('loop', 'run-1')]);
-    expect(foldersToWatch(tmp, d)[0]).toBe(tmp);
+    const watch = foldersToWatch(tmp, d);
+    expect(watch.runTree[0]).toBe(tmp);
+    expect(watch.runTree).toContain(join(tmp, 'loop', 'run-1'));
+    expect(watch.runTree).toContain(join(tmp, 'loop'));
+    expect([...watch.runTree, ...watch.others].filter((p) => p.includes('latest-run'))).toEqual([]);
   });
 
   it('reports a missing folder and classifies a single opened file as run "."', async () => {

@@ -7,6 +7,8 @@ export interface FolderWatcherHandlers {
   usePolling: boolean;
   /** Most folders watched at once (default DEFAULT_MAX_WATCHED_FOLDERS). */
   maxFolders?: number;
+  /** Most of them outside the run tree (default DEFAULT_MAX_OTHER_FOLDERS). */
+  maxOtherFolders?: number;
   /** A folder appeared: runs may have appeared with it. */
   onStructureChange(): void;
   /** A file appeared (new, or replaced by a rename) or grew. */
@@ -22,8 +24,11 @@ export interface FolderWatcherHandlers {
  * later): one trailing read just after that window picks up appends it swallowed. */
 const TRAILING_READ_MS = 55;
 
-/** Each watched folder is an inotify watch and chokidar state: a link out to /usr must not cost GBs. */
+/** Each watched folder is an inotify watch and chokidar state (a stat per entry): a link out to /usr
+ * must not cost GBs. Run folders hold a few files; other folders can hold thousands, hence their own
+ * smaller budget (measured: 2000 folders of /usr cost 350 MB and 25 s). */
 export const DEFAULT_MAX_WATCHED_FOLDERS = 2000;
+export const DEFAULT_MAX_OTHER_FOLDERS = 64;
 
 /**
  * Watches exactly the folders it is given (discovery's list: real folders once, symlink loops
@@ -36,15 +41,20 @@ export class FolderWatcher {
   private readonly readyPromise: Promise<void>;
   private readonly trailing = new Map<string, NodeJS.Timeout>();
   private readonly watched = new Set<string>();
+  /** The watched folders outside the run tree. */
+  private readonly otherSet = new Set<string>();
   private readonly maxFolders: number;
+  private readonly maxOthers: number;
   private budgetNoticed = false;
 
+  /** Starts with `root` (then `watchFolders` with what discovery found). */
   constructor(
-    folders: readonly string[],
+    root: string,
     private readonly h: FolderWatcherHandlers,
   ) {
     this.maxFolders = h.maxFolders ?? DEFAULT_MAX_WATCHED_FOLDERS;
-    const first = this.admit(folders);
+    this.maxOthers = h.maxOtherFolders ?? DEFAULT_MAX_OTHER_FOLDERS;
+    const first = this.admit([root], []);
     // No awaitWriteFinish: a file a trainer keeps appending to would never be "finished".
     this.fsw = watch(first, {
       ignoreInitial: true,
@@ -74,7 +84,10 @@ export class FolderWatcher {
     });
     this.fsw.on('unlink', (path) => h.onFileRemoved(path));
     // A watched folder removed: chokidar drops it; if it comes back, rediscovery watches it again.
-    this.fsw.on('unlinkDir', (path) => this.watched.delete(path));
+    this.fsw.on('unlinkDir', (path) => {
+      this.watched.delete(path);
+      this.otherSet.delete(path);
+    });
     this.fsw.on('error', (err) =>
       h.onError(`watching folders: ${err instanceof Error ? err.message : String(err)}`),
     );
@@ -85,9 +98,10 @@ export class FolderWatcher {
     return this.readyPromise;
   }
 
-  /** Starts watching the folders of `folders` not watched yet, within the budget. */
-  watchFolders(folders: readonly string[]): void {
-    const added = this.admit(folders);
+  /** Starts watching the folders not watched yet, within the budgets: `runTree` first (the opened
+   * folder, run folders and the folders between), then `others`. */
+  watchFolders(runTree: readonly string[], others: readonly string[]): void {
+    const added = this.admit(runTree, others);
     if (added.length > 0) this.fsw.add(added);
   }
 
@@ -102,19 +116,22 @@ export class FolderWatcher {
     return this.fsw.close();
   }
 
-  /** The folders of `folders` newly admitted under the budget; one notice the first time it is hit. */
-  private admit(folders: readonly string[]): string[] {
+  /** The folders newly admitted under the budgets; one notice the first time one is hit. */
+  private admit(runTree: readonly string[], others: readonly string[]): string[] {
     const added: string[] = [];
     let skipped = 0;
-    for (const f of folders) {
-      if (this.watched.has(f)) continue;
-      if (this.watched.size >= this.maxFolders) {
+    const take = (f: string, other: boolean): void => {
+      if (this.watched.has(f)) return;
+      if (this.watched.size >= this.maxFolders || (other && this.otherSet.size >= this.maxOthers)) {
         skipped++;
-        continue;
+        return;
       }
       this.watched.add(f);
+      if (other) this.otherSet.add(f);
       added.push(f);
-    }
+    };
+    for (const f of runTree) take(f, false);
+    for (const f of others) take(f, true);
     if (skipped > 0 && !this.budgetNoticed) {
       this.budgetNoticed = true;
       this.h.onBudgetHit(this.watched.size, skipped);

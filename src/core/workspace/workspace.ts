@@ -119,7 +119,7 @@ export class Workspace {
       this.notice('info', this.watch.suggestion);
     }
     if (this.opts.watch !== false) {
-      this.watcher = new FolderWatcher([root], {
+      this.watcher = new FolderWatcher(root, {
         usePolling: polling,
         ...(this.opts.maxWatchedFolders === undefined ? {} : { maxFolders: this.opts.maxWatchedFolders }),
         onBudgetHit: (watched, skipped) =>
@@ -252,7 +252,8 @@ export class Workspace {
     }
     if (epoch !== this.epoch) return;
     for (const e of found.errors) this.notice('warning', discoveryMessage(e));
-    this.watcher?.watchFolders(foldersToWatch(root, found));
+    const folders = foldersToWatch(root, found);
+    this.watcher?.watchFolders(folders.runTree, folders.others);
 
     const newRuns: RunState[] = [];
     const newEntries: { run: RunState; entry: LiveEntry }[] = [];

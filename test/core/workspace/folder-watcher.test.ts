@@ -22,7 +22,7 @@ test('a burst of appends inside the throttle window is followed by one more chan
   const file = join(dir, 'metrics.csv');
   writeFileSync(file, 'step,loss\n');
   const calls: number[] = [];
-  watcher = new FolderWatcher([dir], {
+  watcher = new FolderWatcher(dir, {
     onBudgetHit: () => {},
     usePolling: false,
     onStructureChange: () => {},

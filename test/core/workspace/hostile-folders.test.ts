@@ -5,6 +5,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
+import { DEFAULT_MAX_OTHER_FOLDERS } from '../../../src/core/workspace/folder-watcher';
 import { createSource } from '../../../src/core/sources/registry';
 import { discover } from '../../../src/core/workspace/create';
 import { Workspace } from '../../../src/core/workspace/workspace';
@@ -39,6 +40,19 @@ function lossSteps(deltas: SeriesDelta[], run: string): number[] {
   return deltas.filter((d) => d.run === run && d.tag === 'loss').flatMap((d) => [...d.steps]);
 }
 
+test('the total budget caps the run tree too', async () => {
+  dir = mkdtempSync(join(tmpdir(), 'rlwatch-many-'));
+  for (let i = 0; i < 12; i++) {
+    mkdirSync(join(dir, `run-${i}`));
+    writeFileSync(join(dir, `run-${i}`, 'metrics.csv'), 'step,loss\n0,1.0\n');
+  }
+  const { ws, notices } = open(5);
+  await ws.open(dir);
+  expect(ws.listRuns()).toHaveLength(12);
+  expect(ws.watchedFolderCount()).toBe(5);
+  expect(notices.filter((m) => m.startsWith('watching 5 folders, the most allowed: 8 more'))).toHaveLength(1);
+});
+
 test('three links back to the folder: one folder watched, loops reported, rows still arrive', async () => {
   dir = mkdtempSync(join(tmpdir(), 'rlwatch-loops-'));
   const csv = join(dir, 'metrics.csv');
@@ -59,10 +73,16 @@ test('a link out to /usr: the watched folders stay within the budget, with a not
   const csv = join(dir, 'run1', 'metrics.csv');
   writeFileSync(csv, 'step,loss\n0,1.0\n');
   symlinkSync('/usr', join(dir, 'usr'));
-  const { ws, deltas, notices } = open(40);
+  const { ws, deltas, notices } = open();
   await ws.open(dir);
-  expect(ws.watchedFolderCount()).toBe(40);
-  expect(notices.filter((m) => /watching 40 folders, the most allowed/.test(m))).toHaveLength(1);
+  // The run tree (the folder, run1, and the few runs /usr holds with the folders above them), then
+  // /usr's other folders up to their own budget: tens, not the thousands /usr has.
+  const watched = ws.watchedFolderCount();
+  expect(watched).toBeGreaterThan(DEFAULT_MAX_OTHER_FOLDERS);
+  expect(watched).toBeLessThan(DEFAULT_MAX_OTHER_FOLDERS + 100);
+  expect(notices.filter((m) => m.startsWith(`watching ${watched} folders, the most allowed`))).toHaveLength(
+    1,
+  );
   appendFileSync(csv, '1,0.5\n');
   await waitFor(() => lossSteps(deltas, 'run1').includes(1), 'the appended row', 5000);
   // A run created later under a watched folder is found.
