@@ -63,6 +63,17 @@ export async function fileInfo(path: string): Promise<FileInfo | null> {
   }
 }
 
+/** Whether nothing is at `path` any more (rather than something unreadable there). */
+async function isGone(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return false;
+  } catch (e) {
+    const code = typeof e === 'object' && e !== null && 'code' in e ? (e as { code: unknown }).code : '';
+    return code === 'ENOENT' || code === 'ENOTDIR';
+  }
+}
+
 export class RunLoader {
   /** Live sources by path; a dead one leaves (a new file at its path is a new source). */
   private readonly sources = new Map<string, { run: RunState; entry: LiveEntry }>();
@@ -219,7 +230,8 @@ export class RunLoader {
         entry.identity = info.identity;
         entry.mtimeMs = info.mtimeMs;
         if (run.fileWrittenAt === null || info.mtimeMs > run.fileWrittenAt) run.fileWrittenAt = info.mtimeMs;
-      } else if (live.errors.some((e) => e.kind === 'io')) {
+      } else if (live.errors.some((e) => e.kind === 'io') && (await isGone(entry.path))) {
+        // Gone, not unreadable: an unreadable file (permission denied) keeps its io error and stays live.
         this.markDead(run, entry);
         return;
       }
