@@ -11,9 +11,9 @@ import {
   statSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { discoverRuns } from '../../src/core/discovery';
+import { discoverRuns, foldersToWatch } from '../../src/core/discovery';
 import { sniffJson } from '../../src/core/sources/sniff';
 import { fixture } from './readers/helpers';
 
@@ -106,6 +106,14 @@ describe('discoverRuns', () => {
     expect(errs).toContain('symlink-loop:loop/run-1/back');
     expect(errs.filter((e) => e.startsWith('symlink-loop:loop/self-'))).toHaveLength(2);
     if (process.getuid?.() !== 0) expect(errs).toContain('io:locked/secret');
+    // The folders to watch: each real folder once, no loop followed, no second name.
+    const walked = d.dirs.map((p) => relative(tmp, p)).filter((p) => p.startsWith('loop'));
+    expect(walked.sort()).toEqual(['loop', join('loop', 'run-1')]);
+    const watch = foldersToWatch(tmp, d);
+    expect(watch.runTree[0]).toBe(tmp);
+    expect(watch.runTree).toContain(join(tmp, 'loop', 'run-1'));
+    expect(watch.runTree).toContain(join(tmp, 'loop'));
+    expect([...watch.runTree, ...watch.others].filter((p) => p.includes('latest-run'))).toEqual([]);
   });
 
   it('reports a missing folder and classifies a single opened file as run "."', async () => {

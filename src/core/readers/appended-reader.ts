@@ -29,6 +29,7 @@ export abstract class AppendedBytesReader extends ReaderBase {
       this.chunk(got.bytes, got.start, got.mtime);
       if (got.atEnd) {
         if (final) this.finish(got.mtime);
+        else this.caughtUp();
         break;
       }
     }
@@ -46,6 +47,9 @@ export abstract class AppendedBytesReader extends ReaderBase {
   /** A final read reached the end: the writer is done. */
   protected abstract finish(mtime: number): void;
 
+  /** A live read reached the end: the writer may add more. */
+  protected caughtUp(): void {}
+
   /** After every read, errors or not (side files, publishing results). */
   protected async afterRead(): Promise<void> {}
 }
@@ -54,6 +58,8 @@ export abstract class AppendedBytesReader extends ReaderBase {
 export abstract class LineRecordReader extends AppendedBytesReader {
   private readonly framer: LineFramer;
   protected readonly sink = new RowSink(() => this.series);
+  /** Offset of the open-quote record already reported, so a stuck file is one error, not one per poll. */
+  private reportedOpenQuote: number | null = null;
 
   /** `quoteAware`: a newline inside a double-quoted field does not end a record (CSV). */
   constructor(path: string, options: ReaderOptions, quoteAware: boolean) {
@@ -65,11 +71,24 @@ export abstract class LineRecordReader extends AppendedBytesReader {
     super.restart();
     this.framer.reset();
     this.sink.reset();
+    this.reportedOpenQuote = null;
   }
 
   protected chunk(bytes: Uint8Array, start: number, mtime: number): void {
     const framed = this.framer.push(bytes, start, (e) => this.pushError(e));
     if (framed) this.consume(framed, mtime, false);
+  }
+
+  protected override caughtUp(): void {
+    const stuck = this.framer.openQuoteAt();
+    if (stuck !== null && stuck !== this.reportedOpenQuote) {
+      this.reportedOpenQuote = stuck;
+      this.error(
+        'decode',
+        stuck,
+        `unclosed quote in the record at byte ${stuck}: the rows after it are held back`,
+      );
+    }
   }
 
   protected finish(mtime: number): void {

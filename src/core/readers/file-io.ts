@@ -1,5 +1,6 @@
 // The file-system access readers need, injectable so tests and fuzzing can run on in-memory files.
 
+import type { Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 
 export interface FileInfo {
@@ -18,10 +19,19 @@ export interface FileIO {
   read(path: string, offset: number, length: number): Promise<Uint8Array>;
 }
 
+/**
+ * Which file a path names. The inode alone is not enough: ext4 gives a file deleted and re-created
+ * at once the same inode, which would read as a truncation of the old one. The birth time (statx;
+ * 0 where the filesystem keeps none) tells the new file apart.
+ */
+export function fileIdentity(st: Pick<Stats, 'dev' | 'ino' | 'birthtimeMs'>): string {
+  return `${st.dev}:${st.ino}:${st.birthtimeMs}`;
+}
+
 export const nodeFileIO: FileIO = {
   async stat(path) {
     const st = await stat(path);
-    return { size: st.size, mtime: st.mtimeMs / 1000, identity: `${st.dev}:${st.ino}`, isFile: st.isFile() };
+    return { size: st.size, mtime: st.mtimeMs / 1000, identity: fileIdentity(st), isFile: st.isFile() };
   },
   async read(path, offset, length) {
     const handle = await open(path, 'r');

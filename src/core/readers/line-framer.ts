@@ -76,6 +76,16 @@ export class LineFramer {
     return out;
   }
 
+  /**
+   * Offset of a held-back record stuck in an open quote, once rows followed it (two newlines inside
+   * the quote): an unterminated quote, not a quoted field still being written. Null otherwise.
+   */
+  openQuoteAt(): number | null {
+    if (!this.quoteAware || this.csvState !== QUOTED) return null;
+    const first = this.pending.indexOf(NL);
+    return first >= 0 && this.pending.indexOf(NL, first + 1) >= 0 ? this.pendingStart : null;
+  }
+
   /** At the end of a finished file: the unterminated last record, if any. */
   flush(): Framed | null {
     if (this.skipping || this.pending.length === 0) return null;

@@ -29,6 +29,8 @@ export interface ReaderOptions {
   pause?: () => Promise<void>;
   /** Bytes parsed between two pauses; a default per reader. */
   sliceBytes?: number;
+  /** Clock (ms since the epoch) deciding when a broken document has stopped changing; tests inject it. */
+  now?: () => number;
 }
 
 /** The default `pause`: lets timers, IO and requests run before the read goes on. */
@@ -108,6 +110,9 @@ export abstract class ReaderBase implements IncrementalReader {
   protected error(kind: ReadError['kind'], offset: number, message: string): void {
     const e: ReadError = { kind, offset, message };
     this.batch.errors.push(e);
+    // The same failure on every poll (an unreadable file) is kept once, not once per poll.
+    const last = this.errors[this.errors.length - 1];
+    if (last?.kind === kind && last.offset === offset && last.message === message) return;
     if (this.errors.length < MAX_KEPT_ERRORS) this.errors.push(e);
   }
 

@@ -31,7 +31,11 @@ const NAN_MARK = '\u0000NaN';
 const INF_MARK = '\u0000Infinity';
 const NEG_INF_MARK = '\u0000-Infinity';
 
-export type JsonParse = { ok: true; value: unknown } | { ok: false; message: string; atEnd: boolean };
+/** A failed parse says where (UTF-8 byte offset in the text) and what, never quoting the text:
+ * JSON.parse's own messages do, and a planted symlink must not leak the file it points to. */
+export type JsonParse =
+  | { ok: true; value: unknown }
+  | { ok: false; message: string; atEnd: boolean; offset: number };
 
 /** JSON.parse that also accepts Python's NaN/Infinity tokens; never throws. */
 export function parseJsonLenient(text: string): JsonParse {
@@ -93,11 +97,55 @@ function rewriteNonFinite(text: string): string | null {
 }
 
 function describe(e: unknown, text: string): JsonParse {
-  const message = e instanceof Error ? e.message : String(e);
-  const pos = /position (\d+)/.exec(message);
-  const atEnd =
-    /end of JSON input/i.test(message) || (pos !== null && Number(pos[1]) >= text.trimEnd().length);
-  return { ok: false, message, atEnd };
+  const at = errorIndex(e instanceof Error ? e.message : String(e), text);
+  const atEnd = at >= text.trimEnd().length;
+  const offset = Buffer.byteLength(text.slice(0, at));
+  const message = atEnd ? `JSON ends early at byte ${offset}` : `invalid JSON at byte ${offset}`;
+  return { ok: false, message, atEnd, offset };
+}
+
+/** V8 quotes 10 characters either side of an unexpected token (`..."abc"...`) instead of a position. */
+const CONTEXT_CHARS = 10;
+const UNEXPECTED_TOKEN = /^Unexpected token .*?, (\.\.\.)?"([\s\S]*)"(\.\.\.)? is not valid JSON$/;
+/** Above this, a syntax error V8 gives no position for is not searched for (reported at 0). */
+const MAX_SEARCHED_CHARS = 1 << 20;
+
+/** Index in `text` (UTF-16) where JSON.parse's error `raw` happened. */
+function errorIndex(raw: string, text: string): number {
+  if (/end of JSON input/i.test(raw)) return text.length;
+  const pos = /position (\d+)/.exec(raw);
+  if (pos) return Math.min(Number(pos[1]), text.length);
+  const token = UNEXPECTED_TOKEN.exec(raw);
+  if (token?.[1] !== undefined) {
+    const start = text.indexOf(token[2]!);
+    if (start >= 0) return start + CONTEXT_CHARS;
+  } else if (token?.[3] !== undefined) return token[2]!.length - CONTEXT_CHARS;
+  return text.length <= MAX_SEARCHED_CHARS ? longestValidPrefix(text) : 0;
+}
+
+/** Length of the longest prefix of `text` that JSON could continue (binary search: prefixes of a
+ * valid prefix are valid). */
+function longestValidPrefix(text: string): number {
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (isValidPrefix(text.slice(0, mid))) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+function isValidPrefix(prefix: string): boolean {
+  try {
+    JSON.parse(prefix);
+    return true;
+  } catch (e) {
+    const raw = e instanceof Error ? e.message : String(e);
+    if (/end of JSON input/i.test(raw)) return true;
+    const pos = /position (\d+)/.exec(raw);
+    return pos !== null && Number(pos[1]) >= prefix.length;
+  }
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });

@@ -64,7 +64,7 @@ export class CsvReader extends LineRecordReader {
       rows = parse(text, CSV_OPTIONS) as string[][];
     } catch (e) {
       // Only an unclosed quote in a flushed tail gets here; the framer never cuts inside quotes.
-      this.error('decode', framed.start, `CSV: ${e instanceof Error ? e.message : String(e)}`);
+      this.error('decode', framed.start, `CSV: ${csvProblem(e)} in the record at byte ${framed.start}`);
       return;
     }
     for (const row of rows) this.row(row, mtime);
@@ -95,6 +95,14 @@ export class CsvReader extends LineRecordReader {
     this.sink.emit(step, wall, values, mtime);
     this.countRecords(1);
   }
+}
+
+/** What csv-parse found, by its error code: its messages quote the offending field. */
+function csvProblem(e: unknown): string {
+  const code =
+    typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
+  if (code === 'CSV_QUOTE_NOT_CLOSED') return 'unclosed quote';
+  return code.startsWith('CSV_') ? code.slice(4).toLowerCase().replaceAll('_', ' ') : 'unreadable text';
 }
 
 function makeHeader(cells: string[], monitor: boolean): Header {

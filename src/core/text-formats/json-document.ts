@@ -8,26 +8,35 @@ import { decodeUtf8, parseJsonLenient } from '../readers/values';
 /** Larger JSON documents are refused rather than parsed whole. */
 export const MAX_JSON_BYTES = 512 * 1024 * 1024;
 
+/** A broken document unchanged for this long is no longer being written: it stays broken. */
+export const SETTLED_MS = 2000;
+
 /**
  * Re-reads the document when its size, mtime or inode changed. Writers (json.dump, HF Trainer)
  * rewrite these files non-atomically, so a parse failure while following a run keeps the last
- * good content and waits; only a final read reports it (`truncated` when the text just stops).
+ * good content and retries; it is reported once the same broken file is seen again SETTLED_MS
+ * after it was written, or by a final read (`truncated` when the text just stops).
  */
 export abstract class JsonDocumentReader extends ReaderBase {
   private lastKey: string | null = null;
   private pendingError: ReadError | null = null;
+  /** Modification time (ms) of the broken content `pendingError` describes. */
+  private pendingMtimeMs = 0;
 
   private readonly maxBytes: number;
+  private readonly now: () => number;
 
   constructor(path: string, options: ReaderOptions = {}) {
     super(path, options);
     this.maxBytes = options.maxJsonBytes ?? MAX_JSON_BYTES;
+    this.now = options.now ?? Date.now;
   }
 
   protected async read(final: boolean): Promise<void> {
     const key = await fileKey(this.path, this.io);
     if (key !== null && key === this.lastKey) {
-      if (final && this.pendingError) this.reportPending();
+      if (this.pendingError && (final || this.now() - this.pendingMtimeMs >= SETTLED_MS))
+        this.reportPending();
       return;
     }
     const got = await readWholeFile(this.path, this.maxBytes, this.io);
@@ -42,9 +51,10 @@ export abstract class JsonDocumentReader extends ReaderBase {
     if (!parsed.ok) {
       this.pendingError = {
         kind: parsed.atEnd ? 'truncated' : 'decode',
-        offset: 0,
+        offset: parsed.offset,
         message: `JSON: ${parsed.message}`,
       };
+      this.pendingMtimeMs = got.mtime * 1000;
       if (final) this.reportPending();
       return;
     }

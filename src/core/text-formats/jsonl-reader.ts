@@ -22,7 +22,7 @@ export class JsonlReader extends LineRecordReader {
       if (!parsed.ok) {
         // An unterminated last line of a finished file is a cut-off write, not garbage.
         const kind = isTail && parsed.atEnd ? 'truncated' : 'decode';
-        this.error(kind, line.offset, `JSONL: ${parsed.message}`);
+        this.error(kind, line.offset, `JSONL: ${parsed.message} of the line`);
         continue;
       }
       if (!isPlainObject(parsed.value)) {

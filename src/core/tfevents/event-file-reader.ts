@@ -3,6 +3,7 @@
 
 import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { fileIdentity } from '../readers/file-io';
 import type { ReadError } from '../readers/types';
 import type { SeriesSet } from '../series/series-set';
 import { EventStream } from './event-stream';
@@ -165,7 +166,7 @@ export class EventFileReader {
   /** Starts over when the file shrank or is another file now; returns whether it did. */
   private follow(st: Stats): boolean {
     let reset = false;
-    const identity = `${st.dev}:${st.ino}`;
+    const identity = fileIdentity(st);
     if ((this.identity !== null && identity !== this.identity) || st.size < this.offset) {
       this.stream = new EventStream(this.opts);
       this.offset = 0;

@@ -1,10 +1,14 @@
-// Follows a folder with chokidar: structure changes (files/folders added or removed), appends, deletions.
+// Follows the folders discovery walked with chokidar, each once and none deeper: structure changes, appends, deletions.
 
 import { basename } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 
 export interface FolderWatcherHandlers {
   usePolling: boolean;
+  /** Most folders watched at once (default DEFAULT_MAX_WATCHED_FOLDERS). */
+  maxFolders?: number;
+  /** Most of them outside the run tree (default DEFAULT_MAX_OTHER_FOLDERS). */
+  maxOtherFolders?: number;
   /** A folder appeared: runs may have appeared with it. */
   onStructureChange(): void;
   /** A file appeared (new, or replaced by a rename) or grew. */
@@ -12,31 +16,61 @@ export interface FolderWatcherHandlers {
   /** A file was deleted or renamed away. */
   onFileRemoved(path: string): void;
   onError(message: string): void;
+  /** The folder budget was hit: `skipped` folders found by discovery are not watched. */
+  onBudgetHit(watched: number, skipped: number): void;
 }
 
 /** chokidar drops a file's `change` events for 50 ms after one it reported (and never reports them
  * later): one trailing read just after that window picks up appends it swallowed. */
 const TRAILING_READ_MS = 55;
 
+/** Each watched folder is an inotify watch and chokidar state (a stat per entry): a link out to /usr
+ * must not cost GBs. Run folders hold a few files; other folders can hold thousands, hence their own
+ * smaller budget (measured: 2000 folders of /usr cost 350 MB and 25 s; 2000 run folders ~130 MB). */
+export const DEFAULT_MAX_WATCHED_FOLDERS = 1000;
+export const DEFAULT_MAX_OTHER_FOLDERS = 64;
+
+/**
+ * Watches exactly the folders it is given (discovery's list: real folders once, symlink loops
+ * already cut), each at depth 0, so chokidar never walks a tree itself: a link back to an ancestor
+ * or out to /usr cannot make it recurse. A new sub-folder shows as a structure change; the caller
+ * rediscovers and passes the new list.
+ */
 export class FolderWatcher {
   private readonly fsw: FSWatcher;
   private readonly readyPromise: Promise<void>;
   private readonly trailing = new Map<string, NodeJS.Timeout>();
+  private readonly watched = new Set<string>();
+  /** The watched folders outside the run tree. */
+  private readonly otherSet = new Set<string>();
+  private readonly maxFolders: number;
+  private readonly maxOthers: number;
+  private budgetNoticed = false;
 
-  constructor(root: string, h: FolderWatcherHandlers) {
+  /** Starts with `root` (then `watchFolders` with what discovery found). */
+  constructor(
+    root: string,
+    private readonly h: FolderWatcherHandlers,
+  ) {
+    this.maxFolders = h.maxFolders ?? DEFAULT_MAX_WATCHED_FOLDERS;
+    this.maxOthers = h.maxOtherFolders ?? DEFAULT_MAX_OTHER_FOLDERS;
+    const first = this.admit([root], []);
     // No awaitWriteFinish: a file a trainer keeps appending to would never be "finished".
-    this.fsw = watch(root, {
+    this.fsw = watch(first, {
       ignoreInitial: true,
       usePolling: h.usePolling,
       interval: 500,
       ignorePermissionErrors: true,
+      // Followed only for the folders given (discovery already resolved them); depth 0 means never deeper.
       followSymlinks: true,
-      depth: 16,
+      depth: 0,
       // Dot-files are editors' and trainers' temporaries (written, then renamed into place).
-      ignored: (path: string) => path !== root && basename(path).startsWith('.'),
+      ignored: (path: string) => !this.watched.has(path) && basename(path).startsWith('.'),
     });
     this.fsw.on('add', (path) => h.onFileChange(path));
-    this.fsw.on('addDir', () => h.onStructureChange());
+    this.fsw.on('addDir', (path) => {
+      if (!this.watched.has(path)) h.onStructureChange();
+    });
     this.fsw.on('change', (path) => {
       h.onFileChange(path);
       // Re-armed on every reported change: each report opens a new 50 ms window of swallowed events.
@@ -49,8 +83,13 @@ export class FolderWatcher {
       this.trailing.set(path, timer);
     });
     this.fsw.on('unlink', (path) => h.onFileRemoved(path));
+    // A watched folder removed: chokidar drops it; if it comes back, rediscovery watches it again.
+    this.fsw.on('unlinkDir', (path) => {
+      this.watched.delete(path);
+      this.otherSet.delete(path);
+    });
     this.fsw.on('error', (err) =>
-      h.onError(`watching ${root}: ${err instanceof Error ? err.message : String(err)}`),
+      h.onError(`watching folders: ${err instanceof Error ? err.message : String(err)}`),
     );
     this.readyPromise = new Promise((res) => this.fsw.once('ready', () => res()));
   }
@@ -59,9 +98,44 @@ export class FolderWatcher {
     return this.readyPromise;
   }
 
+  /** Starts watching the folders not watched yet, within the budgets: `runTree` first (the opened
+   * folder, run folders and the folders between), then `others`. */
+  watchFolders(runTree: readonly string[], others: readonly string[]): void {
+    const added = this.admit(runTree, others);
+    if (added.length > 0) this.fsw.add(added);
+  }
+
+  /** How many folders are watched (each one inotify watch, or one poller). */
+  watchedCount(): number {
+    return this.watched.size;
+  }
+
   close(): Promise<void> {
     for (const timer of this.trailing.values()) clearTimeout(timer);
     this.trailing.clear();
     return this.fsw.close();
+  }
+
+  /** The folders newly admitted under the budgets; one notice the first time one is hit. */
+  private admit(runTree: readonly string[], others: readonly string[]): string[] {
+    const added: string[] = [];
+    let skipped = 0;
+    const take = (f: string, other: boolean): void => {
+      if (this.watched.has(f)) return;
+      if (this.watched.size >= this.maxFolders || (other && this.otherSet.size >= this.maxOthers)) {
+        skipped++;
+        return;
+      }
+      this.watched.add(f);
+      if (other) this.otherSet.add(f);
+      added.push(f);
+    };
+    for (const f of runTree) take(f, false);
+    for (const f of others) take(f, true);
+    if (skipped > 0 && !this.budgetNoticed) {
+      this.budgetNoticed = true;
+      this.h.onBudgetHit(this.watched.size, skipped);
+    }
+    return added;
   }
 }

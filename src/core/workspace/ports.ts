@@ -4,8 +4,9 @@ import type { SourceFormatName } from '../../shared/formats';
 import type { Discovery as FolderDiscovery } from '../discovery';
 import type { LiveSource, SourceOptions } from '../sources/live-source';
 
-/** Runs found under the opened folder, and per-folder problems (reported; the walk goes on). */
-export type Discovery = Pick<FolderDiscovery, 'runs' | 'errors'>;
+/** Runs found under the opened folder, per-folder problems (reported; the walk goes on), and the
+ * folders walked (watched; without them, the folder and its runs' folders). */
+export type Discovery = Pick<FolderDiscovery, 'runs' | 'errors'> & Partial<Pick<FolderDiscovery, 'dirs'>>;
 
 export type Discover = (root: string) => Promise<Discovery>;
 export type SourceFactory = (path: string, format: SourceFormatName, opts?: SourceOptions) => LiveSource;

@@ -7,6 +7,7 @@ import type { PushPayloads } from '../../shared/contract';
 import type { SourceFormatName } from '../../shared/formats';
 import { LiveView, type ResetReason } from '../series/live-view';
 import type { ScalarSeries } from '../series/scalar-series';
+import { fileIdentity } from '../readers/file-io';
 import { yieldToLoop } from '../readers/reader';
 import type { LoadProgressTracker } from './load-progress';
 import { deadEntry, sortEntries, type LiveEntry, type RunState, type SourceEntry } from './run-state';
@@ -56,9 +57,20 @@ export interface FileInfo {
 export async function fileInfo(path: string): Promise<FileInfo | null> {
   try {
     const st = await stat(path);
-    return { identity: `${st.dev}:${st.ino}`, size: st.size, mtimeMs: st.mtimeMs };
+    return { identity: fileIdentity(st), size: st.size, mtimeMs: st.mtimeMs };
   } catch {
     return null;
+  }
+}
+
+/** Whether nothing is at `path` any more (rather than something unreadable there). */
+async function isGone(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return false;
+  } catch (e) {
+    const code = typeof e === 'object' && e !== null && 'code' in e ? (e as { code: unknown }).code : '';
+    return code === 'ENOENT' || code === 'ENOTDIR';
   }
 }
 
@@ -218,7 +230,8 @@ export class RunLoader {
         entry.identity = info.identity;
         entry.mtimeMs = info.mtimeMs;
         if (run.fileWrittenAt === null || info.mtimeMs > run.fileWrittenAt) run.fileWrittenAt = info.mtimeMs;
-      } else if (live.errors.some((e) => e.kind === 'io')) {
+      } else if (live.errors.some((e) => e.kind === 'io') && (await isGone(entry.path))) {
+        // Gone, not unreadable: an unreadable file (permission denied) keeps its io error and stays live.
         this.markDead(run, entry);
         return;
       }

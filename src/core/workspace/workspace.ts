@@ -8,6 +8,7 @@ import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { PushPayloads } from '../../shared/contract';
 import type { RunInfo, SeriesWindow } from '../../shared/domain';
+import { foldersToWatch } from '../discovery';
 import { effectiveConfig, readRunConfig } from '../readers/run-config';
 import type { ProgressInfo } from '../readers/types';
 import type { WindowQuery } from '../series/live-view';
@@ -35,6 +36,8 @@ export interface WorkspaceOptions {
   usePolling?: boolean;
   /** How often every source is re-read in case a file event was missed (ms, default 1000). */
   sweepMs?: number;
+  /** Most folders watched (default: the watcher's budget). */
+  maxWatchedFolders?: number;
   /** /proc/self/mountinfo reader (tests); the network-filesystem check uses it. */
   readMountInfo?: () => Promise<string>;
 }
@@ -118,6 +121,12 @@ export class Workspace {
     if (this.opts.watch !== false) {
       this.watcher = new FolderWatcher(root, {
         usePolling: polling,
+        ...(this.opts.maxWatchedFolders === undefined ? {} : { maxFolders: this.opts.maxWatchedFolders }),
+        onBudgetHit: (watched, skipped) =>
+          this.notice(
+            'warning',
+            `watching ${watched} folders, the most allowed: ${skipped} more are not followed live (new runs there show on reopening)`,
+          ),
         onStructureChange: () => void this.rediscover(),
         onFileChange: (path) => this.fileChanged(path),
         onFileRemoved: (path) => this.loader.removeIfGone(path),
@@ -189,6 +198,11 @@ export class Workspace {
     return { run, tag, ...view.window(q) };
   }
 
+  /** Folders the watcher follows (0 when not watching): bounded whatever links the folder holds. */
+  watchedFolderCount(): number {
+    return this.watcher?.watchedCount() ?? 0;
+  }
+
   /** Points stored in memory (every source series, dropped restart points included) and the bytes
    * their columns hold (capacity, not just length): for memory checks. */
   storedStats(): { points: number; bytes: number } {
@@ -238,6 +252,8 @@ export class Workspace {
     }
     if (epoch !== this.epoch) return;
     for (const e of found.errors) this.notice('warning', discoveryMessage(e));
+    const folders = foldersToWatch(root, found);
+    this.watcher?.watchFolders(folders.runTree, folders.others);
 
     const newRuns: RunState[] = [];
     const newEntries: { run: RunState; entry: LiveEntry }[] = [];

@@ -23,6 +23,7 @@ test('a burst of appends inside the throttle window is followed by one more chan
   writeFileSync(file, 'step,loss\n');
   const calls: number[] = [];
   watcher = new FolderWatcher(dir, {
+    onBudgetHit: () => {},
     usePolling: false,
     onStructureChange: () => {},
     onFileChange: (p) => {
