@@ -34,6 +34,8 @@ export class WandbReader extends AppendedBytesReader {
   private fileConfig: Record<string, unknown> = {};
   private fileSummary: Record<string, unknown> = {};
   private sideKeys = new Map<string, string | null>();
+  /** Bytes of complete records: short of the file size while its tail is cut mid-record. */
+  override bytesRead: number | null = 0;
 
   protected chunk(bytes: Uint8Array, start: number, mtime: number): void {
     for (const ev of this.log.push(bytes, start)) {
@@ -48,6 +50,7 @@ export class WandbReader extends AppendedBytesReader {
   }
 
   protected override async afterRead(): Promise<void> {
+    this.bytesRead = this.log.consumedBytes();
     await this.readSideFiles();
     this.publish();
   }
