@@ -48,7 +48,7 @@ export interface RestartMark {
   dropped: number;
 }
 
-/** Display-ready points of one series over an x-range, downsampled in the core (min/max or LTTB). */
+/** Display-ready points of one series over an x-range, downsampled in the core (per-pixel min/max). */
 export interface SeriesWindow {
   run: string;
   tag: string;
