@@ -15,12 +15,17 @@ interface PlatformBase64 {
 }
 const platform = globalThis as unknown as PlatformBase64;
 const NodeBuffer = typeof platform.Buffer?.from === 'function' ? platform.Buffer : undefined;
+/** ES2026's Uint8Array base64 methods (Chromium 140+), where present. */
+const nativeFromBase64 = (Uint8Array as unknown as { fromBase64?: (text: string) => Uint8Array }).fromBase64;
+const nativeToBase64 = (Uint8Array.prototype as unknown as { toBase64?: (this: Uint8Array) => string })
+  .toBase64;
 const BINARY_CHUNK = 0x8000;
 const BASE64_SHAPE = /^[A-Za-z0-9+/]*={0,2}$/;
 
-/** Standard base64 with padding (RFC 4648 §4): Node's Buffer where present, else btoa. */
+/** Standard base64 with padding (RFC 4648 §4): Node's Buffer, else Uint8Array.prototype.toBase64, else btoa. */
 export function bytesToBase64(bytes: Uint8Array): string {
   if (NodeBuffer) return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+  if (typeof nativeToBase64 === 'function') return nativeToBase64.call(bytes);
   const parts: string[] = [];
   for (let i = 0; i < bytes.length; i += BINARY_CHUNK)
     parts.push(String.fromCharCode.apply(null, bytes.subarray(i, i + BINARY_CHUNK) as unknown as number[]));
@@ -36,6 +41,7 @@ export function base64ToBytes(text: string): Uint8Array {
     // Small Buffers share a pool: copy out unless the view is its buffer.
     return view.byteOffset === 0 && view.buffer.byteLength === view.byteLength ? view : new Uint8Array(view);
   }
+  if (typeof nativeFromBase64 === 'function') return nativeFromBase64(text);
   const binary = platform.atob!(text);
   const out = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);

@@ -74,4 +74,34 @@ describe('wire codec', () => {
       vi.unstubAllGlobals();
     }
   });
+
+  it("uses Uint8Array's own base64 methods where present (Chromium), with the same text and bytes", async () => {
+    const NodeBuffer = Buffer;
+    const calls = { to: 0, from: 0 };
+    const proto = Uint8Array.prototype as unknown as { toBase64?: () => string };
+    const ctor = Uint8Array as unknown as { fromBase64?: (t: string) => Uint8Array };
+    proto.toBase64 = function (this: Uint8Array) {
+      calls.to++;
+      return NodeBuffer.from(this.buffer, this.byteOffset, this.byteLength).toString('base64');
+    };
+    ctor.fromBase64 = (t: string) => {
+      calls.from++;
+      return new Uint8Array(NodeBuffer.from(t, 'base64'));
+    };
+    vi.stubGlobal('Buffer', undefined);
+    vi.resetModules();
+    try {
+      const chromium = await import('../../src/shared/wire-codec');
+      const values = new Float64Array([1.5, Number.NaN, -0]);
+      const text = chromium.encodeWire({ values });
+      expect(text).toBe(encodeWire({ values }));
+      const back = chromium.decodeWire(text) as { values: Float64Array };
+      expect(new Uint8Array(back.values.buffer)).toEqual(new Uint8Array(values.buffer));
+      expect(calls).toEqual({ to: 1, from: 1 });
+    } finally {
+      vi.unstubAllGlobals();
+      delete proto.toBase64;
+      delete ctor.fromBase64;
+    }
+  });
 });
