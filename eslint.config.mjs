@@ -13,7 +13,7 @@ const RUNTIMES = {
   shared: { imports: [], packages: ['zod'], node: false },
   core: {
     imports: ['shared'],
-    packages: ['better-sqlite3', 'chokidar', 'csv-parse', 'node-nvidia-smi', 'systeminformation', 'ws'],
+    packages: ['better-sqlite3', 'chokidar', 'csv-parse', 'node-nvidia-smi', 'systeminformation', 'ws', 'yaml'],
     node: true,
   },
   cli: { imports: ['core', 'shared'], packages: [], node: true },

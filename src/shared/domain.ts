@@ -32,7 +32,12 @@ export interface RunInfo {
   worstAlert: Severity | null;
   /** The health engine thinks the run stopped writing while it looked alive. */
   stalled: boolean;
+  /** How the run ended, where its files say: W&B's exit record (its exit code), or a W&B log cut off
+   * mid-record that stopped growing (crashed). Absent or null while running or when unknown. */
+  ended?: RunEnd | null;
 }
+
+export type RunEnd = 'finished' | 'crashed';
 
 /** A restart: the step went back to `step`; later points of the old segment left the live view. */
 export interface RestartMark {
@@ -43,7 +48,7 @@ export interface RestartMark {
   dropped: number;
 }
 
-/** Display-ready points of one series over an x-range, downsampled in the core (min/max or LTTB). */
+/** Display-ready points of one series over an x-range, downsampled in the core (per-pixel min/max). */
 export interface SeriesWindow {
   run: string;
   tag: string;

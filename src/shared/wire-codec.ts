@@ -1,50 +1,57 @@
 // JSON text for the serve WebSocket that keeps what Electron's structured clone keeps: typed arrays, NaN, ±Infinity.
 
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const B64_INDEX = new Int16Array(128).fill(-1);
-for (let i = 0; i < B64.length; i++) B64_INDEX[B64.charCodeAt(i)] = i;
+/** The platform's base64 codecs, found by feature check (shared code may not import Node built-ins). */
+interface PlatformBase64 {
+  Buffer?: {
+    from(
+      buffer: ArrayBufferLike,
+      byteOffset: number,
+      length: number,
+    ): { toString(encoding: 'base64'): string };
+    from(text: string, encoding: 'base64'): Uint8Array;
+  };
+  btoa?: (binary: string) => string;
+  atob?: (text: string) => string;
+}
+const platform = globalThis as unknown as PlatformBase64;
+const NodeBuffer = typeof platform.Buffer?.from === 'function' ? platform.Buffer : undefined;
+/** ES2026's Uint8Array base64 methods (Chromium 140+), where present. */
+const nativeFromBase64 = (Uint8Array as unknown as { fromBase64?: (text: string) => Uint8Array }).fromBase64;
+const nativeToBase64 = (Uint8Array.prototype as unknown as { toBase64?: (this: Uint8Array) => string })
+  .toBase64;
+const BINARY_CHUNK = 0x8000;
+const BASE64_SHAPE = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/** Standard base64 with padding (RFC 4648 §4): Node's Buffer, else Uint8Array.prototype.toBase64, else btoa. */
 export function bytesToBase64(bytes: Uint8Array): string {
+  if (NodeBuffer) return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+  if (typeof nativeToBase64 === 'function') return nativeToBase64.call(bytes);
   const parts: string[] = [];
-  let chunk = '';
-  const n = bytes.length;
-  for (let i = 0; i < n; i += 3) {
-    const a = bytes[i]!;
-    const b = i + 1 < n ? bytes[i + 1]! : 0;
-    const c = i + 2 < n ? bytes[i + 2]! : 0;
-    chunk +=
-      B64[a >> 2]! +
-      B64[((a & 3) << 4) | (b >> 4)]! +
-      (i + 1 < n ? B64[((b & 15) << 2) | (c >> 6)]! : '=') +
-      (i + 2 < n ? B64[c & 63]! : '=');
-    if (chunk.length >= 8192) {
-      parts.push(chunk);
-      chunk = '';
-    }
-  }
-  parts.push(chunk);
-  return parts.join('');
+  for (let i = 0; i < bytes.length; i += BINARY_CHUNK)
+    parts.push(String.fromCharCode.apply(null, bytes.subarray(i, i + BINARY_CHUNK) as unknown as number[]));
+  return platform.btoa!(parts.join(''));
 }
 
+/** The inverse of bytesToBase64, into an exactly sized buffer of its own; throws on malformed text. */
 export function base64ToBytes(text: string): Uint8Array {
   if (text.length % 4 !== 0) throw new Error('base64 length is not a multiple of 4');
-  const pad = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
-  const out = new Uint8Array((text.length / 4) * 3 - pad);
-  let o = 0;
-  for (let i = 0; i < text.length; i += 4) {
-    const q = [0, 1, 2, 3].map((k) => {
-      const ch = text.charCodeAt(i + k);
-      if (ch === 61 /* = */ && i + k >= text.length - pad) return 0;
-      const v = ch < 128 ? B64_INDEX[ch]! : -1;
-      if (v < 0) throw new Error(`invalid base64 character at ${i + k}`);
-      return v;
-    }) as [number, number, number, number];
-    const triple = (q[0] << 18) | (q[1] << 12) | (q[2] << 6) | q[3];
-    if (o < out.length) out[o++] = (triple >> 16) & 255;
-    if (o < out.length) out[o++] = (triple >> 8) & 255;
-    if (o < out.length) out[o++] = triple & 255;
+  if (!BASE64_SHAPE.test(text)) throw new Error(`invalid base64 character at ${firstInvalid(text)}`);
+  if (NodeBuffer) {
+    const view = NodeBuffer.from(text, 'base64');
+    // Small Buffers share a pool: copy out unless the view is its buffer.
+    return view.byteOffset === 0 && view.buffer.byteLength === view.byteLength ? view : new Uint8Array(view);
   }
+  if (typeof nativeFromBase64 === 'function') return nativeFromBase64(text);
+  const binary = platform.atob!(text);
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
   return out;
+}
+
+function firstInvalid(text: string): number {
+  const padFrom = text.length - (text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0);
+  for (let i = 0; i < text.length; i++) if (!/[A-Za-z0-9+/]/.test(text[i]!) && i < padFrom) return i;
+  return padFrom;
 }
 
 type TypedKind = 'f64' | 'f32' | 'i32' | 'u8';

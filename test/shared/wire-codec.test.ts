@@ -1,6 +1,6 @@
 // The WebSocket codec round-trips typed arrays and non-finite numbers exactly, and rejects malformed records.
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { base64ToBytes, bytesToBase64, decodeWire, encodeWire } from '../../src/shared/wire-codec';
 
@@ -44,5 +44,64 @@ describe('wire codec', () => {
     expect(decodeWire('{"$t":"f64","b64":"AAAA","x":1}')).toEqual({ $t: 'f64', b64: 'AAAA', x: 1 });
     expect(() => decodeWire('{"$t":"f64","b64":"A!AA"}')).toThrow(/base64/);
     expect(() => decodeWire('{"$t":"f64","b64":"AAAA"}')).toThrow(/length/);
+  });
+
+  it('decodes small arrays into buffers of their own (not a shared pool), aligned for any typed array', () => {
+    const back = decodeWire(encodeWire({ a: new Float64Array([1, 2]), b: new Int32Array([7]) })) as {
+      a: Float64Array;
+      b: Int32Array;
+    };
+    expect(back.a.buffer.byteLength).toBe(16);
+    expect([...back.a]).toEqual([1, 2]);
+    expect([...back.b]).toEqual([7]);
+  });
+
+  it('gives the same text and bytes through btoa/atob where there is no Buffer (the browser)', async () => {
+    vi.stubGlobal('Buffer', undefined);
+    vi.resetModules();
+    try {
+      const browser = await import('../../src/shared/wire-codec');
+      fc.assert(
+        fc.property(fc.uint8Array({ maxLength: 70_000 }), (bytes) => {
+          const text = browser.bytesToBase64(bytes);
+          expect(text).toBe(bytesToBase64(bytes));
+          expect(browser.base64ToBytes(text)).toEqual(bytes);
+        }),
+        { numRuns: 200 },
+      );
+      expect(() => browser.base64ToBytes('A!AA')).toThrow(/base64 character at 1/);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it("uses Uint8Array's own base64 methods where present (Chromium), with the same text and bytes", async () => {
+    const NodeBuffer = Buffer;
+    const calls = { to: 0, from: 0 };
+    const proto = Uint8Array.prototype as unknown as { toBase64?: () => string };
+    const ctor = Uint8Array as unknown as { fromBase64?: (t: string) => Uint8Array };
+    proto.toBase64 = function (this: Uint8Array) {
+      calls.to++;
+      return NodeBuffer.from(this.buffer, this.byteOffset, this.byteLength).toString('base64');
+    };
+    ctor.fromBase64 = (t: string) => {
+      calls.from++;
+      return new Uint8Array(NodeBuffer.from(t, 'base64'));
+    };
+    vi.stubGlobal('Buffer', undefined);
+    vi.resetModules();
+    try {
+      const chromium = await import('../../src/shared/wire-codec');
+      const values = new Float64Array([1.5, Number.NaN, -0]);
+      const text = chromium.encodeWire({ values });
+      expect(text).toBe(encodeWire({ values }));
+      const back = chromium.decodeWire(text) as { values: Float64Array };
+      expect(new Uint8Array(back.values.buffer)).toEqual(new Uint8Array(values.buffer));
+      expect(calls).toEqual({ to: 1, from: 1 });
+    } finally {
+      vi.unstubAllGlobals();
+      delete proto.toBase64;
+      delete ctor.fromBase64;
+    }
   });
 });

@@ -5,8 +5,10 @@ import type { SourceFormatName } from '../../shared/formats';
 import { LineRecordReader } from '../readers/appended-reader';
 import type { Framed } from '../readers/line-framer';
 import type { ReaderOptions } from '../readers/reader';
-import { pickAxes, wallSeconds } from '../readers/rows';
+import { wallSeconds } from '../readers/rows';
 import { decodeUtf8, parseJsonLenient, parseNumberCell } from '../readers/values';
+import { pickColumns } from './columns';
+import { RateTracker } from './progress';
 
 const CSV_OPTIONS = {
   relax_column_count: true,
@@ -23,6 +25,8 @@ interface Header {
   wallCol: number;
   /** monitor.csv: `t` is seconds since the `t_start` of its JSON comment line. */
   elapsedCol: number;
+  /** A 0–1 fraction of the run done: the run's progress (and still a chart). */
+  progressCol: number;
 }
 
 export class CsvReader extends LineRecordReader {
@@ -30,6 +34,7 @@ export class CsvReader extends LineRecordReader {
   private header: Header | null = null;
   private firstLine = true;
   private tStart: number | undefined;
+  private progressRate = new RateTracker();
 
   constructor(path: string, options: ReaderOptions = {}) {
     super(path, options, true);
@@ -40,6 +45,8 @@ export class CsvReader extends LineRecordReader {
     this.header = null;
     this.firstLine = true;
     this.tStart = undefined;
+    this.progress = null;
+    this.progressRate = new RateTracker();
   }
 
   protected consume(framed: Framed, mtime: number): void {
@@ -94,6 +101,15 @@ export class CsvReader extends LineRecordReader {
     }
     this.sink.emit(step, wall, values, mtime);
     this.countRecords(1);
+    if (h.progressCol >= 0) this.rowProgress(h.names[h.progressCol]!, cells[h.progressCol] ?? '', mtime);
+  }
+
+  private rowProgress(name: string, cell: string, mtime: number): void {
+    const fraction = parseNumberCell(cell);
+    if (fraction === undefined || !(fraction >= 0 && fraction <= 1)) return;
+    this.progressRate.observe(fraction, mtime);
+    const etaSeconds = fraction >= 1 ? 0 : this.progressRate.eta(1);
+    this.progress = { fraction, etaSeconds, fields: { [name]: fraction } };
   }
 }
 
@@ -107,12 +123,13 @@ function csvProblem(e: unknown): string {
 
 function makeHeader(cells: string[], monitor: boolean): Header {
   const names = cells.map((c) => c.trim());
-  const axes = pickAxes(names.filter((n) => n !== ''));
+  const columns = pickColumns(names);
   return {
     names,
-    stepCol: axes.step === null ? -1 : names.indexOf(axes.step),
-    wallCol: axes.wall === null ? -1 : names.indexOf(axes.wall),
+    stepCol: columns.step,
+    wallCol: columns.wall,
     elapsedCol: monitor ? names.indexOf('t') : -1,
+    progressCol: columns.progress,
   };
 }
 

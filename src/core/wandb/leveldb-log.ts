@@ -47,6 +47,14 @@ export class LevelDbLogReader {
     return out;
   }
 
+  /** Bytes fed that belong to complete records (block padding included): less than fed while a chunk
+   * or a record spanning chunks is cut off at the end. */
+  consumedBytes(): number {
+    const fed = this.bufStart + this.buf.length;
+    if (this.finish() === null) return Math.max(fed, this.pos);
+    return this.recordStart >= 0 ? this.recordStart : this.pos;
+  }
+
   /** At the end of a finished file: a chunk or record cut off by EOF is `truncated`. */
   finish(): ReadError | null {
     if (this.dead) return null;

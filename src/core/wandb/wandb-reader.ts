@@ -6,7 +6,7 @@ import { AppendedBytesReader } from '../readers/appended-reader';
 import { fileKey, isReadError, readWholeFile } from '../readers/file-cursor';
 import { isPlainObject, numericLeaves, wallSeconds } from '../readers/rows';
 import { decodeUtf8, jsonNumber, parseJsonLenient } from '../readers/values';
-import { parseWandbConfigYaml } from './config-yaml';
+import { MAX_CONFIG_YAML_BYTES, parseWandbConfigYaml } from './config-yaml';
 import { LevelDbLogReader } from './leveldb-log';
 import { decodeRecord, type Item, type WandbRecord } from './records';
 
@@ -34,6 +34,8 @@ export class WandbReader extends AppendedBytesReader {
   private fileConfig: Record<string, unknown> = {};
   private fileSummary: Record<string, unknown> = {};
   private sideKeys = new Map<string, string | null>();
+  /** Bytes of complete records: short of the file size while its tail is cut mid-record. */
+  override bytesRead: number | null = 0;
 
   protected chunk(bytes: Uint8Array, start: number, mtime: number): void {
     for (const ev of this.log.push(bytes, start)) {
@@ -48,6 +50,7 @@ export class WandbReader extends AppendedBytesReader {
   }
 
   protected override async afterRead(): Promise<void> {
+    this.bytesRead = this.log.consumedBytes();
     await this.readSideFiles();
     this.publish();
   }
@@ -142,20 +145,31 @@ export class WandbReader extends AppendedBytesReader {
   /** The SDK's side files, re-read only when they change; a half-written one keeps the last good parse. */
   private async readSideFiles(): Promise<void> {
     const files = join(dirname(this.path), 'files');
-    const yaml = await this.changedText(join(files, 'config.yaml'));
-    if (yaml !== null) this.fileConfig = parseWandbConfigYaml(yaml);
-    const summary = await this.changedText(join(files, 'wandb-summary.json'));
+    const yaml = await this.changedText(join(files, 'config.yaml'), MAX_CONFIG_YAML_BYTES);
+    if (yaml !== null) {
+      const parsed = parseWandbConfigYaml(yaml);
+      if (parsed.ok) this.fileConfig = parsed.config;
+      else this.error(parsed.kind, 0, parsed.message);
+    }
+    const summary = await this.changedText(join(files, 'wandb-summary.json'), SIDE_FILE_LIMIT);
     if (summary !== null) {
       const parsed = parseJsonLenient(summary);
       if (parsed.ok && isPlainObject(parsed.value)) this.fileSummary = parsed.value;
     }
   }
 
-  private async changedText(path: string): Promise<string | null> {
+  /** The file's text when it changed since the last call; null when unchanged, absent or (reported) too large. */
+  private async changedText(path: string, maxBytes: number): Promise<string | null> {
     const key = await fileKey(path, this.io);
     if (key === null || key === this.sideKeys.get(path)) return null;
-    const got = await readWholeFile(path, SIDE_FILE_LIMIT, this.io);
-    if (isReadError(got)) return null;
+    const got = await readWholeFile(path, maxBytes, this.io);
+    if (isReadError(got)) {
+      if (got.kind === 'too-large') {
+        this.sideKeys.set(path, key);
+        this.error(got.kind, 0, `${path}: ${got.message}`);
+      }
+      return null;
+    }
     this.sideKeys.set(path, key);
     return decodeUtf8(got.bytes);
   }

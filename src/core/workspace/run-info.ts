@@ -40,5 +40,6 @@ export function runInfo(state: RunState): RunInfo {
     restarts,
     worstAlert: null,
     stalled: false,
+    ended: state.ended,
   };
 }

@@ -4,12 +4,14 @@
 import { stat } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import type { PushPayloads } from '../../shared/contract';
+import type { RunEnd } from '../../shared/domain';
 import type { SourceFormatName } from '../../shared/formats';
 import { LiveView, type ResetReason } from '../series/live-view';
 import type { ScalarSeries } from '../series/scalar-series';
 import { fileIdentity } from '../readers/file-io';
 import { yieldToLoop } from '../readers/reader';
 import type { LoadProgressTracker } from './load-progress';
+import { wandbRunEnd } from './run-end';
 import { deadEntry, sortEntries, type LiveEntry, type RunState, type SourceEntry } from './run-state';
 
 /**
@@ -148,6 +150,7 @@ export class RunLoader {
       this.progress.report();
     }
     await this.syncViews(run, dirty);
+    await this.updateEnd(run);
   }
 
   /** Reads one source of a loaded run and updates the views; requests while one waits are coalesced. */
@@ -160,16 +163,44 @@ export class RunLoader {
       entry.queued = null;
       if (epoch !== this.host.epoch() || !this.isLive(entry)) return;
       const dirty = new Map<string, ResetReason>();
-      const progressBefore = live.progress;
       const recordsBefore = live.records;
+      const errorsBefore = live.errors.length;
       await this.readEntry(run, entry, dirty);
       if (epoch !== this.host.epoch()) return;
       await this.syncViews(run, dirty);
-      if (this.isLive(entry) && live.records !== recordsBefore && (live.progress || progressBefore))
+      // Points (freshness, counts), errors and the run's end are RunInfo: announce them.
+      const ended = await this.updateEnd(run);
+      if (
+        ended ||
+        (this.isLive(entry) && (live.records !== recordsBefore || live.errors.length !== errorsBefore))
+      )
         this.host.runsChanged();
     });
     entry.queued = job;
     return job;
+  }
+
+  /** Re-derives how the run ended from its newest W&B log; true when that changed. */
+  async updateEnd(run: RunState): Promise<boolean> {
+    let log: LiveEntry | null = null;
+    for (const e of run.entries) if (e.state === 'live' && e.format === 'wandb') log = e;
+    let ended: RunEnd | null = null;
+    if (log) {
+      const info = await fileInfo(log.path);
+      if (info)
+        ended = wandbRunEnd(
+          {
+            progress: log.live.progress,
+            bytesRead: log.live.bytesRead,
+            size: info.size,
+            mtimeMs: info.mtimeMs,
+          },
+          Date.now(),
+        );
+    }
+    if (ended === run.ended) return false;
+    run.ended = ended;
+    return true;
   }
 
   /** A file event said `path` was removed: once queued reads are done, a source whose file is gone dies. */

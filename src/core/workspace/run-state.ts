@@ -1,5 +1,6 @@
 // A run as the workspace holds it: its source entries (each live or dead), its live views and its own config.
 
+import type { RunEnd } from '../../shared/domain';
 import type { SourceFormatName } from '../../shared/formats';
 import type { RunConfig } from '../readers/run-config';
 import type { ProgressInfo, ReadError } from '../readers/types';
@@ -49,6 +50,8 @@ export interface RunState {
   entries: SourceEntry[];
   views: Map<string, LiveView>;
   fileWrittenAt: number | null;
+  /** How the run ended (W&B exit record, or a cut-off log that stopped growing); null while unknown. */
+  ended: RunEnd | null;
   /** The run's own config.json, read when first seen. */
   config: RunConfig | null;
   loaded: boolean;
@@ -64,6 +67,7 @@ export function newRunState(run: string, dir: string, config: RunConfig | null):
     entries: [],
     views: new Map(),
     fileWrittenAt: null,
+    ended: null,
     config,
     loaded: false,
     chain: Promise.resolve(),

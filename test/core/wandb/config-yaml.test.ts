@@ -1,17 +1,23 @@
-// The YAML-subset parser on W&B config.yaml files, real and synthetic.
+// W&B config.yaml parsing on real and synthetic files: wrapped strings, flow lists, anchors, hostile input.
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseWandbConfigYaml, parseYamlSubset } from '../../../src/core/wandb/config-yaml';
+import { MAX_CONFIG_YAML_BYTES, parseWandbConfigYaml, parseYaml } from '../../../src/core/wandb/config-yaml';
 import { fixture } from '../readers/helpers';
 
-describe('config.yaml subset parser', () => {
+function config(text: string): Record<string, unknown> {
+  const got = parseWandbConfigYaml(text);
+  if (!got.ok) throw new Error(got.message);
+  return got.config;
+}
+
+describe('config.yaml parser', () => {
   it('unwraps desc/value entries of a real W&B 0.14 config.yaml, lists at the key indent included', () => {
     const text = readFileSync(
       fixture('wandb/480284856__RLHF_Training/run-20230420_073822-clnzftry/files/config.yaml'),
       'utf8',
     );
-    const c = parseWandbConfigYaml(text);
+    const c = config(text);
     expect(Object.keys(c)).toEqual(['_wandb']);
     const w = c['_wandb'] as Record<string, unknown>;
     expect(w).toMatchObject({
@@ -25,8 +31,8 @@ describe('config.yaml subset parser', () => {
     expect((w['t'] as Record<string, unknown>)['4']).toBe('3.9.12');
   });
 
-  it('parses scalars, quoted strings, comments, nested lists of maps and literal blocks', () => {
-    const doc = parseYamlSubset(
+  it('parses scalars, quoted strings, comments, nested lists of maps, flow collections and literal blocks', () => {
+    const parsed = parseYaml(
       [
         'lr:',
         '  desc: null',
@@ -45,16 +51,86 @@ describe('config.yaml subset parser', () => {
         'empty: []',
         '__proto__: 1',
       ].join('\n'),
-    ) as Record<string, unknown>;
+    );
+    expect(parsed.ok).toBe(true);
+    const doc = (parsed as { value: Record<string, unknown> }).value;
     expect(doc['lr']).toEqual({ desc: null, value: 3e-4 });
+    expect(doc['name']).toEqual({ value: "it's" });
     expect(doc['q']).toBe('a: b # not a comment');
     expect(doc['layers']).toEqual({ value: [{ size: 64, act: 'relu' }, { size: Infinity }] });
-    expect(doc['flags']).toBe('[x, y]');
-    expect(doc['text']).toBe('line one\nline two');
+    expect(doc['flags']).toEqual(['x', 'y']);
+    expect(doc['text']).toBe('line one\nline two\n');
     expect(doc['empty']).toEqual([]);
     expect(Object.prototype.hasOwnProperty.call(doc, '__proto__')).toBe(false);
-    expect(parseWandbConfigYaml('wandb_version: 1\n\nepochs:\n  desc: null\n  value: 5\n')).toEqual({
-      epochs: 5,
+    expect(config('wandb_version: 1\n\nepochs:\n  desc: null\n  value: 5\n')).toEqual({ epochs: 5 });
+  });
+
+  it('keeps every key after a long string PyYAML wrapped at 80 columns (plain, single- and double-quoted)', () => {
+    const text = [
+      'wandb_version: 1',
+      '',
+      'prompt:',
+      '  desc: null',
+      '  value: You are a helpful assistant. Answer the question below as briefly as you',
+      '    can, and say so when you do not know.',
+      'system:',
+      '  desc: null',
+      "  value: 'A single-quoted string that is long enough for PyYAML to wrap it onto",
+      "    the next line: it''s still one value'",
+      'template:',
+      '  desc: null',
+      '  value: "Double-quoted with an escape \\t and long enough to be folded by the dumper\\',
+      '    \\ at eighty columns"',
+      'seed:',
+      '  desc: null',
+      '  value: 42',
+    ].join('\n');
+    const c = config(text);
+    expect(c['prompt']).toBe(
+      'You are a helpful assistant. Answer the question below as briefly as you can, and say so when you do not know.',
+    );
+    expect(c['system']).toBe(
+      "A single-quoted string that is long enough for PyYAML to wrap it onto the next line: it's still one value",
+    );
+    expect(c['template']).toBe(
+      'Double-quoted with an escape \t and long enough to be folded by the dumper at eighty columns',
+    );
+    expect(c['seed']).toBe(42);
+  });
+
+  it('resolves anchors and aliases, and flow lists of maps', () => {
+    const c = config(
+      [
+        'base: &opt',
+        '  value: {lr: 0.001, betas: [0.9, 0.999]}',
+        'actor_optim: *opt',
+        'stages:',
+        '  value: [{name: warmup, steps: 10}, {name: train, steps: 990}]',
+      ].join('\n'),
+    );
+    expect(c['actor_optim']).toEqual({ lr: 0.001, betas: [0.9, 0.999] });
+    expect(c['stages']).toEqual([
+      { name: 'warmup', steps: 10 },
+      { name: 'train', steps: 990 },
+    ]);
+  });
+
+  it('answers a typed error, quickly, for alias bombs, oversized and malformed files', () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 12; i++) {
+      const prev = String.fromCharCode(96 + i);
+      const name = String.fromCharCode(97 + i);
+      bomb.push(`${name}: &${name} [${Array(10).fill(`*${prev}`).join(', ')}]`);
+    }
+    const t0 = performance.now();
+    const got = parseWandbConfigYaml(bomb.join('\n'));
+    expect(got).toMatchObject({ ok: false, kind: 'decode' });
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(parseWandbConfigYaml('k: ' + 'x'.repeat(MAX_CONFIG_YAML_BYTES))).toMatchObject({
+      ok: false,
+      kind: 'too-large',
     });
+    expect(parseWandbConfigYaml('a: [1, 2\nb: "open')).toMatchObject({ ok: false, kind: 'decode' });
+    expect(parseWandbConfigYaml('['.repeat(100_000))).toMatchObject({ ok: false });
   });
 });

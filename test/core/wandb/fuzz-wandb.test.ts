@@ -69,7 +69,7 @@ describe('W&B fuzzing', () => {
     expect(n).toBe(100_000);
   });
 
-  it('config.yaml parser: never throws on 20k mutated documents', () => {
+  it('config.yaml parser: never throws on 5k mutated documents', () => {
     const seed = readFileSync(
       fixture('wandb/480284856__RLHF_Training/run-20230420_073822-clnzftry/files/config.yaml'),
       'utf8',
@@ -77,9 +77,10 @@ describe('W&B fuzzing', () => {
     fc.assert(
       fc.property(fc.nat({ max: seed.length }), fc.string({ maxLength: 8 }), (at, ins) => {
         const out = parseWandbConfigYaml(seed.slice(0, at) + ins + seed.slice(at));
+        expect(typeof out.ok).toBe('boolean');
         expect(typeof out).toBe('object');
       }),
-      { numRuns: 20_000, seed: 3 },
+      { numRuns: 5_000, seed: 3 },
     );
   });
 });

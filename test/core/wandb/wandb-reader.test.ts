@@ -193,3 +193,24 @@ describe('W&B log framing', () => {
     expect(cut.records).toBe(2);
   });
 });
+
+describe('W&B files/config.yaml', () => {
+  it('reports a malformed or oversized config.yaml as a typed error once, and reads the fixed file', async () => {
+    const fs = new MemoryFS();
+    fs.set('/r/run.wandb', frameLog([rec.run('abc', 1_700_000_000)]));
+    fs.set('/r/files/config.yaml', 'a: &a [x, x]\nb: [*a, *a, *a\n');
+    const r = new WandbReader('/r/run.wandb', { io: fs });
+    await r.readMore();
+    expect(r.result().errors).toMatchObject([
+      { kind: 'decode', message: expect.stringMatching(/^config\.yaml/) },
+    ]);
+    await r.readMore();
+    expect(r.result().errors).toHaveLength(1);
+    fs.set('/r/files/config.yaml', 'k: ' + 'x'.repeat(5 << 20), 1_700_000_001);
+    await r.readMore();
+    expect(r.result().errors.at(-1)).toMatchObject({ kind: 'too-large' });
+    fs.set('/r/files/config.yaml', 'seed:\n  desc: null\n  value: 7\n', 1_700_000_002);
+    await r.readMore();
+    expect(r.result().config).toMatchObject({ seed: 7, lr: 0.001 });
+  });
+});

@@ -1,0 +1,37 @@
+// The sidebar status rule: a crashed run shows as crashed (below alerts, above stalled, dead, finished, live, idle).
+
+import { describe, expect, test } from 'vitest';
+import { runStatus, STATUS_LABELS } from '../../../src/renderer/src/lib/run-status';
+import type { RunInfo } from '../../../src/shared/domain';
+
+const now = 10_000_000;
+const base: RunInfo = {
+  run: 'r',
+  sources: [{ file: 'run-x.wandb', format: 'wandb', records: 1, errors: [], dead: false }],
+  tags: [],
+  points: 1,
+  lastEventAt: now - 1000,
+  fileWrittenAt: now - 1000,
+  progress: null,
+  loaded: true,
+  restarts: 0,
+  worstAlert: null,
+  stalled: false,
+};
+
+describe('run status of an ended run', () => {
+  test('crashed wins over stalled, dead sources and recent writes; an alert wins over crashed', () => {
+    const crashed = { ...base, ended: 'crashed' as const };
+    expect(runStatus(crashed, now)).toBe('crashed');
+    expect(runStatus({ ...crashed, stalled: true }, now)).toBe('crashed');
+    expect(runStatus({ ...crashed, sources: [{ ...base.sources[0]!, dead: true }] }, now)).toBe('crashed');
+    expect(runStatus({ ...crashed, worstAlert: 'warning' }, now)).toBe('warning');
+    expect(STATUS_LABELS.crashed).toBe('crashed');
+  });
+
+  test('an exit code 0 is finished; no end known keeps the freshness rule', () => {
+    expect(runStatus({ ...base, ended: 'finished' }, now)).toBe('finished');
+    expect(runStatus({ ...base, ended: null }, now)).toBe('live');
+    expect(runStatus(base, now)).toBe('live');
+  });
+});
