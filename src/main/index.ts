@@ -3,7 +3,7 @@
 import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, protocol, session, Tray } from 'electron';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dispatch } from '../core/api/dispatch';
 import { createHandlers } from '../core/app/handlers';
@@ -34,6 +34,14 @@ protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
 ]);
 
+/** The app's identity on every OS: equal to `appId` in electron-builder.yml (a test checks both). */
+export const APP_ID = 'io.rlwatch.desktop';
+
+/** The tray picture per health: macOS menu-bar template images (monochrome, they follow the bar), else colour. */
+export function trayIconFile(health: Health, platform: NodeJS.Platform): string {
+  return platform === 'darwin' ? `tray-${health}Template.png` : `tray-${health}.png`;
+}
+
 /** The folder named on the command line: the last argument that is not a flag. */
 export function folderFromArgv(argv: string[], packaged: boolean): string | undefined {
   return argv
@@ -41,6 +49,8 @@ export function folderFromArgv(argv: string[], packaged: boolean): string | unde
     .filter((a) => !a.startsWith('-'))
     .at(-1);
 }
+
+app.setAppUserModelId(APP_ID);
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -96,10 +106,24 @@ if (!app.requestSingleInstanceLock()) {
     }
   };
 
-  app.on('second-instance', (_event, argv) => {
+  // A second `rlwatch open DIR` (or "Open with rlwatch") hands its folder here; relative to where it ran.
+  app.on('second-instance', (_event, argv, workingDirectory) => {
     showWindow();
     const folder = folderFromArgv(argv, app.isPackaged);
-    if (folder) void openFolderOrDemo(folder);
+    if (folder) void openFolderOrDemo(resolve(workingDirectory, folder));
+  });
+
+  // macOS: a folder dropped on the dock icon (or opened with the app) arrives here, even before ready.
+  let ready = false;
+  let launchFolder: string | undefined;
+  app.on('open-file', (event, path) => {
+    event.preventDefault();
+    if (!ready) {
+      launchFolder = path;
+      return;
+    }
+    showWindow();
+    void openFolderOrDemo(path);
   });
 
   app.on('window-all-closed', () => {
@@ -140,7 +164,10 @@ if (!app.requestSingleInstanceLock()) {
       icon: (health) => {
         let img = icons.get(health);
         if (!img)
-          icons.set(health, (img = nativeImage.createFromPath(join(resources, `tray-${health}.png`))));
+          icons.set(
+            health,
+            (img = nativeImage.createFromPath(join(resources, trayIconFile(health, process.platform)))),
+          );
         return img;
       },
       onShow: showWindow,
@@ -170,6 +197,7 @@ if (!app.requestSingleInstanceLock()) {
       if (BrowserWindow.getAllWindows().length === 0) showWindow();
     });
 
-    await openFolderOrDemo(folderFromArgv(process.argv, app.isPackaged));
+    ready = true;
+    await openFolderOrDemo(launchFolder ?? folderFromArgv(process.argv, app.isPackaged));
   });
 }
