@@ -56,3 +56,30 @@ const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(
 
 export const packageScript = (): Promise<PackageScript> => load<PackageScript>('scripts/package.js');
 export const iconScript = (): Promise<IconScript> => load<IconScript>('scripts/make-icons.js');
+
+export type SqliteResult = { ok: true; path: string } | { ok: false; reason: string; firstFailure: boolean };
+
+export interface ElectronSqliteScript {
+  ensureElectronSqlite(opts: {
+    force?: boolean;
+    electronVersion?: string;
+    dir?: string;
+    fetchBinary?: (target: {
+      electron: string;
+      sqlite: string;
+    }) => { ok: true; file: string } | { ok: false; why: string };
+  }): SqliteResult;
+}
+
+export interface StartScript {
+  desktopWillStart(opts: {
+    args: string[];
+    platform: string;
+    env: Record<string, string | undefined>;
+    electronInstalled: boolean;
+  }): boolean;
+}
+
+export const electronSqliteScript = (): Promise<ElectronSqliteScript> =>
+  load<ElectronSqliteScript>('scripts/electron-sqlite.js');
+export const startScript = (): Promise<StartScript> => load<StartScript>('scripts/start.js');
