@@ -1,9 +1,15 @@
 // `npm start`: the Electron build of SQLite is fetched once and a failure told once; browser mode never asks.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { electronSqliteScript, startScript, type ElectronSqliteScript, type StartScript } from './scripts';
+import {
+  electronSqliteScript,
+  repoRoot,
+  startScript,
+  type ElectronSqliteScript,
+  type StartScript,
+} from './scripts';
 
 let sqlite: ElectronSqliteScript;
 let start: StartScript;
@@ -85,5 +91,18 @@ describe('npm start decides the mode before fetching anything', () => {
     expect(start.desktopWillStart({ ...desktop, env: {} })).toBe(false);
     expect(start.desktopWillStart({ ...desktop, env: { WAYLAND_DISPLAY: 'wayland-0' } })).toBe(true);
     expect(start.desktopWillStart({ ...desktop, electronInstalled: false })).toBe(false);
+  });
+});
+
+describe('engines', () => {
+  const read = (path: string): { engines: Record<string, string> } =>
+    JSON.parse(readFileSync(join(repoRoot, path), 'utf8')) as { engines: Record<string, string> };
+
+  it('lets the CLI install on Node 20 and states what the desktop app needs where npm does not enforce it', () => {
+    const { engines } = read('package.json');
+    // npm checks only engines.node and engines.npm; `node-desktop` is read by people and by this test.
+    expect(engines.node).toBe('>=20.19.0');
+    const electron = read('node_modules/electron/package.json').engines.node!.replace(/\s+/g, '');
+    expect(engines['node-desktop']).toBe(electron);
   });
 });
