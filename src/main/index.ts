@@ -3,7 +3,7 @@
 import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, protocol, session, Tray } from 'electron';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dispatch } from '../core/api/dispatch';
 import { createHandlers } from '../core/app/handlers';
@@ -13,6 +13,7 @@ import { startDemo, type RunningDemo } from '../core/demo/demo-writer';
 import { createSystemSampler } from '../core/system';
 import { folderPickerAction } from './folder-picker';
 import { APP_PAGE, APP_SCHEME, appProtocolResponse, devRendererUrl } from './app-protocol';
+import { folderFromArgv } from './launch-args';
 import { forwardPushEvents, registerContract, rendererFrameCheck } from './ipc';
 import { appMenuTemplate } from './menu';
 import { notify } from './notifications';
@@ -40,14 +41,6 @@ export const APP_ID = 'io.rlwatch.desktop';
 /** The tray picture per health: macOS menu-bar template images (monochrome, they follow the bar), else colour. */
 export function trayIconFile(health: Health, platform: NodeJS.Platform): string {
   return platform === 'darwin' ? `tray-${health}Template.png` : `tray-${health}.png`;
-}
-
-/** The folder named on the command line: the last argument that is not a flag. */
-export function folderFromArgv(argv: string[], packaged: boolean): string | undefined {
-  return argv
-    .slice(packaged ? 1 : 2)
-    .filter((a) => !a.startsWith('-'))
-    .at(-1);
 }
 
 app.setAppUserModelId(APP_ID);
@@ -109,8 +102,8 @@ if (!app.requestSingleInstanceLock()) {
   // A second `rlwatch open DIR` (or "Open with rlwatch") hands its folder here; relative to where it ran.
   app.on('second-instance', (_event, argv, workingDirectory) => {
     showWindow();
-    const folder = folderFromArgv(argv, app.isPackaged);
-    if (folder) void openFolderOrDemo(resolve(workingDirectory, folder));
+    const folder = folderFromArgv(argv, app.isPackaged, workingDirectory);
+    if (folder) void openFolderOrDemo(folder);
   });
 
   // macOS: a folder dropped on the dock icon (or opened with the app) arrives here, even before ready.
@@ -198,6 +191,6 @@ if (!app.requestSingleInstanceLock()) {
     });
 
     ready = true;
-    await openFolderOrDemo(launchFolder ?? folderFromArgv(process.argv, app.isPackaged));
+    await openFolderOrDemo(launchFolder ?? folderFromArgv(process.argv, app.isPackaged, process.cwd()));
   });
 }
