@@ -3,7 +3,8 @@
 // The Node build in node_modules/better-sqlite3 serves tests and the CLI; Electron main loads this one
 // through better-sqlite3's `nativeBinding` option. prebuild-install runs in a temporary copy of the
 // package so nothing in node_modules changes. Without network access to GitHub releases it fails, says
-// why, and the desktop app runs without persistence.
+// why once (the failure is remembered beside the build; this script retries it), and the desktop app
+// runs without persistence.
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -15,12 +16,12 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-export const electronSqlitePath = join(root, 'build', 'electron', 'better_sqlite3.node');
-const stampPath = join(root, 'build', 'electron', 'better_sqlite3.stamp');
+const defaultDir = join(root, 'build', 'electron');
+export const electronSqlitePath = join(defaultDir, 'better_sqlite3.node');
 
 const versionOf = (pkg, fallback) => {
   try {
@@ -30,22 +31,63 @@ const versionOf = (pkg, fallback) => {
   }
 };
 
-/** Returns {ok: true, path} or {ok: false, reason}; never throws. */
-export function ensureElectronSqlite({ force = false, electronVersion, log = () => {} } = {}) {
+const readText = (path) => (existsSync(path) ? readFileSync(path, 'utf8') : null);
+
+/**
+ * Returns {ok: true, path} or {ok: false, reason, firstFailure}; never throws. Fetches at most once per
+ * (better-sqlite3, Electron, platform): a success is kept in `dir`, and so is a failure, which later
+ * calls report with firstFailure false instead of waiting on the network again (`retryFailure` retries
+ * it, `force` fetches even over a good build).
+ */
+export function ensureElectronSqlite({
+  force = false,
+  retryFailure = false,
+  electronVersion,
+  dir = defaultDir,
+  fetchBinary = fetchWithPrebuildInstall,
+  log = () => {},
+} = {}) {
   const electron = electronVersion ?? versionOf('electron', '45.4.1');
   const sqlite = versionOf('better-sqlite3', null);
-  if (!sqlite) return { ok: false, reason: 'better-sqlite3 is not installed (run npm install)' };
+  if (!sqlite)
+    return { ok: false, firstFailure: true, reason: 'better-sqlite3 is not installed (run npm install)' };
+  const binary = join(dir, 'better_sqlite3.node');
+  const stampPath = join(dir, 'better_sqlite3.stamp');
+  const failedPath = join(dir, 'better_sqlite3.failed');
   const stamp = `better-sqlite3 ${sqlite} electron ${electron} ${process.platform}-${process.arch}`;
-  if (!force && existsSync(electronSqlitePath) && existsSync(stampPath)) {
-    if (readFileSync(stampPath, 'utf8').trim() === stamp) return { ok: true, path: electronSqlitePath };
+  if (!force && existsSync(binary) && readText(stampPath)?.trim() === stamp)
+    return { ok: true, path: binary };
+  const failed = readText(failedPath)?.split('\n');
+  if (!force && !retryFailure && failed?.[0] === stamp)
+    return { ok: false, firstFailure: false, reason: failed[1] };
+  log(`fetching better-sqlite3 ${sqlite} for Electron ${electron} (${process.platform}-${process.arch})…`);
+  mkdirSync(dir, { recursive: true });
+  let fetched;
+  try {
+    fetched = fetchBinary({ electron, sqlite, dir });
+  } catch (err) {
+    fetched = { ok: false, why: err.message ?? String(err) };
   }
+  if (!fetched.ok) {
+    const reason = `could not fetch the Electron build of better-sqlite3: ${fetched.why}`;
+    writeFileSync(failedPath, `${stamp}\n${reason}\n`);
+    return { ok: false, firstFailure: true, reason };
+  }
+  copyFileSync(fetched.file, binary);
+  if (fetched.temporary) rmSync(fetched.file, { force: true });
+  writeFileSync(stampPath, stamp + '\n');
+  rmSync(failedPath, { force: true });
+  return { ok: true, path: binary };
+}
+
+/** prebuild-install in a temporary copy of the package, so nothing in node_modules changes. */
+function fetchWithPrebuildInstall({ electron, dir }) {
   const prebuild = join(root, 'node_modules', 'prebuild-install', 'bin.js');
-  if (!existsSync(prebuild)) return { ok: false, reason: 'prebuild-install is not installed' };
+  if (!existsSync(prebuild)) return { ok: false, why: 'prebuild-install is not installed' };
   const work = mkdtempSync(join(tmpdir(), 'rlwatch-electron-sqlite-'));
   try {
     // prebuild-install reads name, version and binary host from package.json and writes build/Release.
     copyFileSync(join(root, 'node_modules', 'better-sqlite3', 'package.json'), join(work, 'package.json'));
-    log(`fetching better-sqlite3 ${sqlite} for Electron ${electron} (${process.platform}-${process.arch})…`);
     const r = spawnSync(
       process.execPath,
       [
@@ -67,17 +109,12 @@ export function ensureElectronSqlite({ force = false, electronVersion, log = () 
         r.error?.message ??
         (`${r.stderr ?? ''}${r.stdout ?? ''}`.trim().split('\n').filter(Boolean).slice(-2).join(' / ') ||
           `prebuild-install exited with status ${r.status}`);
-      return { ok: false, reason: `could not fetch the Electron build of better-sqlite3: ${why}` };
+      return { ok: false, why };
     }
-    mkdirSync(dirname(electronSqlitePath), { recursive: true });
-    copyFileSync(built, electronSqlitePath);
-    writeFileSync(stampPath, stamp + '\n');
-    return { ok: true, path: electronSqlitePath };
-  } catch (err) {
-    return {
-      ok: false,
-      reason: `could not fetch the Electron build of better-sqlite3: ${err.message ?? err}`,
-    };
+    // Copied out before the temporary folder goes; ensureElectronSqlite moves it into place.
+    const download = join(dir, 'better_sqlite3.node.download');
+    copyFileSync(built, download);
+    return { ok: true, file: download, temporary: true };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -86,6 +123,7 @@ export function ensureElectronSqlite({ force = false, electronVersion, log = () 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const result = ensureElectronSqlite({
     force: process.argv.includes('--force'),
+    retryFailure: true,
     log: (m) => process.stdout.write(`rlwatch: ${m}\n`),
   });
   if (result.ok) {

@@ -13,6 +13,7 @@ import { startDemo, type RunningDemo } from '../core/demo/demo-writer';
 import { createSystemSampler } from '../core/system';
 import { folderPickerAction } from './folder-picker';
 import { APP_PAGE, APP_SCHEME, appProtocolResponse, devRendererUrl } from './app-protocol';
+import { folderFromArgv } from './launch-args';
 import { forwardPushEvents, registerContract, rendererFrameCheck } from './ipc';
 import { appMenuTemplate } from './menu';
 import { notify } from './notifications';
@@ -34,13 +35,15 @@ protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
 ]);
 
-/** The folder named on the command line: the last argument that is not a flag. */
-export function folderFromArgv(argv: string[], packaged: boolean): string | undefined {
-  return argv
-    .slice(packaged ? 1 : 2)
-    .filter((a) => !a.startsWith('-'))
-    .at(-1);
+/** The app's identity on every OS: equal to `appId` in electron-builder.yml (a test checks both). */
+export const APP_ID = 'io.rlwatch.desktop';
+
+/** The tray picture per health: macOS menu-bar template images (monochrome, they follow the bar), else colour. */
+export function trayIconFile(health: Health, platform: NodeJS.Platform): string {
+  return platform === 'darwin' ? `tray-${health}Template.png` : `tray-${health}.png`;
 }
+
+app.setAppUserModelId(APP_ID);
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -96,10 +99,24 @@ if (!app.requestSingleInstanceLock()) {
     }
   };
 
-  app.on('second-instance', (_event, argv) => {
+  // A second `rlwatch open DIR` (or "Open with rlwatch") hands its folder here; relative to where it ran.
+  app.on('second-instance', (_event, argv, workingDirectory) => {
     showWindow();
-    const folder = folderFromArgv(argv, app.isPackaged);
+    const folder = folderFromArgv(argv, app.isPackaged, workingDirectory);
     if (folder) void openFolderOrDemo(folder);
+  });
+
+  // macOS: a folder dropped on the dock icon (or opened with the app) arrives here, even before ready.
+  let ready = false;
+  let launchFolder: string | undefined;
+  app.on('open-file', (event, path) => {
+    event.preventDefault();
+    if (!ready) {
+      launchFolder = path;
+      return;
+    }
+    showWindow();
+    void openFolderOrDemo(path);
   });
 
   app.on('window-all-closed', () => {
@@ -140,7 +157,10 @@ if (!app.requestSingleInstanceLock()) {
       icon: (health) => {
         let img = icons.get(health);
         if (!img)
-          icons.set(health, (img = nativeImage.createFromPath(join(resources, `tray-${health}.png`))));
+          icons.set(
+            health,
+            (img = nativeImage.createFromPath(join(resources, trayIconFile(health, process.platform)))),
+          );
         return img;
       },
       onShow: showWindow,
@@ -170,6 +190,7 @@ if (!app.requestSingleInstanceLock()) {
       if (BrowserWindow.getAllWindows().length === 0) showWindow();
     });
 
-    await openFolderOrDemo(folderFromArgv(process.argv, app.isPackaged));
+    ready = true;
+    await openFolderOrDemo(launchFolder ?? folderFromArgv(process.argv, app.isPackaged, process.cwd()));
   });
 }

@@ -155,6 +155,9 @@ export const app = {
     record.singleInstanceLock = true;
     return true;
   },
+  setAppUserModelId(id) {
+    record.appUserModelId = id;
+  },
   getVersion: () => '0.0.0-wiring',
   getPath: (name) => (name === 'userData' ? userData : tmpdir()),
   on() {},
