@@ -1,6 +1,5 @@
-// The runs sidebar's width: clamped to a usable range and remembered in localStorage.
+// The runs sidebar's width rule: clamped to a usable range (lib/view.ts remembers it).
 
-const KEY = 'rlwatch.sidebarWidth';
 export const SIDEBAR_DEFAULT = 250;
 export const SIDEBAR_MIN = 160;
 export const SIDEBAR_MAX = 640;
@@ -10,21 +9,4 @@ export function clampSidebarWidth(px: number, windowWidth: number): number {
   if (!Number.isFinite(px)) return SIDEBAR_DEFAULT;
   const max = Math.max(SIDEBAR_MIN, Math.min(SIDEBAR_MAX, Math.floor(windowWidth / 2)));
   return Math.round(Math.min(max, Math.max(SIDEBAR_MIN, px)));
-}
-
-export function loadSidebarWidth(): number {
-  try {
-    const v = Number(localStorage.getItem(KEY));
-    return v > 0 ? v : SIDEBAR_DEFAULT;
-  } catch {
-    return SIDEBAR_DEFAULT;
-  }
-}
-
-export function saveSidebarWidth(px: number): void {
-  try {
-    localStorage.setItem(KEY, String(px));
-  } catch {
-    // Storage disabled: the width is simply not remembered.
-  }
 }
