@@ -1,7 +1,7 @@
 // Run-name shortening for the sidebar: short, distinct, and keeping the part that tells runs apart.
 
 import { describe, expect, test } from 'vitest';
-import { shortenNames } from '../../../src/renderer/src/lib/names';
+import { fitNames, shortenNames } from '../../../src/renderer/src/lib/names';
 
 /** Run names as the corpus folder gives them (27 runs, many sharing long prefixes). */
 const CORPUS = [
@@ -47,5 +47,26 @@ describe('run name shortening', () => {
     const short = shortenNames(['very/long/common/prefix/run', 'very/long/common/prefix/run/child'], 14);
     expect(new Set(short).size).toBe(2);
     expect(short[1]).toContain('child');
+  });
+});
+
+describe('fitting names to a pixel width', () => {
+  const names = ['tfevents/experiments/PPO_1', 'tfevents/experiments/A2C_1', 'demo'];
+  /** A font where "W" is twice as wide as other letters. */
+  const measure = (s: string): number => [...s].reduce((w, c) => w + (c === 'W' ? 16 : 8), 0);
+
+  test('names that fit are kept whole', () => {
+    expect(fitNames(names, 1000, measure)).toEqual(names);
+  });
+
+  test('otherwise the longest limit at which every name fits, still distinct', () => {
+    const fitted = fitNames(names, 120, measure);
+    expect(fitted.every((s) => measure(s) <= 120)).toBe(true);
+    expect(new Set(fitted).size).toBe(3);
+    expect(fitted[0]).toContain('PPO_1');
+    // One more character would not fit somewhere.
+    expect(
+      shortenNames(names, Math.max(...fitted.map((s) => s.length)) + 1).some((s) => measure(s) > 120),
+    ).toBe(true);
   });
 });

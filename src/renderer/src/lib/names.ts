@@ -48,7 +48,11 @@ function shortenOne(name: string, start: number, end: number, max: number): stri
   const cost = (h: number, a: number, b: number): number =>
     h + (h < a ? 1 : 0) + (b - a) + (b < name.length ? 1 : 0);
   if (cost(0, start, end) > max) {
-    const lead = start > 0 ? ELLIPSIS : '';
+    // The differing part alone is too long: keep a short first segment ("tfevents/") before it if it fits in a third.
+    const firstSlash = name.indexOf('/') + 1;
+    const head =
+      firstSlash > 0 && firstSlash <= start && firstSlash + 1 <= max / 3 ? name.slice(0, firstSlash) : '';
+    const lead = head + (start > head.length ? ELLIPSIS : '');
     const trail = end < name.length ? ELLIPSIS : '';
     return lead + middleEllipsis(name.slice(start, end), max - lead.length - trail.length) + trail;
   }
@@ -81,4 +85,26 @@ export function shortenNames(names: readonly string[], max: number): string[] {
     if (count.get(s)! < 2 || s === name) return s;
     return ELLIPSIS + name.slice(name.length - (limit - 1));
   });
+}
+
+/**
+ * Pure given `measure` (text → px): names shortened as little as possible so that every one is at most
+ * `availablePx` wide (binary search over the character limit).
+ */
+export function fitNames(
+  names: readonly string[],
+  availablePx: number,
+  measure: (text: string) => number,
+): string[] {
+  const fits = (list: string[]): boolean => list.every((s) => measure(s) <= availablePx);
+  const longest = Math.max(0, ...names.map((n) => n.length));
+  if (fits([...names])) return [...names];
+  let lo = 4;
+  let hi = longest;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits(shortenNames(names, mid))) lo = mid;
+    else hi = mid - 1;
+  }
+  return shortenNames(names, lo);
 }
