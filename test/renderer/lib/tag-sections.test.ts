@@ -69,21 +69,24 @@ describe('namespaces', () => {
     expect(cpu.tags[0]).toBe('system/cpu.0.cpu_percent');
     expect(cpu.tags[2]).toBe('system/cpu.2.cpu_percent'); // numeric order, not cpu.10 after cpu.1
     const choice = { collapsed: new Set<string>(), expanded: new Set<string>() };
-    expect(sectionOpen(cpu.key, cpu.tags.length, choice)).toBe(false);
+    expect(sectionOpen(cpu.key, cpu.tags.length, WANDB_SYSTEM.length, choice)).toBe(false);
     const gpu = system.sections.find((s) => s.namespace === 'system/gpu')!;
-    expect(sectionOpen(gpu.key, gpu.tags.length, choice)).toBe(true);
+    expect(sectionOpen(gpu.key, gpu.tags.length, WANDB_SYSTEM.length, choice)).toBe(true);
   });
 });
 
 describe('collapse threshold', () => {
   const empty = { collapsed: new Set<string>(), expanded: new Set<string>() };
   test('sections up to the threshold start open, larger ones closed', () => {
-    expect(sectionOpen('k', COLLAPSE_ABOVE, empty)).toBe(true);
-    expect(sectionOpen('k', COLLAPSE_ABOVE + 1, empty)).toBe(false);
+    expect(sectionOpen('k', COLLAPSE_ABOVE, 100, empty)).toBe(true);
+    expect(sectionOpen('k', COLLAPSE_ABOVE + 1, 100, empty)).toBe(false);
+  });
+  test('a large section that holds every chart of the grid starts open (nothing else to show)', () => {
+    expect(sectionOpen('k', 40, 40, empty)).toBe(true);
   });
   test("the user's choice wins either way", () => {
-    expect(sectionOpen('k', 500, { collapsed: new Set(), expanded: new Set(['k']) })).toBe(true);
-    expect(sectionOpen('k', 2, { collapsed: new Set(['k']), expanded: new Set() })).toBe(false);
+    expect(sectionOpen('k', 500, 600, { collapsed: new Set(), expanded: new Set(['k']) })).toBe(true);
+    expect(sectionOpen('k', 2, 600, { collapsed: new Set(['k']), expanded: new Set() })).toBe(false);
   });
 });
 

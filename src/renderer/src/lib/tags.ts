@@ -51,15 +51,19 @@ export function namespaceOf(tag: string): string {
   return family ? `${head}/${family}` : `${head}/`;
 }
 
-/** Pure: whether a section shows its charts: the user's choice if made, else open unless it is large. */
+/**
+ * Pure: whether a section shows its charts: the user's choice if made, else open unless it is large and
+ * other charts are there to show instead (a run whose every chart is in one section still shows them).
+ */
 export function sectionOpen(
   key: string,
   size: number,
+  gridTotal: number,
   choice: { collapsed: ReadonlySet<string>; expanded: ReadonlySet<string> },
 ): boolean {
   if (choice.expanded.has(key)) return true;
   if (choice.collapsed.has(key)) return false;
-  return size <= COLLAPSE_ABOVE;
+  return size <= COLLAPSE_ABOVE || size >= gridTotal;
 }
 
 /** Pure: the x-axis a chart uses: system metrics are sampled on a clock, so "step" shows them against time. */
