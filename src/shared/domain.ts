@@ -143,7 +143,8 @@ export interface RecentRunInfo {
 /** Seed 003's end-of-training summary for epoch-based runs. */
 export interface EpochSummary {
   epochs: number;
-  sections: { title: string; rows: { tag: string; value: number }[] }[];
+  /** Each row's last finite value; `nonFiniteAfter` counts the NaN/±Inf points logged after it (absent when none). */
+  sections: { title: string; rows: { tag: string; value: number; nonFiniteAfter?: number }[] }[];
   bestReward: { tag: string; value: number; epoch: number } | null;
   lowestLoss: { tag: string; value: number; epoch: number } | null;
 }

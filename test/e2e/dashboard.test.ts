@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
 import { collectErrors, startDemoServer, type DemoServer } from './demo-server';
+import { seeAllCharts } from './lazy-charts';
 
 const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
 const DOCS = join(import.meta.dirname, '..', '..', 'docs');
@@ -46,6 +47,9 @@ describe('the dashboard on the live demo', () => {
   });
 
   test('chart groups appear in the seeds order; progress fields are not charts', async () => {
+    // Charts are created as they come into view: see each once, as a user scrolling the grid would.
+    await page.locator('.charts > [data-tag="System/GPU_Utilization"]').waitFor();
+    await seeAllCharts(page);
     await page.locator(chart('approx_kl')).waitFor();
     await page.locator(chart('System/GPU_Utilization')).waitFor();
     const groups = await page.$$eval('.chart-group', (els) => els.map((e) => e.getAttribute('data-group')));
@@ -120,9 +124,12 @@ describe('the dashboard on the live demo', () => {
     // Back to the defaults the rest of the tests expect.
     await page.getByLabel('Log y').uncheck();
     await page.locator('.segmented label', { hasText: 'Step' }).click();
+    // System metrics are sampled on a clock: under "Step" they are drawn against time.
     await expect
       .poll(() => allAttrs(page, 'data-xaxis'))
-      .toSatisfy((v: unknown[]) => v.every((x) => x === 'step'));
+      .toSatisfy((v: unknown[]) => v.every((x) => x === 'step' || x === 'relative'));
+    expect(await page.locator(chart('System/GPU_Utilization')).getAttribute('data-xaxis')).toBe('relative');
+    expect(await page.locator(chart('approx_kl')).getAttribute('data-xaxis')).toBe('step');
     expect(await allAttrs(page, 'data-logy')).toSatisfy((v: unknown[]) => v.every((x) => x === 'false'));
   });
 

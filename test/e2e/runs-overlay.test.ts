@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
 import { runCli, type CliProcess } from './cli-process';
 import { collectErrors, serveIsolated } from './demo-server';
+import { seeChart } from './lazy-charts';
 
 describe('several runs: keyboard selection and overlays', () => {
   let dir: string;
@@ -47,6 +48,7 @@ describe('several runs: keyboard selection and overlays', () => {
   test('arrow keys move the selection through the run list', async () => {
     await page.locator('.run-select[data-run="b/ppo_demo"]').waitFor();
     expect(await current()).toBe('a/ppo_demo');
+    await seeChart(page, 'approx_kl');
     await page.locator('.run-select[data-run="a/ppo_demo"]').focus();
     await page.keyboard.press('ArrowDown');
     await expect.poll(current).toBe('b/ppo_demo');

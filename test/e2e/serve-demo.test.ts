@@ -4,6 +4,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
 import { collectErrors, startDemoServer, type DemoServer } from './demo-server';
+import { seeAllCharts, seeChart } from './lazy-charts';
 
 describe('serve a live demo run in Chromium', () => {
   let server: DemoServer;
@@ -24,6 +25,7 @@ describe('serve a live demo run in Chromium', () => {
     const errors = collectErrors(page);
     await page.goto(server.url);
     await page.locator('.run-list button[data-run="ppo_demo"]').waitFor();
+    await seeChart(page, 'approx_kl');
     const chart = page.locator('figure.chart[data-tag="approx_kl"]');
     await chart.waitFor();
     // Charts off screen do not redraw, so their data-points waits until they are visible.
@@ -33,7 +35,8 @@ describe('serve a live demo run in Chromium', () => {
     await expect.poll(points, { timeout: 30_000 }).toBeGreaterThan(0);
     const first = await points();
     await expect.poll(points, { timeout: 30_000 }).toBeGreaterThanOrEqual(first + 10);
-    // Every event-file tag of the demo has its own chart.
+    // Every event-file tag of the demo has its own chart (created once scrolled to).
+    await seeAllCharts(page);
     for (const tag of ['Train/Loss', 'Train/KLPenalty', 'entropy', 'clipfrac', 'System/GPU_Utilization']) {
       await page.locator(`figure.chart[data-tag="${tag}"]`).waitFor();
     }

@@ -42,16 +42,30 @@ function extreme(
   return best;
 }
 
+type EpochRow = EpochSummary['sections'][number]['rows'][number];
+
+/**
+ * A tag's row: its last value, or where it ends in NaN/±Inf (a Keras validation loss gone NaN) its last
+ * finite value with how many non-finite points followed. Without the whole series, the last value as is.
+ */
+function lastFiniteRow(src: EpochSource, tag: string): EpochRow | null {
+  const tail = src.tail(tag);
+  if (!tail) return null;
+  if (Number.isFinite(tail.lastValue)) return { tag, value: tail.lastValue };
+  const pts = src.points(tag);
+  if (!pts) return { tag, value: tail.lastValue };
+  let i = pts.values.length - 1;
+  while (i >= 0 && !Number.isFinite(pts.values[i]!)) i--;
+  const nonFiniteAfter = pts.values.length - 1 - i;
+  return { tag, value: i >= 0 ? pts.values[i]! : tail.lastValue, nonFiniteAfter };
+}
+
 /** Pure: null when the run logs no Epoch/* tag. Values are each tag's last point. */
 export function epochSummary(src: EpochSource): EpochSummary | null {
   const epochTags = src.tags.filter((t) => EPOCH_TAG.test(t));
   if (epochTags.length === 0) return null;
-  const row = (tag: string): { tag: string; value: number } | null => {
-    const t = src.tail(tag);
-    return t ? { tag, value: t.lastValue } : null;
-  };
-  const rows = (tags: string[]): { tag: string; value: number }[] =>
-    tags.map(row).filter((r): r is { tag: string; value: number } => r !== null);
+  const rows = (tags: string[]): EpochRow[] =>
+    tags.map((t) => lastFiniteRow(src, t)).filter((r): r is EpochRow => r !== null);
 
   const isEval = (t: string): boolean => EVAL_TAG.test(t);
   const isPerf = (t: string): boolean => groupOf(t) === 'Performance';

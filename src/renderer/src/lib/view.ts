@@ -1,4 +1,6 @@
-// How the dashboard was last viewed (pinned charts, collapsed groups), kept in localStorage.
+// How the dashboard was last viewed (pinned charts, collapsed groups, sidebar width), kept in localStorage.
+
+import { SIDEBAR_DEFAULT } from './sidebar-width';
 
 export interface ViewState {
   pinned: string[];
@@ -26,5 +28,24 @@ export function saveView(v: ViewState): void {
     localStorage.setItem(KEY, JSON.stringify(v));
   } catch {
     // Storage disabled: the view is simply not remembered.
+  }
+}
+
+const WIDTH_KEY = 'rlwatch.sidebarWidth';
+
+export function loadSidebarWidth(): number {
+  try {
+    const v = Number(localStorage.getItem(WIDTH_KEY));
+    return v > 0 ? v : SIDEBAR_DEFAULT;
+  } catch {
+    return SIDEBAR_DEFAULT;
+  }
+}
+
+export function saveSidebarWidth(px: number): void {
+  try {
+    localStorage.setItem(WIDTH_KEY, String(px));
+  } catch {
+    // Storage disabled: the width is simply not remembered.
   }
 }

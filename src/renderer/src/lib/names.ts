@@ -1,0 +1,110 @@
+// Run names short enough for the sidebar that stay distinguishable: a middle ellipsis that keeps the part that differs.
+
+const ELLIPSIS = '…';
+
+function commonPrefix(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+function commonSuffix(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[a.length - 1 - i] === b[b.length - 1 - i]) i++;
+  return i;
+}
+
+/** The part of `name` no other name shares at its start or end, widened to whole path segments. */
+function distinguishing(name: string, others: readonly string[]): [number, number] {
+  let prefix = 0;
+  let suffix = 0;
+  for (const o of others) {
+    if (o === name) continue;
+    prefix = Math.max(prefix, commonPrefix(name, o));
+    suffix = Math.max(suffix, commonSuffix(name, o));
+  }
+  let start = Math.min(prefix, name.length);
+  let end = Math.max(start, name.length - suffix);
+  // A name that is another's prefix (or its start and end overlap) differs by its ending.
+  if (end === start) [start, end] = [Math.max(0, start - 1), name.length];
+  start = name.lastIndexOf('/', start - 1) + 1;
+  const slash = name.indexOf('/', end);
+  end = slash < 0 ? name.length : slash;
+  return [start, end];
+}
+
+/** `text` cut to `max` characters with one ellipsis in its middle. */
+function middleEllipsis(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max <= 1) return ELLIPSIS.slice(0, max);
+  const keep = max - 1;
+  const head = Math.ceil(keep / 2);
+  return text.slice(0, head) + ELLIPSIS + text.slice(text.length - (keep - head));
+}
+
+/** One name cut to `max` characters keeping [start, end): then its ending, then its beginning as room allows. */
+function shortenOne(name: string, start: number, end: number, max: number): string {
+  if (name.length <= max) return name;
+  const cost = (h: number, a: number, b: number): number =>
+    h + (h < a ? 1 : 0) + (b - a) + (b < name.length ? 1 : 0);
+  if (cost(0, start, end) > max) {
+    // The differing part alone is too long: keep a short first segment ("tfevents/") before it if it fits in a third.
+    const firstSlash = name.indexOf('/') + 1;
+    const head =
+      firstSlash > 0 && firstSlash <= start && firstSlash + 1 <= max / 3 ? name.slice(0, firstSlash) : '';
+    const lead = head + (start > head.length ? ELLIPSIS : '');
+    const trail = end < name.length ? ELLIPSIS : '';
+    return lead + middleEllipsis(name.slice(start, end), max - lead.length - trail.length) + trail;
+  }
+  const a = start;
+  let b = end;
+  let h = 0;
+  while (b < name.length && cost(h, a, b + 1) <= max) b++;
+  while (h < a && cost(h + 1, a, b) <= max) h++;
+  if (h < a && h < 3) h = 0; // "t…" says nothing: an ellipsis alone is clearer.
+  if (h >= a) return name.slice(0, b) + (b < name.length ? ELLIPSIS : '');
+  return name.slice(0, h) + ELLIPSIS + name.slice(a, b) + (b < name.length ? ELLIPSIS : '');
+}
+
+/**
+ * Pure: every name cut to at most `max` characters, keeping what tells it apart from the other names of
+ * the list (the differing path segments), then its end, then its beginning. Names that fit are unchanged;
+ * distinct names stay distinct whenever their differing part fits.
+ */
+export function shortenNames(names: readonly string[], max: number): string[] {
+  const limit = Math.max(4, Math.floor(max));
+  const out = names.map((name) => {
+    const [start, end] = distinguishing(name, names);
+    return shortenOne(name, start, end, limit);
+  });
+  // Still equal after cutting (a differing part wider than the room): fall back to the names' endings.
+  const count = new Map<string, number>();
+  for (const s of out) count.set(s, (count.get(s) ?? 0) + 1);
+  return out.map((s, i) => {
+    const name = names[i]!;
+    if (count.get(s)! < 2 || s === name) return s;
+    return ELLIPSIS + name.slice(name.length - (limit - 1));
+  });
+}
+
+/**
+ * Pure given `measure` (text → px): names shortened as little as possible so that every one is at most
+ * `availablePx` wide (binary search over the character limit).
+ */
+export function fitNames(
+  names: readonly string[],
+  availablePx: number,
+  measure: (text: string) => number,
+): string[] {
+  const fits = (list: string[]): boolean => list.every((s) => measure(s) <= availablePx);
+  const longest = Math.max(0, ...names.map((n) => n.length));
+  if (fits([...names])) return [...names];
+  let lo = 4;
+  let hi = longest;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits(shortenNames(names, mid))) lo = mid;
+    else hi = mid - 1;
+  }
+  return shortenNames(names, lo);
+}

@@ -1,0 +1,26 @@
+// Test helper: charts are created only once scrolled near, so tests that look at a chart scroll its cell into view first.
+
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/** Scrolls the cell of `tag` into view, so its chart is created. */
+export async function seeChart(page: Page, tag: string): Promise<void> {
+  const cell = page.locator(`.charts > [data-tag="${tag}"]`).first();
+  await cell.waitFor();
+  await cell.scrollIntoViewIfNeeded();
+  await page.locator(`figure.chart[data-tag="${tag}"]`).first().waitFor();
+}
+
+/** Scrolls every not-yet-seen cell into view once (the grid keeps charts it has created), then back to the top. */
+export async function seeAllCharts(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    for (let i = 0; i < 500; i++) {
+      const el = document.querySelector('[data-lazy]');
+      if (!el) break;
+      el.scrollIntoView();
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 20)));
+    }
+    document.querySelector('main.content')?.scrollTo(0, 0);
+  });
+  expect(await page.locator('[data-lazy]').count()).toBe(0);
+}

@@ -1,0 +1,72 @@
+// Run-name shortening for the sidebar: short, distinct, and keeping the part that tells runs apart.
+
+import { describe, expect, test } from 'vitest';
+import { fitNames, shortenNames } from '../../../src/renderer/src/lib/names';
+
+/** Run names as the corpus folder gives them (27 runs, many sharing long prefixes). */
+const CORPUS = [
+  'tfevents/tensorboard_logs/20250902-164603',
+  'tfevents/tensorboard_logs/20250902-210556',
+  'tfevents/tensorboard_logs/20250902-210556/PPO_Total_Action_Distribution_Action_0',
+  'tfevents/tensorboard_logs/20250902-210556/PPO_Total_Action_Distribution_Action_1',
+  'tfevents/experiments/results/logs/PPO_debug_seed_0/PPO_1',
+  'tfevents/experiments/results/logs/PPO_debug_seed_0/PPO_2',
+  'tfevents/experiments/results/logs/A2C_debug_seed_0/A2C_1',
+  'tfevents/experiments/results/logs/DQN_debug_seed_0/DQN_1',
+  'wandb/480284856__RLHF_Training/offline-run-20230413_033614-x199n1yz',
+  'wandb/480284856__RLHF_Training/offline-run-20230413_090116-iotz2fip',
+  'demo',
+];
+
+describe('run name shortening', () => {
+  test('names that fit are unchanged', () => {
+    expect(shortenNames(['demo', 'runs/a'], 30)).toEqual(['demo', 'runs/a']);
+  });
+
+  test('every name fits and all stay distinct at sidebar widths', () => {
+    for (const max of [16, 20, 24, 30, 40]) {
+      const short = shortenNames(CORPUS, max);
+      expect(short.every((s) => s.length <= max)).toBe(true);
+      expect(new Set(short).size).toBe(CORPUS.length);
+    }
+  });
+
+  test('the differing segment survives, not the shared prefix (no more "tfevents/tensorbo…" three times)', () => {
+    const short = shortenNames(CORPUS, 24);
+    expect(short[0]).toContain('164603');
+    expect(short[1]).toContain('210556');
+    expect(short[2]).toContain('Action_0');
+    expect(short[3]).toContain('Action_1');
+    expect(short[6]).toContain('A2C');
+    expect(short[8]).toContain('x199n1yz');
+    expect(short.filter((s) => s.startsWith('tfevents/tensorbo')).length).toBeLessThan(3);
+    expect(short[0]).toMatch(/…/);
+  });
+
+  test('a name that is the prefix of another keeps its ending', () => {
+    const short = shortenNames(['very/long/common/prefix/run', 'very/long/common/prefix/run/child'], 14);
+    expect(new Set(short).size).toBe(2);
+    expect(short[1]).toContain('child');
+  });
+});
+
+describe('fitting names to a pixel width', () => {
+  const names = ['tfevents/experiments/PPO_1', 'tfevents/experiments/A2C_1', 'demo'];
+  /** A font where "W" is twice as wide as other letters. */
+  const measure = (s: string): number => [...s].reduce((w, c) => w + (c === 'W' ? 16 : 8), 0);
+
+  test('names that fit are kept whole', () => {
+    expect(fitNames(names, 1000, measure)).toEqual(names);
+  });
+
+  test('otherwise the longest limit at which every name fits, still distinct', () => {
+    const fitted = fitNames(names, 120, measure);
+    expect(fitted.every((s) => measure(s) <= 120)).toBe(true);
+    expect(new Set(fitted).size).toBe(3);
+    expect(fitted[0]).toContain('PPO_1');
+    // One more character would not fit somewhere.
+    expect(
+      shortenNames(names, Math.max(...fitted.map((s) => s.length)) + 1).some((s) => measure(s) > 120),
+    ).toBe(true);
+  });
+});
