@@ -5,6 +5,9 @@ import type { ProgressInfo } from '../readers/types';
 
 /** A log cut mid-record whose file has not grown for this long belongs to a process that died. */
 export const QUIET_CUT_TAIL_MS = 120_000;
+/** A cut tail seen unchanged (same size, same complete bytes) for this long is reported as a read error:
+ * the file does end mid-record now (a writer mid-record finishes it within milliseconds). */
+export const CUT_TAIL_REPORT_MS = 3_000;
 
 export interface EndEvidence {
   /** The W&B reader's progress fields (`exit_code` once the exit record is read). */

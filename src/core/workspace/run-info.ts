@@ -24,11 +24,19 @@ export function runInfo(state: RunState): RunInfo {
       file: e.name,
       format: e.format,
       records: recordsOf(e),
-      errors: errorsOf(e).map((x) => ({
-        offset: x.offset,
-        kind: x.kind,
-        message: x.message,
-      })),
+      errors: [
+        ...errorsOf(e).map((x) => ({ offset: x.offset, kind: x.kind, message: x.message })),
+        ...(state.cutTail && state.cutTail.path === e.path
+          ? [
+              {
+                offset: state.cutTail.offset,
+                kind: 'truncated' as const,
+                message:
+                  'the log ends mid-record and stopped growing (the run died while writing); the records before it are kept',
+              },
+            ]
+          : []),
+      ],
       dead: e.state === 'dead',
     })),
     tags: [...state.views.keys()].sort(),

@@ -11,7 +11,7 @@ import type { ScalarSeries } from '../series/scalar-series';
 import { fileIdentity } from '../readers/file-io';
 import { yieldToLoop } from '../readers/reader';
 import type { LoadProgressTracker } from './load-progress';
-import { wandbRunEnd } from './run-end';
+import { CUT_TAIL_REPORT_MS, wandbRunEnd } from './run-end';
 import { deadEntry, sortEntries, type LiveEntry, type RunState, type SourceEntry } from './run-state';
 
 /**
@@ -180,26 +180,51 @@ export class RunLoader {
     return job;
   }
 
+  /** Where the log's complete records end, once its tail has been cut (mid-record) and unchanged for
+   * CUT_TAIL_REPORT_MS; null while it is whole or still changing. */
+  private observeCutTail(
+    run: RunState,
+    path: string,
+    bytesRead: number | null,
+    size: number,
+    now: number,
+  ): RunState['cutTail'] {
+    if (bytesRead === null || bytesRead >= size) {
+      run.cutSeen = null;
+      return null;
+    }
+    const seen = run.cutSeen;
+    if (!seen || seen.path !== path || seen.offset !== bytesRead || seen.size !== size) {
+      run.cutSeen = { path, offset: bytesRead, size, since: now };
+      return null;
+    }
+    return now - seen.since >= CUT_TAIL_REPORT_MS ? { path, offset: bytesRead } : null;
+  }
+
   /** Re-derives how the run ended from its newest W&B log; true when that changed. */
   async updateEnd(run: RunState): Promise<boolean> {
     let log: LiveEntry | null = null;
     for (const e of run.entries) if (e.state === 'live' && e.format === 'wandb') log = e;
     let ended: RunEnd | null = null;
+    let cutTail: RunState['cutTail'] = null;
     if (log) {
       const info = await fileInfo(log.path);
-      if (info)
-        ended = wandbRunEnd(
-          {
-            progress: log.live.progress,
-            bytesRead: log.live.bytesRead,
-            size: info.size,
-            mtimeMs: info.mtimeMs,
-          },
-          Date.now(),
-        );
+      if (info) {
+        const evidence = {
+          progress: log.live.progress,
+          bytesRead: log.live.bytesRead,
+          size: info.size,
+          mtimeMs: info.mtimeMs,
+        };
+        const now = Date.now();
+        ended = wandbRunEnd(evidence, now);
+        cutTail = this.observeCutTail(run, log.path, evidence.bytesRead, info.size, now);
+      }
     }
-    if (ended === run.ended) return false;
+    const sameTail = cutTail?.path === run.cutTail?.path && cutTail?.offset === run.cutTail?.offset;
+    if (ended === run.ended && sameTail) return false;
     run.ended = ended;
+    run.cutTail = cutTail;
     return true;
   }
 

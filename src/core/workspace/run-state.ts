@@ -52,6 +52,11 @@ export interface RunState {
   fileWrittenAt: number | null;
   /** How the run ended (W&B exit record, or a cut-off log that stopped growing); null while unknown. */
   ended: RunEnd | null;
+  /** A W&B log that ends mid-record and stopped growing: where its complete records end. Shown as a
+   * `truncated` read error on that source, as inspect reports it once the file is read to its end. */
+  cutTail: { path: string; offset: number } | null;
+  /** The cut tail as last seen (file size, complete bytes) and since when it has not changed. */
+  cutSeen: { path: string; offset: number; size: number; since: number } | null;
   /** The run's own config.json, read when first seen. */
   config: RunConfig | null;
   loaded: boolean;
@@ -68,6 +73,8 @@ export function newRunState(run: string, dir: string, config: RunConfig | null):
     views: new Map(),
     fileWrittenAt: null,
     ended: null,
+    cutTail: null,
+    cutSeen: null,
     config,
     loaded: false,
     chain: Promise.resolve(),
