@@ -8,6 +8,9 @@ import type { InspectedRun } from './inspect-runs';
 import { checkChart, readErrorsShown, type Failure } from './invariants';
 
 /** One failed invariant, on a chart (its tag) or on the run as a whole (chart null). */
+/** How long a run's read errors may take to appear on the page (the cut-tail rule waits 3 s). */
+const READ_ERROR_WAIT_MS = 10_000;
+
 export interface RunFailure extends Failure {
   chart: string | null;
 }
@@ -55,7 +58,16 @@ export async function checkFolder(
         await dashboard
           .screenshotChart(r.run, tag, join(shots, `${fileSafe(r.run)}--${fileSafe(tag)}.png`))
           .catch(() => {}); // a figure gone meanwhile: the failure stands without its picture
-      const texts = await dashboard.errorTexts();
+      // Some errors are known only after a while (a W&B log's cut tail, once it stays put): wait for them.
+      let texts = await dashboard.errorTexts();
+      for (
+        let waited = 0;
+        readErrorsShown(r.errors, texts).length > 0 && waited < READ_ERROR_WAIT_MS;
+        waited += 250
+      ) {
+        await new Promise((res) => setTimeout(res, 250));
+        texts = await dashboard.errorTexts();
+      }
       failures.push(...readErrorsShown(r.errors, texts).map((f) => ({ ...f, chart: null })));
       const screenshot = join(shots, `${fileSafe(r.run)}.png`);
       await dashboard.scrollToTop();

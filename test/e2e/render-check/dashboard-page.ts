@@ -9,7 +9,7 @@ import { showsItsRuns } from './invariants';
 import { readChart } from './read-chart';
 
 /** Where read errors are looked for: every element whose text names an error's file and kind passes. */
-export const READ_ERROR_SELECTOR = '.sidebar, .sidebar *, .notices, .notices *, [data-read-error]';
+export const READ_ERROR_SELECTOR = '.sidebar, .notices, .read-errors, [data-read-error]';
 
 const TIMEOUT_MS = 20_000;
 

@@ -28,9 +28,9 @@ export interface FreshnessResult {
   note: string | null;
 }
 
-/** The file a row is appended to: the run's last appendable source. */
+/** The file a row is appended to: the run's last appendable source that has a data row to copy. */
 function appendTarget(run: InspectedRun): string | null {
-  const files = run.files.filter((f) => APPENDABLE.has(f.format));
+  const files = run.files.filter((f) => APPENDABLE.has(f.format) && f.records > 0);
   return files.at(-1)?.file ?? null;
 }
 
@@ -69,10 +69,13 @@ export async function checkFreshness(
       const target = appendTarget(r);
       if (!target) {
         const formats = [...new Set(r.files.map((f) => f.format))].join(', ');
+        const empty = r.files.some((f) => APPENDABLE.has(f.format));
         results.push({
           run: r.run,
           failures: null,
-          note: `freshness not checked: ${formats} cannot be appended safely`,
+          note: empty
+            ? 'freshness not checked: its CSV/JSONL files have no data row to copy'
+            : `freshness not checked: ${formats} cannot be appended safely`,
         });
         return;
       }

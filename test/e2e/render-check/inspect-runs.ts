@@ -10,13 +10,16 @@ export interface InspectedRun {
   run: string;
   /** The folder holding the run's files. */
   dir: string;
-  files: { file: string; format: string }[];
+  files: { file: string; format: string; records: number }[];
   errors: ReportedReadError[];
 }
 
 interface InspectJson {
   root: string;
-  runs: { run: string; sources: { file: string; format: string; errors: { kind: string }[] }[] }[];
+  runs: {
+    run: string;
+    sources: { file: string; format: string; records: number; errors: { kind: string }[] }[];
+  }[];
 }
 
 /** Runs the built CLI's `inspect --json DIR` and returns its runs. */
@@ -33,7 +36,7 @@ export function inspectRuns(dir: string): InspectedRun[] {
     return {
       run: run.run,
       dir: first && existsSync(join(nested, first)) ? nested : json.root,
-      files: run.sources.map((s) => ({ file: s.file, format: s.format })),
+      files: run.sources.map((s) => ({ file: s.file, format: s.format, records: s.records })),
       errors: run.sources.flatMap((s) => s.errors.map((e) => ({ file: s.file, kind: e.kind }))),
     };
   });

@@ -8,6 +8,7 @@ import {
   chartOptions,
   lineDatasets,
   overlayPoints,
+  RIGHT_PADDING,
   TOP_PADDING,
   xScaleOptions,
   yBounds,
@@ -255,7 +256,7 @@ describe('truthful y-axes', () => {
 
   test('the options leave room above the top tick and measure every y label', () => {
     const o = chartOptions(spec(), theme);
-    expect(o.layout).toEqual({ padding: { top: TOP_PADDING } });
+    expect(o.layout).toEqual({ padding: { top: TOP_PADDING, right: RIGHT_PADDING } });
     expect((o.scales!.y as { ticks: { sampleSize?: number } }).ticks.sampleSize).toBeUndefined();
     const logTicks = (yScaleOptions(true, null, theme) as { ticks: { maxTicksLimit?: number } }).ticks;
     expect(logTicks.maxTicksLimit).toBeUndefined();

@@ -100,6 +100,8 @@ export function xScaleOptions(xAxis: XAxisMode, theme: ChartTheme): ScaleOptions
 
 /** Room above the plot so the top tick label (drawn centred on the top edge) is never cut by the canvas. */
 export const TOP_PADDING = 8;
+/** Room right of the plot for the last x label, drawn centred on the right edge ("1m 00s" on a time axis). */
+export const RIGHT_PADDING = 18;
 
 /**
  * The y tick labels: log y labels only the powers of ten (or its one tick), linear y every tick. A label equal
@@ -188,7 +190,7 @@ export function chartOptions(spec: ChartSpec, theme: ChartTheme): ChartOptions<'
     animation: false,
     responsive: false,
     events: [],
-    layout: { padding: { top: TOP_PADDING } },
+    layout: { padding: { top: TOP_PADDING, right: RIGHT_PADDING } },
     plugins: {
       legend: { display: false },
       tooltip: { enabled: false },
