@@ -149,10 +149,18 @@ async function newPage(browser: Browser, height: number): Promise<{ page: Page; 
   return { page, errors };
 }
 
-/** In-page: ms since navigation start when `n` charts are data-state=ready (polled every frame). */
+/**
+ * In-page: ms since navigation start once every chart cell on screen is a drawn chart (data-state=ready),
+ * at least `n` of them or as many as the viewport holds (charts are created lazily as they come near the
+ * viewport: cells below it stay placeholders), polled every frame.
+ */
 const READY_FN = `(n) => {
-  const figs = document.querySelectorAll('figure.chart[data-state="ready"]');
-  return figs.length >= n ? performance.now() : false;
+  const cells = [...document.querySelectorAll('figure.chart, .chart-placeholder')].filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.bottom > 0 && r.top < innerHeight;
+  });
+  const ready = cells.filter((el) => el.matches('figure.chart[data-state="ready"]')).length;
+  return cells.length > 0 && ready === cells.length && ready >= Math.min(n, cells.length) ? performance.now() : false;
 }`;
 
 /** In-page: how many charts have ink (non-transparent pixels) on their canvas. */
@@ -208,7 +216,7 @@ async function partA(browser: Browser): Promise<void> {
       const sorted = [...times].sort((a, b) => a - b);
       const pts = points as unknown as number[];
       console.log(
-        `(a) ${TAGS_A} charts × ${POINTS_A / 1000}k points, ${label}: navigation → all ${TAGS_A} ready ` +
+        `(a) ${TAGS_A} charts × ${POINTS_A / 1000}k points, ${label}: navigation → every chart on screen ready ` +
           `median ${ms(median(times))}, best ${ms(sorted[0]!)}, worst ${ms(sorted.at(-1)!)} (${REPS} loads; target ≤ 1000 ms)`,
       );
       console.log(
