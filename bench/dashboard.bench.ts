@@ -1,15 +1,15 @@
 // Dashboard in Chromium over `rlwatch serve`: 40 charts × 100k points to first paint, frame time with 20 tags at 10 Hz, append-to-pixel latency.
 
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../test/e2e/browser';
+import { serveFolder } from './lib/serve';
 import { EventFileWriter } from '../src/core/tfevents/writer';
 
 const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'out', 'main', 'cli.js');
 const DATA = join(ROOT, 'bench', '.data');
 /** Which parts to run: DASH=a,b,c (default all). */
 const PARTS = new Set((process.env.DASH ?? 'a,b,c').split(','));
@@ -102,42 +102,6 @@ function bigRun(tags: number, steps: number): string {
   return dir;
 }
 
-interface Served {
-  url: string;
-  child: ChildProcess;
-  stop(): Promise<void>;
-}
-
-async function serve(dir: string): Promise<Served> {
-  const child = spawn(process.execPath, [CLI, 'serve', dir, '--port', '0'], {
-    env: { ...process.env, RLWATCH_STORE: 'memory' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const url = await new Promise<string>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`serve did not start:\n${out}`)), 60_000);
-    const onData = (d: Buffer): void => {
-      out += d.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        res(m[1]!);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-  });
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  return {
-    url,
-    child,
-    stop: async () => {
-      child.kill('SIGINT');
-      await Promise.race([exited, sleep(5000)]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    },
-  };
-}
 
 async function newPage(browser: Browser, height: number): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1920, height } });
@@ -183,7 +147,7 @@ const ON_SCREEN_FN = `() => [...document.querySelectorAll('figure.chart')].filte
 
 async function partA(browser: Browser): Promise<void> {
   const dir = bigRun(TAGS_A, POINTS_A);
-  const s = await serve(dir);
+  const s = await serveFolder(dir);
   try {
     // Warm-up: the server reads the folder and the browser caches the bundle.
     {
@@ -293,7 +257,7 @@ async function partBAt(browser: Browser, height: number): Promise<void> {
     );
   }
   w.flush();
-  const s = await serve(dir);
+  const s = await serveFolder(dir);
   try {
     const { page, errors } = await newPage(browser, height);
     await page.goto(s.url);
@@ -378,7 +342,7 @@ async function partC(browser: Browser): Promise<void> {
   const w = new EventFileWriter(run, { wallTime: Date.now() / 1000 });
   for (let step = 0; step < 100; step++) w.scalars(step, [{ tag: 'latency/probe', value: step }]);
   w.flush();
-  const s = await serve(dir);
+  const s = await serveFolder(dir);
   try {
     const { page, errors } = await newPage(browser, 1080);
     await page.goto(s.url);

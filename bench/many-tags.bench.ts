@@ -1,15 +1,15 @@
 // A W&B-like run with ~500 system tags (per-core CPU, per-GPU, network, disk, process) in Chromium over `rlwatch serve`: time to the first screen drawn.
 
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../test/e2e/browser';
+import { serveFolder } from './lib/serve';
 import { EventFileWriter } from '../src/core/tfevents/writer';
 
 const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'out', 'main', 'cli.js');
 const DATA = join(ROOT, 'bench', '.data');
 const REPS = Number(process.env.REPS ?? 5);
 /** Stats samples (W&B samples system metrics every few seconds: a long run has a few thousand). */
@@ -97,27 +97,6 @@ function manyTagRun(names: string[]): string {
   return dir;
 }
 
-async function serve(dir: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [CLI, 'serve', dir, '--port', '0'], {
-    env: { ...process.env, RLWATCH_STORE: 'memory' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const url = await new Promise<string>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`serve did not start:\n${out}`)), 60_000);
-    const onData = (d: Buffer): void => {
-      out += d.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        res(m[1]!);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-  });
-  return { url, child };
-}
 
 /**
  * In-page, polled every frame: ms since navigation when the first screen is drawn: at least one chart,
@@ -166,7 +145,8 @@ async function main(): Promise<void> {
   ensureBuilt();
   const names = tagNames();
   const dir = manyTagRun(names);
-  const { url, child } = await serve(dir);
+  const served = await serveFolder(dir);
+  const url = served.url;
   const browser: Browser = await launchChromium();
   try {
     const times: number[] = [];
@@ -198,7 +178,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await browser.close();
-    child.kill('SIGINT');
+    await served.stop();
   }
   console.log(
     `  load average: ${loadavg()

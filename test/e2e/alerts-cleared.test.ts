@@ -3,7 +3,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
-import { collectErrors, startDemoServer, type DemoServer } from './demo-server';
+import { startDemoServer, type DemoServer, openPage } from './demo-server';
 
 describe('recently cleared alerts on the demo', () => {
   let server: DemoServer;
@@ -15,9 +15,7 @@ describe('recently cleared alerts on the demo', () => {
     // 100 steps/s: kl-high-reward-falling is raised, cleared, raised and cleared again by step ~460.
     server = await startDemoServer(100);
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    errors = collectErrors(page);
-    await page.goto(server.url);
+    ({ page, errors } = await openPage(browser, server.url));
     await page.locator('.run-list button[data-run="ppo_demo"]').waitFor();
   });
 

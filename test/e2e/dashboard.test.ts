@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
-import { collectErrors, startDemoServer, type DemoServer } from './demo-server';
+import { startDemoServer, type DemoServer, openPage } from './demo-server';
 import { seeAllCharts } from './lazy-charts';
 
 const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
@@ -35,9 +35,7 @@ describe('the dashboard on the live demo', () => {
     // active for a while after (the test also accepts it among the cleared ones on a slow machine).
     server = await startDemoServer(12);
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    errors = collectErrors(page);
-    await page.goto(server.url);
+    ({ page, errors } = await openPage(browser, server.url));
     await page.locator('.run-list button[data-run="ppo_demo"]').waitFor();
   });
 

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { runCli, type CliProcess } from './cli-process';
 
 export interface DemoServer {
@@ -33,7 +33,7 @@ export async function startDemoServer(rateHz: number): Promise<DemoServer> {
   const demo = runCli(['demo', dir, '--rate', String(rateHz), '--steps', '100000']);
   await demo.waitFor(/writing a simulated PPO run/);
   const { serve, storeDir } = serveIsolated(dir);
-  const url = (await serve.waitFor(/(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/))[1]!;
+  const url = await servedUrl(serve);
   return {
     url,
     dir,
@@ -50,6 +50,23 @@ export async function startDemoServer(rateHz: number): Promise<DemoServer> {
 }
 
 /** Collects uncaught page errors and console errors, to assert none happened. */
+/** The page URL `rlwatch serve` prints once it listens. */
+export async function servedUrl(serve: CliProcess, timeoutMs?: number): Promise<string> {
+  return (await serve.waitFor(/(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/, timeoutMs))[1]!;
+}
+
+/** A new page of the given size with its errors collected, on `url`. */
+export async function openPage(
+  browser: Browser,
+  url: string,
+  viewport: { width: number; height: number } = { width: 1440, height: 900 },
+): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport });
+  const errors = collectErrors(page);
+  await page.goto(url);
+  return { page, errors };
+}
+
 export function collectErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));

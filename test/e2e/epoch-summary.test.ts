@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
-import { collectErrors, serveIsolated } from './demo-server';
+import { collectErrors, servedUrl, serveIsolated } from './demo-server';
 
 const LONG_TAG = 'epoch_mean_episode_reward_over_all_parallel_environments_and_seeds_of_this_run';
 
@@ -30,7 +30,7 @@ describe('the epoch summary of a run with NaN validation loss', () => {
         '2,0.6,nan,0.7,1234569.75\n3,0.5512345678,nan,0.72,-12345678.125\n',
     );
     ({ serve, storeDir } = serveIsolated(dir));
-    const url = (await serve.waitFor(/(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/))[1]!;
+    const url = await servedUrl(serve);
     browser = await launchChromium();
     // Narrow: the summary's tables get little room, where numbers used to break mid-number.
     page = await browser.newPage({ viewport: { width: 900, height: 900 } });

@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
 import { CLI, runCli } from './cli-process';
-import { serveIsolated } from './demo-server';
+import { servedUrl, serveIsolated } from './demo-server';
 
 const repo = join(import.meta.dirname, '..', '..');
 /** Every real run of the corpus (beside the repo in this workplace and in CI); the committed copies otherwise. */
@@ -77,7 +77,7 @@ describe('rlwatch never writes into a run folder', () => {
 
     const { serve, storeDir } = serveIsolated(root);
     dirs.push(storeDir);
-    const url = (await serve.waitFor(/(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/, 60_000))[1]!;
+    const url = await servedUrl(serve, 60_000);
     const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });

@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
-import { collectErrors, serveIsolated } from './demo-server';
+import { collectErrors, servedUrl, serveIsolated } from './demo-server';
 
 const CRASHED_WANDB = fileURLToPath(
   new URL('../fixtures/wandb/480284856__RLHF_Training/run-20230421_071625-4hjc4zce', import.meta.url),
@@ -40,7 +40,7 @@ describe('the dashboard tells what the files say', () => {
       'wandb_version: 1\n\nprompt:\n  desc: null\n  value: You are a helpful assistant. Answer the question below as briefly as you\n    can.\nseed:\n  desc: null\n  value: 42\n',
     );
     ({ serve, storeDir } = serveIsolated(dir));
-    const url = (await serve.waitFor(/(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/))[1]!;
+    const url = await servedUrl(serve);
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     errors = collectErrors(page);

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
 import { runCli, type CliProcess } from './cli-process';
-import { collectErrors, serveIsolated } from './demo-server';
+import { collectErrors, servedUrl, serveIsolated } from './demo-server';
 import { seeChart } from './lazy-charts';
 
 describe('several runs: keyboard selection and overlays', () => {
@@ -27,7 +27,7 @@ describe('several runs: keyboard selection and overlays', () => {
       await demo.waitFor(/writing a simulated PPO run/);
     }
     ({ serve, storeDir } = serveIsolated(dir));
-    const url = (await serve.waitFor(/(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/))[1]!;
+    const url = await servedUrl(serve);
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     errors = collectErrors(page);

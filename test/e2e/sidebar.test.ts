@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
-import { collectErrors, serveIsolated } from './demo-server';
+import { collectErrors, servedUrl, serveIsolated } from './demo-server';
 
 const WANDB = join(import.meta.dirname, '..', 'fixtures', 'wandb');
 const BAD_CRC = 'wandb__wandb/leet-wire';
@@ -22,7 +22,7 @@ describe('the sidebar and chart grid on the W&B corpus', () => {
 
   beforeAll(async () => {
     ({ serve, storeDir } = serveIsolated(WANDB));
-    url = (await serve.waitFor(/(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/))[1]!;
+    url = await servedUrl(serve);
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     errors = collectErrors(page);

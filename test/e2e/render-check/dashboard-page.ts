@@ -2,7 +2,7 @@
 
 import { rmSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { serveIsolated } from '../demo-server';
+import { servedUrl, serveIsolated } from '../demo-server';
 import type { CliProcess } from '../cli-process';
 import type { ChartState } from './chart-state';
 import { showsItsRuns } from './invariants';
@@ -97,7 +97,7 @@ export async function openDashboard(browser: Browser, dir: string): Promise<Dash
     rmSync(storeDir, { recursive: true, force: true });
   };
   try {
-    const url = (await serve.waitFor(/(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/))[1]!;
+    const url = await servedUrl(serve);
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(`${url}&check=1`);
     await page.locator('.run-list').waitFor();

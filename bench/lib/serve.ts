@@ -1,0 +1,15 @@
+// Benchmarks' `rlwatch serve` of a folder (built CLI, memory store): its page URL and a stop that waits for exit.
+
+import { runCli } from '../../test/e2e/cli-process';
+import { servedUrl } from '../../test/e2e/demo-server';
+
+export interface Served {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function serveFolder(dir: string): Promise<Served> {
+  const serve = runCli(['serve', dir, '--port', '0'], { ...process.env, RLWATCH_STORE: 'memory' });
+  const url = await servedUrl(serve, 60_000);
+  return { url, stop: async () => void (await serve.stop()) };
+}
