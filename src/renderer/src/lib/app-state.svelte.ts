@@ -132,7 +132,8 @@ export class AppState {
         this.storeNoticeShown = true;
         this.notify({
           level: 'info',
-          message: `Settings and alert history are kept only while rlwatch runs${store.message ? ` (${store.message})` : ''}.`,
+          // The store's reason is a sentence of its own: no "(….)." doubled stop.
+          message: `Settings and alert history are kept only while rlwatch runs${store.message ? ` (${store.message.replace(/\.$/, '')})` : ''}.`,
         });
       }
       if (info.value.watch.suggestion) this.notify({ level: 'info', message: info.value.watch.suggestion });
