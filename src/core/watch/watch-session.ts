@@ -77,12 +77,11 @@ export class WatchSession {
 
   private startTicks(): void {
     const tick = this.o.alerts?.tick?.bind(this.o.alerts);
-    // Time-based rules (a stalled run) need a clock even when no data arrives; read errors found by a
-    // read that changed no run list are picked up here too.
+    if (!tick) return;
+    // Time-based rules (a stalled run) need a clock even when no data arrives. (Read errors arrive with
+    // runs.changed: the workspace announces every read that adds points or errors.)
     this.timer = setInterval(() => {
-      const t = this.now();
-      for (const line of this.readErrors.diff(this.o.workspace.listRuns(), t)) this.o.emit(line);
-      for (const a of tick?.(t) ?? []) this.o.emit(a);
+      for (const a of tick(this.now())) this.o.emit(a);
     }, this.o.tickMs ?? 1000);
     this.timer.unref();
   }
