@@ -1,7 +1,7 @@
 // Headless export of runs' data: full-resolution CSV (long and wide) and JSON history, written safely.
 
-import { mkdir } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { mkdir, realpath } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { findRuns, readRunWhole } from '../inspect';
 import { ExportWriteError, writeAtomically } from './safe-write';
 import { jsonHistory, longCsv, wideCsv, wideTable, type RunSeries } from './tables';
@@ -52,12 +52,33 @@ export function runFolderName(run: string, root: string): string {
   );
 }
 
+/** Whether `path` is `root` or below it (`..out` is a name below it, not a way out). */
+function isInside(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return !(rel === '..' || rel.startsWith('..' + sep) || isAbsolute(rel));
+}
+
+/** `path` with its nearest existing ancestor's symlinks resolved (the rest does not exist yet). */
+async function realPathSoFar(path: string): Promise<string> {
+  const tail: string[] = [];
+  let p = path;
+  for (;;) {
+    try {
+      return join(await realpath(p), ...tail);
+    } catch {
+      const parent = dirname(p);
+      if (parent === p) return path;
+      tail.unshift(basename(p));
+      p = parent;
+    }
+  }
+}
+
 /** Exports every matching run under `path`; a file that cannot be written is reported and the rest go on. */
 export async function exportData(path: string, opts: DataExportOptions): Promise<ExportReport> {
   const { root, runs } = await findRuns(path);
   const out = resolve(opts.out);
-  const rel = relative(root, out);
-  if (rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[a-zA-Z]:/.test(rel))) {
+  if (isInside(await realPathSoFar(out), await realpath(root))) {
     throw new ExportUsageError(
       `--out ${out} is inside ${root}: rlwatch never writes into the folder it reads; choose a folder outside it`,
     );
@@ -67,10 +88,15 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
   const total = chosen.length * perRun;
   const report: ExportReport = { root, out, runs: chosen.map((r) => r.run), written: [], failed: [] };
   let done = 0;
+  const used = new Set<string>();
   for (const d of chosen) {
     const read = await readRunWhole(d);
     const series: RunSeries = new Map([...read.series].filter(([tag]) => !opts.tags || opts.tags.test(tag)));
-    const dir = join(out, runFolderName(d.run, root));
+    // Two runs whose names map to one folder name (`a/b` and `a__b`) get distinct folders.
+    let name = runFolderName(d.run, root);
+    for (let n = 2; used.has(name); n++) name = `${runFolderName(d.run, root)}-${n}`;
+    used.add(name);
+    const dir = join(out, name);
     const files: [string, () => Iterable<string>][] = [];
     const table = opts.csv || opts.json ? wideTable(series) : null;
     if (opts.csv) {

@@ -9,6 +9,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,6 +103,16 @@ describe('writes are safe', () => {
       /never writes into the folder it reads/,
     );
     await expect(exportData(root, { out: root, csv: true, json: false })).rejects.toThrow(/inside/);
+    // A name that starts with two dots is still below the folder; a link into it is too.
+    await expect(exportData(root, { out: join(root, '..out'), csv: true, json: false })).rejects.toThrow(
+      /inside/,
+    );
+    const link = join(tmp('rlwatch-export-link-'), 'to-run');
+    symlinkSync(root, link);
+    await expect(exportData(root, { out: join(link, 'exports'), csv: true, json: false })).rejects.toThrow(
+      /inside/,
+    );
+    expect(existsSync(join(root, '..out'))).toBe(false);
     expect(existsSync(join(root, 'exports'))).toBe(false);
   });
 
@@ -126,6 +137,22 @@ describe('writes are safe', () => {
     ]);
     expect(readdirSync(join(out, 'a')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     expect(readFileSync(join(out, 'a', 'metrics_wide.csv'), 'utf8')).toBe('step,loss\n1,0.5\n2,NaN\n');
+  });
+
+  test('runs whose names map to one folder name are written to distinct folders', async () => {
+    const root = tmp('rlwatch-export-clash-');
+    mkdirSync(join(root, 'a', 'b'), { recursive: true });
+    mkdirSync(join(root, 'a__b'));
+    writeFileSync(join(root, 'a', 'b', 'metrics.csv'), 'step,loss\n1,1\n');
+    writeFileSync(join(root, 'a__b', 'metrics.csv'), 'step,loss\n1,2\n');
+    const out = tmp('rlwatch-export-clash-out-');
+    const report = await exportData(root, { out, csv: true, json: false });
+    expect(report.written.map((w) => w.path.slice(out.length + 1)).sort()).toEqual([
+      'a__b-2/metrics_long.csv',
+      'a__b-2/metrics_wide.csv',
+      'a__b/metrics_long.csv',
+      'a__b/metrics_wide.csv',
+    ]);
   });
 
   test('an unwritable output folder fails each file with the reason, never a throw', async () => {
