@@ -1,7 +1,8 @@
 // `rlwatch watch PATH [--json] [--exit-on critical]`: prints updates and alerts as they happen.
 
 import { existsSync } from 'node:fs';
-import { openAppStore, storePathFromEnv } from '../core/app/app-store';
+import { storePathFromEnv } from '../core/app/app-store';
+import { readSettingReadOnly } from '../core/store';
 import { parseSettings, SETTINGS_KEY } from '../core/app/settings';
 import { createSystemSampler } from '../core/system';
 import { createWatchAlerts } from '../core/watch/watch-alerts';
@@ -69,13 +70,9 @@ export async function runWatch(args: string[]): Promise<number> {
 export function savedSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const path = storePathFromEnv(env);
   // No database yet: the app never saved settings, and watch does not create one.
-  if (path !== null && !existsSync(path)) return parseSettings(undefined);
-  const store = openAppStore({ path });
-  try {
-    return parseSettings(store.getSetting(SETTINGS_KEY));
-  } finally {
-    store.close();
-  }
+  if (path === null || !existsSync(path)) return parseSettings(undefined);
+  // Read-only: watch never migrates, re-journals or moves aside the app's database.
+  return parseSettings(readSettingReadOnly(path, SETTINGS_KEY));
 }
 
 const clock = (t: number): string => new Date(t).toISOString().slice(11, 19);

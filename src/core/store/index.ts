@@ -12,3 +12,4 @@ export type * from './types';
 export { ResilientStore } from './resilient-store';
 export type { StoreDegradation } from './resilient-store';
 export { describeStoreFailure } from './open';
+export { readSettingReadOnly } from './read-only';

@@ -1,6 +1,6 @@
 // `rlwatch watch`'s alert lines: finished runs clear their stalled alert, system samples reach the rules, user thresholds apply.
 
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -161,6 +161,19 @@ describe('watch alert lines', () => {
 });
 
 describe("watch reads the app's saved settings", () => {
+  test('a damaged database is left exactly as it is (never moved aside or migrated by watch)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rlwatch-watch-damaged-'));
+    try {
+      const db = join(dir, 'rlwatch.db');
+      writeFileSync(db, 'not a database, but the app may still rescue it');
+      expect(savedSettings({ RLWATCH_STORE: db })).toEqual(DEFAULT_SETTINGS);
+      expect(readdirSync(dir)).toEqual(['rlwatch.db']);
+      expect(readFileSync(db, 'utf8')).toBe('not a database, but the app may still rescue it');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('from the database RLWATCH_STORE names, without creating one that is missing', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rlwatch-watch-settings-'));
     try {
@@ -175,6 +188,12 @@ describe("watch reads the app's saved settings", () => {
         stalledAfterMinutes: 3,
       });
       expect(savedSettings({ RLWATCH_STORE: 'memory' })).toEqual(DEFAULT_SETTINGS);
+      // The database after watch read it: the same bytes, no file added (no -wal/-shm, no .corrupt-*).
+      const before = readFileSync(db);
+      const files = readdirSync(dir).sort();
+      savedSettings({ RLWATCH_STORE: db });
+      expect(readFileSync(db).equals(before)).toBe(true);
+      expect(readdirSync(dir).sort()).toEqual(files);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
