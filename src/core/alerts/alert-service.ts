@@ -96,12 +96,13 @@ export class AlertService {
     this.handle(this.engine.feedBatch(d.run, d.tag, d.steps, d.wallTimes, d.values));
   }
 
-  /** The run list: runs at 100 % progress are finished (a finished run is never stalled; a stalled one clears). */
+  /** The run list: runs at 100 % progress, or whose log says they ended (a W&B exit record, finished or
+   * crashed), are done: never stalled, and a stalled one clears (a crash is shown as such, not as a stall). */
   onRuns(runs: readonly RunInfo[]): void {
     const out: AlertTransition[] = [];
     for (const r of runs) {
       this.ensureRun(r.run);
-      if (r.progress?.fraction === 1 && !this.finished.has(r.run)) {
+      if ((r.progress?.fraction === 1 || (r.ended ?? null) !== null) && !this.finished.has(r.run)) {
         this.finished.add(r.run);
         out.push(...this.engine.setFinished(r.run));
       }

@@ -112,6 +112,24 @@ function rig(settings: Settings = DEFAULT_SETTINGS): Rig {
 }
 
 describe('watch alert lines', () => {
+  test('a stalled W&B run whose log then says it ended (no progress file) prints the stalled alert cleared', () => {
+    const r = rig();
+    r.ws.emit('runs.changed', [runInfo('run1', null)]);
+    for (let i = 0; i < 3; i++) {
+      r.ws.emit('series.appended', delta('run1', 'loss', [i], [1]));
+      r.clock.now += 2000;
+    }
+    r.clock.now += 700_000;
+    r.tick();
+    expect(r.alerts().map((a) => [a.rule, a.state])).toEqual([['stalled-run', 'raised']]);
+    r.ws.emit('runs.changed', [{ ...runInfo('run1', null), ended: 'finished' }]);
+    expect(r.alerts().map((a) => [a.rule, a.state])).toEqual([
+      ['stalled-run', 'raised'],
+      ['stalled-run', 'cleared'],
+    ]);
+    r.close();
+  });
+
   test('a stalled run that then finishes prints the stalled alert cleared', () => {
     const r = rig();
     r.ws.emit('runs.changed', [runInfo('run1', 0.5)]);
