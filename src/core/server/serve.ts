@@ -51,10 +51,11 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     maxFragments: MAX_FRAGMENTS,
   };
   const wss = new WebSocketServer(wsOptions);
-  let port = 0;
+  // What every request checks against, computed once (the cookie name needs the port: set on listen).
+  const ctx = { ...opts, port: 0, allowed, pass: assetPass(opts.token) };
   const server = createServer((req, res) => {
     // Total: whatever a handler throws becomes a 500 for this request, never an unhandled rejection.
-    handleHttp(req, res, { ...opts, port, allowed }).catch((err: unknown) => {
+    handleHttp(req, res, ctx).catch((err: unknown) => {
       log(`request failed: ${describeError(err)}`);
       if (!res.headersSent) res.writeHead(500, securityHeaders()).end();
       else res.destroy();
@@ -79,7 +80,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     }
   });
 
-  port = await listen(server, host, opts.port ?? 0);
+  const port = await listen(server, host, opts.port ?? 0);
+  ctx.port = port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shownHost}:${port}/?token=${opts.token}`,
@@ -142,7 +144,7 @@ const TEXT = { 'Content-Type': 'text/plain; charset=utf-8' };
 async function handleHttp(
   req: IncomingMessage,
   res: ServerResponse,
-  opts: ServeOptions & { port: number; allowed: ReadonlySet<string> },
+  opts: ServeOptions & { port: number; allowed: ReadonlySet<string>; pass: string },
 ): Promise<void> {
   const url = parseRequestUrl(req.url);
   if (url === null) {
@@ -160,7 +162,7 @@ async function handleHttp(
     return;
   }
   const withToken = sameToken(opts.token, queryToken(url));
-  const withPass = sameToken(assetPass(opts.token), requestCookie(req, assetCookieName(opts.port)));
+  const withPass = sameToken(opts.pass, requestCookie(req, assetCookieName(opts.port)));
   if (!withToken && !withPass) {
     res
       .writeHead(401, { ...TEXT, ...securityHeaders() })

@@ -23,9 +23,6 @@ export const DEFAULT_CLIENT_LIMITS: ClientLimits = {
   stallMs: 30_000,
 };
 
-/** Close codes a dropped client sees (RFC 6455 1008: policy violation). */
-export const CLOSE_NOT_READING = 1008;
-
 const yieldToOthers = (): Promise<void> => new Promise((res) => setImmediate(res));
 const sleep = (ms: number): Promise<void> => new Promise((res) => setTimeout(res, ms));
 

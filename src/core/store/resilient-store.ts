@@ -234,8 +234,9 @@ export class ResilientStore implements Store {
     return this.guard(
       'recordAlert',
       () => -1,
+      // Not queued on a lock: the caller needs the row id now (acks and the clear update address it); a
+      // row written later without it would stay open in the history forever.
       (s) => s.recordAlert(alert),
-      true,
     );
   }
   recordAlerts(batch: readonly AlertInput[]): number[] {
@@ -243,7 +244,6 @@ export class ResilientStore implements Store {
       'recordAlerts',
       () => batch.map(() => -1),
       (s) => s.recordAlerts(batch),
-      true,
     );
   }
   acknowledgeAlert(id: number, at: number): void {

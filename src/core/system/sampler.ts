@@ -58,7 +58,8 @@ export class SystemSampler {
   private timer: unknown = null;
   private running = false;
   private ticking: Promise<SystemSnapshot> | null = null;
-  private fallbackStatusAnnounced = false;
+  /** The last status this sampler made up itself (no source answer), so each new one is announced once. */
+  private lastFallback: string | null = null;
   private readonly nvidiaLate: LateSource<NvidiaSample> | null;
   private readonly appleLate: LateSource<AppleGpu | null> | null;
 
@@ -192,7 +193,10 @@ export class SystemSampler {
     nv: NvidiaSample | null,
     lateAfterMs: number | null,
   ): { status: NvidiaStatus; changed: boolean } {
-    if (nv) return { status: nv.status, changed: nv.changed };
+    if (nv) {
+      this.lastFallback = null;
+      return { status: nv.status, changed: nv.changed };
+    }
     const status: NvidiaStatus = !this.sources.nvidia
       ? { state: 'disabled', message: this.opts.nvidiaDisabledMessage ?? 'NVIDIA sampling is not enabled' }
       : lateAfterMs !== null
@@ -206,8 +210,9 @@ export class SystemSampler {
             message: 'NVIDIA source failed',
             error: { kind: 'spawn', message: 'source threw' },
           };
-    const changed = !this.fallbackStatusAnnounced;
-    this.fallbackStatusAnnounced = true;
+    const key = JSON.stringify(status);
+    const changed = key !== this.lastFallback;
+    this.lastFallback = key;
     return { status, changed };
   }
 

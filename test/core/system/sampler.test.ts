@@ -338,5 +338,7 @@ describe('RingBuffer', () => {
     expect(seen[1]!.gpus).toEqual(gpus);
     expect(seen.at(-1)!.gpus).toBeNull();
     expect(seen.at(-1)!.nvidia).toMatchObject({ state: 'failing', error: { kind: 'timeout' } });
+    // The timeout status is announced once, when it starts.
+    expect(seen.filter((x) => x.nvidia.state === 'failing' && x.nvidiaChanged)).toHaveLength(1);
   });
 });
