@@ -168,8 +168,9 @@ export class RunLoader {
       await this.readEntry(run, entry, dirty);
       if (epoch !== this.host.epoch()) return;
       await this.syncViews(run, dirty);
-      // Points (freshness, counts), errors and the run's end are RunInfo: announce them.
-      const ended = await this.updateEnd(run);
+      // Points (freshness, counts), errors and the run's end are RunInfo: announce them. Only a W&B log
+      // says how a run ended: other sources' reads (every second by the sweep) cost no extra stat.
+      const ended = entry.format === 'wandb' ? await this.updateEnd(run) : false;
       if (
         ended ||
         (this.isLive(entry) && (live.records !== recordsBefore || live.errors.length !== errorsBefore))
