@@ -66,21 +66,26 @@ function progressOf(p: ProgressInfo): NonNullable<InspectRun['progress']> {
 }
 
 /** One run read once, whole: its sources in file-name order, each tag's series from each file in that order. */
-export interface RunRead {
+export interface RunRead<T = ScalarSeries> {
   run: string;
   sources: InspectSource[];
-  /** Per tag, one series per file that has it, in file-name order (inspect concatenates them). */
-  series: Map<string, ScalarSeries[]>;
+  /** Per tag, what was kept of each file's series (the series, or a summary), in file-name order. */
+  series: Map<string, T[]>;
   progress: InspectRun['progress'];
   config: RunConfig | null;
 }
 
-/** Reads every source of a discovered run to its end, the way inspect and export both need it. */
-export async function readRunWhole(
+/**
+ * Reads every source of a discovered run to its end, the way inspect and export both need it. `keep`
+ * decides what stays of each file's series once that file is read: export keeps the series, inspect
+ * only its summary (so a run's points are never all held at once).
+ */
+export async function readRunWhole<T = ScalarSeries>(
   d: DiscoveredRun,
+  keep: (series: ScalarSeries) => T = (x) => x as unknown as T,
   onFile: (file: string) => void = () => {},
-): Promise<RunRead> {
-  const series = new Map<string, ScalarSeries[]>();
+): Promise<RunRead<T>> {
+  const series = new Map<string, T[]>();
   const sources: InspectSource[] = [];
   let progress: InspectRun['progress'] = null;
   const sourceConfigs: (RunConfig | null | undefined)[] = [];
@@ -91,7 +96,7 @@ export async function readRunWhole(
     for (const [tag, one] of r.series.entries()) {
       let list = series.get(tag);
       if (!list) series.set(tag, (list = []));
-      list.push(one);
+      list.push(keep(one));
     }
     if (r.progress) progress = progressOf(r.progress);
     sourceConfigs.push(r.config);
@@ -101,11 +106,9 @@ export async function readRunWhole(
 }
 
 async function inspectRun(d: DiscoveredRun, onFile: (file: string) => void): Promise<InspectRun> {
-  const read = await readRunWhole(d, onFile);
+  const read = await readRunWhole(d, summarize, onFile);
   const scalars: Record<string, ScalarSummary> = {};
-  for (const tag of [...read.series.keys()].sort()) {
-    scalars[tag] = combineSummaries(read.series.get(tag)!.map(summarize));
-  }
+  for (const tag of [...read.series.keys()].sort()) scalars[tag] = combineSummaries(read.series.get(tag)!);
   return { run: read.run, sources: read.sources, scalars, progress: read.progress, config: read.config };
 }
 
