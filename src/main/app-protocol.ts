@@ -1,8 +1,7 @@
 // The window's page over `app://rlwatch/`: the built renderer's files only, with the CSP on every answer.
 
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { contentTypeOf, resolveInside, securityHeaders } from '../core/server/static-files';
+import { contentTypeOf, rendererPathFor, securityHeaders } from '../core/server/static-files';
 
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'rlwatch';
@@ -30,8 +29,7 @@ export async function appProtocolResponse(
   }
   if (url.protocol !== `${APP_SCHEME}:` || url.host !== APP_HOST)
     return new Response(null, { status: 404, headers });
-  const isPage = url.pathname === '/' || url.pathname === '/index.html';
-  const path = isPage ? join(rendererDir, 'index.html') : resolveInside(rendererDir, url.pathname);
+  const path = rendererPathFor(rendererDir, url.pathname);
   if (path === null) return new Response(null, { status: 404, headers });
   let body: Buffer;
   try {

@@ -3,14 +3,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { join } from 'node:path';
 import { WebSocketServer, type ServerOptions } from 'ws';
 import type { Handlers } from '../../shared/contract';
 import type { AppBus } from '../app/bus';
 import { allowedHostNames, hostAllowed, originMatches } from './host-guard';
 import { attachClient, type ClientLimits } from './socket-client';
 import { assetCookie, assetCookieName, assetPass, queryToken, requestCookie, sameToken } from './token';
-import { resolveInside, securityHeaders, sendFile } from './static-files';
+import { isPagePath, rendererPathFor, securityHeaders, sendFile } from './static-files';
 
 export interface ServeOptions {
   /** The AppCore's bus: every push event, turned into renderer messages (bulk deltas become resets). */
@@ -171,9 +170,10 @@ async function handleHttp(
       );
     return;
   }
-  const isPage = url.pathname === '/' || url.pathname === '/index.html';
-  const path = isPage ? join(opts.rendererDir, 'index.html') : resolveInside(opts.rendererDir, url.pathname);
-  const cookie: Record<string, string> = isPage ? { 'Set-Cookie': assetCookie(opts.port, opts.token) } : {};
+  const path = rendererPathFor(opts.rendererDir, url.pathname);
+  const cookie: Record<string, string> = isPagePath(url.pathname)
+    ? { 'Set-Cookie': assetCookie(opts.port, opts.token) }
+    : {};
   if (path && (await sendFile(res, path, cookie))) return;
   res.writeHead(404, { ...TEXT, ...securityHeaders() }).end('not found\n');
 }

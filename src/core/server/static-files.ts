@@ -45,6 +45,14 @@ export function resolveInside(root: string, urlPath: string): string | null {
   return full === root || full.startsWith(root.endsWith(sep) ? root : root + sep) ? full : null;
 }
 
+/** Whether a URL path asks for the page itself. */
+export const isPagePath = (urlPath: string): boolean => urlPath === '/' || urlPath === '/index.html';
+
+/** The file a URL path names in the renderer folder: the page, or a file strictly inside; null otherwise. */
+export function rendererPathFor(rendererDir: string, urlPath: string): string | null {
+  return isPagePath(urlPath) ? join(rendererDir, 'index.html') : resolveInside(rendererDir, urlPath);
+}
+
 export async function sendFile(
   res: ServerResponse,
   path: string,
