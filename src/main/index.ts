@@ -39,7 +39,7 @@ protocol.registerSchemesAsPrivileged([
 export const APP_ID = 'io.rlwatch.desktop';
 
 /** The tray picture per health: macOS menu-bar template images (monochrome, they follow the bar), else colour. */
-export function trayIconFile(health: Health, platform: NodeJS.Platform): string {
+function trayIconFile(health: Health, platform: NodeJS.Platform): string {
   return platform === 'darwin' ? `tray-${health}Template.png` : `tray-${health}.png`;
 }
 

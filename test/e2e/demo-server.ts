@@ -49,7 +49,6 @@ export async function startDemoServer(rateHz: number): Promise<DemoServer> {
   };
 }
 
-/** Collects uncaught page errors and console errors, to assert none happened. */
 /** The page URL `rlwatch serve` prints once it listens. */
 export async function servedUrl(serve: CliProcess, timeoutMs?: number): Promise<string> {
   return (await serve.waitFor(/(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/, timeoutMs))[1]!;
@@ -67,6 +66,7 @@ export async function openPage(
   return { page, errors };
 }
 
+/** Collects uncaught page errors and console errors, to assert none happened. */
 export function collectErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));

@@ -1,6 +1,7 @@
 // Which tags become charts and in which group: catalog groups in seed order, split by tag namespace; progress fields left out.
 
 import { GROUPS, groupOf, type MetricGroup } from '../../../shared/catalog';
+import type { Settings } from '../../../shared/domain';
 
 /** Progress fields a training_progress.json commonly has, used until the run's details name its own. */
 export const KNOWN_PROGRESS_FIELDS = [
@@ -31,7 +32,7 @@ export interface TagGroup {
   sections: TagSection[];
 }
 
-type XAxis = 'step' | 'relative' | 'wall';
+type XAxis = Settings['xAxis'];
 
 /** Sections with more charts than this start collapsed (one chart per CPU core is not a first screen). */
 export const COLLAPSE_ABOVE = 12;
