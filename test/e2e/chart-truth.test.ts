@@ -8,7 +8,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
-import { collectErrors, serveIsolated } from './demo-server';
+import { serveIsolated, openPage } from './demo-server';
 
 const URL_LINE = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/;
 
@@ -83,9 +83,7 @@ describe('charts tell the truth on a small real folder', () => {
     ({ serve, storeDir } = serveIsolated(dir));
     const url = (await serve.waitFor(URL_LINE))[1]!;
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 1400 } });
-    errors = collectErrors(page);
-    await page.goto(url);
+    ({ page, errors } = await openPage(browser, url, { width: 1440, height: 1400 }));
     await page.locator('.run-select[data-run="alpha"]').click();
     await page.locator('figure.chart[data-tag="flat"][data-state="ready"]').waitFor();
   });

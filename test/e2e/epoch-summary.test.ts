@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
-import { collectErrors, servedUrl, serveIsolated } from './demo-server';
+import { servedUrl, serveIsolated, openPage } from './demo-server';
 
 const LONG_TAG = 'epoch_mean_episode_reward_over_all_parallel_environments_and_seeds_of_this_run';
 
@@ -33,9 +33,7 @@ describe('the epoch summary of a run with NaN validation loss', () => {
     const url = await servedUrl(serve);
     browser = await launchChromium();
     // Narrow: the summary's tables get little room, where numbers used to break mid-number.
-    page = await browser.newPage({ viewport: { width: 900, height: 900 } });
-    errors = collectErrors(page);
-    await page.goto(url);
+    ({ page, errors } = await openPage(browser, url, { width: 900, height: 900 }));
   });
 
   afterAll(async () => {

@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
-import { collectErrors, servedUrl, serveIsolated } from './demo-server';
+import { servedUrl, serveIsolated, openPage } from './demo-server';
 
 const CRASHED_WANDB = fileURLToPath(
   new URL('../fixtures/wandb/480284856__RLHF_Training/run-20230421_071625-4hjc4zce', import.meta.url),
@@ -42,9 +42,7 @@ describe('the dashboard tells what the files say', () => {
     ({ serve, storeDir } = serveIsolated(dir));
     const url = await servedUrl(serve);
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    errors = collectErrors(page);
-    await page.goto(url);
+    ({ page, errors } = await openPage(browser, url, { width: 1280, height: 800 }));
   });
 
   afterAll(async () => {

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
 import { runCli, type CliProcess } from './cli-process';
-import { collectErrors, servedUrl, serveIsolated } from './demo-server';
+import { servedUrl, serveIsolated, openPage } from './demo-server';
 import { seeChart } from './lazy-charts';
 
 describe('several runs: keyboard selection and overlays', () => {
@@ -29,9 +29,7 @@ describe('several runs: keyboard selection and overlays', () => {
     ({ serve, storeDir } = serveIsolated(dir));
     const url = await servedUrl(serve);
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    errors = collectErrors(page);
-    await page.goto(url);
+    ({ page, errors } = await openPage(browser, url, { width: 1440, height: 900 }));
   });
 
   afterAll(async () => {

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
-import { collectErrors, servedUrl, serveIsolated } from './demo-server';
+import { servedUrl, serveIsolated, openPage } from './demo-server';
 
 const WANDB = join(import.meta.dirname, '..', 'fixtures', 'wandb');
 const BAD_CRC = 'wandb__wandb/leet-wire';
@@ -24,9 +24,7 @@ describe('the sidebar and chart grid on the W&B corpus', () => {
     ({ serve, storeDir } = serveIsolated(WANDB));
     url = await servedUrl(serve);
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    errors = collectErrors(page);
-    await page.goto(url);
+    ({ page, errors } = await openPage(browser, url, { width: 1440, height: 900 }));
     await page.locator(`.run-list button[data-run="${SYSTEM_RUN}"]`).waitFor();
   });
 
