@@ -10,10 +10,22 @@ import { layersPlugin } from './lint/layers.mjs';
 // itself), its npm packages, whether Node's built-ins exist there, and modules it may import only as types
 // (shared/contract holds the zod schemas: the renderer and the preload never bundle zod).
 const RUNTIMES = {
-  shared: { imports: [], packages: ['zod'], node: false },
+  // shared/charts is the one chart definition (dashboard and headless export): it takes chart.js's types only.
+  shared: { imports: [], packages: ['zod'], typePackages: ['chart.js'], node: false },
   core: {
     imports: ['shared'],
-    packages: ['better-sqlite3', 'chokidar', 'csv-parse', 'node-nvidia-smi', 'systeminformation', 'ws', 'yaml'],
+    packages: [
+      '@napi-rs/canvas',
+      'better-sqlite3',
+      'chart.js',
+      'chokidar',
+      'csv-parse',
+      'node-nvidia-smi',
+      'prom-client',
+      'systeminformation',
+      'ws',
+      'yaml',
+    ],
     node: true,
   },
   cli: { imports: ['core', 'shared'], packages: [], node: true },
@@ -37,10 +49,11 @@ const CORE_ORDER = [
   ['sources', 'demo'], // sources: the one format registry and the sniffer
   ['discovery'],
   ['workspace', 'inspect'],
-  ['export'], // reads runs whole through inspect's reader; writes outside them
   ['health'],
   ['alerts'],
+  ['export'], // reads runs whole through inspect's reader, draws with shared/charts; writes outside them
   ['app', 'watch'],
+  ['metrics'], // the Prometheus exposition of an AppCore's state
   ['server'],
 ];
 

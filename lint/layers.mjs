@@ -8,7 +8,7 @@ const NODE_BUILTINS = new Set(builtinModules);
 const TABLE_HINT = 'the layering table in eslint.config.mjs';
 
 /**
- * @typedef {{ imports: string[]; packages: string[]; node: boolean; typesOnly?: string[] }} Runtime
+ * @typedef {{ imports: string[]; packages: string[]; node: boolean; typesOnly?: string[]; typePackages?: string[] }} Runtime
  * @typedef {{ src: string; runtimes: Record<string, Runtime>; coreOrder: string[][] }} LayerTable
  */
 
@@ -57,9 +57,10 @@ export function layersPlugin(/** @type {LayerTable} */ table) {
         .split('/')
         .slice(0, spec.startsWith('@') ? 2 : 1)
         .join('/');
-      return allowed.packages.includes(pkg)
-        ? null
-        : `'${pkg}' is not an npm package ${runtime} may use (${allowed.packages.join(', ') || 'none'}; ${TABLE_HINT})`;
+      if (allowed.packages.includes(pkg)) return null;
+      if ((allowed.typePackages ?? []).includes(pkg))
+        return typeOnly ? null : `${runtime} may import only types from '${pkg}' (${TABLE_HINT})`;
+      return `'${pkg}' is not an npm package ${runtime} may use (${allowed.packages.join(', ') || 'none'}; ${TABLE_HINT})`;
     }
 
     const target = modulePath(resolve(dirname(fromFile), spec));

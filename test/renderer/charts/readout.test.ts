@@ -1,7 +1,7 @@
 // The hover readout: nearest point per run, x label per axis mode, smoothed values only with smoothing on.
 
 import { describe, expect, test } from 'vitest';
-import { runColor } from '../../../src/renderer/src/charts/chart-theme';
+import { runColor } from '../../../src/shared/charts/chart-theme';
 import { readoutAt, type ReadoutSeries } from '../../../src/renderer/src/charts/readout';
 
 function series(run: string, xs: number[], values: number[], steps = xs): ReadoutSeries {

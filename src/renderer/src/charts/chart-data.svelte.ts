@@ -3,9 +3,9 @@
 import type { RequestArgs } from '../../../shared/contract';
 import type { SeriesDelta, SeriesReset, SeriesWindow } from '../../../shared/domain';
 import type { Result } from '../../../shared/result';
-import { toQueryRange, type XAxisMode } from './axis';
+import { toQueryRange, type XAxisMode } from '../../../shared/charts/axis';
 import type { SeriesFeed } from './series-feed';
-import { GROWTH_FACTOR, RunSeries } from './series-model';
+import { GROWTH_FACTOR, RunSeries } from '../../../shared/charts/series-model';
 
 /** A zoomed window covers the visible range plus this fraction of its width on each side. */
 export const ZOOM_MARGIN = 0.5;

@@ -2,7 +2,7 @@
 
 import { Chart } from 'chart.js';
 import type { ZoomPluginOptions } from 'chartjs-plugin-zoom/types/options';
-import { widen, type XAxisMode } from './axis';
+import { widen, type XAxisMode } from '../../../shared/charts/axis';
 import {
   chartConfiguration,
   lineDatasets,
@@ -11,12 +11,12 @@ import {
   yBounds,
   yScaleOptions,
   type ChartSpec,
-} from './chart-options';
+} from '../../../shared/charts/chart-options';
 import { currentTheme, registerCharts } from './chart-setup';
-import type { OverlayState } from './overlay-plugin';
+import type { OverlayState } from '../../../shared/charts/overlay-plugin';
 import type { PlotKeyAction } from './plot-keys';
-import type { Pt } from './series-model';
-import { fitY } from './y-range';
+import type { Pt } from '../../../shared/charts/series-model';
+import { fitY } from '../../../shared/charts/y-range';
 
 /** Where the pointer is over the plot: its data x and the visible x-span, or outside the plot area. */
 export type PointerSpot = { x: number; span: number } | 'outside';

@@ -2,7 +2,7 @@
 
 import { Chart, LinearScale, LineController, LineElement, LogarithmicScale, PointElement } from 'chart.js';
 import zoomPlugin from 'chartjs-plugin-zoom';
-import { themeFromProperties, type ChartTheme } from './chart-theme';
+import { themeFromProperties, type ChartTheme } from '../../../shared/charts/chart-theme';
 
 let registered = false;
 

@@ -1,6 +1,6 @@
 // Saves a chart's canvas as a PNG download, on the panel's background (a transparent PNG reads badly elsewhere).
 
-import type { ChartTheme } from './chart-theme';
+import type { ChartTheme } from '../../../shared/charts/chart-theme';
 
 /** The download's file name: the tag with anything unsafe in a file name replaced. */
 export function pngFileName(tag: string): string {

@@ -1,9 +1,9 @@
 // The hover readout: the x label and each run's raw (and smoothed) value at the point nearest the pointer.
 
 import { formatNumber } from '../../../shared/format';
-import { formatX, type XAxisMode } from './axis';
-import { runColor } from './chart-theme';
-import { nearestIndex, type Pt } from './series-model';
+import { formatX, type XAxisMode } from '../../../shared/charts/axis';
+import { runColor } from '../../../shared/charts/chart-theme';
+import { nearestIndex, type Pt } from '../../../shared/charts/series-model';
 
 /** What the readout needs of a run's series (a RunSeries satisfies this). */
 export interface ReadoutSeries {

@@ -2,7 +2,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { emaStart, smooth, smoothInto } from '../../../src/renderer/src/charts/smoothing';
+import { emaStart, smooth, smoothInto } from '../../../src/shared/charts/smoothing';
 
 /** TensorBoard's resmoothDataset (vz_line_chart2), transcribed as the reference. */
 function tensorboard(values: number[], weight: number): number[] {

@@ -9,7 +9,7 @@ import {
   flatValue,
   outlierRange,
   quantile,
-} from '../../../src/renderer/src/charts/y-range';
+} from '../../../src/shared/charts/y-range';
 
 const line = (...ys: number[]): { raw: { x: number; y: number }[] } => ({
   raw: ys.map((y, x) => ({ x, y })),

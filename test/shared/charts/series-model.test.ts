@@ -8,8 +8,8 @@ import {
   RunSeries,
   summarize,
   type ViewOptions,
-} from '../../../src/renderer/src/charts/series-model';
-import { smooth } from '../../../src/renderer/src/charts/smoothing';
+} from '../../../src/shared/charts/series-model';
+import { smooth } from '../../../src/shared/charts/smoothing';
 
 const STEP: ViewOptions = { xAxis: 'step', logY: false, smoothing: 0 };
 

@@ -8,7 +8,7 @@ import {
   toQueryRange,
   widen,
   xOf,
-} from '../../../src/renderer/src/charts/axis';
+} from '../../../src/shared/charts/axis';
 
 describe('axis modes', () => {
   test('x of a point per mode: step, seconds since the first point, wall seconds', () => {

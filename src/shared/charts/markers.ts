@@ -1,6 +1,6 @@
 // Where markers go on the x-axis: alerts, restarts and a focused step, converted to the current axis mode.
 
-import type { AlertInfo, Severity } from '../../../shared/domain';
+import type { AlertInfo, Severity } from '../domain';
 import { xOf, type XAxisMode } from './axis';
 
 /** The columns a marker's x is looked up in (a RunSeries satisfies this). */

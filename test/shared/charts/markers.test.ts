@@ -2,7 +2,7 @@
 
 import { describe, expect, test } from 'vitest';
 import type { AlertInfo } from '../../../src/shared/domain';
-import { alertsFor, buildMarkers, stepToX, type StepColumns } from '../../../src/renderer/src/charts/markers';
+import { alertsFor, buildMarkers, stepToX, type StepColumns } from '../../../src/shared/charts/markers';
 
 const cols: StepColumns = {
   run: 'a',

@@ -1,8 +1,8 @@
 // An overlay legend names only the runs drawn on that chart, each in the colour of its line.
 
 import { expect, test } from 'vitest';
-import { runColor } from '../../../src/renderer/src/charts/chart-theme';
-import { legendEntries } from '../../../src/renderer/src/charts/legend';
+import { runColor } from '../../../src/shared/charts/chart-theme';
+import { legendEntries } from '../../../src/shared/charts/legend';
 
 const run = (name: string, ...ys: number[]): { run: string; raw: { x: number; y: number }[] } => ({
   run: name,

@@ -1,6 +1,6 @@
 // One run's drawn series: columns from a downsampled window plus live deltas, turned into chart.js {x,y} points.
 
-import type { RestartMark, SeriesDelta, SeriesWindow } from '../../../shared/domain';
+import type { RestartMark, SeriesDelta, SeriesWindow } from '../domain';
 import { xOf, type XAxisMode } from './axis';
 import { emaStart, smoothInto, type EmaState } from './smoothing';
 

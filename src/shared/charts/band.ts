@@ -8,9 +8,9 @@ import {
   type Bound,
   type Role,
   type ThresholdKey,
-} from '../../../shared/catalog';
-import type { ResolvedThreshold, RunDetails } from '../../../shared/domain';
-import { formatNumber } from '../../../shared/format';
+} from '../catalog';
+import type { ResolvedThreshold, RunDetails } from '../domain';
+import { formatNumber } from '../format';
 
 /** A named threshold that sets one side of a band, with the value drawn. */
 export interface BandThreshold {

@@ -1,7 +1,7 @@
 // Lone points (no finite neighbour) are the ones a line cannot draw: they become dots.
 
 import { describe, expect, test } from 'vitest';
-import { isolatedPoints } from '../../../src/renderer/src/charts/isolated-points';
+import { isolatedPoints } from '../../../src/shared/charts/isolated-points';
 
 const pts = (...ys: number[]): { x: number; y: number }[] => ys.map((y, x) => ({ x, y }));
 

@@ -1,7 +1,7 @@
 // Healthy bands from the catalog: one- and two-sided ranges, threshold overrides, negated tags, unknown tags.
 
 import { describe, expect, test } from 'vitest';
-import { bandAttr, bandTip, resolveBand, thresholdNote } from '../../../src/renderer/src/charts/band';
+import { bandAttr, bandTip, resolveBand, thresholdNote } from '../../../src/shared/charts/band';
 import type { RunDetails } from '../../../src/shared/domain';
 
 describe('resolveBand', () => {

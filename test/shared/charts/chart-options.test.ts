@@ -17,12 +17,12 @@ import {
   type ChartSpec,
   type ScaleOptions,
   type SeriesLines,
-} from '../../../src/renderer/src/charts/chart-options';
-import type { BandRange } from '../../../src/renderer/src/charts/band';
-import { runColor, withAlpha, type ChartTheme } from '../../../src/renderer/src/charts/chart-theme';
-import type { OverlayState } from '../../../src/renderer/src/charts/overlay-plugin';
-import type { ViewOptions } from '../../../src/renderer/src/charts/series-model';
-import { fitY } from '../../../src/renderer/src/charts/y-range';
+} from '../../../src/shared/charts/chart-options';
+import type { BandRange } from '../../../src/shared/charts/band';
+import { runColor, withAlpha, type ChartTheme } from '../../../src/shared/charts/chart-theme';
+import type { OverlayState } from '../../../src/shared/charts/overlay-plugin';
+import type { ViewOptions } from '../../../src/shared/charts/series-model';
+import { fitY } from '../../../src/shared/charts/y-range';
 
 const theme: ChartTheme = {
   text: '#010101',

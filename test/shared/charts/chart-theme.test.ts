@@ -1,7 +1,7 @@
 // Chart theme from CSS custom properties: values taken as given, fallbacks per light/dark, palette helpers.
 
 import { describe, expect, test } from 'vitest';
-import { runColor, themeFromProperties, withAlpha } from '../../../src/renderer/src/charts/chart-theme';
+import { runColor, themeFromProperties, withAlpha } from '../../../src/shared/charts/chart-theme';
 
 const props =
   (values: Record<string, string>) =>

@@ -1,7 +1,7 @@
 // The one chart definition: view settings, series, band, markers and a theme → a chart.js line configuration (no DOM).
 
 import type { ChartConfiguration, ChartDataset, ChartOptions, Scale } from 'chart.js';
-import { formatNumber } from '../../../shared/format';
+import { formatNumber } from '../format';
 import { AXIS_TITLES, formatX, type XAxisMode } from './axis';
 import type { BandRange } from './band';
 import { runColor, withAlpha, type ChartTheme } from './chart-theme';
