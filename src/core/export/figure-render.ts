@@ -1,0 +1,197 @@
+// Draws a figure headless: chart.js in Node on @napi-rs/canvas (Skia), as PNG or as SVG (vector paths).
+
+import {
+  createCanvas,
+  SvgExportFlag,
+  type Canvas,
+  type SKRSContext2D,
+  type SvgCanvas,
+} from '@napi-rs/canvas';
+import {
+  Chart,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  LogarithmicScale,
+  PointElement,
+  Title,
+  type ChartItem,
+} from 'chart.js';
+import {
+  FIGURE_FONT,
+  figureLayout,
+  figureTheme,
+  panelConfiguration,
+  TITLE_BAND,
+  type Figure,
+  type FigureThemeName,
+} from '../../shared/charts/figure';
+
+export type FigureFormat = 'png' | 'svg';
+
+export interface FigureOptions {
+  format: FigureFormat;
+  /** Size in CSS pixels; a PNG has width·scale × height·scale pixels. */
+  width: number;
+  height: number;
+  /** Pixel ratio of a PNG (1, 2, 3, …); an SVG is resolution-free and ignores it. */
+  scale: number;
+  theme: FigureThemeName;
+}
+
+export const DEFAULT_FIGURE: FigureOptions = {
+  format: 'png',
+  width: 1600,
+  height: 900,
+  scale: 1,
+  theme: 'light',
+};
+
+/** Limits that keep one figure's canvas bounded (a 16k × 16k RGBA canvas is already 1 GiB). */
+export const MAX_FIGURE_SIDE = 8192;
+export const MAX_FIGURE_PIXELS = 8192 * 8192;
+
+export class FigureSizeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FigureSizeError';
+  }
+}
+
+let registered = false;
+function registerOnce(): void {
+  if (registered) return;
+  registered = true;
+  Chart.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Title, Legend);
+}
+
+/** The options checked: whole positive sizes within the limits. */
+export function checkFigureOptions(o: FigureOptions): FigureOptions {
+  const whole = (n: number, what: string, max: number): number => {
+    if (!Number.isFinite(n) || n < 1 || n > max)
+      throw new FigureSizeError(`${what} must be 1 to ${max}, not ${n}`);
+    return Math.round(n);
+  };
+  const width = whole(o.width, 'width', MAX_FIGURE_SIDE);
+  const height = whole(o.height, 'height', MAX_FIGURE_SIDE);
+  if (!Number.isFinite(o.scale) || o.scale <= 0 || o.scale > 8)
+    throw new FigureSizeError(`scale must be above 0 and at most 8, not ${o.scale}`);
+  if (o.format === 'png' && width * height * o.scale * o.scale > MAX_FIGURE_PIXELS)
+    throw new FigureSizeError(
+      `${width}×${height} at scale ${o.scale} is over ${MAX_FIGURE_PIXELS} pixels: make it smaller`,
+    );
+  return { ...o, width, height };
+}
+
+/** The title band: title in bold, subtitle below it, left-aligned (drawn in CSS pixels; ctx is scaled). */
+function drawTitleBand(ctx: SKRSContext2D, figure: Figure, width: number, text: string, muted: string): void {
+  ctx.textBaseline = 'alphabetic';
+  ctx.textAlign = 'left';
+  ctx.fillStyle = text;
+  ctx.font = `bold 18px ${FIGURE_FONT}`;
+  ctx.fillText(fit(ctx, figure.title, width - 32), 16, 26);
+  if (figure.subtitle) {
+    ctx.fillStyle = muted;
+    ctx.font = `12px ${FIGURE_FONT}`;
+    ctx.fillText(fit(ctx, figure.subtitle, width - 32), 16, 46);
+  }
+}
+
+/** `s` shortened with an ellipsis to fit `max` pixels in the current font. */
+function fit(ctx: SKRSContext2D, s: string, max: number): string {
+  if (ctx.measureText(s).width <= max) return s;
+  let lo = 0;
+  let hi = s.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (ctx.measureText(s.slice(0, mid) + '…').width <= max) lo = mid;
+    else hi = mid - 1;
+  }
+  return s.slice(0, lo) + '…';
+}
+
+/**
+ * Draws one panel with chart.js on `canvas` (chart.js sizes the drawing buffer from its CSS size × ratio),
+ * hands it to `use` while drawn, then drops the chart (destroying clears the canvas).
+ */
+function withPanel(
+  canvas: Canvas | SvgCanvas,
+  figure: Figure,
+  i: number,
+  ratio: number,
+  themeName: FigureThemeName,
+  use: () => void,
+): void {
+  const config = panelConfiguration(figure.panels[i]!, figureTheme(themeName), ratio);
+  // A non-DOM platform: chart.js draws synchronously (no animation) on construction.
+  const chart = new Chart(canvas as unknown as ChartItem, config);
+  try {
+    use();
+  } finally {
+    chart.destroy();
+  }
+}
+
+/** PNG: each panel drawn on its own canvas, then placed on the figure's canvas under the title band. */
+function renderPng(figure: Figure, o: FigureOptions): Buffer {
+  const theme = figureTheme(o.theme);
+  const W = Math.round(o.width * o.scale);
+  const H = Math.round(o.height * o.scale);
+  const canvas = createCanvas(W, H);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = theme.panel;
+  ctx.fillRect(0, 0, W, H);
+  ctx.save();
+  ctx.scale(o.scale, o.scale);
+  drawTitleBand(ctx, figure, o.width, theme.text, theme.muted);
+  ctx.restore();
+  figureLayout(figure, o.width, o.height).forEach((r, i) => {
+    // CSS size: chart.js scales the drawing buffer by the ratio itself.
+    const panel = createCanvas(r.width, r.height);
+    withPanel(panel, figure, i, o.scale, o.theme, () =>
+      ctx.drawImage(panel, Math.round(r.x * o.scale), Math.round(r.y * o.scale)),
+    );
+  });
+  return canvas.toBuffer('image/png');
+}
+
+/** An SVG document's inner markup and attributes: what goes inside a nested <svg> at a panel's place. */
+function innerSvg(doc: string): string {
+  const start = doc.indexOf('<svg');
+  const open = doc.indexOf('>', start);
+  const end = doc.lastIndexOf('</svg>');
+  if (start < 0 || open < 0 || end < 0) return '';
+  return doc.slice(open + 1, end);
+}
+
+/** SVG: each panel drawn on its own SVG canvas (text as paths, so no font is needed to view it), nested in place. */
+function renderSvg(figure: Figure, o: FigureOptions): Buffer {
+  const theme = figureTheme(o.theme);
+  const head = createCanvas(o.width, TITLE_BAND, SvgExportFlag.ConvertTextToPaths);
+  drawTitleBand(head.getContext('2d'), figure, o.width, theme.text, theme.muted);
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${o.width}" height="${o.height}" viewBox="0 0 ${o.width} ${o.height}">`,
+    `<rect width="${o.width}" height="${o.height}" fill="${theme.panel}"/>`,
+    `<g class="title">${innerSvg(head.getContent().toString('utf8'))}</g>`,
+  ];
+  figureLayout(figure, o.width, o.height).forEach((r, i) => {
+    const panel = createCanvas(r.width, r.height, SvgExportFlag.ConvertTextToPaths);
+    withPanel(panel, figure, i, 1, o.theme, () =>
+      parts.push(
+        `<svg class="panel" x="${r.x}" y="${r.y}" width="${r.width}" height="${r.height}" viewBox="0 0 ${r.width} ${r.height}">`,
+        innerSvg(panel.getContent().toString('utf8')),
+        '</svg>',
+      ),
+    );
+  });
+  parts.push('</svg>');
+  return Buffer.from(parts.join(''), 'utf8');
+}
+
+/** The figure as PNG or SVG bytes. Throws FigureSizeError on sizes out of bounds. */
+export function renderFigure(figure: Figure, options: FigureOptions): Buffer {
+  registerOnce();
+  const o = checkFigureOptions(options);
+  return o.format === 'svg' ? renderSvg(figure, o) : renderPng(figure, o);
+}

@@ -1,0 +1,77 @@
+// A tag's full-resolution series → the lines a figure draws: smoothed at full resolution, then per-pixel min/max.
+
+import type { SeriesLines } from '../../shared/charts/chart-options';
+import { xOf, type XAxisMode } from '../../shared/charts/axis';
+import type { Pt } from '../../shared/charts/series-model';
+import { smooth } from '../../shared/charts/smoothing';
+import { minMaxIndices } from '../series/downsample';
+import type { ScalarSeries } from '../series/scalar-series';
+
+export interface LineOptions {
+  xAxis: XAxisMode;
+  /** EMA weight, 0 = off. */
+  smoothing: number;
+  /** Plot width in pixels: at most four points per pixel survive (first, min, max, last). */
+  pixels: number;
+  /** Only points with step in [min, max] (an incident's window). */
+  steps?: { min: number; max: number };
+}
+
+/** The points of a tag across its files, in file order, as columns (x by the axis mode). */
+function columns(parts: readonly ScalarSeries[], o: LineOptions): { xs: Float64Array; ys: Float64Array } {
+  let n = 0;
+  for (const s of parts) n += s.length;
+  const xs = new Float64Array(n);
+  const ys = new Float64Array(n);
+  let origin = Number.NaN;
+  for (const s of parts) if (s.length > 0 && !(origin <= s.wallTime(0))) origin = s.wallTime(0);
+  let k = 0;
+  for (const s of parts) {
+    for (let i = 0; i < s.length; i++) {
+      const step = s.step(i);
+      if (o.steps && (step < o.steps.min || step > o.steps.max)) continue;
+      xs[k] = xOf(o.xAxis, step, s.wallTime(i), origin);
+      ys[k] = s.value(i);
+      k++;
+    }
+  }
+  return { xs: xs.subarray(0, k), ys: ys.subarray(0, k) };
+}
+
+/** Whether xs never decreases (files of a restarted run can go back in step: then sort). */
+function ascending(xs: Float64Array): boolean {
+  for (let i = 1; i < xs.length; i++) if (xs[i]! < xs[i - 1]!) return false;
+  return true;
+}
+
+function sortedByX(xs: Float64Array, ys: Float64Array): { xs: Float64Array; ys: Float64Array } {
+  if (ascending(xs)) return { xs, ys };
+  const order = Uint32Array.from(xs, (_, i) => i).sort((a, b) => xs[a]! - xs[b]! || a - b);
+  return { xs: Float64Array.from(order, (i) => xs[i]!), ys: Float64Array.from(order, (i) => ys[i]!) };
+}
+
+/** Points at `keep`; a non-finite value becomes a gap (y NaN), as the dashboard draws it. */
+function pick(xs: Float64Array, ys: ArrayLike<number>, keep: Int32Array | null): Pt[] {
+  const n = keep ? keep.length : xs.length;
+  const out: Pt[] = new Array(n);
+  for (let j = 0; j < n; j++) {
+    const i = keep ? keep[j]! : j;
+    const y = ys[i]!;
+    out[j] = { x: xs[i]!, y: Number.isFinite(y) ? y : Number.NaN };
+  }
+  return out;
+}
+
+/** One series of a figure: raw and (with smoothing on) smoothed lines, downsampled to the plot's pixels. */
+export function figureLines(label: string, parts: readonly ScalarSeries[], o: LineOptions): SeriesLines {
+  const read = columns(parts, o);
+  const { xs, ys } = sortedByX(read.xs, read.ys);
+  const n = xs.length;
+  const keep = n > 4 * o.pixels ? minMaxIndices(xs, ys, 0, n, xs[0]!, xs[n - 1]!, o.pixels) : null;
+  const raw = pick(xs, ys, keep);
+  if (!(o.smoothing > 0)) return { run: label, raw, smoothed: raw };
+  const sm = smooth(ys, o.smoothing);
+  // The smoothed line keeps its own per-pixel extremes (they are not where the raw ones are).
+  const smKeep = n > 4 * o.pixels ? minMaxIndices(xs, sm, 0, n, xs[0]!, xs[n - 1]!, o.pixels) : null;
+  return { run: label, raw, smoothed: pick(xs, sm, smKeep) };
+}

@@ -1,0 +1,160 @@
+// A figure that stands alone (exports, reports): titled panels drawn with the one chart definition, themed without CSS.
+
+import type { ChartConfiguration, ChartOptions, Plugin } from 'chart.js';
+import { AXIS_TITLES } from './axis';
+import { chartConfiguration, type ChartSpec } from './chart-options';
+import { runColor, type ChartTheme } from './chart-theme';
+import type { Pt } from './series-model';
+
+/** One chart of a figure: what it shows, its own title (the tag) and y-axis title. */
+export interface FigurePanel {
+  spec: ChartSpec;
+  title: string;
+  /** The y-axis title (the metric's description or unit); none when empty. */
+  yTitle?: string;
+}
+
+/** A whole figure: a title band (title, subtitle) over panels laid out in a grid. */
+export interface Figure {
+  title: string;
+  /** Second line of the title band: run names, what the band means, the date. */
+  subtitle?: string;
+  panels: readonly FigurePanel[];
+  /** Panels per row; default: one row up to two panels, otherwise two columns. */
+  columns?: number;
+}
+
+export type FigureThemeName = 'light' | 'dark';
+
+/** The fixed figure themes: the dashboard's colours without reading CSS (headless has none). */
+export function figureTheme(name: FigureThemeName): ChartTheme {
+  const dark = name === 'dark';
+  return {
+    text: dark ? '#e6e9ed' : '#1b1f24',
+    muted: dark ? '#98a2ad' : '#5b6470',
+    grid: dark ? '#2c333b' : '#d8dde3',
+    panel: dark ? '#1a1f25' : '#ffffff',
+    warning: '#d97706',
+    critical: dark ? '#f87171' : '#dc2626',
+    band: dark ? 'rgba(34, 197, 94, 0.13)' : 'rgba(22, 163, 74, 0.10)',
+    target: dark ? 'rgba(74, 222, 128, 0.85)' : 'rgba(21, 128, 61, 0.85)',
+    restart: dark ? '#98a2ad' : '#5b6470',
+    focus: '#2563eb',
+    dark,
+  };
+}
+
+/** Fonts that exist on macOS, Windows and Linux (Liberation/DejaVu come with most distributions). */
+export const FIGURE_FONT =
+  'system-ui, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Liberation Sans", "DejaVu Sans", sans-serif';
+
+/** Height of the title band in CSS pixels (title and subtitle lines). */
+export const TITLE_BAND = 56;
+
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Where each panel goes in a `width` × `height` figure (CSS pixels), below the title band. */
+export function figureLayout(figure: Figure, width: number, height: number): Rect[] {
+  const n = figure.panels.length;
+  if (n === 0) return [];
+  const columns = Math.max(1, Math.min(n, figure.columns ?? (n <= 2 ? n : 2)));
+  const rows = Math.ceil(n / columns);
+  const top = TITLE_BAND;
+  const cellW = Math.floor(width / columns);
+  const cellH = Math.floor((height - top) / rows);
+  return figure.panels.map((_, i) => ({
+    x: (i % columns) * cellW,
+    y: top + Math.floor(i / columns) * cellH,
+    width: cellW,
+    height: Math.max(1, cellH),
+  }));
+}
+
+/** Paints the panel's background before anything else: an exported image is opaque (transparent reads badly). */
+export function backgroundPlugin(colour: string): Plugin<'line'> {
+  return {
+    id: 'rlwatchBackground',
+    beforeDraw(chart) {
+      const { ctx, width, height } = chart;
+      ctx.save();
+      ctx.globalCompositeOperation = 'destination-over';
+      ctx.fillStyle = colour;
+      ctx.fillRect(0, 0, width, height);
+      ctx.restore();
+    },
+  };
+}
+
+/**
+ * One panel's chart.js configuration: the dashboard's chart (band, markers, smoothing, lone points) plus a
+ * panel title, axis titles, a legend of the series (one entry per run, also with smoothing on) and an
+ * opaque background. Needs chart.js's Title and Legend plugins registered.
+ */
+export function panelConfiguration(
+  panel: FigurePanel,
+  theme: ChartTheme,
+  pixelRatio = 1,
+): ChartConfiguration<'line', Pt[]> {
+  const config = chartConfiguration(panel.spec, theme);
+  const options = config.options as ChartOptions<'line'>;
+  const font = { family: FIGURE_FONT };
+  options.devicePixelRatio = pixelRatio;
+  options.font = font;
+  options.layout = { padding: { top: 4, right: 24, bottom: 4, left: 8 } };
+  const series = panel.spec.series;
+  options.plugins = {
+    ...options.plugins,
+    title: {
+      display: panel.title !== '',
+      text: panel.title,
+      color: theme.text,
+      font: { ...font, size: 13, weight: 'bold' },
+      padding: { top: 4, bottom: 4 },
+    },
+    legend: {
+      display: series.length > 0,
+      position: 'top',
+      align: 'end',
+      labels: {
+        color: theme.text,
+        font: { ...font, size: 11 },
+        boxWidth: 14,
+        boxHeight: 3,
+        generateLabels: () =>
+          series.map((s, i) => ({
+            text: s.run,
+            fillStyle: runColor(i),
+            strokeStyle: runColor(i),
+            lineWidth: 0,
+            hidden: false,
+            datasetIndex: i,
+            fontColor: theme.text,
+          })),
+      },
+    },
+  };
+  const scales = options.scales!;
+  scales.x!.title = {
+    display: true,
+    text: AXIS_TITLES[panel.spec.view.xAxis],
+    color: theme.muted,
+    font: { ...font, size: 11 },
+  };
+  scales.y!.title = {
+    display: (panel.yTitle ?? '') !== '',
+    text: panel.yTitle ?? '',
+    color: theme.muted,
+    font: { ...font, size: 11 },
+  };
+  for (const axis of [scales.x!, scales.y!]) {
+    const ticks = (axis as { ticks?: { font?: object } }).ticks;
+    if (ticks) ticks.font = { ...font, size: 11 };
+  }
+  config.plugins = [backgroundPlugin(theme.panel), ...(config.plugins ?? [])];
+  return config;
+}
