@@ -27,6 +27,7 @@ export const PUSH_EVENTS = [
   'load.progress',
   'app.focus',
   'app.notice',
+  'app.notification',
 ] as const;
 
 export type RequestChannel = (typeof REQUEST_CHANNELS)[number];

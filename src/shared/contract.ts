@@ -8,6 +8,7 @@ import type {
   AppFocus,
   AppInfo,
   AppNotice,
+  AppNotification,
   LoadProgress,
   RecentRunInfo,
   RunDetails,
@@ -114,6 +115,7 @@ export interface PushPayloads {
   'load.progress': LoadProgress;
   'app.focus': AppFocus;
   'app.notice': AppNotice;
+  'app.notification': AppNotification;
 }
 
 // Compile-time check that every push event has a payload type and every channel a result type.

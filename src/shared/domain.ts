@@ -135,6 +135,15 @@ export interface AppFocus {
   step: number | null;
 }
 
+/** A notification the app decided to show (the limiter's output): the desktop shows it natively, a browser tab through the Notification API. */
+export interface AppNotification {
+  run: string;
+  title: string;
+  body: string;
+  /** Where a click should take the window. */
+  focus: AppFocus;
+}
+
 export interface RecentRunInfo {
   path: string;
   lastOpened: number;

@@ -1,14 +1,9 @@
 // Rate-limits desktop notifications: at most one per run per window; the excess is summarised as "N more alerts".
 
-import type { AlertInfo, AppFocus } from '../../shared/domain';
+import type { AlertInfo, AppFocus, AppNotification } from '../../shared/domain';
 
-export interface PlannedNotification {
-  run: string;
-  title: string;
-  body: string;
-  /** Where a click should take the window. */
-  focus: AppFocus;
-}
+/** What the limiter decides to show; the contract's push payload, so every host shows the same. */
+export type PlannedNotification = AppNotification;
 
 export interface NotificationLimiterOptions {
   /** ms since epoch; injected so tests are deterministic. */

@@ -66,6 +66,8 @@ export class AppCore {
       notifyWindowMs: opts.notifyWindowMs,
     });
     this.alertService.onBatch((b) => this.onAlerts(b));
+    // The limiter's decisions reach every client too: a browser tab (serve) shows them as Notifications.
+    this.alertService.onNotification((n) => this.bus.emit('app.notification', n));
     this.overlay = new RunOverlay((run) => this.alertService.overlayFor(run));
     this.runMeta = new RunMetaRecorder(() => this.store, this.clock);
     this.system = new SystemFeed({

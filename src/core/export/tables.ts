@@ -1,22 +1,15 @@
 // A run's series as tables: long CSV (every point as read), wide CSV (one row per step), JSON history.
 
 import type { ScalarSeries } from '../series/scalar-series';
-import { exactNumberText } from './number-text';
+import { csvField, LONG_CSV_HEADER, longCsvLine, stepText } from '../../shared/csv-text';
+import { exactNumberText } from '../../shared/number-text';
 
 /** Per tag, the series of each file that has it, in file-name order (as `inspect` concatenates them). */
 export type RunSeries = ReadonlyMap<string, readonly ScalarSeries[]>;
 
-/** RFC 4180 quoting where a field needs it; a tag is text from a file and may hold anything. */
-export function csvField(text: string): string {
-  return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-const stepText = (step: number): string => exactNumberText(step, false);
-const wallText = (wall: number): string => (Number.isFinite(wall) ? String(wall) : '');
-
 /** `run,tag,step,wall_time,value`: every point exactly as read, tags sorted, files in order. */
 export function* longCsv(run: string, series: RunSeries): Generator<string> {
-  yield 'run,tag,step,wall_time,value\n';
+  yield LONG_CSV_HEADER;
   const runField = csvField(run);
   for (const tag of [...series.keys()].sort()) {
     const tagField = csvField(tag);
@@ -24,7 +17,7 @@ export function* longCsv(run: string, series: RunSeries): Generator<string> {
       const f32 = !s.isDouble;
       let chunk = '';
       for (let i = 0; i < s.length; i++) {
-        chunk += `${runField},${tagField},${stepText(s.step(i))},${wallText(s.wallTime(i))},${exactNumberText(s.value(i), f32)}\n`;
+        chunk += longCsvLine(runField, tagField, s.step(i), s.wallTime(i), s.value(i), f32);
         if (chunk.length > 1 << 16) {
           yield chunk;
           chunk = '';

@@ -18,14 +18,17 @@ interface Session {
   changes: AlertChange[];
   runs: RunInfo[][];
   notes: PlannedNotification[];
+  /** What the bus pushed to clients as app.notification. */
+  pushed: PlannedNotification[];
 }
 
 function session(dbPath: string): Session {
   const core = new AppCore({ host: HOST, store: openAppStore({ path: dbPath }) });
-  const s: Session = { core, changes: [], runs: [], notes: [] };
+  const s: Session = { core, changes: [], runs: [], notes: [], pushed: [] };
   core.bus.on('alerts.changed', (c) => s.changes.push(c));
   core.bus.on('runs.changed', (r) => s.runs.push(r));
   core.onNotification((n) => s.notes.push(n));
+  core.bus.on('app.notification', (n) => s.pushed.push(n));
   return s;
 }
 
@@ -88,6 +91,10 @@ describe('AppCore on the live demo', () => {
   test('one notification per run per window; the rest are held back', () => {
     expect(first.notes.length).toBe(1);
     expect(first.notes[0]!.focus).toMatchObject({ run: 'ppo_demo' });
+  });
+
+  test('clients get the same notifications as the desktop, as app.notification pushes', () => {
+    expect(first.pushed).toEqual(first.notes);
   });
 
   test('the tray model is critical and shows the key numbers', () => {

@@ -2,7 +2,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { exactNumberText } from '../../../src/core/export/number-text';
+import { exactNumberText } from '../../src/shared/number-text';
 
 describe('exactNumberText', () => {
   test('float32 values in their shortest form, parsing back to the same float32', () => {

@@ -1,4 +1,4 @@
-// Numbers as CSV text that parse back to exactly the value read: float32 values in their shortest form.
+// Numbers as text that parse back to exactly the value read: float32 values in their shortest form.
 
 /**
  * The shortest decimal that parses back to the same value: for a float32 source value, the shortest
@@ -17,4 +17,16 @@ export function exactNumberText(v: number, isFloat32: boolean): string {
     if (Math.fround(Number(text)) === target) return String(Number(text));
   }
   return String(v);
+}
+
+/**
+ * Whether a column of values reads as float32: ScalarSeries' own rule (it stays float32 until a value
+ * is not a float32), for values that crossed as float64 (a chart's points) and lost that flag.
+ */
+export function isFloat32Column(values: ArrayLike<number>): boolean {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (v === v && Math.fround(v) !== v) return false;
+  }
+  return true;
 }

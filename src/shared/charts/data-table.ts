@@ -1,0 +1,110 @@
+// A chart's "Download data": the raw points it holds (every run, the visible x-window when zoomed) as CSV or JSON.
+
+import { csvField, LONG_CSV_HEADER, longCsvLine } from '../csv-text';
+import { exactNumberText, isFloat32Column } from '../number-text';
+import { xOf, type XAxisMode } from './axis';
+
+/** One run's columns as a chart holds them (RunSeries fits). */
+export interface ChartColumns {
+  run: string;
+  steps: readonly number[];
+  walls: readonly number[];
+  values: readonly number[];
+  /** Wall time (s) of the run's first point: the zero of the relative axis. */
+  origin: number;
+}
+
+/** The visible x-range in the chart's axis units; null for everything the chart holds. */
+export interface VisibleRange {
+  xAxis: XAxisMode;
+  min: number;
+  max: number;
+}
+
+/** One run's points inside the range, with the precision its values were read at. */
+export interface TableRun {
+  run: string;
+  steps: number[];
+  walls: number[];
+  values: number[];
+  isFloat32: boolean;
+}
+
+export interface ChartTable {
+  tag: string;
+  runs: TableRun[];
+}
+
+/** The points of each run inside `range` (inclusive), raw values (never smoothed), runs in chart order. */
+export function chartTable(
+  tag: string,
+  series: Iterable<ChartColumns>,
+  range: VisibleRange | null,
+): ChartTable {
+  const runs: TableRun[] = [];
+  for (const s of series) {
+    const out: TableRun = {
+      run: s.run,
+      steps: [],
+      walls: [],
+      values: [],
+      isFloat32: isFloat32Column(s.values),
+    };
+    for (let i = 0; i < s.steps.length; i++) {
+      const step = s.steps[i]!;
+      const wall = s.walls[i]!;
+      if (range) {
+        const x = xOf(range.xAxis, step, wall, s.origin);
+        if (!(x >= range.min && x <= range.max)) continue;
+      }
+      out.steps.push(step);
+      out.walls.push(wall);
+      out.values.push(s.values[i]!);
+    }
+    runs.push(out);
+  }
+  return { tag, runs };
+}
+
+/** `run,tag,step,wall_time,value` lines, numbers exactly as `rlwatch export` writes them. */
+export function chartCsv(table: ChartTable): string {
+  const parts = [LONG_CSV_HEADER];
+  const tagField = csvField(table.tag);
+  for (const r of table.runs) {
+    const runField = csvField(r.run);
+    for (let i = 0; i < r.steps.length; i++)
+      parts.push(longCsvLine(runField, tagField, r.steps[i]!, r.walls[i]!, r.values[i]!, r.isFloat32));
+  }
+  return parts.join('');
+}
+
+/** A JSON number where JSON has one; JSON has no NaN or Infinity, so those are the strings "NaN", "Infinity", "-Infinity". */
+function jsonValue(v: number, isFloat32: boolean): number | string {
+  const text = exactNumberText(v, isFloat32);
+  return Number.isFinite(v) ? Number(text) : text;
+}
+
+/** `[{"run","tag","step","wall_time","value"}, …]`: the CSV's rows as objects (wall_time null where absent). */
+export function chartJson(table: ChartTable): string {
+  const rows: string[] = [];
+  for (const r of table.runs) {
+    for (let i = 0; i < r.steps.length; i++) {
+      const wall = r.walls[i]!;
+      rows.push(
+        JSON.stringify({
+          run: r.run,
+          tag: table.tag,
+          step: r.steps[i]!,
+          wall_time: Number.isFinite(wall) ? wall : null,
+          value: jsonValue(r.values[i]!, r.isFloat32),
+        }),
+      );
+    }
+  }
+  return rows.length === 0 ? '[]\n' : `[\n${rows.join(',\n')}\n]\n`;
+}
+
+/** The download's file name: the tag with anything unsafe in a file name replaced, and the format's extension. */
+export function dataFileName(tag: string, format: 'csv' | 'json'): string {
+  return `${tag.replace(/[^\w.-]+/g, '_') || 'chart'}.${format}`;
+}

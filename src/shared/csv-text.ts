@@ -1,0 +1,28 @@
+// Long-format CSV text (run, tag, step, wall_time, value), shared by `rlwatch export` and a chart's "Download data".
+
+import { exactNumberText } from './number-text';
+
+/** RFC 4180 quoting where a field needs it; a tag is text from a file and may hold anything. */
+export function csvField(text: string): string {
+  return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export const LONG_CSV_HEADER = 'run,tag,step,wall_time,value\n';
+
+/** A step as written: float64's shortest round-trip form. */
+export const stepText = (step: number): string => exactNumberText(step, false);
+
+/** Wall time in seconds since epoch; empty when the source has none. */
+export const wallText = (wall: number): string => (Number.isFinite(wall) ? String(wall) : '');
+
+/** One long-format line; `runField` and `tagField` already through csvField (they repeat on every line). */
+export function longCsvLine(
+  runField: string,
+  tagField: string,
+  step: number,
+  wall: number,
+  value: number,
+  isFloat32: boolean,
+): string {
+  return `${runField},${tagField},${stepText(step)},${wallText(wall)},${exactNumberText(value, isFloat32)}\n`;
+}

@@ -1,0 +1,108 @@
+// A chart's "Download data": visible-window rows of every run, raw values, numbers as `rlwatch export` writes them.
+
+import { describe, expect, test } from 'vitest';
+import { chartCsv, chartJson, chartTable, dataFileName } from '../../../src/shared/charts/data-table';
+import { isFloat32Column } from '../../../src/shared/number-text';
+
+const f32 = Math.fround;
+const a = {
+  run: 'a',
+  steps: [0, 10, 20, 30],
+  walls: [100, 101, 102, 103],
+  values: [f32(0.1), Number.NaN, Infinity, f32(-2.5)],
+  origin: 100,
+};
+const b = {
+  run: 'b,"x"',
+  steps: [5, 15],
+  walls: [200, Number.NaN],
+  values: [0.123456789, -Infinity],
+  origin: 200,
+};
+
+describe('chartTable', () => {
+  test('every run, all points when not zoomed, in chart order', () => {
+    const t = chartTable('loss', [a, b], null);
+    expect(t.runs.map((r) => [r.run, r.steps])).toEqual([
+      ['a', [0, 10, 20, 30]],
+      ['b,"x"', [5, 15]],
+    ]);
+  });
+
+  test('a zoomed chart gives only the visible x-window (inclusive), in the chart axis units', () => {
+    expect(chartTable('loss', [a, b], { xAxis: 'step', min: 10, max: 20 }).runs.map((r) => r.steps)).toEqual([
+      [10, 20],
+      [15],
+    ]);
+    // Relative time: seconds since each run's own first point.
+    expect(chartTable('loss', [a], { xAxis: 'relative', min: 2, max: 9 }).runs[0]!.steps).toEqual([20, 30]);
+    expect(
+      chartTable('loss', [a, b], { xAxis: 'wall', min: 150, max: 250 }).runs.map((r) => r.steps),
+    ).toEqual([[], [5]]);
+  });
+
+  test('a run keeps the precision its values were read at (the core rule: float32 until a value is not)', () => {
+    expect(isFloat32Column([f32(0.1), Number.NaN, Infinity])).toBe(true);
+    expect(isFloat32Column([f32(0.1), 0.1])).toBe(false);
+    const t = chartTable('loss', [a, b], null);
+    expect(t.runs.map((r) => r.isFloat32)).toEqual([true, false]);
+  });
+});
+
+describe('chartCsv and chartJson', () => {
+  const table = chartTable('train/loss, total', [a, b], null);
+
+  test('CSV: long format, quoted fields, float32 shortest, NaN and ±Infinity spelled out, no wall time empty', () => {
+    expect(chartCsv(table)).toBe(
+      [
+        'run,tag,step,wall_time,value',
+        'a,"train/loss, total",0,100,0.1',
+        'a,"train/loss, total",10,101,NaN',
+        'a,"train/loss, total",20,102,Infinity',
+        'a,"train/loss, total",30,103,-2.5',
+        '"b,""x""","train/loss, total",5,200,0.123456789',
+        '"b,""x""","train/loss, total",15,,-Infinity',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  test('JSON: the same rows as objects; NaN and ±Infinity as strings (JSON has none), no wall time null', () => {
+    const rows = JSON.parse(chartJson(table)) as unknown[];
+    expect(rows).toEqual([
+      { run: 'a', tag: 'train/loss, total', step: 0, wall_time: 100, value: 0.1 },
+      { run: 'a', tag: 'train/loss, total', step: 10, wall_time: 101, value: 'NaN' },
+      { run: 'a', tag: 'train/loss, total', step: 20, wall_time: 102, value: 'Infinity' },
+      { run: 'a', tag: 'train/loss, total', step: 30, wall_time: 103, value: -2.5 },
+      { run: 'b,"x"', tag: 'train/loss, total', step: 5, wall_time: 200, value: 0.123456789 },
+      { run: 'b,"x"', tag: 'train/loss, total', step: 15, wall_time: null, value: '-Infinity' },
+    ]);
+    expect(JSON.parse(chartJson(chartTable('t', [], null)))).toEqual([]);
+  });
+
+  test('every value parses back to the point the chart holds', () => {
+    const values = Array.from({ length: 500 }, (_, i) => f32(Math.sin(i) * 10 ** ((i % 13) - 6)));
+    const s = {
+      run: 'r',
+      steps: values.map((_, i) => i),
+      walls: values.map((_, i) => 1e9 + i / 3),
+      values,
+      origin: 1e9,
+    };
+    const lines = chartCsv(chartTable('t', [s], null))
+      .trim()
+      .split('\n')
+      .slice(1);
+    lines.forEach((line, i) => {
+      const [, , step, wall, value] = line.split(',');
+      expect([Number(step), Number(wall), f32(Number(value))]).toEqual([i, s.walls[i], values[i]]);
+    });
+    const rows = JSON.parse(chartJson(chartTable('t', [s], null))) as { value: number }[];
+    expect(rows.map((r) => f32(r.value))).toEqual(values);
+  });
+
+  test('file names keep the tag readable and safe', () => {
+    expect(dataFileName('train/loss total', 'csv')).toBe('train_loss_total.csv');
+    expect(dataFileName('///', 'json')).toBe('_.json');
+  });
+});
