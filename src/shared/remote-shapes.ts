@@ -143,13 +143,14 @@ export const appNoticeShape: z.ZodType<AppNotice> = z.object({
 });
 
 /** The Result envelope of an answer; the value is checked by the channel's own shape afterwards. */
-export const resultShape: z.ZodType<{ ok: true; value: unknown } | { ok: false; error: ResultError }> = z.union([
-  z.object({ ok: z.literal(true), value: z.unknown() }),
-  z.object({
-    ok: z.literal(false),
-    error: z.object({
-      code: z.enum(['bad-request', 'unknown-channel', 'not-found', 'unavailable', 'io', 'internal']),
-      message: text,
+export const resultShape: z.ZodType<{ ok: true; value: unknown } | { ok: false; error: ResultError }> =
+  z.union([
+    z.object({ ok: z.literal(true), value: z.unknown() }),
+    z.object({
+      ok: z.literal(false),
+      error: z.object({
+        code: z.enum(['bad-request', 'unknown-channel', 'not-found', 'unavailable', 'io', 'internal']),
+        message: text,
+      }),
     }),
-  }),
-]);
+  ]);

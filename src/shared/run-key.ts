@@ -10,5 +10,7 @@ export const remoteRunKey = (host: string, run: string): string => `${host}${HOS
  * so a run that an endpoint itself got from another endpoint keeps its own key intact. */
 export function splitRunKey(key: string): { host: string | null; run: string } {
   const at = key.indexOf(HOST_SEPARATOR);
-  return at <= 0 ? { host: null, run: key } : { host: key.slice(0, at), run: key.slice(at + HOST_SEPARATOR.length) };
+  return at <= 0
+    ? { host: null, run: key }
+    : { host: key.slice(0, at), run: key.slice(at + HOST_SEPARATOR.length) };
 }

@@ -262,7 +262,8 @@ export class AlertService {
   notifyExternal(change: AlertChange): void {
     if (change.kind !== 'raised' && change.kind !== 'escalated') return;
     const a = change.alert;
-    if (!a.active || a.acknowledged || (a.snoozedUntil !== null && a.snoozedUntil > this.opts.clock())) return;
+    if (!a.active || a.acknowledged || (a.snoozedUntil !== null && a.snoozedUntil > this.opts.clock()))
+      return;
     if (!this.opts.settings().notifications) return;
     for (const n of this.limiter.offer(a)) this.notify(n);
   }

@@ -298,14 +298,23 @@ export class AppCore {
       tuning: this.opts.remoteTuning,
     });
     const wanted = [
-      ...parseSavedRemotes(this.store.getSetting(REMOTES_SETTING_KEY)).map((url) => ({ url, sessionOnly: false })),
+      ...parseSavedRemotes(this.store.getSetting(REMOTES_SETTING_KEY)).map((url) => ({
+        url,
+        sessionOnly: false,
+      })),
       ...(this.opts.remotes ?? []).map((url) => ({ url, sessionOnly: true })),
     ];
     for (const w of wanted) {
       try {
         hub.add(w.url, { sessionOnly: w.sessionOnly });
       } catch (err) {
-        this.notice({ level: 'warning', message: `Remote endpoint not added: ${err instanceof Error ? err.message : String(err)}` }, 'session');
+        this.notice(
+          {
+            level: 'warning',
+            message: `Remote endpoint not added: ${err instanceof Error ? err.message : String(err)}`,
+          },
+          'session',
+        );
       }
     }
     return hub;

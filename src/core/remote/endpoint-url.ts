@@ -25,15 +25,22 @@ export function parseEndpointUrl(text: string): EndpointUrl {
   try {
     url = new URL(text.trim());
   } catch {
-    throw new ApiError('bad-request', 'not a URL: give what `rlwatch serve` printed (http://HOST:PORT/?token=…)');
+    throw new ApiError(
+      'bad-request',
+      'not a URL: give what `rlwatch serve` printed (http://HOST:PORT/?token=…)',
+    );
   }
-  if (url.protocol !== 'http:') throw new ApiError('bad-request', `an rlwatch endpoint is an http:// URL, not ${url.protocol}`);
-  if (url.username !== '' || url.password !== '') throw new ApiError('bad-request', 'the URL must not hold a user name or password');
+  if (url.protocol !== 'http:')
+    throw new ApiError('bad-request', `an rlwatch endpoint is an http:// URL, not ${url.protocol}`);
+  if (url.username !== '' || url.password !== '')
+    throw new ApiError('bad-request', 'the URL must not hold a user name or password');
   const token = url.searchParams.get('token');
-  if (token === null || token.length === 0) throw new ApiError('bad-request', 'the URL has no ?token=… (copy the whole URL)');
+  if (token === null || token.length === 0)
+    throw new ApiError('bad-request', 'the URL has no ?token=… (copy the whole URL)');
   if (token.length > 512) throw new ApiError('bad-request', 'the token is too long');
   const id = url.host.toLowerCase();
-  if (id.length === 0 || id.length > 300 || id.includes(HOST_SEPARATOR)) throw new ApiError('bad-request', 'bad host in the URL');
+  if (id.length === 0 || id.length > 300 || id.includes(HOST_SEPARATOR))
+    throw new ApiError('bad-request', 'bad host in the URL');
   const origin = `http://${id}`;
   const shown = new URL(origin);
   shown.pathname = url.pathname;

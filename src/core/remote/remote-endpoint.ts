@@ -2,7 +2,15 @@
 
 import type { PushPayloads } from '../../shared/contract';
 import type { PushEvent } from '../../shared/channels';
-import type { AlertChange, AlertInfo, EndpointInfo, EndpointState, RunDetails, RunInfo, SeriesWindow } from '../../shared/domain';
+import type {
+  AlertChange,
+  AlertInfo,
+  EndpointInfo,
+  EndpointState,
+  RunDetails,
+  RunInfo,
+  SeriesWindow,
+} from '../../shared/domain';
 import {
   alertChangeShape,
   alertInfoShape,
@@ -147,7 +155,9 @@ export class RemoteEndpoint {
   }
 
   async snooze(id: string, minutes: number): Promise<AlertInfo> {
-    return this.alertAnswer(await this.ask('alerts.snooze', { id: this.nameOf(id), minutes }, alertInfoShape));
+    return this.alertAnswer(
+      await this.ask('alerts.snooze', { id: this.nameOf(id), minutes }, alertInfoShape),
+    );
   }
 
   close(): void {
@@ -176,7 +186,10 @@ export class RemoteEndpoint {
     const parsed = shape.safeParse(r.value);
     if (parsed.success) return { ok: true, value: parsed.data };
     this.dropped++;
-    return { ok: false, error: { code: 'internal', message: `${this.id} sent a malformed ${channel} answer` } };
+    return {
+      ok: false,
+      error: { code: 'internal', message: `${this.id} sent a malformed ${channel} answer` },
+    };
   }
 
   /** On every (re)connect: its runs and alerts afresh, and charts of its runs told to re-query. */
@@ -197,9 +210,11 @@ export class RemoteEndpoint {
       }
     }
     const failed = !runs.ok ? runs.error : !alerts.ok ? alerts.error : null;
-    if (failed) this.error = `refresh failed: ${failed.message}`;
+    // A refresh cut by the link going down keeps the link's own reason.
+    if (failed && this.link.state === 'connected') this.error = `refresh failed: ${failed.message}`;
     // Deltas sent while it was away are lost: the charts re-query a window.
-    for (const k of this.kept.keys()) this.sink.push('series.reset', { run: k.run, tag: k.tag, reason: 'bulk' });
+    for (const k of this.kept.keys())
+      this.sink.push('series.reset', { run: k.run, tag: k.tag, reason: 'bulk' });
     this.sink.stateChanged();
   }
 
@@ -256,7 +271,10 @@ export class RemoteEndpoint {
       case 'app.notice': {
         const p = appNoticeShape.safeParse(payload);
         if (!p.success) break;
-        return this.sink.push('app.notice', { level: p.data.level, message: `${this.id}: ${p.data.message}` });
+        return this.sink.push('app.notice', {
+          level: p.data.level,
+          message: `${this.id}: ${p.data.message}`,
+        });
       }
       default:
         // Its system samples, load progress and focus requests are about its own window, not ours.

@@ -2,7 +2,14 @@
 
 import type { PushEvent } from '../../shared/channels';
 import type { PushPayloads } from '../../shared/contract';
-import type { AlertChange, AlertInfo, EndpointInfo, RunDetails, RunInfo, SeriesWindow } from '../../shared/domain';
+import type {
+  AlertChange,
+  AlertInfo,
+  EndpointInfo,
+  RunDetails,
+  RunInfo,
+  SeriesWindow,
+} from '../../shared/domain';
 import { ApiError } from '../../shared/result';
 import { splitRunKey } from '../../shared/run-key';
 import { parseEndpointUrl } from './endpoint-url';
@@ -46,7 +53,13 @@ export class RemoteHub {
       throw new ApiError('bad-request', `at most ${MAX_ENDPOINTS} endpoints`);
     old?.close();
     const self: { ep: RemoteEndpoint | null } = { ep: null };
-    const ep = new RemoteEndpoint(parsed, o.sessionOnly, this.sinkFor(self), this.opts.clock, this.opts.tuning);
+    const ep = new RemoteEndpoint(
+      parsed,
+      o.sessionOnly,
+      this.sinkFor(self),
+      this.opts.clock,
+      this.opts.tuning,
+    );
     self.ep = ep;
     this.endpoints.set(parsed.id, ep);
     if (!o.sessionOnly || old?.sessionOnly === false) this.persist();

@@ -98,7 +98,12 @@ export class RemoteLink {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.waiting.delete(id);
-        resolve(fail('unavailable', `${this.url.id} did not answer ${channel} within ${this.limits.requestTimeoutMs} ms`));
+        resolve(
+          fail(
+            'unavailable',
+            `${this.url.id} did not answer ${channel} within ${this.limits.requestTimeoutMs} ms`,
+          ),
+        );
       }, this.limits.requestTimeoutMs);
       this.waiting.set(id, { resolve, timer });
       ws.send(JSON.stringify({ id, channel, args }), (err) => {
@@ -162,7 +167,10 @@ export class RemoteLink {
     const m = msg as { id?: unknown; result?: unknown; event?: unknown; payload?: unknown };
     if (typeof m.id === 'number') {
       const parsed = resultShape.safeParse(m.result);
-      this.settle(m.id, parsed.success ? parsed.data : fail('internal', `${this.url.id} sent a malformed answer`));
+      this.settle(
+        m.id,
+        parsed.success ? parsed.data : fail('internal', `${this.url.id} sent a malformed answer`),
+      );
     } else if (typeof m.event === 'string') {
       this.events.push(m.event, m.payload);
     } else this.events.garbage();

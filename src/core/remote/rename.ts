@@ -1,9 +1,20 @@
 // Pure renaming of what an endpoint sends into the one run list's keys (`HOST//RUN`), and back for requests.
 
-import type { AlertChange, AlertInfo, RunInfo, SeriesDelta, SeriesReset, SeriesWindow } from '../../shared/domain';
+import type {
+  AlertChange,
+  AlertInfo,
+  RunInfo,
+  SeriesDelta,
+  SeriesReset,
+  SeriesWindow,
+} from '../../shared/domain';
 import { remoteRunKey, splitRunKey } from '../../shared/run-key';
 
-export const renameRun = (host: string, r: RunInfo): RunInfo => ({ ...r, run: remoteRunKey(host, r.run), host });
+export const renameRun = (host: string, r: RunInfo): RunInfo => ({
+  ...r,
+  run: remoteRunKey(host, r.run),
+  host,
+});
 
 /** An alert's id is prefixed the same way as its run, so ack and snooze can be routed by id alone. */
 export const renameAlert = (host: string, a: AlertInfo): AlertInfo => ({
