@@ -131,7 +131,9 @@ describe('many rlwatch endpoints in one window', () => {
     await page.getByLabel(`overlay ${hostOf(1)}//ppo_demo on the charts`).check();
     await seeChart(page, 'approx_kl');
     const kl = page.locator('figure.chart[data-tag="approx_kl"]');
-    await expect.poll(() => kl.getAttribute('data-run')).toBe(`${hostOf(0)}//ppo_demo,${hostOf(1)}//ppo_demo`);
+    await expect
+      .poll(() => kl.getAttribute('data-run'))
+      .toBe(`${hostOf(0)}//ppo_demo,${hostOf(1)}//ppo_demo`);
     expect(await page.locator('.run-legend li').allInnerTexts()).toEqual([
       `${hostOf(0)}//ppo_demo`,
       `${hostOf(1)}//ppo_demo`,
@@ -182,6 +184,22 @@ describe('many rlwatch endpoints in one window', () => {
       .toBe('connected');
     await page.locator(`.run-item[data-host="${hostOf(1)}"]:not(.offline)`).waitFor();
     expect(await page.locator(`.host-group[data-host="${hostOf(1)}"] .host-note`).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  test('the Endpoints section adds a URL (refused ones say why) and removes an endpoint', async () => {
+    const box = page.getByLabel('URL of another rlwatch (as rlwatch serve prints it)');
+    await box.fill('https://127.0.0.1:1/?token=x');
+    await page.locator('.endpoint-add button[type="submit"]').click();
+    await expect.poll(() => page.locator('.endpoints [role="alert"]').innerText()).toMatch(/http:\/\//);
+    // Nothing listens on port 1: it is listed, disconnected, and removed again with its button.
+    await box.fill('http://127.0.0.1:1/?token=x');
+    await page.locator('.endpoint-add button[type="submit"]').click();
+    await page.locator('.endpoint[data-endpoint="127.0.0.1:1"][data-state="disconnected"]').waitFor();
+    expect((await endpointList()).map((e) => e.id)).toContain('127.0.0.1:1');
+    await page.getByLabel('remove endpoint 127.0.0.1:1').click();
+    await expect.poll(async () => (await endpointList()).map((e) => e.id)).toEqual([hostOf(0), hostOf(1)]);
+    expect(await page.locator('.endpoint').count()).toBe(2);
     expect(errors).toEqual([]);
   });
 });
