@@ -247,6 +247,8 @@ export interface EndpointInfo {
   error: string | null;
   /** Runs kept from it (shown greyed while it is not connected). */
   runs: number;
+  /** Messages from it refused so far (undecodable, or not the contract's shape). */
+  dropped: number;
   /** Given on the command line for this session only (not saved in settings). */
   sessionOnly: boolean;
 }

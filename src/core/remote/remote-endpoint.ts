@@ -91,11 +91,6 @@ export class RemoteEndpoint {
     return this.url.id;
   }
 
-  /** Messages from it that were refused (undecodable, or not the contract's shape). */
-  get droppedMessages(): number {
-    return this.dropped;
-  }
-
   info(): EndpointInfo {
     return {
       id: this.id,
@@ -104,6 +99,7 @@ export class RemoteEndpoint {
       since: this.since,
       error: this.error,
       runs: this.runList.length,
+      dropped: this.dropped,
       sessionOnly: this.sessionOnly,
     };
   }

@@ -90,6 +90,8 @@ describe('a hostile remote endpoint', () => {
     // The malformed run list did not replace the good one.
     await new Promise((r) => setTimeout(r, 100));
     expect(app.runs().map((r) => r.run)).toEqual([`127.0.0.1:${fake.port}//r`]);
+    // Per answer: the text, the binary frame, the bad run list and the bad delta (two answers: runs, alerts).
+    expect(app.remotes.list()[0]!.dropped).toBe(8);
   });
 
   test('a remote that never answers: requests fail as unavailable after the timeout; the app keeps answering', async () => {

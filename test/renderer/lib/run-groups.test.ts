@@ -25,6 +25,7 @@ describe('host groups', () => {
       since: 10_000,
       error: null,
       runs: 1,
+      dropped: 0,
       sessionOnly: false,
     });
     expect(linkNote(e('connected'), 70_000)).toBe(null);
