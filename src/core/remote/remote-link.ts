@@ -116,14 +116,14 @@ export class RemoteLink {
     this.retryTimer = null;
     let failure: string | null = null;
     let authFailed = false;
-    const ws = new WebSocket(this.url.socket, {
-      // serve requires Origin = http:// + the Host it is asked for: exactly what a page it served sends.
-      origin: this.url.origin,
-      maxPayload: this.limits.maxMessageBytes,
-      handshakeTimeout: this.limits.handshakeTimeoutMs,
-      perMessageDeflate: false,
-      followRedirects: false,
-    });
+    let ws: WebSocket;
+    try {
+      ws = this.open();
+    } catch (err) {
+      // A URL ws refuses outright: shown and retried like any failed attempt, never thrown.
+      this.setState('disconnected', err instanceof Error ? err.message : String(err));
+      return this.scheduleRetry();
+    }
     this.socket = ws;
     ws.on('open', () => {
       this.attempt = 0;
@@ -149,8 +149,23 @@ export class RemoteLink {
       if (this.closed) return;
       const why = failure ?? (code === 1009 ? 'a message over the size limit' : `closed (${code})`);
       this.setState(authFailed ? 'auth-failed' : 'disconnected', why);
-      this.retryTimer = setTimeout(() => this.connect(), backoffDelay(this.attempt++, this.backoff));
-      this.retryTimer.unref();
+      this.scheduleRetry();
+    });
+  }
+
+  private scheduleRetry(): void {
+    this.retryTimer = setTimeout(() => this.connect(), backoffDelay(this.attempt++, this.backoff));
+    this.retryTimer.unref();
+  }
+
+  private open(): WebSocket {
+    return new WebSocket(this.url.socket, {
+      // serve requires Origin = http:// + the Host it is asked for: exactly what a page it served sends.
+      origin: this.url.origin,
+      maxPayload: this.limits.maxMessageBytes,
+      handshakeTimeout: this.limits.handshakeTimeoutMs,
+      perMessageDeflate: false,
+      followRedirects: false,
     });
   }
 
