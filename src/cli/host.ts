@@ -20,8 +20,9 @@ export interface ServeHost {
 
 export async function serveFolder(
   dir: string,
-  opts: { host?: string; port?: number; poll?: boolean },
+  opts: { host?: string; port?: number; poll?: boolean; remotes?: readonly string[] },
 ): Promise<ServeHost> {
+  const token = tokenFromEnv(process.env.RLWATCH_TOKEN) ?? newToken();
   if (!existsSync(join(rendererDir, 'index.html'))) {
     throw new UsageError(`the UI is not built (${rendererDir} is missing): run 'npm run build:app' first`);
   }
@@ -31,6 +32,7 @@ export async function serveFolder(
     host: { mode: 'serve', version: appVersion(), allowOpenFolder: false },
     store,
     createSampler: () => createSystemSampler(),
+    remotes: opts.remotes ?? [],
     // --poll wins for this session without changing the saved setting.
     ...(opts.poll === true ? { usePolling: true } : {}),
   });
@@ -47,7 +49,7 @@ export async function serveFolder(
     bus: core.bus,
     handlers,
     rendererDir,
-    token: newToken(),
+    token,
     ...(opts.host !== undefined ? { host: opts.host } : {}),
     ...(opts.port !== undefined ? { port: opts.port } : {}),
   });
@@ -59,4 +61,13 @@ export async function serveFolder(
       await core.dispose();
     },
   };
+}
+
+/** RLWATCH_TOKEN: a fixed token, so a restarted serve keeps its URL (an SSH tunnel, a remote endpoint that
+ * reconnects). At least 16 URL-safe characters; anything else is a usage error, never a weak token. */
+export function tokenFromEnv(value: string | undefined): string | null {
+  if (value === undefined || value === '') return null;
+  if (!/^[A-Za-z0-9_-]{16,256}$/.test(value))
+    throw new UsageError('RLWATCH_TOKEN must be 16 to 256 characters of A-Z a-z 0-9 _ -');
+  return value;
 }

@@ -1,20 +1,25 @@
-// `rlwatch serve DIR`: serve the UI for a folder until Ctrl-C.
+// `rlwatch serve DIR`: serve the UI for a folder (and the runs of remote rlwatch endpoints) until Ctrl-C.
 
+import { ApiError } from '../shared/result';
+import { parseEndpointUrl } from '../core/remote/endpoint-url';
 import { serveFolder } from './host';
-import { parseFlags, parseNumber, readableFolder, untilSignal, UsageError } from './usage';
+import { parseFlags, parseNumber, readableFolder, repeatedFlag, untilSignal, UsageError } from './usage';
 
 export async function runServe(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags(args, {
     host: { type: 'string' },
     port: { type: 'string' },
     poll: { type: 'boolean' },
+    remote: { type: 'string', multiple: true },
   });
   if (positionals.length !== 1) throw new UsageError('serve needs exactly one folder: rlwatch serve DIR');
   const dir = await readableFolder(positionals[0]!);
   const port = parseNumber('port', values.port as string | undefined, 0, 65535);
   const host = values.host as string | undefined;
-  const served = await serveFolder(dir, { host, port, poll: values.poll === true });
+  const remotes = remoteUrls(repeatedFlag(values, 'remote'), process.env.RLWATCH_REMOTES);
+  const served = await serveFolder(dir, { host, port, poll: values.poll === true, remotes });
   process.stdout.write(`rlwatch: serving ${dir} at ${served.server.url}\n`);
+  for (const r of remotes) process.stdout.write(`rlwatch: following ${parseEndpointUrl(r).shown}\n`);
   if (host !== undefined && host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') {
     process.stderr.write(
       `rlwatch: warning: listening on ${host}; anyone who can reach it and has the token can read these runs\n`,
@@ -23,4 +28,24 @@ export async function runServe(args: string[]): Promise<number> {
   await untilSignal();
   await served.close();
   return 0;
+}
+
+/** `--remote` URLs, then RLWATCH_REMOTES' (space- or comma-separated); a malformed one is a usage error. */
+export function remoteUrls(flags: readonly string[], env: string | undefined): string[] {
+  const all = [...flags, ...(env ?? '').split(/[\s,]+/).filter((u) => u.length > 0)];
+  for (const url of all) {
+    try {
+      parseEndpointUrl(url);
+    } catch (err) {
+      throw new UsageError(
+        `--remote ${parseSafe(url)}: ${err instanceof ApiError ? err.message : String(err)}`,
+      );
+    }
+  }
+  return all;
+}
+
+/** A URL as it may be printed: its token left out. */
+function parseSafe(url: string): string {
+  return url.replace(/token=[^&#]*/g, 'token=…');
 }

@@ -10,8 +10,10 @@ export const HELP = `rlwatch — watch RL / RLHF training runs: live charts, sys
 Usage:
   rlwatch open [DIR]               open the desktop app on DIR (the live demo when omitted);
                                    where no window can open, serve the same UI on 127.0.0.1
-  rlwatch serve DIR [--host H] [--port P] [--poll]
-                                   serve the UI for DIR to a browser (127.0.0.1, token in the URL)
+  rlwatch serve DIR [--host H] [--port P] [--poll] [--remote URL]...
+                                   serve the UI for DIR to a browser (127.0.0.1, token in the URL);
+                                   --remote (or RLWATCH_REMOTES, space-separated) adds the runs of
+                                   another rlwatch at the URL it printed; RLWATCH_TOKEN fixes the token
   rlwatch demo [DIR] [--steps N] [--rate HZ] [--serve]
                                    write a simulated PPO run into DIR (a new temp folder when
                                    omitted) until N steps or Ctrl-C; --serve also serves it
@@ -50,7 +52,7 @@ export function parseNumber(
   return n;
 }
 
-type FlagSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+type FlagSpec = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>;
 
 /** Strict flag parsing, so a typo is a usage error rather than silently ignored. */
 export function parseFlags(
@@ -63,6 +65,12 @@ export function parseFlags(
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
+}
+
+/** The values of a repeatable (`multiple`) string flag: parseFlags types single values only. */
+export function repeatedFlag(values: Record<string, unknown>, name: string): string[] {
+  const v = values[name];
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
 
 /** Checks that `dir` is a readable folder, as a usage error with the reason otherwise. */

@@ -16,6 +16,9 @@ export const REQUEST_CHANNELS = [
   'system.history',
   'settings.get',
   'settings.set',
+  'endpoints.list',
+  'endpoints.add',
+  'endpoints.remove',
 ] as const;
 
 export const PUSH_EVENTS = [
@@ -28,6 +31,7 @@ export const PUSH_EVENTS = [
   'app.focus',
   'app.notice',
   'app.notification',
+  'endpoints.changed',
 ] as const;
 
 export type RequestChannel = (typeof REQUEST_CHANNELS)[number];

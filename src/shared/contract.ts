@@ -9,6 +9,7 @@ import type {
   AppInfo,
   AppNotice,
   AppNotification,
+  EndpointInfo,
   LoadProgress,
   RecentRunInfo,
   RunDetails,
@@ -83,6 +84,10 @@ export const requestSchemas = {
   'system.history': z.strictObject({ sinceMs: finite.optional() }),
   'settings.get': z.strictObject({}),
   'settings.set': z.strictObject({ patch: settingsPatchSchema }),
+  /** Remote rlwatch endpoints: the URL `rlwatch serve`/`agent` printed, token included. */
+  'endpoints.list': z.strictObject({}),
+  'endpoints.add': z.strictObject({ url: z.string().min(1).max(4096) }),
+  'endpoints.remove': z.strictObject({ id: z.string().min(1).max(300) }),
 } satisfies Record<RequestChannel, z.ZodType>;
 
 /** Result types per channel (results are produced by our own code, so types suffice). */
@@ -102,6 +107,9 @@ export interface RequestResults {
   'system.history': SystemSnapshot[];
   'settings.get': Settings;
   'settings.set': Settings;
+  'endpoints.list': EndpointInfo[];
+  'endpoints.add': EndpointInfo;
+  'endpoints.remove': null;
 }
 
 export type RequestArgs = { [C in RequestChannel]: z.infer<(typeof requestSchemas)[C]> };
@@ -116,6 +124,7 @@ export interface PushPayloads {
   'app.focus': AppFocus;
   'app.notice': AppNotice;
   'app.notification': AppNotification;
+  'endpoints.changed': EndpointInfo[];
 }
 
 // Compile-time check that every push event has a payload type and every channel a result type.

@@ -35,6 +35,9 @@ export interface RunInfo {
   /** How the run ended, where its files say: W&B's exit record (its exit code), or a W&B log cut off
    * mid-record that stopped growing (crashed). Absent or null while running or when unknown. */
   ended?: RunEnd | null;
+  /** The remote rlwatch endpoint this run comes from (its host label, `127.0.0.1:7070`); absent for a local run.
+   * A remote run's `run` is then its key `HOST//NAME` (shared/run-key.ts). */
+  host?: string;
 }
 
 export type RunEnd = 'finished' | 'crashed';
@@ -235,4 +238,26 @@ export interface AppInfo {
 export interface AppNotice {
   level: 'info' | 'warning' | 'error';
   message: string;
+}
+
+/** The state of the link to a remote endpoint. */
+export type EndpointState = 'connecting' | 'connected' | 'disconnected' | 'auth-failed';
+
+/** A remote rlwatch endpoint (another `serve` or `agent`) whose runs join the run list. */
+export interface EndpointInfo {
+  /** Its host label (`host:port`): the id for `endpoints.remove` and the prefix of its run keys. */
+  id: string;
+  /** The URL without its token. */
+  url: string;
+  state: EndpointState;
+  /** ms since epoch when it entered this state. */
+  since: number;
+  /** Why the last connection failed or ended, when it did. */
+  error: string | null;
+  /** Runs kept from it (shown greyed while it is not connected). */
+  runs: number;
+  /** Messages from it refused so far (undecodable, or not the contract's shape). */
+  dropped: number;
+  /** Given on the command line for this session only (not saved in settings). */
+  sessionOnly: boolean;
 }

@@ -257,6 +257,17 @@ export class AlertService {
     for (const n of planned) this.notify(n);
   }
 
+  /** An alert change from elsewhere (a remote endpoint's push): its raises go through the same limiter and
+   * listeners as this engine's, unless it was acknowledged or snoozed there. */
+  notifyExternal(change: AlertChange): void {
+    if (change.kind !== 'raised' && change.kind !== 'escalated') return;
+    const a = change.alert;
+    if (!a.active || a.acknowledged || (a.snoozedUntil !== null && a.snoozedUntil > this.opts.clock()))
+      return;
+    if (!this.opts.settings().notifications) return;
+    for (const n of this.limiter.offer(a)) this.notify(n);
+  }
+
   private emit(batch: AlertBatch): void {
     for (const l of this.batchListeners) l(batch);
   }

@@ -16,6 +16,7 @@ import type { SystemSnapshot } from '../../shared/system-types';
 import { ApiError } from '../../shared/result';
 import { AlertService, type AlertBatch, type NotificationListener } from '../alerts/alert-service';
 import { ResilientStore, type JsonValue, type RunView, type Store } from '../store';
+import { parseSavedRemotes, RemoteHub, REMOTES_SETTING_KEY } from '../remote/remote-hub';
 import type { Workspace } from '../workspace/workspace';
 import { AppBus } from './bus';
 import type { AppCoreOptions, HostCapabilities } from './app-options';
@@ -38,6 +39,8 @@ const MAX_KEPT_NOTICES = 50;
 export class AppCore {
   readonly bus = new AppBus();
   readonly host: HostCapabilities;
+  /** Remote rlwatch endpoints whose runs join this app's run list (their requests are routed there). */
+  readonly remotes: RemoteHub;
   private readonly clock: () => number;
   private readonly folder: FolderSession;
   private settings: Settings;
@@ -86,6 +89,7 @@ export class AppCore {
       pollingWanted: () => this.opts.usePolling ?? this.settings.usePolling,
       attach: (ws) => this.attach(ws),
     });
+    this.remotes = this.createRemotes();
   }
 
   private get store(): Store {
@@ -140,6 +144,7 @@ export class AppCore {
     this.disposed = true;
     await this.closeFolder();
     await this.folder.dispose();
+    this.remotes.dispose();
     this.system.stop();
     this.store.close();
   }
@@ -167,8 +172,9 @@ export class AppCore {
     this.system.setHidden(!visible);
   }
 
+  /** The one run list: the open folder's runs, then every remote endpoint's (keyed `HOST//RUN`). */
   runs(): RunInfo[] {
-    return this.ws.listRuns().map((r) => this.overlay.apply(r));
+    return [...this.ws.listRuns().map((r) => this.overlay.apply(r)), ...this.remotes.runs()];
   }
 
   recent(): RecentRunInfo[] {
@@ -237,7 +243,11 @@ export class AppCore {
   // --- hosts' extras (tray, notifications, focus) ---
 
   trayModel(): TrayModel {
-    return buildTrayModel(this.runs(), this.alertService.activeAlerts(), (run) => this.keys.get(run));
+    return buildTrayModel(
+      this.runs(),
+      [...this.alertService.activeAlerts(), ...this.remotes.activeAlerts()],
+      (run) => this.keys.get(run),
+    );
   }
 
   onNotification(listener: NotificationListener): () => void {
@@ -276,6 +286,42 @@ export class AppCore {
     ];
   }
 
+  /** The endpoints saved in settings and the host's session ones (`serve --remote`); a bad one is a notice. */
+  private createRemotes(): RemoteHub {
+    const hub = new RemoteHub({
+      clock: this.clock,
+      push: (event, payload) => {
+        if (event === 'series.appended') this.keys.observe(payload as SeriesDelta);
+        this.bus.emit(event, payload);
+      },
+      runsChanged: () => this.bus.emit('runs.changed', this.runs()),
+      alertChanged: (c) => this.alertService.notifyExternal(c),
+      save: (urls) => this.store.setSetting(REMOTES_SETTING_KEY, urls),
+      tuning: this.opts.remoteTuning,
+    });
+    const wanted = [
+      ...parseSavedRemotes(this.store.getSetting(REMOTES_SETTING_KEY)).map((url) => ({
+        url,
+        sessionOnly: false,
+      })),
+      ...(this.opts.remotes ?? []).map((url) => ({ url, sessionOnly: true })),
+    ];
+    for (const w of wanted) {
+      try {
+        hub.add(w.url, { sessionOnly: w.sessionOnly });
+      } catch (err) {
+        this.notice(
+          {
+            level: 'warning',
+            message: `Remote endpoint not added: ${err instanceof Error ? err.message : String(err)}`,
+          },
+          'session',
+        );
+      }
+    }
+    return hub;
+  }
+
   private startTicking(): void {
     if (this.tickTimer) return;
     this.tickTimer = setInterval(() => this.tick(), this.opts.tickMs ?? 5000);
@@ -303,7 +349,7 @@ export class AppCore {
     this.runMeta.record(this.root, runs);
     const overlaid = runs.map((r) => this.overlay.apply(r));
     this.overlay.pushedAll(overlaid);
-    this.bus.emit('runs.changed', overlaid);
+    this.bus.emit('runs.changed', [...overlaid, ...this.remotes.runs()]);
     // Finished runs: a stalled alert clears (after the list that says they finished).
     this.alertService.onRuns(runs);
   }

@@ -2,6 +2,7 @@
 
 import type { AppInfo } from '../../shared/domain';
 import type { Store } from '../store';
+import type { LinkTuning } from '../remote/remote-endpoint';
 import type { WorkspaceFactory } from './folder-session';
 import type { SamplerLike } from './system-feed';
 
@@ -31,6 +32,10 @@ export interface AppCoreOptions {
   notifyWindowMs?: number;
   /** Force polling for this session (serve --poll) whatever the saved setting says. */
   usePolling?: boolean;
+  /** Remote endpoint URLs (`serve --remote`) followed for this session only, besides the saved ones. */
+  remotes?: readonly string[];
+  /** Link timeouts and backoff for remote endpoints (tests shorten them). */
+  remoteTuning?: LinkTuning;
   /** Why the store is not persistent when the host chose that (e.g. no Electron build of SQLite). */
   storeNote?: string | null;
 }

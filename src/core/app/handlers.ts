@@ -6,6 +6,7 @@ import type { AppCore } from './app-core';
 
 export function createHandlers(core: AppCore): Handlers {
   const host = core.host;
+  const remotes = core.remotes;
   return {
     'app.info': () => core.info(),
     'app.visibility': ({ visible }) => {
@@ -25,17 +26,31 @@ export function createHandlers(core: AppCore): Handlers {
       return picked === null ? null : core.open(picked, { until: 'first-run' });
     },
     'runs.recent': () => core.recent(),
-    'runs.details': ({ run }) => core.details(run),
+    // A remote run's key (`HOST//RUN`) or alert id routes to the endpoint that owns it.
+    'runs.details': ({ run }) => (remotes.owns(run) ? remotes.details(run) : core.details(run)),
     'runs.saveView': ({ view }) => {
       core.saveView(view);
       return null;
     },
-    'series.get': ({ run, tag, ...q }) => core.series(run, tag, q),
-    'alerts.list': ({ run }) => core.alerts(run),
-    'alerts.ack': ({ id }) => core.ack(id),
-    'alerts.snooze': ({ id, minutes }) => core.snooze(id, minutes),
+    'series.get': ({ run, tag, ...q }) =>
+      remotes.owns(run) ? remotes.series(run, tag, q) : core.series(run, tag, q),
+    'alerts.list': ({ run }) =>
+      run === undefined
+        ? [...core.alerts(), ...remotes.alerts()]
+        : remotes.owns(run)
+          ? remotes.alerts(run)
+          : core.alerts(run),
+    'alerts.ack': ({ id }) => (remotes.owns(id) ? remotes.ack(id) : core.ack(id)),
+    'alerts.snooze': ({ id, minutes }) =>
+      remotes.owns(id) ? remotes.snooze(id, minutes) : core.snooze(id, minutes),
     'system.history': ({ sinceMs }) => core.systemHistory(sinceMs),
     'settings.get': () => core.getSettings(),
     'settings.set': ({ patch }) => core.setSettings(patch),
+    'endpoints.list': () => remotes.list(),
+    'endpoints.add': ({ url }) => remotes.add(url, { sessionOnly: false }),
+    'endpoints.remove': ({ id }) => {
+      remotes.remove(id);
+      return null;
+    },
   };
 }

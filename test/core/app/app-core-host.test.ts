@@ -70,6 +70,10 @@ describe('every channel through dispatch', () => {
         'system.history': {},
         'settings.get': {},
         'settings.set': { patch: { theme: 'dark' } },
+        'endpoints.list': {},
+        // Port 1 refuses: the endpoint is listed as disconnected, never an error of the app.
+        'endpoints.add': { url: 'http://127.0.0.1:1/?token=abc' },
+        'endpoints.remove': { id: '127.0.0.1:1' },
       };
       const results: Record<string, unknown> = {};
       for (const c of REQUEST_CHANNELS) {
@@ -85,6 +89,7 @@ describe('every channel through dispatch', () => {
       expect(results['alerts.ack']).toMatchObject({ id, acknowledged: true });
       expect(results['alerts.snooze']).toMatchObject({ id, snoozedUntil: expect.any(Number) });
       expect(results['settings.set']).toMatchObject({ theme: 'dark' });
+      expect(results['endpoints.add']).toMatchObject({ id: '127.0.0.1:1', url: 'http://127.0.0.1:1/' });
       // Typed failures, not crashes.
       expect(await dispatch(h, 'alerts.ack', { id: 'nope' })).toMatchObject({
         ok: false,

@@ -4,6 +4,7 @@ import type {
   AlertInfo,
   AppInfo,
   AppNotice,
+  EndpointInfo,
   LoadProgress,
   RecentRunInfo,
   RunDetails,
@@ -51,6 +52,8 @@ export class AppState {
   /** Recently opened folders (only where this host can open folders: the desktop app). */
   recent = $state.raw<RecentRunInfo[]>([]);
   notices = $state<Notice[]>([]);
+  /** Remote rlwatch endpoints whose runs are in the list, with their link state. */
+  endpoints = $state.raw<EndpointInfo[]>([]);
   focus = $state.raw<FocusTarget | null>(null);
   /** Ticks every second so "12 s ago" stays true. */
   now = $state(Date.now());
@@ -100,6 +103,7 @@ export class AppState {
       b.on('load.progress', (p) => (this.load = p)),
       b.on('app.notice', (n) => this.notify(n)),
       b.on('app.focus', (f) => this.focusOn(f.run, f.tag, f.step)),
+      b.on('endpoints.changed', (e) => (this.endpoints = e)),
     );
     const tick = setInterval(() => (this.now = Date.now()), 1000);
     const onVisibility = (): void => {
@@ -142,6 +146,8 @@ export class AppState {
       const recent = await b.invoke('runs.recent', {});
       this.recent = recent.ok ? recent.value : [];
     }
+    const endpoints = await b.invoke('endpoints.list', {});
+    if (endpoints.ok) this.endpoints = endpoints.value;
     if (runs.ok) this.setRuns(runs.value);
     else this.notify({ level: 'error', message: `Cannot list runs: ${runs.error.message}` });
     if (alerts.ok) {
@@ -206,6 +212,17 @@ export class AppState {
       this.overlay = [];
       await this.refresh();
     }
+  }
+
+  /** Follows another rlwatch (the URL it printed); the error message when it was refused, else null. */
+  async addEndpoint(url: string): Promise<string | null> {
+    const r = await this.backend.invoke('endpoints.add', { url });
+    return r.ok ? null : r.error.message;
+  }
+
+  async removeEndpoint(id: string): Promise<void> {
+    const r = await this.backend.invoke('endpoints.remove', { id });
+    if (!r.ok) this.notify({ level: 'error', message: `Could not remove ${id}: ${r.error.message}` });
   }
 
   notify(n: AppNotice): void {

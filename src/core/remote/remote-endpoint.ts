@@ -1,0 +1,281 @@
+// One remote endpoint as the app sees it: its link, its runs and alerts under our keys, kept while it is away.
+
+import type { PushPayloads } from '../../shared/contract';
+import type { PushEvent } from '../../shared/channels';
+import type {
+  AlertChange,
+  AlertInfo,
+  EndpointInfo,
+  EndpointState,
+  RunDetails,
+  RunInfo,
+  SeriesWindow,
+} from '../../shared/domain';
+import {
+  alertChangeShape,
+  alertInfoShape,
+  alertListShape,
+  appNoticeShape,
+  runDetailsShape,
+  runListShape,
+  seriesDeltaShape,
+  seriesResetShape,
+  seriesWindowShape,
+} from '../../shared/remote-shapes';
+import { ApiError, type Result } from '../../shared/result';
+import type { EndpointUrl } from './endpoint-url';
+import { KeptSeries } from './kept-series';
+import { RemoteLink, type LinkLimits } from './remote-link';
+import type { BackoffOptions } from './backoff';
+import { remoteName, renameAlert, renameAlertChange, renameRun, renameSeries } from './rename';
+
+/** Where an endpoint reports what changed; the hub merges it into the app's one bus. */
+export interface EndpointSink {
+  /** Its run list changed (or its link state did: the runs' greying follows the endpoint list). */
+  runsChanged(): void;
+  /** A push to forward to the renderer, already under our keys. */
+  push<E extends PushEvent>(event: E, payload: PushPayloads[E]): void;
+  /** An alert of it changed (pushed): for the tray and the notification limiter. */
+  alertChanged(change: AlertChange): void;
+  /** Its state changed. */
+  stateChanged(): void;
+}
+
+export interface LinkTuning {
+  limits?: Partial<LinkLimits>;
+  backoff?: Partial<BackoffOptions>;
+}
+
+/** A zod schema as this module uses it (core takes zod's schemas from shared, never zod itself). */
+interface Shape<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false };
+}
+
+/** Most runs and alerts kept from one endpoint (a remote that sends more is cut, never held without bound). */
+const MAX_RUNS = 10_000;
+const MAX_ALERTS = 10_000;
+
+export class RemoteEndpoint {
+  private readonly link: RemoteLink;
+  private runList: RunInfo[] = [];
+  private readonly alertsById = new Map<string, AlertInfo>();
+  private readonly kept = new KeptSeries();
+  private readonly keptDetails = new Map<string, RunDetails>();
+  private since: number;
+  private error: string | null = null;
+  private dropped = 0;
+  private refreshSeq = 0;
+
+  constructor(
+    readonly url: EndpointUrl,
+    readonly sessionOnly: boolean,
+    private readonly sink: EndpointSink,
+    private readonly clock: () => number,
+    tuning: LinkTuning = {},
+  ) {
+    this.since = clock();
+    this.link = new RemoteLink(
+      url,
+      {
+        opened: () => void this.refresh(),
+        push: (event, payload) => this.onPush(event, payload),
+        state: (state, error) => this.onState(state, error),
+        garbage: () => this.dropped++,
+      },
+      tuning,
+    );
+    this.link.start();
+  }
+
+  get id(): string {
+    return this.url.id;
+  }
+
+  info(): EndpointInfo {
+    return {
+      id: this.id,
+      url: this.url.shown,
+      state: this.link.state,
+      since: this.since,
+      error: this.error,
+      runs: this.runList.length,
+      dropped: this.dropped,
+      sessionOnly: this.sessionOnly,
+    };
+  }
+
+  runs(): readonly RunInfo[] {
+    return this.runList;
+  }
+
+  alerts(run?: string): AlertInfo[] {
+    const all = [...this.alertsById.values()];
+    return run === undefined ? all : all.filter((a) => a.run === run);
+  }
+
+  owns(runKey: string): boolean {
+    return remoteName(this.id, runKey) !== null;
+  }
+
+  async series(
+    run: string,
+    tag: string,
+    q: { pixels: number; xMin?: number; xMax?: number; axis?: 'step' | 'wall' },
+  ): Promise<SeriesWindow> {
+    const r = await this.ask('series.get', { run: this.nameOf(run), tag, ...q }, seriesWindowShape);
+    if (r.ok) {
+      const w = renameSeries(this.id, r.value);
+      this.kept.store(w);
+      return w;
+    }
+    // The link is down or the endpoint did not answer: its last data, as the renderer last saw it.
+    const kept = r.error.code === 'unavailable' ? this.kept.get(run, tag) : null;
+    if (kept) return kept;
+    throw new ApiError(r.error.code, r.error.message);
+  }
+
+  async details(run: string): Promise<RunDetails> {
+    const r = await this.ask('runs.details', { run: this.nameOf(run) }, runDetailsShape);
+    if (r.ok) {
+      const d = { ...r.value, run };
+      this.keptDetails.set(run, d);
+      return d;
+    }
+    const kept = r.error.code === 'unavailable' ? this.keptDetails.get(run) : undefined;
+    if (kept) return kept;
+    throw new ApiError(r.error.code, r.error.message);
+  }
+
+  async ack(id: string): Promise<AlertInfo> {
+    return this.alertAnswer(await this.ask('alerts.ack', { id: this.nameOf(id) }, alertInfoShape));
+  }
+
+  async snooze(id: string, minutes: number): Promise<AlertInfo> {
+    return this.alertAnswer(
+      await this.ask('alerts.snooze', { id: this.nameOf(id), minutes }, alertInfoShape),
+    );
+  }
+
+  close(): void {
+    this.link.close();
+  }
+
+  // --- internals ---
+
+  private nameOf(key: string): string {
+    const name = remoteName(this.id, key);
+    if (name === null) throw new ApiError('not-found', `${key} is not from ${this.id}`);
+    return name;
+  }
+
+  private alertAnswer(r: Result<AlertInfo>): AlertInfo {
+    if (!r.ok) throw new ApiError(r.error.code, r.error.message);
+    const a = renameAlert(this.id, r.value);
+    this.keepAlert(a);
+    return a;
+  }
+
+  /** A request whose answer is checked against the channel's shape (a malformed one is a typed error). */
+  private async ask<T>(channel: string, args: unknown, shape: Shape<T>): Promise<Result<T>> {
+    const r = await this.link.request(channel, args);
+    if (!r.ok) return r;
+    const parsed = shape.safeParse(r.value);
+    if (parsed.success) return { ok: true, value: parsed.data };
+    this.dropped++;
+    return {
+      ok: false,
+      error: { code: 'internal', message: `${this.id} sent a malformed ${channel} answer` },
+    };
+  }
+
+  /** On every (re)connect: its runs and alerts afresh, and charts of its runs told to re-query. */
+  private async refresh(): Promise<void> {
+    const seq = ++this.refreshSeq;
+    const [runs, alerts] = await Promise.all([
+      this.ask('runs.list', {}, runListShape),
+      this.ask('alerts.list', {}, alertListShape),
+    ]);
+    if (seq !== this.refreshSeq) return;
+    if (runs.ok) this.setRuns(runs.value);
+    if (alerts.ok) {
+      this.alertsById.clear();
+      for (const a of alerts.value.slice(-MAX_ALERTS)) {
+        const renamed = renameAlert(this.id, a);
+        this.alertsById.set(renamed.id, renamed);
+        this.sink.push('alerts.changed', { kind: 'updated', alert: renamed });
+      }
+    }
+    const failed = !runs.ok ? runs.error : !alerts.ok ? alerts.error : null;
+    // A refresh cut by the link going down keeps the link's own reason.
+    if (failed && this.link.state === 'connected') this.error = `refresh failed: ${failed.message}`;
+    // Deltas sent while it was away are lost: the charts re-query a window.
+    for (const k of this.kept.keys())
+      this.sink.push('series.reset', { run: k.run, tag: k.tag, reason: 'bulk' });
+    this.sink.stateChanged();
+  }
+
+  private setRuns(runs: readonly RunInfo[]): void {
+    this.runList = runs.slice(0, MAX_RUNS).map((r) => renameRun(this.id, r));
+    this.sink.runsChanged();
+  }
+
+  private keepAlert(a: AlertInfo): void {
+    if (!this.alertsById.has(a.id) && this.alertsById.size >= MAX_ALERTS) {
+      const oldest = this.alertsById.keys().next().value;
+      if (oldest !== undefined) this.alertsById.delete(oldest);
+    }
+    this.alertsById.set(a.id, a);
+  }
+
+  private onState(state: EndpointState, error: string | null): void {
+    this.since = this.clock();
+    this.error = state === 'connected' ? null : error;
+    this.sink.stateChanged();
+    // Runs stay listed (greyed by the renderer from the endpoint state); the list is re-sent so tray and
+    // renderer see the same thing.
+    this.sink.runsChanged();
+  }
+
+  /** Pushes are untrusted: each is checked against its shape; anything else is counted and dropped. */
+  private onPush(event: string, payload: unknown): void {
+    switch (event) {
+      case 'runs.changed': {
+        const p = runListShape.safeParse(payload);
+        if (!p.success) break;
+        return this.setRuns(p.data);
+      }
+      case 'series.appended': {
+        const p = seriesDeltaShape.safeParse(payload);
+        if (!p.success) break;
+        const d = renameSeries(this.id, p.data);
+        this.kept.append(d);
+        return this.sink.push('series.appended', d);
+      }
+      case 'series.reset': {
+        const p = seriesResetShape.safeParse(payload);
+        if (!p.success) break;
+        return this.sink.push('series.reset', renameSeries(this.id, p.data));
+      }
+      case 'alerts.changed': {
+        const p = alertChangeShape.safeParse(payload);
+        if (!p.success) break;
+        const c = renameAlertChange(this.id, p.data);
+        this.keepAlert(c.alert);
+        this.sink.push('alerts.changed', c);
+        return this.sink.alertChanged(c);
+      }
+      case 'app.notice': {
+        const p = appNoticeShape.safeParse(payload);
+        if (!p.success) break;
+        return this.sink.push('app.notice', {
+          level: p.data.level,
+          message: `${this.id}: ${p.data.message}`,
+        });
+      }
+      default:
+        // Its system samples, load progress and focus requests are about its own window, not ours.
+        return;
+    }
+    this.dropped++;
+  }
+}

@@ -1,0 +1,156 @@
+// What a remote rlwatch endpoint may send, as zod schemas: its answers and pushes are untrusted input, checked here.
+
+import { z } from 'zod';
+import type {
+  AlertChange,
+  AlertInfo,
+  AppNotice,
+  RunDetails,
+  RunInfo,
+  SeriesDelta,
+  SeriesReset,
+  SeriesWindow,
+} from './domain';
+import type { ResultError } from './result';
+
+/** Any number, NaN and ±Infinity included (alert values and series points may be non-finite). */
+const num = z.custom<number>((v) => typeof v === 'number');
+const text = z.string().max(65536);
+const name = z.string().min(1).max(4096);
+const f64 = z.instanceof(Float64Array);
+const severity = z.enum(['warning', 'critical']);
+
+const sourceInfo = z.object({
+  file: text,
+  format: z.enum(['tfevents', 'csv', 'json', 'jsonl', 'trainer_state', 'training_progress', 'wandb']),
+  records: num,
+  errors: z
+    .array(
+      z.object({
+        offset: num,
+        kind: z.enum(['truncated', 'bad-length-crc', 'bad-data-crc', 'decode', 'io', 'too-large']),
+        message: text,
+      }),
+    )
+    .max(10_000),
+  dead: z.boolean(),
+});
+
+export const runInfoShape: z.ZodType<RunInfo> = z.object({
+  run: name,
+  sources: z.array(sourceInfo).max(10_000),
+  tags: z.array(name).max(100_000),
+  points: num,
+  lastEventAt: num.nullable(),
+  fileWrittenAt: num.nullable(),
+  progress: z.object({ fraction: num.nullable(), etaSeconds: num.nullable() }).nullable(),
+  loaded: z.boolean(),
+  restarts: num,
+  worstAlert: severity.nullable(),
+  stalled: z.boolean(),
+  ended: z.enum(['finished', 'crashed']).nullable().optional(),
+  host: z.string().max(300).optional(),
+});
+
+export const runListShape = z.array(runInfoShape).max(100_000);
+
+export const alertInfoShape: z.ZodType<AlertInfo> = z.object({
+  id: z.string().min(1).max(8192),
+  rule: z.string().min(1).max(256),
+  severity,
+  run: name,
+  tag: name.nullable(),
+  step: num,
+  value: num,
+  message: text,
+  advice: text.nullable(),
+  raisedAt: num,
+  acknowledged: z.boolean(),
+  snoozedUntil: num.nullable(),
+  active: z.boolean(),
+  clearedAt: num.nullable(),
+  clearedStep: num.nullable(),
+});
+
+export const alertListShape = z.array(alertInfoShape).max(100_000);
+
+export const alertChangeShape: z.ZodType<AlertChange> = z.object({
+  kind: z.enum(['raised', 'escalated', 'cleared', 'updated']),
+  alert: alertInfoShape,
+});
+
+export const seriesWindowShape: z.ZodType<SeriesWindow> = z.object({
+  run: name,
+  tag: name,
+  steps: f64,
+  wallTimes: f64,
+  values: f64,
+  length: num,
+  inRange: num,
+  downsampled: z.boolean(),
+  extent: z.object({ stepMin: num, stepMax: num, wallMin: num, wallMax: num }).nullable(),
+  restarts: z.array(z.object({ step: num, wallTime: num, dropped: num })).max(100_000),
+});
+
+export const seriesDeltaShape: z.ZodType<SeriesDelta> = z.object({
+  run: name,
+  tag: name,
+  from: num,
+  steps: f64,
+  wallTimes: f64,
+  values: f64,
+});
+
+export const seriesResetShape: z.ZodType<SeriesReset> = z.object({
+  run: name,
+  tag: name,
+  reason: z.enum(['restart', 'truncated', 'bulk']),
+});
+
+const jsonObject = z.record(z.string(), z.unknown());
+
+export const runDetailsShape: z.ZodType<RunDetails> = z.object({
+  run: name,
+  config: jsonObject.nullable(),
+  progress: z
+    .object({
+      fraction: num.nullable(),
+      etaSeconds: num.nullable(),
+      fields: z.record(z.string(), z.union([num, z.string(), z.boolean(), z.null()])),
+    })
+    .nullable(),
+  epochSummary: z.custom<RunDetails['epochSummary']>(
+    (v) => v === null || (typeof v === 'object' && !Array.isArray(v)),
+  ),
+  systemTags: z.array(name).max(100_000),
+  thresholds: z
+    .record(
+      z.string(),
+      z.object({
+        key: z.string(),
+        value: num,
+        origin: z.enum(['user', 'run-config', 'default']),
+        configPath: z.string().optional(),
+      }),
+    )
+    .optional(),
+  scope: z.enum(['classic', 'llm']).optional(),
+});
+
+export const appNoticeShape: z.ZodType<AppNotice> = z.object({
+  level: z.enum(['info', 'warning', 'error']),
+  message: text,
+});
+
+/** The Result envelope of an answer; the value is checked by the channel's own shape afterwards. */
+export const resultShape: z.ZodType<{ ok: true; value: unknown } | { ok: false; error: ResultError }> =
+  z.union([
+    z.object({ ok: z.literal(true), value: z.unknown() }),
+    z.object({
+      ok: z.literal(false),
+      error: z.object({
+        code: z.enum(['bad-request', 'unknown-channel', 'not-found', 'unavailable', 'io', 'internal']),
+        message: text,
+      }),
+    }),
+  ]);

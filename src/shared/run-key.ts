@@ -1,0 +1,16 @@
+// Run keys across endpoints: a remote run is `HOST//RUN`; a local run name (a normalised relative path) never holds `//`.
+
+/** Between an endpoint's host label and the run name it gives; absent from every local run name and host label. */
+export const HOST_SEPARATOR = '//';
+
+/** The key a run of endpoint `host` has in the one run list. */
+export const remoteRunKey = (host: string, run: string): string => `${host}${HOST_SEPARATOR}${run}`;
+
+/** The host and the endpoint's own name of a key; host null for a local run. Splits at the first `//`,
+ * so a run that an endpoint itself got from another endpoint keeps its own key intact. */
+export function splitRunKey(key: string): { host: string | null; run: string } {
+  const at = key.indexOf(HOST_SEPARATOR);
+  return at <= 0
+    ? { host: null, run: key }
+    : { host: key.slice(0, at), run: key.slice(at + HOST_SEPARATOR.length) };
+}

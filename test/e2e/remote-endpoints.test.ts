@@ -1,0 +1,205 @@
+// End to end: two rlwatch servers on different ports and one serve that adds both with --remote: one run list
+// holding both hosts' runs (over the WebSocket API and in Chromium), an overlay across hosts, a killed endpoint
+// shown disconnected with its data kept, and reconnection when it comes back on the same port.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { WebSocket } from 'ws';
+import type { EndpointInfo, RunInfo, SeriesWindow } from '../../src/shared/domain';
+import { decodeWire } from '../../src/shared/wire-codec';
+import { launchChromium } from './browser';
+import { runCli, type CliProcess } from './cli-process';
+import { openPage, servedUrl, serveIsolated } from './demo-server';
+import { seeChart } from './lazy-charts';
+import { readChart } from './render-check/read-chart';
+
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
+const TOKENS = ['endpoint-a-token-0123456789', 'endpoint-b-token-0123456789'];
+
+interface Endpoint {
+  dir: string;
+  demo: CliProcess;
+  serve: CliProcess;
+  storeDir: string;
+  url: string;
+  port: number;
+}
+
+/** The contract over serve's socket, as the renderer uses it (Origin = the server, token from the URL). */
+async function apiOf(pageUrl: string): Promise<{
+  ask<T>(channel: string, args: unknown): Promise<{ ok: boolean; value: T }>;
+  close(): void;
+}> {
+  const u = new URL(pageUrl);
+  const ws = new WebSocket(`ws://${u.host}/ws?token=${u.searchParams.get('token')}`, { origin: u.origin });
+  await new Promise((res, rej) => {
+    ws.once('open', res);
+    ws.once('error', rej);
+  });
+  let nextId = 1;
+  const waiting = new Map<number, (r: unknown) => void>();
+  ws.on('message', (data) => {
+    const m = decodeWire(data.toString()) as { id?: number; result?: unknown };
+    if (typeof m.id === 'number') waiting.get(m.id)?.(m.result);
+  });
+  return {
+    ask: (channel, args) =>
+      new Promise((res) => {
+        const id = nextId++;
+        waiting.set(id, res as (r: unknown) => void);
+        ws.send(JSON.stringify({ id, channel, args }));
+      }),
+    close: () => ws.close(),
+  };
+}
+
+describe('many rlwatch endpoints in one window', () => {
+  const endpoints: Endpoint[] = [];
+  let hub: CliProcess;
+  let hubStore: string;
+  let hubUrl: string;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+  let api: Awaited<ReturnType<typeof apiOf>>;
+  const hostOf = (i: number): string => `127.0.0.1:${endpoints[i]!.port}`;
+
+  beforeAll(async () => {
+    for (const i of [0, 1]) {
+      const dir = mkdtempSync(join(tmpdir(), `rlwatch-e2e-remote-${i}-`));
+      const demo = runCli(['demo', dir, '--rate', '20', '--steps', '400']);
+      await demo.waitFor(/writing a simulated PPO run/);
+      const { serve, storeDir } = serveIsolated(dir, { env: { RLWATCH_TOKEN: TOKENS[i] } });
+      const url = await servedUrl(serve);
+      endpoints.push({ dir, demo, serve, storeDir, url, port: Number(new URL(url).port) });
+    }
+    // The hub serves a corpus run of its own and follows both endpoints.
+    ({ serve: hub, storeDir: hubStore } = serveIsolated(join(FIXTURES, 'tfevents', 'kubeflow__katib'), {
+      args: endpoints.flatMap((e) => ['--remote', e.url]),
+    }));
+    hubUrl = await servedUrl(hub);
+    await hub.waitFor(new RegExp(`following http://${hostOf(1)}/`));
+    api = await apiOf(hubUrl);
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    api?.close();
+    await browser?.close();
+    await hub?.stop();
+    for (const e of endpoints) {
+      await e.serve.stop();
+      await e.demo.stop();
+      rmSync(e.dir, { recursive: true, force: true });
+      rmSync(e.storeDir, { recursive: true, force: true });
+    }
+    if (hubStore) rmSync(hubStore, { recursive: true, force: true });
+  });
+
+  const runs = async (): Promise<RunInfo[]> => (await api.ask<RunInfo[]>('runs.list', {})).value;
+  const endpointList = async (): Promise<EndpointInfo[]> =>
+    (await api.ask<EndpointInfo[]>('endpoints.list', {})).value;
+
+  test('one run list over the API: the local run and each host’s run under its own key', async () => {
+    await expect
+      .poll(async () => (await runs()).map((r) => [r.run, r.host ?? null]), { timeout: 20_000 })
+      .toEqual([
+        ['.', null],
+        [`${hostOf(0)}//ppo_demo`, hostOf(0)],
+        [`${hostOf(1)}//ppo_demo`, hostOf(1)],
+      ]);
+    expect((await endpointList()).map((e) => [e.id, e.state])).toEqual([
+      [hostOf(0), 'connected'],
+      [hostOf(1), 'connected'],
+    ]);
+    const w = await api.ask<SeriesWindow>('series.get', {
+      run: `${hostOf(1)}//ppo_demo`,
+      tag: 'approx_kl',
+      pixels: 200,
+    });
+    expect(w).toMatchObject({ ok: true, value: { run: `${hostOf(1)}//ppo_demo`, tag: 'approx_kl' } });
+    expect(w.value.steps.length).toBeGreaterThan(0);
+  });
+
+  test('in Chromium: both host groups, and a run from each host overlaid on one chart', async () => {
+    ({ page, errors } = await openPage(browser, `${hubUrl}&check=1`));
+    for (const i of [0, 1]) await page.locator(`.host-group[data-host="${hostOf(i)}"]`).waitFor();
+    await page.locator(`.run-select[data-run="${hostOf(0)}//ppo_demo"]`).click();
+    await page.getByLabel(`overlay ${hostOf(1)}//ppo_demo on the charts`).check();
+    await seeChart(page, 'approx_kl');
+    const kl = page.locator('figure.chart[data-tag="approx_kl"]');
+    await expect
+      .poll(() => kl.getAttribute('data-run'))
+      .toBe(`${hostOf(0)}//ppo_demo,${hostOf(1)}//ppo_demo`);
+    expect(await page.locator('.run-legend li').allInnerTexts()).toEqual([
+      `${hostOf(0)}//ppo_demo`,
+      `${hostOf(1)}//ppo_demo`,
+    ]);
+    // Both lines are drawn: the render check's reading of the chart holds points of each host's run.
+    const drawnPoints = async (run: string): Promise<number> => {
+      const state = await readChart((await kl.elementHandle())!);
+      return (
+        state?.series.find((s) => s.label === run)?.points.filter((p) => Number.isFinite(p.py)).length ?? 0
+      );
+    };
+    for (const i of [0, 1]) await expect.poll(() => drawnPoints(`${hostOf(i)}//ppo_demo`)).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+  });
+
+  test('a killed endpoint: its runs stay, shown disconnected, its data still answered; back on its port, reconnected', async () => {
+    const lost = endpoints[1]!;
+    const before = await api.ask<SeriesWindow>('series.get', {
+      run: `${hostOf(1)}//ppo_demo`,
+      tag: 'approx_kl',
+      pixels: 200,
+    });
+    expect(before.ok).toBe(true);
+    await lost.serve.stop();
+    await expect.poll(async () => (await endpointList())[1]?.state, { timeout: 20_000 }).toBe('disconnected');
+    expect((await runs()).map((r) => r.run)).toContain(`${hostOf(1)}//ppo_demo`);
+    const kept = await api.ask<SeriesWindow>('series.get', {
+      run: `${hostOf(1)}//ppo_demo`,
+      tag: 'approx_kl',
+      pixels: 200,
+    });
+    expect(kept.ok).toBe(true);
+    expect(kept.value.steps.length).toBeGreaterThan(0);
+    expect(kept.value.steps[0]).toBe(before.value.steps[0]);
+    // The page greys its runs and says since when.
+    await page.locator(`.run-item.offline[data-host="${hostOf(1)}"]`).waitFor();
+    await expect
+      .poll(() => page.locator(`.host-group[data-host="${hostOf(1)}"] .host-note`).innerText())
+      .toMatch(/^disconnected /);
+
+    const again = serveIsolated(lost.dir, { port: lost.port, env: { RLWATCH_TOKEN: TOKENS[1] } });
+    rmSync(lost.storeDir, { recursive: true, force: true });
+    lost.serve = again.serve;
+    lost.storeDir = again.storeDir;
+    await servedUrl(again.serve);
+    await expect
+      .poll(async () => (await endpointList())[1]?.state, { timeout: 40_000, interval: 250 })
+      .toBe('connected');
+    await page.locator(`.run-item[data-host="${hostOf(1)}"]:not(.offline)`).waitFor();
+    expect(await page.locator(`.host-group[data-host="${hostOf(1)}"] .host-note`).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  test('the Endpoints section adds a URL (refused ones say why) and removes an endpoint', async () => {
+    const box = page.getByLabel('URL of another rlwatch (as rlwatch serve prints it)');
+    await box.fill('https://127.0.0.1:1/?token=x');
+    await page.locator('.endpoint-add button[type="submit"]').click();
+    await expect.poll(() => page.locator('.endpoints [role="alert"]').innerText()).toMatch(/http:\/\//);
+    // Nothing listens on port 1: it is listed, disconnected, and removed again with its button.
+    await box.fill('http://127.0.0.1:1/?token=x');
+    await page.locator('.endpoint-add button[type="submit"]').click();
+    await page.locator('.endpoint[data-endpoint="127.0.0.1:1"][data-state="disconnected"]').waitFor();
+    expect((await endpointList()).map((e) => e.id)).toContain('127.0.0.1:1');
+    await page.getByLabel('remove endpoint 127.0.0.1:1').click();
+    await expect.poll(async () => (await endpointList()).map((e) => e.id)).toEqual([hostOf(0), hostOf(1)]);
+    expect(await page.locator('.endpoint').count()).toBe(2);
+    expect(errors).toEqual([]);
+  });
+});
