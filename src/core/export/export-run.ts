@@ -50,6 +50,8 @@ export interface DataExportOptions {
   /** Only runs whose name matches; only tags whose name matches. */
   runs?: RegExp;
   tags?: RegExp;
+  /** Stops the export before its next file (files written so far stay whole: each write is atomic). */
+  signal?: AbortSignal;
   /** Called as each file is finished (or fails): progress for long exports; `total` grows as runs are read. */
   onFile?: (event: ExportFileEvent) => void;
 }
@@ -149,6 +151,7 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
   };
   /** Writes one file from what `make` returns; any failure (drawing, folder, disk) is reported with its name. */
   const writeOne = async (file: string, make: () => Iterable<string | Uint8Array>): Promise<void> => {
+    if (opts.signal?.aborted) return;
     try {
       await mkdir(dirname(file), { recursive: true });
       const bytes = await writeAtomically(file, make());
@@ -166,6 +169,7 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
   };
   /** Builds a planned figure once and writes it in each format; a figure that fails to build fails its files. */
   const writeFigure = async (base: string, planned: PlannedFigure): Promise<void> => {
+    if (opts.signal?.aborted) return;
     let figure: Figure;
     try {
       figure = planned.build();
@@ -182,6 +186,7 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
   const names = new UniqueNames();
   const comparing: FigureRun[] = [];
   for (const d of chosen) {
+    if (opts.signal?.aborted) break;
     const formatOf = new Map<ScalarSeries, SourceFormatName>();
     const read = await readRunWhole(d, (s, format) => {
       formatOf.set(s, format);
