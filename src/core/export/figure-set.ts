@@ -50,7 +50,7 @@ export interface FigurePlan {
 export const DEFAULT_MAX_TAG_FIGURES = 100;
 /** Series on the evaluation chart and panels of the system figure at most (past that a chart is unreadable). */
 const MAX_EVAL_SERIES = 8;
-const MAX_SYSTEM_PANELS = 8;
+const MAX_SYSTEM_PANELS = 6;
 
 /**
  * Evaluation tags: a first path part or name prefix `eval`, `evaluation`, `val`, `valid`, `validation` or
@@ -279,7 +279,8 @@ export function planRunFigures(run: FigureRun, o: FigureSetOptions): FigurePlan 
     const shown = system.slice(0, MAX_SYSTEM_PANELS);
     figures.push({
       name: 'system',
-      build: () => panelsFigure(run, 'System', shown, o, shown.length <= 2 ? shown.length : 2),
+      build: () =>
+        panelsFigure(run, 'System', shown, o, shown.length <= 2 ? shown.length : shown.length <= 4 ? 2 : 3),
     });
   }
 
