@@ -13,7 +13,7 @@ import {
   checkFigureOptions,
   DEFAULT_FIGURE,
   FigureSizeError,
-  renderFigure,
+  renderFigureAsync,
   type FigureFormat,
   type FigureOptions,
 } from './figure-render';
@@ -149,18 +149,27 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
     report.failed.push({ path: file, message });
     opts.onFile?.({ kind: 'failed', path: file, message, done, total });
   };
-  /** Writes one file from what `make` returns; any failure (drawing, folder, disk) is reported with its name. */
-  const writeOne = async (file: string, make: () => Iterable<string | Uint8Array>): Promise<void> => {
+  /** Writes one file from what `make` gives; any failure (drawing, folder, disk) is reported with its name. */
+  const writeOne = async (
+    file: string,
+    make: () => Iterable<string | Uint8Array> | Promise<Iterable<string | Uint8Array>>,
+  ): Promise<void> => {
     if (opts.signal?.aborted) return;
     try {
       await mkdir(dirname(file), { recursive: true });
-      const bytes = await writeAtomically(file, make());
+      const bytes = await writeAtomically(file, await make());
       done++;
       report.written.push({ path: file, bytes });
       opts.onFile?.({ kind: 'written', path: file, bytes, done, total });
     } catch (err) {
       fail(file, writeFailure(file, err));
     }
+  };
+  // At most one figure is being encoded and written while the next is drawn; files still finish in order.
+  let inFlight: Promise<void> = Promise.resolve();
+  const writeData = async (file: string, make: () => Iterable<string>): Promise<void> => {
+    await inFlight;
+    await writeOne(file, make);
   };
   const figureOpts: FigureSetOptions = {
     smoothing,
@@ -174,11 +183,22 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
     try {
       figure = planned.build();
     } catch (err) {
+      await inFlight;
       for (const f of formats) fail(`${base}.${f}`, drawFailure(`${base}.${f}`, err));
       return;
     }
     for (const format of formats) {
-      await writeOne(`${base}.${format}`, () => [renderFigure(figure, { ...look, format })]);
+      let encoded: Promise<Buffer>;
+      try {
+        encoded = renderFigureAsync(figure, { ...look, format });
+      } catch (err) {
+        await inFlight;
+        fail(`${base}.${format}`, drawFailure(`${base}.${format}`, err));
+        continue;
+      }
+      encoded.catch(() => {}); // awaited (and reported) by writeOne; not an unhandled rejection meanwhile
+      await inFlight;
+      inFlight = writeOne(`${base}.${format}`, async () => [await encoded]);
       // Drawing takes tens of ms: let the event loop run between figures (a window stays responsive).
       await new Promise<void>((res) => setImmediate(res));
     }
@@ -197,10 +217,10 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
     const dir = join(out, names.take(runFolderName(d.run, root)));
     const table = opts.csv || opts.json ? wideTable(series) : null;
     if (opts.csv) {
-      await writeOne(join(dir, 'metrics_long.csv'), () => longCsv(d.run, series));
-      await writeOne(join(dir, 'metrics_wide.csv'), () => wideCsv(table!));
+      await writeData(join(dir, 'metrics_long.csv'), () => longCsv(d.run, series));
+      await writeData(join(dir, 'metrics_wide.csv'), () => wideCsv(table!));
     }
-    if (opts.json) await writeOne(join(dir, 'training_metrics.json'), () => jsonHistory(table!));
+    if (opts.json) await writeData(join(dir, 'training_metrics.json'), () => jsonHistory(table!));
     if (formats.length === 0) continue;
     const run: FigureRun = {
       run: d.run,
@@ -221,6 +241,7 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
     total += formats.length;
     await writeFigure(join(out, comparison.name), comparison);
   }
+  await inFlight;
   return report;
 }
 
