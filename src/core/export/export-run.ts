@@ -224,6 +224,7 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
     if (formats.length === 0) continue;
     const run: FigureRun = {
       run: d.run,
+      ...(d.run === '.' ? { label: runFolderName(d.run, root) } : {}),
       series: shownSeries(series, (s) => formatOf.get(s) ?? 'json'),
       thresholds: { ...resolveThresholds(opts.userThresholds, read.config).values },
       ...(opts.alerts ? { alerts: opts.alerts } : {}),

@@ -17,7 +17,10 @@ export type TagSeries = ReadonlyMap<string, readonly ScalarSeries[]>;
 
 /** One run as figures see it: its shown series, its resolved threshold values and (optionally) its alerts. */
 export interface FigureRun {
+  /** The run's name (alerts are matched by it). */
   run: string;
+  /** How figures name the run (legend, subtitle); default `run` (the root run '.' shows its folder's name). */
+  label?: string;
   series: TagSeries;
   /** Threshold values as the app resolves them for this run (user settings > run config > defaults). */
   thresholds: Record<string, number>;
@@ -132,7 +135,7 @@ export function bandNote(band: BandInfo | null): string | null {
 
 /** One panel of one run's tag: its lines, band, restart marks and the run's alerts on it. */
 function tagPanel(run: FigureRun, tag: string, o: FigureSetOptions, pixels: number): FigurePanel {
-  const lines = figureLines(run.run, run.series.get(tag) ?? [], {
+  const lines = figureLines(labelOf(run), run.series.get(tag) ?? [], {
     xAxis: 'step',
     smoothing: o.smoothing,
     pixels,
@@ -161,6 +164,8 @@ function markersOf(run: FigureRun, tag: string, lines: FigureLines): ReturnType<
   return buildMarkers([columns], alertsFor(run.alerts ?? [], tag, [run.run]), 'step', null);
 }
 
+const labelOf = (run: FigureRun): string => run.label ?? run.run;
+
 /** "run · green line: …": the subtitle naming the run and what each panel's band means. */
 function subtitle(run: string, tags: readonly string[], thresholds: Record<string, number>): string {
   const notes = tags
@@ -184,7 +189,7 @@ function panelsFigure(
   const pixels = o.pixels / Math.max(1, perRow);
   return {
     title,
-    subtitle: subtitle(run.run, tags, run.thresholds),
+    subtitle: subtitle(labelOf(run), tags, run.thresholds),
     panels: tags.map((t) => tagPanel(run, t, o, pixels)),
     ...(columns ? { columns } : {}),
   };
@@ -197,7 +202,7 @@ function evaluationFigure(run: FigureRun, tags: readonly string[], o: FigureSetO
   );
   return {
     title: 'Evaluation metrics',
-    subtitle: `run ${run.run} · ${tags.length} evaluation metric${tags.length === 1 ? '' : 's'}`,
+    subtitle: `run ${labelOf(run)} · ${tags.length} evaluation metric${tags.length === 1 ? '' : 's'}`,
     panels: [
       {
         title: 'evaluation',
@@ -248,7 +253,7 @@ export function planRunFigures(run: FigureRun, o: FigureSetOptions): FigurePlan 
       name: 'training_progress',
       build: () => panelsFigure(run, 'Training progress: loss and reward', progress, o),
     });
-  } else notices.push(`${run.run}: no training_progress figure: the run logs no loss or reward tag`);
+  } else notices.push(`${labelOf(run)}: no training_progress figure: the run logs no loss or reward tag`);
 
   const policy = [mainTag(run.series, KL_ROLES), mainTag(run.series, ENTROPY_ROLES)].filter(
     (t): t is string => t !== null,
@@ -258,13 +263,13 @@ export function planRunFigures(run: FigureRun, o: FigureSetOptions): FigurePlan 
       name: 'policy_metrics',
       build: () => panelsFigure(run, 'Policy: KL divergence and entropy', policy, o),
     });
-  } else notices.push(`${run.run}: no policy_metrics figure: the run logs no KL or entropy tag`);
+  } else notices.push(`${labelOf(run)}: no policy_metrics figure: the run logs no KL or entropy tag`);
 
   const evals = tags.filter(isEvalTag);
   if (evals.length > 0) {
     if (evals.length > MAX_EVAL_SERIES)
       notices.push(
-        `${run.run}: evaluation_metrics shows the first ${MAX_EVAL_SERIES} of ${evals.length} evaluation tags (each has its own figure)`,
+        `${labelOf(run)}: evaluation_metrics shows the first ${MAX_EVAL_SERIES} of ${evals.length} evaluation tags (each has its own figure)`,
       );
     const shown = evals.slice(0, MAX_EVAL_SERIES);
     figures.push({ name: 'evaluation_metrics', build: () => evaluationFigure(run, shown, o) });
@@ -274,7 +279,7 @@ export function planRunFigures(run: FigureRun, o: FigureSetOptions): FigurePlan 
   if (system.length > 0) {
     if (system.length > MAX_SYSTEM_PANELS)
       notices.push(
-        `${run.run}: system shows the first ${MAX_SYSTEM_PANELS} of ${system.length} system tags (each has its own figure)`,
+        `${labelOf(run)}: system shows the first ${MAX_SYSTEM_PANELS} of ${system.length} system tags (each has its own figure)`,
       );
     const shown = system.slice(0, MAX_SYSTEM_PANELS);
     figures.push({
@@ -287,7 +292,7 @@ export function planRunFigures(run: FigureRun, o: FigureSetOptions): FigurePlan 
   const cap = o.maxTagFigures ?? DEFAULT_MAX_TAG_FIGURES;
   if (tags.length > cap)
     notices.push(
-      `${run.run}: ${tags.length} tags: figures of the first ${cap} only (by name); choose others with --tags REGEX`,
+      `${labelOf(run)}: ${tags.length} tags: figures of the first ${cap} only (by name); choose others with --tags REGEX`,
     );
   const names = new UniqueNames();
   for (const tag of tags.slice(0, cap)) {
@@ -310,7 +315,7 @@ export function planComparison(runs: readonly FigureRun[], o: FigureSetOptions):
     name: 'comparison',
     build: () => ({
       title: 'Comparison: reward of each run',
-      subtitle: chosen.map((c) => `${c.run.run} (${c.tag})`).join(' · '),
+      subtitle: chosen.map((c) => `${labelOf(c.run)} (${c.tag})`).join(' · '),
       panels: [
         {
           title: 'reward',
@@ -318,7 +323,7 @@ export function planComparison(runs: readonly FigureRun[], o: FigureSetOptions):
           spec: {
             view: { xAxis: 'step', logY: false, smoothing: o.smoothing },
             series: chosen.map((c) =>
-              figureLines(c.run.run, c.run.series.get(c.tag) ?? [], {
+              figureLines(labelOf(c.run), c.run.series.get(c.tag) ?? [], {
                 xAxis: 'step',
                 smoothing: o.smoothing,
                 pixels: o.pixels,
