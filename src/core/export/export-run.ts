@@ -19,6 +19,7 @@ import {
 } from './figure-render';
 import {
   mainTag,
+  MAX_COMPARED_RUNS,
   planComparison,
   planRunFigures,
   shownSeries,
@@ -205,6 +206,7 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
   };
   const names = new UniqueNames();
   const comparing: FigureRun[] = [];
+  let comparedOut = 0;
   for (const d of chosen) {
     if (opts.signal?.aborted) break;
     const formatOf = new Map<ScalarSeries, SourceFormatName>();
@@ -235,8 +237,15 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
     for (const planned of plan.figures) await writeFigure(join(dir, planned.name), planned);
     // Only the main reward stays held for the comparison, not the whole run.
     const reward = mainTag(run.series, ['reward']);
-    if (reward !== null) comparing.push({ ...run, series: new Map([[reward, run.series.get(reward)!]]) });
+    if (reward === null) continue;
+    if (comparing.length < MAX_COMPARED_RUNS)
+      comparing.push({ ...run, series: new Map([[reward, run.series.get(reward)!]]) });
+    else comparedOut++;
   }
+  if (comparedOut > 0)
+    report.notices.push(
+      `comparison shows the first ${MAX_COMPARED_RUNS} runs with a reward; ${comparedOut} more left out (choose with --runs REGEX)`,
+    );
   const comparison = planComparison(comparing, figureOpts);
   if (comparison) {
     total += formats.length;

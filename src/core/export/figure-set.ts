@@ -51,6 +51,8 @@ export interface FigurePlan {
 }
 
 export const DEFAULT_MAX_TAG_FIGURES = 100;
+/** Runs overlaid on the comparison at most: one per palette colour (past that, colours repeat and it is unreadable). */
+export const MAX_COMPARED_RUNS = 8;
 /** Series on the evaluation chart and panels of the system figure at most (past that a chart is unreadable). */
 const MAX_EVAL_SERIES = 8;
 const MAX_SYSTEM_PANELS = 6;

@@ -276,7 +276,14 @@ describe('exportData figures', () => {
     const run = join(out, 'ppo_demo');
     for (const name of ['training_progress', 'policy_metrics', 'figures/reward', 'figures/Train__Loss']) {
       expect(existsSync(join(run, `${name}.png`)), name).toBe(true);
-      expect(xmlProblem(readFileSync(join(run, `${name}.svg`), 'utf8')), name).toBeNull();
+      const svg = readFileSync(join(run, `${name}.svg`), 'utf8');
+      expect(xmlProblem(svg), name).toBeNull();
+      // Panels are nested documents: their clip ids must still be unique in the whole figure.
+      const ids = svg
+        .split(' id="')
+        .slice(1)
+        .map((p) => p.slice(0, p.indexOf('"')));
+      expect(new Set(ids).size, name).toBe(ids.length);
     }
     expect(events.at(-1)).toBe(`written ${report.written.length}/${report.written.length}`);
     // Two panels (loss, reward) with their titles and legends.
@@ -327,6 +334,27 @@ describe('exportData figures', () => {
         file,
       ).toBeGreaterThan(0);
     }
+  });
+
+  test('comparison overlays the reward of the first eight runs, one path per run in its colour, and says so', async () => {
+    const root = tmp('rlwatch-figures-runs-');
+    for (let r = 0; r < 9; r++) {
+      mkdirSync(join(root, `run${r}`));
+      const rows = Array.from({ length: 50 }, (_, i) => `${i},${Math.sin(i / 5 + r)}`).join('\n');
+      writeFileSync(join(root, `run${r}`, 'training_metrics.csv'), `step,reward\n${rows}\n`);
+    }
+    const out = tmp('rlwatch-figures-out-');
+    const report = await exportData(root, {
+      ...figureOpts(out, { png: false, svg: true, figure: { width: 400, height: 240 } }),
+      maxTagFigures: 0,
+    });
+    expect(report.failed).toEqual([]);
+    expect(report.notices).toContain(
+      'comparison shows the first 8 runs with a reward; 1 more left out (choose with --runs REGEX)',
+    );
+    const svg = readFileSync(join(out, 'comparison.svg'), 'utf8');
+    expect(xmlProblem(svg)).toBeNull();
+    for (let k = 0; k < 8; k++) expect(strokedPaths(svg, runColor(k)), `run${k}`).toBe(1);
   });
 
   test('a figure that cannot be written is named in the report, the rest are written', async () => {
