@@ -74,7 +74,8 @@ for (const format of process.env.SVG === '0' ? (['png'] as const) : (['png', 'sv
       `max ${figureTimes.at(-1)!.toFixed(0)} ms; total ${(r.totalMs / 1000).toFixed(1)} s (reading the run included), ` +
       `CPU ${(r.cpuMs / (r.times.length + 1)).toFixed(0)} ms per figure (all threads; the load-free figure on a busy machine)` +
       (format === 'png'
-        ? `  [target ≤ ${TARGET_MS} ms per figure: ${p50 <= TARGET_MS ? 'met' : 'NOT met'} at p50]`
+        ? `  [target ≤ ${TARGET_MS} ms per figure: wall p50 ${p50 <= TARGET_MS ? 'met' : 'NOT met'}, ` +
+          `CPU ${r.cpuMs / (r.times.length + 1) <= TARGET_MS ? 'met' : 'NOT met'}]`
         : ''),
   );
 }

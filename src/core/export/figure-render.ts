@@ -4,6 +4,7 @@ import {
   createCanvas,
   SvgExportFlag,
   type Canvas,
+  type ImageMetadata,
   type SKRSContext2D,
   type SvgCanvas,
 } from '@napi-rs/canvas';
@@ -193,7 +194,14 @@ function renderSvg(figure: Figure, o: FigureOptions): Buffer {
 export function renderFigure(figure: Figure, options: FigureOptions): Buffer {
   registerOnce();
   const o = checkFigureOptions(options);
-  return o.format === 'svg' ? renderSvg(figure, o) : drawPng(figure, o).toBuffer('image/png');
+  return o.format === 'svg'
+    ? renderSvg(figure, o)
+    : drawPng(figure, o).toBuffer('image/png', pngMetadata(figure, o));
+}
+
+/** PNG text and density: the title, rlwatch as the software, 96 dpi × scale (a 2× figure prints at its CSS size). */
+function pngMetadata(figure: Figure, o: FigureOptions): ImageMetadata {
+  return { title: figure.title, software: 'rlwatch', resolution: Math.round(96 * o.scale) };
 }
 
 /**
@@ -203,5 +211,7 @@ export function renderFigure(figure: Figure, options: FigureOptions): Buffer {
 export function renderFigureAsync(figure: Figure, options: FigureOptions): Promise<Buffer> {
   registerOnce();
   const o = checkFigureOptions(options);
-  return o.format === 'svg' ? Promise.resolve(renderSvg(figure, o)) : drawPng(figure, o).encode('png');
+  return o.format === 'svg'
+    ? Promise.resolve(renderSvg(figure, o))
+    : drawPng(figure, o).encode('png', pngMetadata(figure, o));
 }

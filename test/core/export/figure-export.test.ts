@@ -146,7 +146,13 @@ describe('renderFigure', () => {
       wave(5000, (i) => Math.sin(i / 300)),
     );
     await expectStandalone(renderFigure(fig, { ...look, format: 'png' }), fig, 600, 340);
-    await expectStandalone(renderFigure(fig, { ...look, format: 'png', scale: 2 }), fig, 600, 340, 2);
+    const double = renderFigure(fig, { ...look, format: 'png', scale: 2 });
+    await expectStandalone(double, fig, 600, 340, 2);
+    // Its text chunks name the figure and rlwatch, and its density is 2 × 96 dpi (pHYs in pixels per metre).
+    expect(double.includes('Software\0rlwatch')).toBe(true);
+    expect(double.includes(Buffer.from('reward — Mean reward'))).toBe(true);
+    const phys = double.indexOf('pHYs');
+    expect(double.readUInt32BE(phys + 4)).toBe(Math.round(192 * 39.3701));
   });
 
   test('the pixels follow the data and the title (and nothing else: the same input draws the same)', async () => {
