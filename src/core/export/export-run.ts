@@ -6,7 +6,7 @@ import type { Figure } from '../../shared/charts/figure';
 import type { AlertInfo } from '../../shared/domain';
 import type { SourceFormatName } from '../../shared/formats';
 import { resolveThresholds, type Thresholds } from '../health';
-import { findRuns, readRunWhole } from '../inspect';
+import { findRuns, readRunWhole, type RunRead } from '../inspect';
 import type { ScalarSeries } from '../series/scalar-series';
 import { safeFileName, UniqueNames } from './file-names';
 import {
@@ -224,13 +224,12 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
     }
     if (opts.json) await writeData(join(dir, 'training_metrics.json'), () => jsonHistory(table!));
     if (formats.length === 0) continue;
-    const run: FigureRun = {
-      run: d.run,
-      ...(d.run === '.' ? { label: runFolderName(d.run, root) } : {}),
-      series: shownSeries(series, (s) => formatOf.get(s) ?? 'json'),
-      thresholds: { ...resolveThresholds(opts.userThresholds, read.config).values },
-      ...(opts.alerts ? { alerts: opts.alerts } : {}),
-    };
+    const run = figureRunOf(
+      { run: d.run, config: read.config },
+      root,
+      shownSeries(series, (s) => formatOf.get(s) ?? 'json'),
+      opts,
+    );
     const plan = planRunFigures(run, figureOpts);
     report.notices.push(...plan.notices);
     total += plan.figures.length * formats.length;
@@ -253,6 +252,25 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
   }
   await inFlight;
   return report;
+}
+
+/**
+ * A read run as its figures see it: thresholds as the app resolves them (the user's settings over the run's
+ * config over the defaults), the caller's alerts, and the root run '.' named by its folder.
+ */
+export function figureRunOf(
+  read: Pick<RunRead, 'run' | 'config'>,
+  root: string,
+  series: FigureRun['series'],
+  opts: Pick<DataExportOptions, 'userThresholds' | 'alerts'>,
+): FigureRun {
+  return {
+    run: read.run,
+    ...(read.run === '.' ? { label: runFolderName(read.run, root) } : {}),
+    series,
+    thresholds: { ...resolveThresholds(opts.userThresholds, read.config).values },
+    ...(opts.alerts ? { alerts: opts.alerts } : {}),
+  };
 }
 
 function writeFailure(file: string, err: unknown): string {

@@ -11,6 +11,7 @@ import {
   systemTags,
   type FigureRun,
 } from '../../../src/core/export/figure-set';
+import { figureRunOf } from '../../../src/core/export/export-run';
 import { figureLines } from '../../../src/core/export/figure-series';
 import { ScalarSeries } from '../../../src/core/series/scalar-series';
 import { resolveBand } from '../../../src/shared/charts/band';
@@ -99,6 +100,15 @@ describe('seed 003 set', () => {
     const evals = plan.figures.find((f) => f.name === 'evaluation_metrics')!.build();
     expect(evals.panels).toHaveLength(1);
     expect(evals.panels[0]!.spec.series.map((s) => s.run)).toEqual(['eval/bleu', 'eval/rouge']);
+  });
+
+  test('thresholds come from the user settings over the run config over the defaults, as the app resolves them', () => {
+    const config = { ppo: { target_kl: 0.05 } };
+    const of = (user: object | undefined) =>
+      figureRunOf({ run: '.', config }, '/runs/ppo-7', new Map(), { userThresholds: user }).thresholds;
+    expect(of(undefined)).toMatchObject({ target_kl: 0.05, entropy_min: 0.5 });
+    expect(of({ target_kl: 0.01 })).toMatchObject({ target_kl: 0.01 });
+    expect(figureRunOf({ run: '.', config: null }, '/runs/ppo-7', new Map(), {}).label).toBe('ppo-7');
   });
 
   test("the run's thresholds move the band and its note", () => {
