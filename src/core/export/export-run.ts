@@ -18,7 +18,7 @@ import {
   type FigureOptions,
 } from './figure-render';
 import {
-  mainTag,
+  mainReward,
   MAX_COMPARED_RUNS,
   planComparison,
   planRunFigures,
@@ -235,7 +235,7 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
     total += plan.figures.length * formats.length;
     for (const planned of plan.figures) await writeFigure(join(dir, planned.name), planned);
     // Only the main reward stays held for the comparison, not the whole run.
-    const reward = mainTag(run.series, ['reward']);
+    const reward = mainReward(run.series);
     if (reward === null) continue;
     if (comparing.length < MAX_COMPARED_RUNS)
       comparing.push({ ...run, series: new Map([[reward, run.series.get(reward)!]]) });

@@ -122,6 +122,9 @@ const REWARD_ROLES: readonly Role[] = ['reward'];
 const KL_ROLES: readonly Role[] = ['kl', 'kl_penalty'];
 const ENTROPY_ROLES: readonly Role[] = ['entropy'];
 
+/** The run's main reward tag (what training_progress and the comparison draw), or null. */
+export const mainReward = (series: TagSeries): string | null => mainTag(series, REWARD_ROLES);
+
 /** What the green band or target line means, with its thresholds: "green band: healthy 0.1 – 0.3 (clip_low 0.1, clip_high 0.3)". */
 export function bandNote(band: BandInfo | null): string | null {
   if (!band || (band.min === null && band.max === null)) return null;
@@ -247,7 +250,7 @@ export function planRunFigures(run: FigureRun, o: FigureSetOptions): FigurePlan 
   const notices: string[] = [];
   const tags = [...run.series.keys()].filter((t) => points(run.series.get(t)!) > 0).sort();
 
-  const progress = [mainTag(run.series, LOSS_ROLES), mainTag(run.series, REWARD_ROLES)].filter(
+  const progress = [mainTag(run.series, LOSS_ROLES), mainReward(run.series)].filter(
     (t): t is string => t !== null,
   );
   if (progress.length > 0) {
@@ -310,7 +313,7 @@ export function planRunFigures(run: FigureRun, o: FigureSetOptions): FigurePlan 
 /** The runs' main rewards overlaid on one chart (run i in palette colour i); null with fewer than two. */
 export function planComparison(runs: readonly FigureRun[], o: FigureSetOptions): PlannedFigure | null {
   const chosen = runs
-    .map((r) => ({ run: r, tag: mainTag(r.series, REWARD_ROLES) }))
+    .map((r) => ({ run: r, tag: mainReward(r.series) }))
     .filter((c): c is { run: FigureRun; tag: string } => c.tag !== null);
   if (chosen.length < 2) return null;
   return {
