@@ -1,11 +1,23 @@
-// `rlwatch export PATH --out FOLDER`: a run's full-resolution data as CSV (long and wide) and JSON history.
+// `rlwatch export PATH --out FOLDER`: a run's data (CSV, JSON history) and figures (PNG, SVG), once or kept up to date.
 
-import { exportData, ExportUsageError, type ExportFileEvent } from '../core/export/export-run';
+import { userThresholds } from '../core/alerts/user-thresholds';
+import {
+  exportData,
+  ExportUsageError,
+  type DataExportOptions,
+  type ExportFileEvent,
+  type ExportReport,
+} from '../core/export/export-run';
+import { watchExport } from '../core/export/export-watch';
 import { terminalSafe } from './terminal-text';
-import { parseFlags, UsageError } from './usage';
+import { parseFlags, parseNumber, untilSignal, UsageError } from './usage';
+import { savedSettings } from './watch-command';
 
 /** Exit status of an export that wrote some files but not all. */
 export const EXIT_PARTIAL = 1;
+
+/** `--every` when omitted: seed 003 watches its plot with `watch -n 30`. */
+export const DEFAULT_EVERY_S = 30;
 
 function regexFlag(name: string, raw: string | boolean | undefined): RegExp | undefined {
   if (typeof raw !== 'string') return undefined;
@@ -18,6 +30,76 @@ function regexFlag(name: string, raw: string | boolean | undefined): RegExp | un
   }
 }
 
+const str = (v: string | boolean | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** Progress on stderr: a bar redrawn in place on a terminal, one line per file otherwise. */
+function progressPrinter(tty: boolean): (e: ExportFileEvent) => void {
+  return (e) => {
+    const what = e.kind === 'written' ? `wrote ${terminalSafe(e.path)}` : `FAILED ${terminalSafe(e.message)}`;
+    if (tty) {
+      const width = 24;
+      const filled = Math.min(width, Math.round((e.done / Math.max(1, e.total)) * width));
+      process.stderr.write(
+        `\r\x1b[K[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${e.done}/${e.total} ${what}`,
+      );
+      if (e.kind === 'failed') process.stderr.write('\n');
+    } else {
+      process.stderr.write(`rlwatch: ${e.done}/${e.total} ${what}\n`);
+    }
+  };
+}
+
+/** The export's options from the flags (formats: none named means CSV, JSON and PNG). */
+function exportOptions(values: Record<string, string | boolean | undefined>): DataExportOptions {
+  const named = ['csv', 'json', 'png', 'svg'].some((f) => values[f] === true);
+  const theme = str(values.theme) ?? 'light';
+  if (theme !== 'light' && theme !== 'dark')
+    throw new UsageError(`--theme must be light or dark, got '${theme}'`);
+  return {
+    out: values.out as string,
+    csv: values.csv === true || !named,
+    json: values.json === true || !named,
+    png: values.png === true || !named,
+    svg: values.svg === true,
+    figure: {
+      width: parseNumber('width', str(values.width), 1, 8192) ?? 1600,
+      height: parseNumber('height', str(values.height), 1, 8192) ?? 900,
+      scale: parseNumber('scale', str(values.scale), 0.1, 8) ?? 1,
+      theme,
+    },
+    smoothing: parseNumber('smoothing', str(values.smoothing), 0, 0.999) ?? 0,
+    userThresholds: userThresholds(savedSettings()),
+    runs: regexFlag('runs', values.runs),
+    tags: regexFlag('tags', values.tags),
+  };
+}
+
+/** One round's summary: the JSON report on stdout with --json, else a line; notices and failures on stderr. */
+function printReport(report: ExportReport, json: boolean, noticesShown: Set<string>): void {
+  if (json) process.stdout.write(JSON.stringify(report) + '\n');
+  else {
+    process.stdout.write(
+      `rlwatch: exported ${report.runs.length} run(s) to ${terminalSafe(report.out)}: ${report.written.length} file(s) written` +
+        (report.failed.length ? `, ${report.failed.length} failed` : '') +
+        '\n',
+    );
+  }
+  for (const n of report.notices) {
+    if (noticesShown.has(n)) continue;
+    noticesShown.add(n);
+    process.stderr.write(`rlwatch: ${terminalSafe(n)}\n`);
+  }
+  for (const f of report.failed) process.stderr.write(`rlwatch: ${terminalSafe(f.message)}\n`);
+}
+
+function asUsageError(err: unknown, path: string): unknown {
+  if (err instanceof ExportUsageError) return new UsageError(err.message);
+  if (err instanceof UsageError) return err;
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return new UsageError(`${path} does not exist`);
+  return new UsageError(err instanceof Error ? err.message : String(err));
+}
+
 export async function runExport(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags(args, {
     out: { type: 'string' },
@@ -27,55 +109,55 @@ export async function runExport(args: string[]): Promise<number> {
     svg: { type: 'boolean' },
     runs: { type: 'string' },
     tags: { type: 'string' },
+    width: { type: 'string' },
+    height: { type: 'string' },
+    scale: { type: 'string' },
+    theme: { type: 'string' },
+    smoothing: { type: 'string' },
+    watch: { type: 'boolean' },
+    every: { type: 'string' },
   });
   if (positionals.length !== 1)
     throw new UsageError('export needs exactly one path: rlwatch export PATH --out FOLDER');
   if (typeof values.out !== 'string' || values.out === '') throw new UsageError('export needs --out FOLDER');
-  if (values.png === true || values.svg === true) {
-    throw new UsageError('PNG and SVG figures are not in this version of export yet; --csv and --json are');
-  }
-  // Neither format named: both.
-  const csv = values.csv === true || values.json !== true;
-  const json = values.json === true || values.csv !== true;
+  if (values.every !== undefined && values.watch !== true) throw new UsageError('--every goes with --watch');
+  const path = positionals[0]!;
   const tty = process.stderr.isTTY === true;
-  const progress = (e: ExportFileEvent): void => {
-    const what = e.kind === 'written' ? `wrote ${terminalSafe(e.path)}` : `FAILED ${terminalSafe(e.message)}`;
-    if (tty) {
-      const width = 24;
-      const filled = Math.round((e.done / Math.max(1, e.total)) * width);
-      process.stderr.write(
-        `\r\x1b[K[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${e.done}/${e.total} ${what}`,
-      );
-      if (e.kind === 'failed') process.stderr.write('\n');
-    } else {
-      process.stderr.write(`rlwatch: ${e.done}/${e.total} ${what}\n`);
-    }
+  const json = values.json === true;
+  const opts: DataExportOptions = { ...exportOptions(values), onFile: progressPrinter(tty) };
+  const noticesShown = new Set<string>();
+  const endBar = (): void => {
+    if (tty) process.stderr.write('\r\x1b[K');
   };
-  let report;
+
+  if (values.watch === true) {
+    const everyS = parseNumber('every', str(values.every), 1, 86_400) ?? DEFAULT_EVERY_S;
+    const stop = new AbortController();
+    void untilSignal().then(() => stop.abort());
+    let last: ExportReport | null;
+    try {
+      last = await watchExport(path, opts, {
+        everyMs: everyS * 1000,
+        signal: stop.signal,
+        onRound: (report) => {
+          endBar();
+          printReport(report, json, noticesShown);
+        },
+      });
+    } catch (err) {
+      throw asUsageError(err, path);
+    }
+    // Stopped by Ctrl-C: the status says whether the last round wrote everything.
+    return last && last.failed.length > 0 ? EXIT_PARTIAL : 0;
+  }
+
+  let report: ExportReport;
   try {
-    report = await exportData(positionals[0]!, {
-      out: values.out,
-      csv,
-      json,
-      runs: regexFlag('runs', values.runs),
-      tags: regexFlag('tags', values.tags),
-      onFile: progress,
-    });
+    report = await exportData(path, opts);
   } catch (err) {
-    if (err instanceof ExportUsageError) throw new UsageError(err.message);
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new UsageError(`${positionals[0]} does not exist`);
-    throw new UsageError(err instanceof Error ? err.message : String(err));
+    throw asUsageError(err, path);
   }
-  if (tty) process.stderr.write('\r\x1b[K');
-  if (values.json === true) process.stdout.write(JSON.stringify(report) + '\n');
-  else {
-    process.stdout.write(
-      `rlwatch: exported ${report.runs.length} run(s) to ${terminalSafe(report.out)}: ${report.written.length} file(s) written` +
-        (report.failed.length ? `, ${report.failed.length} failed` : '') +
-        '\n',
-    );
-  }
-  for (const f of report.failed) process.stderr.write(`rlwatch: ${terminalSafe(f.message)}\n`);
+  endBar();
+  printReport(report, json, noticesShown);
   return report.failed.length > 0 ? EXIT_PARTIAL : 0;
 }

@@ -23,11 +23,18 @@ Usage:
                                    print updates, progress, system samples and alerts as they
                                    happen (--json: NDJSON); --exit-on critical exits 3 on the
                                    first critical alert
-  rlwatch export PATH --out FOLDER [--csv] [--json] [--runs REGEX] [--tags REGEX]
+  rlwatch export PATH --out FOLDER [--csv] [--json] [--png] [--svg] [--runs REGEX] [--tags REGEX]
+                 [--width W --height H --scale S] [--theme light|dark] [--smoothing X]
+                 [--watch [--every N]]
                                    write each run's data to FOLDER/RUN/: metrics_long.csv (every
                                    point as read), metrics_wide.csv (a row per step) and
-                                   training_metrics.json (history); --json also prints what was
-                                   written; never into PATH
+                                   training_metrics.json (history); figures as PNG/SVG:
+                                   training_progress, policy_metrics, evaluation_metrics, system,
+                                   figures/TAG (the first 100 tags), FOLDER/comparison for several
+                                   runs (none named: CSV, JSON and PNG; figures 1600×900, scale 1);
+                                   --watch exports again when the run changes, at most every N s
+                                   (30) until Ctrl-C; --json also prints what was written (per round
+                                   with --watch); never into PATH
   rlwatch --help | --version
 
 Exit status: 0 ok, 1 export partly failed, 2 bad usage or unreadable path.`;

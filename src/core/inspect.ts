@@ -77,12 +77,12 @@ export interface RunRead<T = ScalarSeries> {
 
 /**
  * Reads every source of a discovered run to its end, the way inspect and export both need it. `keep`
- * decides what stays of each file's series once that file is read: export keeps the series, inspect
- * only its summary (so a run's points are never all held at once).
+ * decides what stays of each file's series once that file is read (told the file's format): export keeps
+ * the series, inspect only its summary (so a run's points are never all held at once).
  */
 export async function readRunWhole<T = ScalarSeries>(
   d: DiscoveredRun,
-  keep: (series: ScalarSeries) => T = (x) => x as unknown as T,
+  keep: (series: ScalarSeries, format: SourceFormatName) => T = (x) => x as unknown as T,
   onFile: (file: string) => void = () => {},
 ): Promise<RunRead<T>> {
   const series = new Map<string, T[]>();
@@ -96,7 +96,7 @@ export async function readRunWhole<T = ScalarSeries>(
     for (const [tag, one] of r.series.entries()) {
       let list = series.get(tag);
       if (!list) series.set(tag, (list = []));
-      list.push(keep(one));
+      list.push(keep(one, s.format));
     }
     if (r.progress) progress = progressOf(r.progress);
     sourceConfigs.push(r.config);

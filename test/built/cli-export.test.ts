@@ -34,13 +34,16 @@ test('export writes each run folder and --json prints what was written', () => {
   expect(r.stderr.split('\n').filter((l) => /^rlwatch: \d+\/9 wrote /.test(l))).toHaveLength(9);
 });
 
-test('an --out inside the folder it reads, or figures not built yet, are usage errors (exit 2, one line)', () => {
+test('an --out inside the folder it reads, or a bad figure flag, is a usage error (exit 2, one line)', () => {
   const inside = rlwatch('export', runs, '--out', join(runs, 'exports'));
   expect(inside.status).toBe(2);
   expect(inside.stderr).toMatch(/^rlwatch: --out .* is inside .*never writes into the folder it reads/);
   expect(existsSync(join(runs, 'exports'))).toBe(false);
-  const png = rlwatch('export', runs, '--out', out, '--png');
-  expect(png.status).toBe(2);
-  expect(png.stderr).toMatch(/PNG and SVG figures are not in this version of export yet/);
+  const theme = rlwatch('export', runs, '--out', out, '--png', '--theme', 'blue');
+  expect(theme.status).toBe(2);
+  expect(theme.stderr).toMatch(/^rlwatch: --theme must be light or dark/);
+  const every = rlwatch('export', runs, '--out', out, '--every', '5');
+  expect(every.status).toBe(2);
+  expect(every.stderr).toMatch(/--every goes with --watch/);
   expect(rlwatch('export', runs).status).toBe(2);
 });

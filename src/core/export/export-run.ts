@@ -1,8 +1,32 @@
-// Headless export of runs' data: full-resolution CSV (long and wide) and JSON history, written safely.
+// Headless export of runs: full-resolution CSV (long and wide), JSON history and figures (PNG/SVG), written safely.
 
 import { mkdir, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { findRuns, readRunWhole } from '../inspect';
+import type { Figure } from '../../shared/charts/figure';
+import type { AlertInfo } from '../../shared/domain';
+import type { SourceFormatName } from '../../shared/formats';
+import { resolveThresholds, type Thresholds } from '../health';
+import { findRuns, readRunWhole, type RunRead } from '../inspect';
+import type { ScalarSeries } from '../series/scalar-series';
+import { safeFileName, UniqueNames } from './file-names';
+import {
+  checkFigureOptions,
+  DEFAULT_FIGURE,
+  FigureSizeError,
+  renderFigureAsync,
+  type FigureFormat,
+  type FigureOptions,
+} from './figure-render';
+import {
+  mainReward,
+  MAX_COMPARED_RUNS,
+  planComparison,
+  planRunFigures,
+  shownSeries,
+  type FigureRun,
+  type FigureSetOptions,
+  type PlannedFigure,
+} from './figure-set';
 import { ExportWriteError, writeAtomically } from './safe-write';
 import { jsonHistory, longCsv, wideCsv, wideTable, type RunSeries } from './tables';
 
@@ -11,10 +35,25 @@ export interface DataExportOptions {
   out: string;
   csv: boolean;
   json: boolean;
+  /** Figures: seed 003's set, one per tag, a comparison of several runs; as PNG and/or SVG. */
+  png?: boolean;
+  svg?: boolean;
+  /** Figure size (CSS pixels), PNG pixel ratio and theme; defaults 1600×900, scale 1, light. */
+  figure?: Partial<Pick<FigureOptions, 'width' | 'height' | 'scale' | 'theme'>>;
+  /** EMA weight of the figures' smoothed lines, 0 = off (default). */
+  smoothing?: number;
+  /** The user's threshold settings (over each run's config, over the defaults), as the app resolves them. */
+  userThresholds?: Partial<Thresholds>;
+  /** Alerts to mark on the figures (each on its run and tag). */
+  alerts?: readonly AlertInfo[];
+  /** Per-tag figures of one run at most (default 100, with a notice naming --tags). */
+  maxTagFigures?: number;
   /** Only runs whose name matches; only tags whose name matches. */
   runs?: RegExp;
   tags?: RegExp;
-  /** Called as each file is finished (or fails): progress for long exports. */
+  /** Stops the export before its next file (files written so far stay whole: each write is atomic). */
+  signal?: AbortSignal;
+  /** Called as each file is finished (or fails): progress for long exports; `total` grows as runs are read. */
   onFile?: (event: ExportFileEvent) => void;
 }
 
@@ -28,6 +67,8 @@ export interface ExportReport {
   runs: string[];
   written: { path: string; bytes: number }[];
   failed: { path: string; message: string }[];
+  /** What was left out on purpose and why (a figure a run has no tags for, the per-tag figure cap). */
+  notices: string[];
 }
 
 export class ExportUsageError extends Error {
@@ -37,19 +78,9 @@ export class ExportUsageError extends Error {
   }
 }
 
-/** Characters no folder name should hold on any OS: controls and Windows' reserved ones. */
-// eslint-disable-next-line no-control-regex
-const UNSAFE_IN_NAME = /[\u0000-\u001f\u007f:*?"<>|]/g;
-
 /** A run name as one folder name: separators and control characters become `_`, '.' the root's name. */
 export function runFolderName(run: string, root: string): string {
-  const name = run === '.' ? (root.split(sep).filter(Boolean).pop() ?? 'run') : run;
-  return (
-    name
-      .replace(/[\\/]+/g, '__')
-      .replace(UNSAFE_IN_NAME, '_')
-      .slice(0, 200) || 'run'
-  );
+  return safeFileName(run === '.' ? (root.split(sep).filter(Boolean).pop() ?? 'run') : run) || 'run';
 }
 
 /** Whether `path` is `root` or below it (`..out` is a name below it, not a way out). */
@@ -74,8 +105,27 @@ async function realPathSoFar(path: string): Promise<string> {
   }
 }
 
+/** The figure look, checked once before anything is read (a bad size is a usage error, not N failed files). */
+function figureLook(opts: DataExportOptions): { formats: FigureFormat[]; look: FigureOptions } {
+  const formats: FigureFormat[] = [
+    ...(opts.png ? ['png' as const] : []),
+    ...(opts.svg ? ['svg' as const] : []),
+  ];
+  try {
+    const look = checkFigureOptions({ ...DEFAULT_FIGURE, ...opts.figure, format: formats[0] ?? 'png' });
+    return { formats, look };
+  } catch (err) {
+    if (err instanceof FigureSizeError) throw new ExportUsageError(err.message);
+    throw err;
+  }
+}
+
 /** Exports every matching run under `path`; a file that cannot be written is reported and the rest go on. */
 export async function exportData(path: string, opts: DataExportOptions): Promise<ExportReport> {
+  const { formats, look } = figureLook(opts);
+  const smoothing = opts.smoothing ?? 0;
+  if (!(smoothing >= 0 && smoothing < 1))
+    throw new ExportUsageError(`smoothing must be 0 to 0.999, not ${smoothing}`);
   const { root, runs } = await findRuns(path);
   const out = resolve(opts.out);
   if (isInside(await realPathSoFar(out), await realpath(root))) {
@@ -85,50 +135,152 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
   }
   const chosen = runs.filter((r) => !opts.runs || opts.runs.test(r.run));
   const perRun = (opts.csv ? 2 : 0) + (opts.json ? 1 : 0);
-  const total = chosen.length * perRun;
-  const report: ExportReport = { root, out, runs: chosen.map((r) => r.run), written: [], failed: [] };
+  let total = chosen.length * perRun;
+  const report: ExportReport = {
+    root,
+    out,
+    runs: chosen.map((r) => r.run),
+    written: [],
+    failed: [],
+    notices: [],
+  };
   let done = 0;
-  const used = new Set<string>();
+  const fail = (file: string, message: string): void => {
+    done++;
+    report.failed.push({ path: file, message });
+    opts.onFile?.({ kind: 'failed', path: file, message, done, total });
+  };
+  /** Writes one file from what `make` gives; any failure (drawing, folder, disk) is reported with its name. */
+  const writeOne = async (
+    file: string,
+    make: () => Iterable<string | Uint8Array> | Promise<Iterable<string | Uint8Array>>,
+  ): Promise<void> => {
+    if (opts.signal?.aborted) return;
+    try {
+      await mkdir(dirname(file), { recursive: true });
+      const bytes = await writeAtomically(file, await make());
+      done++;
+      report.written.push({ path: file, bytes });
+      opts.onFile?.({ kind: 'written', path: file, bytes, done, total });
+    } catch (err) {
+      fail(file, writeFailure(file, err));
+    }
+  };
+  // At most one figure is being encoded and written while the next is drawn; files still finish in order.
+  let inFlight: Promise<void> = Promise.resolve();
+  const writeData = async (file: string, make: () => Iterable<string>): Promise<void> => {
+    await inFlight;
+    await writeOne(file, make);
+  };
+  const figureOpts: FigureSetOptions = {
+    smoothing,
+    pixels: look.width * look.scale,
+    ...(opts.maxTagFigures !== undefined ? { maxTagFigures: opts.maxTagFigures } : {}),
+  };
+  /** Builds a planned figure once and writes it in each format; a figure that fails to build fails its files. */
+  const writeFigure = async (base: string, planned: PlannedFigure): Promise<void> => {
+    if (opts.signal?.aborted) return;
+    let figure: Figure;
+    try {
+      figure = planned.build();
+    } catch (err) {
+      await inFlight;
+      for (const f of formats) fail(`${base}.${f}`, drawFailure(`${base}.${f}`, err));
+      return;
+    }
+    for (const format of formats) {
+      let encoded: Promise<Buffer>;
+      try {
+        encoded = renderFigureAsync(figure, { ...look, format });
+      } catch (err) {
+        await inFlight;
+        fail(`${base}.${format}`, drawFailure(`${base}.${format}`, err));
+        continue;
+      }
+      encoded.catch(() => {}); // awaited (and reported) by writeOne; not an unhandled rejection meanwhile
+      await inFlight;
+      inFlight = writeOne(`${base}.${format}`, async () => [await encoded]);
+      // Drawing takes tens of ms: let the event loop run between figures (a window stays responsive).
+      await new Promise<void>((res) => setImmediate(res));
+    }
+  };
+  const names = new UniqueNames();
+  const comparing: FigureRun[] = [];
+  let comparedOut = 0;
   for (const d of chosen) {
-    const read = await readRunWhole(d);
+    if (opts.signal?.aborted) break;
+    const formatOf = new Map<ScalarSeries, SourceFormatName>();
+    const read = await readRunWhole(d, (s, format) => {
+      formatOf.set(s, format);
+      return s;
+    });
     const series: RunSeries = new Map([...read.series].filter(([tag]) => !opts.tags || opts.tags.test(tag)));
     // Two runs whose names map to one folder name (`a/b` and `a__b`) get distinct folders.
-    let name = runFolderName(d.run, root);
-    for (let n = 2; used.has(name); n++) name = `${runFolderName(d.run, root)}-${n}`;
-    used.add(name);
-    const dir = join(out, name);
-    const files: [string, () => Iterable<string>][] = [];
+    const dir = join(out, names.take(runFolderName(d.run, root)));
     const table = opts.csv || opts.json ? wideTable(series) : null;
     if (opts.csv) {
-      files.push(['metrics_long.csv', () => longCsv(d.run, series)]);
-      files.push(['metrics_wide.csv', () => wideCsv(table!)]);
+      await writeData(join(dir, 'metrics_long.csv'), () => longCsv(d.run, series));
+      await writeData(join(dir, 'metrics_wide.csv'), () => wideCsv(table!));
     }
-    if (opts.json) files.push(['training_metrics.json', () => jsonHistory(table!)]);
-    try {
-      await mkdir(dir, { recursive: true });
-    } catch (err) {
-      const message = `cannot create ${dir}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`;
-      for (const [name] of files) {
-        done++;
-        report.failed.push({ path: join(dir, name), message });
-        opts.onFile?.({ kind: 'failed', path: join(dir, name), message, done, total });
-      }
-      continue;
-    }
-    for (const [name, chunks] of files) {
-      const file = join(dir, name);
-      done++;
-      try {
-        const bytes = await writeAtomically(file, chunks());
-        report.written.push({ path: file, bytes });
-        opts.onFile?.({ kind: 'written', path: file, bytes, done, total });
-      } catch (err) {
-        const message =
-          err instanceof ExportWriteError ? err.message : `cannot write ${file}: ${String(err)}`;
-        report.failed.push({ path: file, message });
-        opts.onFile?.({ kind: 'failed', path: file, message, done, total });
-      }
-    }
+    if (opts.json) await writeData(join(dir, 'training_metrics.json'), () => jsonHistory(table!));
+    if (formats.length === 0) continue;
+    const run = figureRunOf(
+      { run: d.run, config: read.config },
+      root,
+      shownSeries(series, (s) => formatOf.get(s) ?? 'json'),
+      opts,
+    );
+    const plan = planRunFigures(run, figureOpts);
+    report.notices.push(...plan.notices);
+    total += plan.figures.length * formats.length;
+    for (const planned of plan.figures) await writeFigure(join(dir, planned.name), planned);
+    // Only the main reward stays held for the comparison, not the whole run.
+    const reward = mainReward(run.series);
+    if (reward === null) continue;
+    if (comparing.length < MAX_COMPARED_RUNS)
+      comparing.push({ ...run, series: new Map([[reward, run.series.get(reward)!]]) });
+    else comparedOut++;
   }
+  if (comparedOut > 0)
+    report.notices.push(
+      `comparison shows the first ${MAX_COMPARED_RUNS} runs with a reward; ${comparedOut} more left out (choose with --runs REGEX)`,
+    );
+  const comparison = planComparison(comparing, figureOpts);
+  if (comparison) {
+    total += formats.length;
+    await writeFigure(join(out, comparison.name), comparison);
+  }
+  await inFlight;
   return report;
+}
+
+/**
+ * A read run as its figures see it: thresholds as the app resolves them (the user's settings over the run's
+ * config over the defaults), the caller's alerts, and the root run '.' named by its folder.
+ */
+export function figureRunOf(
+  read: Pick<RunRead, 'run' | 'config'>,
+  root: string,
+  series: FigureRun['series'],
+  opts: Pick<DataExportOptions, 'userThresholds' | 'alerts'>,
+): FigureRun {
+  return {
+    run: read.run,
+    ...(read.run === '.' ? { label: runFolderName(read.run, root) } : {}),
+    series,
+    thresholds: { ...resolveThresholds(opts.userThresholds, read.config).values },
+    ...(opts.alerts ? { alerts: opts.alerts } : {}),
+  };
+}
+
+function writeFailure(file: string, err: unknown): string {
+  if (err instanceof ExportWriteError) return err.message;
+  const code = (err as NodeJS.ErrnoException).code;
+  // mkdir of the file's folder: name the file, as a write failure does.
+  if (code) return `cannot write ${file}: cannot create its folder (${code})`;
+  return drawFailure(file, err);
+}
+
+function drawFailure(file: string, err: unknown): string {
+  return `cannot draw ${file}: ${err instanceof Error ? err.message : String(err)}`;
 }

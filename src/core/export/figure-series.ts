@@ -4,6 +4,7 @@ import type { SeriesLines } from '../../shared/charts/chart-options';
 import { xOf, type XAxisMode } from '../../shared/charts/axis';
 import type { Pt } from '../../shared/charts/series-model';
 import { smooth } from '../../shared/charts/smoothing';
+import type { RestartMark } from '../../shared/domain';
 import { minMaxIndices } from '../series/downsample';
 import type { ScalarSeries } from '../series/scalar-series';
 
@@ -17,28 +18,67 @@ export interface LineOptions {
   steps?: { min: number; max: number };
 }
 
-/** The points of a tag across its files, in file order, as columns (x by the axis mode). */
-function columns(parts: readonly ScalarSeries[], o: LineOptions): { xs: Float64Array; ys: Float64Array } {
+/** A figure's series: the lines, and where the run restarted (steps went back) in this tag. */
+export interface FigureLines extends SeriesLines {
+  restarts: Pick<RestartMark, 'step' | 'wallTime'>[];
+}
+
+/** First index in steps[0, n) whose step is ≥ step (steps never decrease there). */
+function lowerBound(steps: Float64Array, n: number, step: number): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (steps[mid]! < step) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The points of a tag across its files, in file order, with the dashboard's restart rule (TensorBoard's
+ * preemption rule): a step lower than the highest kept starts over there, and earlier points with step ≥ it
+ * leave the line, so a resumed run never draws as a zig-zag. Then the step window, then x by the axis mode.
+ */
+function columns(
+  parts: readonly ScalarSeries[],
+  o: LineOptions,
+): { xs: Float64Array; ys: Float64Array; restarts: FigureLines['restarts'] } {
   let n = 0;
   for (const s of parts) n += s.length;
-  const xs = new Float64Array(n);
+  const steps = new Float64Array(n);
+  const walls = new Float64Array(n);
   const ys = new Float64Array(n);
+  const restarts: FigureLines['restarts'] = [];
   let origin = Number.NaN;
   for (const s of parts) if (s.length > 0 && !(origin <= s.wallTime(0))) origin = s.wallTime(0);
   let k = 0;
   for (const s of parts) {
     for (let i = 0; i < s.length; i++) {
       const step = s.step(i);
-      if (o.steps && (step < o.steps.min || step > o.steps.max)) continue;
-      xs[k] = xOf(o.xAxis, step, s.wallTime(i), origin);
+      if (k > 0 && step < steps[k - 1]!) {
+        k = lowerBound(steps, k, step);
+        restarts.push({ step, wallTime: s.wallTime(i) });
+      }
+      steps[k] = step;
+      walls[k] = s.wallTime(i);
       ys[k] = s.value(i);
       k++;
     }
   }
-  return { xs: xs.subarray(0, k), ys: ys.subarray(0, k) };
+  const xs = new Float64Array(k);
+  let m = 0;
+  for (let i = 0; i < k; i++) {
+    const step = steps[i]!;
+    if (o.steps && (step < o.steps.min || step > o.steps.max)) continue;
+    xs[m] = xOf(o.xAxis, step, walls[i]!, origin);
+    ys[m] = ys[i]!;
+    m++;
+  }
+  return { xs: xs.subarray(0, m), ys: ys.subarray(0, m), restarts };
 }
 
-/** Whether xs never decreases (files of a restarted run can go back in step: then sort). */
+/** Whether xs never decreases (wall time can go back where steps do not: then sort). */
 function ascending(xs: Float64Array): boolean {
   for (let i = 1; i < xs.length; i++) if (xs[i]! < xs[i - 1]!) return false;
   return true;
@@ -63,15 +103,16 @@ function pick(xs: Float64Array, ys: ArrayLike<number>, keep: Int32Array | null):
 }
 
 /** One series of a figure: raw and (with smoothing on) smoothed lines, downsampled to the plot's pixels. */
-export function figureLines(label: string, parts: readonly ScalarSeries[], o: LineOptions): SeriesLines {
+export function figureLines(label: string, parts: readonly ScalarSeries[], o: LineOptions): FigureLines {
   const read = columns(parts, o);
   const { xs, ys } = sortedByX(read.xs, read.ys);
   const n = xs.length;
-  const keep = n > 4 * o.pixels ? minMaxIndices(xs, ys, 0, n, xs[0]!, xs[n - 1]!, o.pixels) : null;
+  const pixels = Math.max(1, Math.round(o.pixels));
+  const keep = n > 4 * pixels ? minMaxIndices(xs, ys, 0, n, xs[0]!, xs[n - 1]!, pixels) : null;
   const raw = pick(xs, ys, keep);
-  if (!(o.smoothing > 0)) return { run: label, raw, smoothed: raw };
+  if (!(o.smoothing > 0)) return { run: label, raw, smoothed: raw, restarts: read.restarts };
   const sm = smooth(ys, o.smoothing);
   // The smoothed line keeps its own per-pixel extremes (they are not where the raw ones are).
-  const smKeep = n > 4 * o.pixels ? minMaxIndices(xs, sm, 0, n, xs[0]!, xs[n - 1]!, o.pixels) : null;
-  return { run: label, raw, smoothed: pick(xs, sm, smKeep) };
+  const smKeep = n > 4 * pixels ? minMaxIndices(xs, sm, 0, n, xs[0]!, xs[n - 1]!, pixels) : null;
+  return { run: label, raw, smoothed: pick(xs, sm, smKeep), restarts: read.restarts };
 }

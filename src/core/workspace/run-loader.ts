@@ -18,7 +18,7 @@ import { deadEntry, sortEntries, type LiveEntry, type RunState, type SourceEntry
  * When several formats of one run carry the same tag (the demo writes an event file and a CSV with
  * the same metrics), the live view shows the first format of this list only: no doubled points.
  */
-const FORMAT_PRIORITY: readonly SourceFormatName[] = [
+export const FORMAT_PRIORITY: readonly SourceFormatName[] = [
   'tfevents',
   'wandb',
   'trainer_state',

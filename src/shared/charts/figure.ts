@@ -90,6 +90,14 @@ export function backgroundPlugin(colour: string): Plugin<'line'> {
   };
 }
 
+/** Legend entries longer than this keep their end (run names differ at the end: `…/run-20260102_030405-a`). */
+export const LEGEND_MAX_CHARS = 28;
+
+/** A legend entry that fits beside the panel title: a long name keeps its last characters after an ellipsis. */
+export function legendText(name: string): string {
+  return name.length <= LEGEND_MAX_CHARS ? name : `…${name.slice(name.length - LEGEND_MAX_CHARS + 1)}`;
+}
+
 /**
  * One panel's chart.js configuration: the dashboard's chart (band, markers, smoothing, lone points) plus a
  * panel title, axis titles, a legend of the series (one entry per run, also with smoothing on) and an
@@ -127,7 +135,7 @@ export function panelConfiguration(
         boxHeight: 3,
         generateLabels: () =>
           series.map((s, i) => ({
-            text: s.run,
+            text: legendText(s.run),
             fillStyle: runColor(i),
             strokeStyle: runColor(i),
             lineWidth: 0,
