@@ -16,6 +16,9 @@ export const REQUEST_CHANNELS = [
   'system.history',
   'settings.get',
   'settings.set',
+  'export.figure',
+  'export.run',
+  'dialog.pickFolder',
 ] as const;
 
 export const PUSH_EVENTS = [
@@ -27,6 +30,7 @@ export const PUSH_EVENTS = [
   'load.progress',
   'app.focus',
   'app.notice',
+  'export.progress',
 ] as const;
 
 export type RequestChannel = (typeof REQUEST_CHANNELS)[number];

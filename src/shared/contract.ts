@@ -8,15 +8,19 @@ import type {
   AppFocus,
   AppInfo,
   AppNotice,
+  ExportedFigure,
+  ExportProgress,
   LoadProgress,
   RecentRunInfo,
   RunDetails,
+  RunExportResult,
   RunInfo,
   SeriesDelta,
   SeriesReset,
   SeriesWindow,
   Settings,
 } from './domain';
+import { FIGURE_BOUNDS } from './figure-bounds';
 import type { SystemSnapshot } from './system-types';
 
 const runName = z.string().min(1).max(4096);
@@ -48,6 +52,20 @@ export const settingsPatchSchema = z.strictObject({
     .max(24 * 60)
     .optional(),
   thresholds: z.record(z.string().min(1).max(64), finite).optional(),
+  exportFolder: z.string().min(1).max(4096).nullable().optional(),
+});
+
+/** A chart's view as the dashboard draws it, for export.figure. */
+const chartViewSchema = z.strictObject({
+  xAxis: z.enum(['step', 'relative', 'wall']),
+  logY: z.boolean(),
+  smoothing: z.number().min(0).max(0.999),
+  ignoreOutliers: z.boolean(),
+  /** The visible x window when zoomed, in the x axis' own units; absent: the whole series. */
+  xRange: z
+    .strictObject({ min: finite, max: finite })
+    .refine((r) => r.min < r.max, 'xRange.min must be below xRange.max')
+    .optional(),
 });
 
 /** Argument schemas: every request's input is untrusted and parsed here before a handler sees it. */
@@ -82,6 +100,23 @@ export const requestSchemas = {
   'system.history': z.strictObject({ sinceMs: finite.optional() }),
   'settings.get': z.strictObject({}),
   'settings.set': z.strictObject({ patch: settingsPatchSchema }),
+  'export.figure': z.strictObject({
+    /** Overlaid runs, in drawing order (run i gets palette colour i). */
+    runs: z.array(runName).min(1).max(64),
+    tag: tagName,
+    view: chartViewSchema,
+    theme: z.enum(['light', 'dark']),
+    format: z.enum(['png', 'svg']),
+    width: z.number().int().min(FIGURE_BOUNDS.minWidth).max(FIGURE_BOUNDS.maxWidth),
+    height: z.number().int().min(FIGURE_BOUNDS.minHeight).max(FIGURE_BOUNDS.maxHeight),
+    scale: z.number().min(FIGURE_BOUNDS.minScale).max(FIGURE_BOUNDS.maxScale),
+  }),
+  'export.run': z.strictObject({
+    runs: z.array(runName).min(1).max(1000),
+    /** Where the files go (created); never inside the open folder. */
+    folder: z.string().min(1).max(4096),
+  }),
+  'dialog.pickFolder': z.strictObject({}),
 } satisfies Record<RequestChannel, z.ZodType>;
 
 /** Result types per channel (results are produced by our own code, so types suffice). */
@@ -101,6 +136,10 @@ export interface RequestResults {
   'system.history': SystemSnapshot[];
   'settings.get': Settings;
   'settings.set': Settings;
+  'export.figure': ExportedFigure;
+  'export.run': RunExportResult;
+  /** The folder the user picked (Electron's dialog), null when cancelled. */
+  'dialog.pickFolder': { path: string } | null;
 }
 
 export type RequestArgs = { [C in RequestChannel]: z.infer<(typeof requestSchemas)[C]> };
@@ -114,6 +153,7 @@ export interface PushPayloads {
   'load.progress': LoadProgress;
   'app.focus': AppFocus;
   'app.notice': AppNotice;
+  'export.progress': ExportProgress;
 }
 
 // Compile-time check that every push event has a payload type and every channel a result type.

@@ -190,6 +190,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = {
   usePolling: false,
   stalledAfterMinutes: 10,
   thresholds: {},
+  exportFolder: null,
 };
 
 export interface Settings {
@@ -207,6 +208,8 @@ export interface Settings {
   stalledAfterMinutes: number;
   /** User threshold overrides (target_kl, entropy_min, …): they win over the run's config. */
   thresholds: Record<string, number>;
+  /** The folder "Export run…" last wrote into (offered again next time); null before the first export. */
+  exportFolder: string | null;
 }
 
 export interface AppInfo {
@@ -226,4 +229,31 @@ export interface AppInfo {
 export interface AppNotice {
   level: 'info' | 'warning' | 'error';
   message: string;
+}
+
+/** A chart exported as a standalone figure (export.figure): the file's bytes and the name to save it under. */
+export interface ExportedFigure {
+  fileName: string;
+  mime: 'image/png' | 'image/svg+xml';
+  bytes: Uint8Array;
+  /** Size in image pixels (CSS size × scale for a PNG; the CSS size for an SVG). */
+  width: number;
+  height: number;
+}
+
+/** What "Export run…" wrote (export.run): every file written and every file that failed, with why. */
+export interface RunExportResult {
+  folder: string;
+  written: { path: string; bytes: number }[];
+  failed: { path: string; message: string }[];
+}
+
+/** One file of a run export finished or failed (export.progress): `done` of `total` files so far. */
+export interface ExportProgress {
+  folder: string;
+  path: string;
+  ok: boolean;
+  message?: string;
+  done: number;
+  total: number;
 }

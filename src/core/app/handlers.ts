@@ -37,5 +37,12 @@ export function createHandlers(core: AppCore): Handlers {
     'system.history': ({ sinceMs }) => core.systemHistory(sinceMs),
     'settings.get': () => core.getSettings(),
     'settings.set': ({ patch }) => core.setSettings(patch),
+    'export.figure': (args) => core.exportFigure(args),
+    'export.run': (args) => core.exportRun(args),
+    'dialog.pickFolder': async () => {
+      if (!host.pickExportFolder) throw new ApiError('unavailable', 'no folder picker in this mode');
+      const picked = await host.pickExportFolder(core.getSettings().exportFolder);
+      return picked === null ? null : { path: picked };
+    },
   };
 }

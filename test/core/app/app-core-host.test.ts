@@ -24,6 +24,7 @@ const HOST = {
   version: 't',
   allowOpenFolder: true,
   chooseFolder: async () => null,
+  pickExportFolder: async () => null,
 } as const;
 
 let tmp: string;
@@ -70,6 +71,18 @@ describe('every channel through dispatch', () => {
         'system.history': {},
         'settings.get': {},
         'settings.set': { patch: { theme: 'dark' } },
+        'export.figure': {
+          runs: ['run1'],
+          tag: 'approx_kl',
+          view: { xAxis: 'step', logY: false, smoothing: 0, ignoreOutliers: false },
+          theme: 'light',
+          format: 'png',
+          width: 400,
+          height: 240,
+          scale: 1,
+        },
+        'export.run': { runs: ['run1'], folder: join(tmp, 'all-channels-export') },
+        'dialog.pickFolder': {},
       };
       const results: Record<string, unknown> = {};
       for (const c of REQUEST_CHANNELS) {
@@ -85,6 +98,9 @@ describe('every channel through dispatch', () => {
       expect(results['alerts.ack']).toMatchObject({ id, acknowledged: true });
       expect(results['alerts.snooze']).toMatchObject({ id, snoozedUntil: expect.any(Number) });
       expect(results['settings.set']).toMatchObject({ theme: 'dark' });
+      expect(results['export.figure']).toMatchObject({ fileName: 'approx_kl.png', width: 400, height: 240 });
+      expect(results['export.run']).toMatchObject({ written: expect.any(Array), failed: [] });
+      expect(results['dialog.pickFolder']).toBe(null);
       // Typed failures, not crashes.
       expect(await dispatch(h, 'alerts.ack', { id: 'nope' })).toMatchObject({
         ok: false,
