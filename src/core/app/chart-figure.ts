@@ -53,18 +53,22 @@ function runSeries(source: ChartSource, run: string, args: FigureArgs, maxPoints
   return s;
 }
 
-/** "healthy below 0.02 (target_kl 0.02)": what the band or target line on the chart means. */
+/** "shaded: healthy below 0.02 (target_kl 0.02)": what the band or target line on the chart means. */
 export function bandMeaning(band: BandInfo | null): string | null {
   if (!band || (band.min === null && band.max === null)) return null;
   const range =
     band.min !== null && band.max !== null
-      ? `green band: healthy from ${formatNumber(band.min)} to ${formatNumber(band.max)}`
+      ? `shaded: healthy from ${formatNumber(band.min)} to ${formatNumber(band.max)}`
       : band.max !== null
-        ? `green line: healthy below ${formatNumber(band.max)}`
-        : `green line: healthy above ${formatNumber(band.min!)}`;
+        ? `shaded: healthy below ${formatNumber(band.max)}`
+        : `shaded: healthy above ${formatNumber(band.min!)}`;
   const named = band.thresholds.map((t) => `${t.key} ${formatNumber(t.value)}`);
   return named.length > 0 ? `${range} (${named.join(', ')})` : range;
 }
+
+/** "2 alerts marked"; null for none. */
+const countOf = (n: number, what: string, how: string): string | null =>
+  n === 0 ? null : `${n} ${what}${n === 1 ? '' : 's'} ${how}`;
 
 /** The figure of one chart: title = tag and its catalog description, subtitle = runs, band meaning, smoothing. */
 export function chartFigure(source: ChartSource, args: FigureArgs): Figure {
@@ -83,9 +87,12 @@ export function chartFigure(source: ChartSource, args: FigureArgs): Figure {
   const alerts = alertsFor(source.alerts(), args.tag, args.runs);
   const series: SeriesLines[] = drawn.map((s) => ({ run: s.run, raw: s.raw, smoothed: s.smoothed }));
   const description = band ? roleText(band.role, source.scope(drawn[0]!.run)).description : null;
+  const markers = buildMarkers(drawn, alerts, args.view.xAxis, null);
   const subtitle = [
     drawn.length > 1 ? `runs: ${drawn.map((s) => s.run).join(', ')}` : `run: ${drawn[0]!.run}`,
     bandMeaning(band),
+    countOf(markers.filter((m) => m.kind === 'alert').length, 'alert', 'marked'),
+    countOf(markers.filter((m) => m.kind === 'restart').length, 'restart', 'marked'),
     args.view.smoothing > 0 ? `smoothed (EMA ${formatNumber(args.view.smoothing)})` : null,
   ].filter((p): p is string => p !== null);
   return {
@@ -97,7 +104,7 @@ export function chartFigure(source: ChartSource, args: FigureArgs): Figure {
           view: args.view,
           series,
           band: band ? { min: band.min, max: band.max, target: band.target } : null,
-          markers: buildMarkers(drawn, alerts, args.view.xAxis, null),
+          markers,
         },
         title: '',
         yTitle: band?.label ?? args.tag,

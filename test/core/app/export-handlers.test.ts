@@ -7,6 +7,7 @@ import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { dispatch } from '../../../src/core/api/dispatch';
 import { AppCore } from '../../../src/core/app/app-core';
+import { chartFigure } from '../../../src/core/app/chart-figure';
 import { createHandlers } from '../../../src/core/app/handlers';
 import { openStore } from '../../../src/core/store';
 import { EventFileWriter } from '../../../src/core/tfevents/writer';
@@ -130,6 +131,38 @@ describe('export.figure', () => {
     expect(await pixelsOf(both.bytes, ORANGE)).toBeGreaterThan(50);
     const loss = await figure(figureArgs({ tag: 'loss' }));
     expect(Buffer.from(loss.bytes).equals(Buffer.from(single.bytes))).toBe(false);
+  });
+
+  test('the title names the tag and its catalog description; the subtitle the runs, band, alerts and smoothing', () => {
+    const alert = {
+      run: 'run2',
+      tag: 'approx_kl',
+      step: 30,
+      severity: 'warning',
+      active: true,
+      message: 'KL high',
+    };
+    const source = {
+      runs: () => ['run1', 'run2'],
+      window: (run: string, tag: string, q: { pixels: number }) => core.workspace.getWindow(run, tag, q),
+      alerts: () => [alert as never],
+      thresholds: () => ({ target_kl: 0.05 }),
+      scope: () => 'classic' as const,
+    };
+    const f = chartFigure(
+      source,
+      figureArgs({ runs: ['run1', 'run2'], view: { ...figureArgs().view, smoothing: 0.6 } }),
+    );
+    expect(f.title).toMatch(/^approx_kl — .*KL/);
+    expect(f.subtitle).toBe(
+      'runs: run1, run2 · shaded: healthy below 0.05 (target_kl 0.05) · 1 alert marked · smoothed (EMA 0.6)',
+    );
+    expect(f.panels[0]!.spec.band).toEqual({ min: null, max: 0.05, target: 0.05 });
+    expect(f.panels[0]!.spec.series.map((s) => [s.run, s.raw.length])).toEqual([
+      ['run1', 60],
+      ['run2', 40],
+    ]);
+    expect(f.panels[0]!.spec.markers).toEqual([expect.objectContaining({ kind: 'alert', x: 30 })]);
   });
 
   test('an SVG is a vector document with a path stroked in the run colour', async () => {
