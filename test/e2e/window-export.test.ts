@@ -111,6 +111,22 @@ describe('export from the window (serve mode)', () => {
       .toBe('idle');
   });
 
+  test('PNG at a chosen size from "size…"', async () => {
+    const c = page.locator(chart('approx_kl'));
+    await c.getByRole('button', { name: 'Export chart' }).click();
+    await c.getByRole('menuitem', { name: 'Export PNG size…' }).click();
+    await c.getByLabel('Width in pixels').fill('640');
+    await c.getByLabel('Height in pixels').fill('360');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      c.getByRole('button', { name: 'Export PNG' }).click(),
+    ]);
+    const path = join(outDir, 'sized.png');
+    await download.saveAs(path);
+    const img = await loadImage(readFileSync(path));
+    expect([img.width, img.height]).toEqual([640, 360]);
+  });
+
   test('SVG from the chart menu parses and strokes a path in the run colour', async () => {
     const { name, bytes } = await exportFromMenu('Export SVG');
     expect(name).toBe('approx_kl.svg');

@@ -124,6 +124,12 @@ describe('export.figure', () => {
     expect(await pixelsOf(one.bytes, [255, 255, 255])).toBeGreaterThan(400 * 240 * 0.3);
   });
 
+  test('the dark theme gives a dark, opaque background', async () => {
+    const dark = await figure(figureArgs({ theme: 'dark' }));
+    expect(await pixelsOf(dark.bytes, [0x1a, 0x1f, 0x25])).toBeGreaterThan(400 * 240 * 0.3);
+    expect(await pixelsOf(dark.bytes, [255, 255, 255])).toBe(0);
+  });
+
   test('an overlay draws each run in its palette colour; other data gives other pixels', async () => {
     const single = await figure(figureArgs());
     const both = await figure(figureArgs({ runs: ['run1', 'run2'] }));
