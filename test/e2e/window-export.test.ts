@@ -151,6 +151,7 @@ describe('export from the window (serve mode)', () => {
     const target = join(outDir, 'run-export');
     await page.getByRole('button', { name: 'Export run…' }).click();
     await page.getByLabel('Export folder').fill(target);
+    await page.screenshot({ path: join(RESULTS, 'export-run-ask.png') });
     await page.getByRole('button', { name: 'Export', exact: true }).click();
     const status = page.locator('.run-export');
     await expect.poll(() => status.getAttribute('data-export-run'), { timeout: 15000 }).toBe('done');
@@ -159,6 +160,7 @@ describe('export from the window (serve mode)', () => {
     );
     expect(await status.getByRole('status').innerText()).toMatch(/Wrote 3 files to/);
     await page.screenshot({ path: join(RESULTS, 'export-run.png'), clip: (await status.boundingBox())! });
+    await page.screenshot({ path: join(RESULTS, 'export-window.png') });
     expect(readdirSync(join(target, 'ppo_demo')).sort()).toEqual([
       'metrics_long.csv',
       'metrics_wide.csv',
