@@ -171,6 +171,22 @@ describe('export.figure', () => {
     expect(f.panels[0]!.spec.markers).toEqual([expect.objectContaining({ kind: 'alert', x: 30 })]);
   });
 
+  test('a zoomed relative-time view takes the points of that window (seconds since the run began)', () => {
+    const source = {
+      runs: () => ['run1'],
+      window: (run: string, tag: string, q: { pixels: number }) => core.workspace.getWindow(run, tag, q),
+      alerts: () => [],
+      thresholds: () => ({}),
+      scope: () => 'classic' as const,
+    };
+    const view = { xAxis: 'relative' as const, logY: false, smoothing: 0, ignoreOutliers: false };
+    const f = chartFigure(source, figureArgs({ view: { ...view, xRange: { min: 10, max: 20 } } }));
+    const xs = f.panels[0]!.spec.series[0]!.raw.map((p) => p.x);
+    // One point either side of the window, so the line reaches its edges (as the dashboard's windows do).
+    expect(xs).toEqual(Array.from({ length: 13 }, (_, i) => 9 + i));
+    expect(f.panels[0]!.xRange).toEqual({ min: 10, max: 20 });
+  });
+
   test('an SVG is a vector document with a path stroked in the run colour', async () => {
     const svg = await figure(figureArgs({ format: 'svg', scale: 3 }));
     expect(svg).toMatchObject({ fileName: 'approx_kl.svg', mime: 'image/svg+xml', width: 400, height: 240 });
