@@ -13,7 +13,7 @@ import type {
   LoadProgress,
   RecentRunInfo,
   RunDetails,
-  RunExportResult,
+  RunExportStarted,
   RunInfo,
   SeriesDelta,
   SeriesReset,
@@ -137,7 +137,8 @@ export interface RequestResults {
   'settings.get': Settings;
   'settings.set': Settings;
   'export.figure': ExportedFigure;
-  'export.run': RunExportResult;
+  /** Answered once checked and started (a long export never holds a socket client's other requests). */
+  'export.run': RunExportStarted;
   /** The folder the user picked (Electron's dialog), null when cancelled. */
   'dialog.pickFolder': { path: string } | null;
 }

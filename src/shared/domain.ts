@@ -1,6 +1,7 @@
 // Domain types shared by core, main and renderer: runs, sources, scalar points.
 
 import type { ReadErrorKindName, SourceFormatName } from './formats';
+import type { ErrorCode } from './result';
 
 export interface SourceInfo {
   file: string;
@@ -241,19 +242,25 @@ export interface ExportedFigure {
   height: number;
 }
 
-/** What "Export run…" wrote (export.run): every file written and every file that failed, with why. */
+/** What "Export run…" wrote: every file written and every file that failed, with why. */
 export interface RunExportResult {
   folder: string;
   written: { path: string; bytes: number }[];
   failed: { path: string; message: string }[];
 }
 
-/** One file of a run export finished or failed (export.progress): `done` of `total` files so far. */
-export interface ExportProgress {
+/** export.run's answer: the export was checked and started; its files and end arrive as export.progress. */
+export interface RunExportStarted {
+  id: number;
   folder: string;
-  path: string;
-  ok: boolean;
-  message?: string;
-  done: number;
-  total: number;
 }
+
+/**
+ * A run export's progress (export.progress, by export id): each file finished or failed (`done` of `total`),
+ * then exactly one end: `finished` with what was written, or `failed` with a typed error.
+ */
+export type ExportProgress = { id: number; folder: string } & (
+  | { kind: 'file'; path: string; ok: boolean; message?: string; done: number; total: number }
+  | { kind: 'finished'; result: RunExportResult }
+  | { kind: 'failed'; error: { code: ErrorCode; message: string } }
+);

@@ -171,6 +171,12 @@ describe('export from the window (serve mode)', () => {
     await page.getByRole('button', { name: 'Export run…' }).click();
     expect(await page.getByLabel('Export folder').inputValue()).toBe(target);
     await page.getByRole('button', { name: 'Cancel' }).click();
+    // Into the run folder itself: refused, and the window says why.
+    await page.getByRole('button', { name: 'Export run…' }).click();
+    await page.getByLabel('Export folder').fill(join(dir, 'exports'));
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    await expect.poll(() => status.getAttribute('data-export-run')).toBe('error');
+    expect(await status.getByRole('status').innerText()).toMatch(/never writes into a run folder/);
     // Nothing was written into the run folder.
     const inRunFolder = readdirSync(dir, { recursive: true }).map(String);
     expect(inRunFolder.filter((f) => /metrics_(long|wide)\.csv$/.test(f))).toEqual([]);

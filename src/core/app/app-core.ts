@@ -15,7 +15,7 @@ import type {
 import type { SystemSnapshot } from '../../shared/system-types';
 import { runScope } from '../../shared/catalog';
 import type { RequestArgs } from '../../shared/contract';
-import type { ExportedFigure, RunExportResult } from '../../shared/domain';
+import type { ExportedFigure, RunExportStarted } from '../../shared/domain';
 import { ApiError } from '../../shared/result';
 import { AlertService, type AlertBatch, type NotificationListener } from '../alerts/alert-service';
 import { ResilientStore, type JsonValue, type RunView, type Store } from '../store';
@@ -26,7 +26,7 @@ import { FolderSession } from './folder-session';
 import { KeyNumberTracker } from './key-numbers';
 import { exportChartFigure, type ChartSource } from './chart-figure';
 import { buildRunDetails } from './run-details';
-import { exportRuns } from './run-export';
+import { startRunExport } from './run-export';
 import { applySettingsPatch, parseSettings, SETTINGS_KEY } from './settings';
 import { RunMetaRecorder } from './run-meta';
 import { RunOverlay } from './run-overlay';
@@ -250,17 +250,18 @@ export class AppCore {
     return exportChartFigure(source, args);
   }
 
-  /** Writes runs' data into `folder` (export.run), pushing export.progress per file; the folder is remembered. */
-  async exportRun(args: RequestArgs['export.run']): Promise<RunExportResult> {
-    const result = await exportRuns({
+  /** Starts writing runs' data into `folder` (export.run): export.progress per file and at the end; the folder is remembered. */
+  exportRun(args: RequestArgs['export.run']): Promise<RunExportStarted> {
+    return startRunExport({
       root: this.root,
       known: this.ws.listRuns().map((r) => r.run),
       runs: args.runs,
       folder: args.folder,
       onProgress: (p) => this.bus.emit('export.progress', p),
+      onFinished: (result) => {
+        if (!this.disposed) this.setSettings({ exportFolder: result.folder });
+      },
     });
-    this.setSettings({ exportFolder: result.folder });
-    return result;
   }
 
   // --- hosts' extras (tray, notifications, focus) ---

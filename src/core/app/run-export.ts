@@ -1,9 +1,9 @@
-// export.run: the chosen runs' data written into a folder the user picked (never the open folder), with progress.
+// export.run: the chosen runs' data written into a folder the user picked (never the open folder), progress pushed.
 
 import { isAbsolute } from 'node:path';
-import type { ExportProgress, RunExportResult } from '../../shared/domain';
+import type { ExportProgress, RunExportResult, RunExportStarted } from '../../shared/domain';
 import { ApiError } from '../../shared/result';
-import { exportData, ExportUsageError } from '../export/export-run';
+import { exportData, ExportUsageError, type DataExportOptions } from '../export/export-run';
 
 export interface RunExportRequest {
   /** The open folder (null: none is open). */
@@ -12,7 +12,10 @@ export interface RunExportRequest {
   known: readonly string[];
   runs: readonly string[];
   folder: string;
+  /** Each file, then the end (finished or failed), tagged with the export's id. */
   onProgress: (p: ExportProgress) => void;
+  /** The export finished (some files may have failed). */
+  onFinished?: (result: RunExportResult) => void;
 }
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -22,40 +25,70 @@ function exactly(names: readonly string[]): RegExp {
   return new RegExp(`^(?:${names.map(escapeRegExp).join('|')})$`, 'u');
 }
 
-/** Writes the runs' data (CSV long and wide, JSON history) under `folder`; a failed file is listed, the rest go on. */
-export async function exportRuns(req: RunExportRequest): Promise<RunExportResult> {
+/** Matches no run: exportData then only finds the runs and checks the out folder, writing nothing. */
+const NO_RUN = /(?!)/;
+
+function asApiError(err: unknown, req: RunExportRequest): ApiError {
+  if (err instanceof ExportUsageError)
+    return new ApiError(
+      'bad-request',
+      `${req.folder} is inside the open folder ${req.root}: rlwatch never writes into a run folder; choose a folder outside it`,
+    );
+  if (err instanceof ApiError) return err;
+  return new ApiError(
+    'io',
+    `export into ${req.folder} failed: ${err instanceof Error ? err.message : String(err)}`,
+  );
+}
+
+let nextId = 1;
+
+/**
+ * Checks the request (a folder is open, the runs exist, the folder is absolute and outside the open folder:
+ * exportData's own check, run once with no run chosen), then starts writing each run's data (CSV long and
+ * wide, JSON history) and answers at once. A failed file is reported and the rest go on; the end is pushed.
+ */
+export async function startRunExport(req: RunExportRequest): Promise<RunExportStarted> {
   if (req.root === null) throw new ApiError('unavailable', 'no folder is open');
   if (!isAbsolute(req.folder))
     throw new ApiError('bad-request', `export folder must be an absolute path, not ${req.folder}`);
   const known = new Set(req.known);
   for (const run of req.runs) if (!known.has(run)) throw new ApiError('not-found', `no run ${run}`);
+  const opts: DataExportOptions = { out: req.folder, csv: true, json: true, runs: NO_RUN };
   try {
-    const report = await exportData(req.root, {
-      out: req.folder,
-      csv: true,
-      json: true,
-      runs: exactly(req.runs),
-      onFile: (e) =>
-        req.onProgress({
-          folder: req.folder,
-          path: e.path,
-          ok: e.kind === 'written',
-          ...(e.kind === 'failed' ? { message: e.message } : {}),
-          done: e.done,
-          total: e.total,
-        }),
-    });
-    return { folder: report.out, written: report.written, failed: report.failed };
+    await exportData(req.root, opts);
   } catch (err) {
-    if (err instanceof ExportUsageError)
-      throw new ApiError(
-        'bad-request',
-        `${req.folder} is inside the open folder ${req.root}: rlwatch never writes into a run folder; choose a folder outside it`,
-      );
-    if (err instanceof ApiError) throw err;
-    throw new ApiError(
-      'io',
-      `export into ${req.folder} failed: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    throw asApiError(err, req);
   }
+  const id = nextId++;
+  const tag = { id, folder: req.folder };
+  exportData(req.root, {
+    ...opts,
+    runs: exactly(req.runs),
+    onFile: (e) =>
+      req.onProgress({
+        ...tag,
+        kind: 'file',
+        path: e.path,
+        ok: e.kind === 'written',
+        ...(e.kind === 'failed' ? { message: e.message } : {}),
+        done: e.done,
+        total: e.total,
+      }),
+  }).then(
+    (report) => {
+      const result = { folder: report.out, written: report.written, failed: report.failed };
+      try {
+        req.onFinished?.(result);
+      } catch {
+        // Remembering the folder is a convenience: the export itself finished.
+      }
+      req.onProgress({ ...tag, kind: 'finished', result });
+    },
+    (err: unknown) => {
+      const e = asApiError(err, req);
+      req.onProgress({ ...tag, kind: 'failed', error: { code: e.code, message: e.message } });
+    },
+  );
+  return tag;
 }

@@ -99,7 +99,10 @@ describe('every channel through dispatch', () => {
       expect(results['alerts.snooze']).toMatchObject({ id, snoozedUntil: expect.any(Number) });
       expect(results['settings.set']).toMatchObject({ theme: 'dark' });
       expect(results['export.figure']).toMatchObject({ fileName: 'approx_kl.png', width: 400, height: 240 });
-      expect(results['export.run']).toMatchObject({ written: expect.any(Array), failed: [] });
+      expect(results['export.run']).toMatchObject({
+        id: expect.any(Number),
+        folder: join(tmp, 'all-channels-export'),
+      });
       expect(results['dialog.pickFolder']).toBe(null);
       // Typed failures, not crashes.
       expect(await dispatch(h, 'alerts.ack', { id: 'nope' })).toMatchObject({

@@ -12,7 +12,7 @@ import { createHandlers } from '../../../src/core/app/handlers';
 import { openStore } from '../../../src/core/store';
 import { EventFileWriter } from '../../../src/core/tfevents/writer';
 import type { RequestArgs } from '../../../src/shared/contract';
-import type { ExportedFigure, ExportProgress, RunExportResult } from '../../../src/shared/domain';
+import type { ExportedFigure, ExportProgress, RunExportStarted } from '../../../src/shared/domain';
 import { decodeWire, encodeWire } from '../../../src/shared/wire-codec';
 import type { Handlers } from '../../../src/shared/contract';
 import { waitFor } from '../../helpers/wait-for';
@@ -238,14 +238,28 @@ describe('export.figure', () => {
 });
 
 describe('export.run', () => {
-  test("writes each run's data into the folder, pushes progress, and remembers the folder", async () => {
-    const out = join(tmp, 'export-out');
+  /** Runs export.run and waits for its end; answers the answer, the pushes of this export, and the end. */
+  async function runExport(runs: string[], folder: string) {
     const progress: ExportProgress[] = [];
     const off = core.bus.on('export.progress', (p) => progress.push(p));
-    const r = await dispatch(h, 'export.run', { runs: ['run1', 'run2'], folder: out });
-    off();
-    expect(r.ok).toBe(true);
-    const result = (r as { value: RunExportResult }).value;
+    try {
+      const r = await dispatch(h, 'export.run', { runs, folder });
+      if (!r.ok) throw new Error(r.error.message);
+      const started = r.value as RunExportStarted;
+      const mine = (): ExportProgress[] => progress.filter((p) => p.id === started.id);
+      await waitFor(() => mine().some((p) => p.kind !== 'file'), 'the end of the export');
+      const end = mine().at(-1)!;
+      if (end.kind !== 'finished') throw new Error(`export failed: ${JSON.stringify(end)}`);
+      return { started, files: mine().filter((p) => p.kind === 'file'), result: end.result };
+    } finally {
+      off();
+    }
+  }
+
+  test("writes each run's data into the folder, pushes progress, and remembers the folder", async () => {
+    const out = join(tmp, 'export-out');
+    const { started, files, result } = await runExport(['run1', 'run2'], out);
+    expect(started.folder).toBe(out);
     expect(result.failed).toEqual([]);
     expect(result.written.length).toBe(6);
     expect(readdirSync(out).sort()).toEqual(['run1', 'run2']);
@@ -255,16 +269,30 @@ describe('export.run', () => {
       'training_metrics.json',
     ]);
     expect(readFileSync(join(out, 'run2', 'metrics_long.csv'), 'utf8')).toContain('approx_kl');
-    expect(progress.map((p) => p.done)).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(progress.every((p) => p.ok && p.total === 6 && p.folder === out)).toBe(true);
+    expect(files.map((p) => (p.kind === 'file' ? [p.done, p.total, p.ok] : null))).toEqual(
+      [1, 2, 3, 4, 5, 6].map((d) => [d, 6, true]),
+    );
     expect(core.getSettings().exportFolder).toBe(out);
   });
 
   test('only the chosen runs are written', async () => {
     const out = join(tmp, 'export-one');
-    const r = await dispatch(h, 'export.run', { runs: ['run2'], folder: out });
-    expect(r.ok).toBe(true);
+    const { result } = await runExport(['run2'], out);
+    expect(result.written.length).toBe(3);
     expect(readdirSync(out)).toEqual(['run2']);
+  });
+
+  test('a file that cannot be written is listed as failed and the rest are written', async () => {
+    const out = join(tmp, 'export-partial');
+    // A folder where run1's CSV should go: that one file cannot be renamed into place.
+    mkdirSync(join(out, 'run1', 'metrics_long.csv'), { recursive: true });
+    const { files, result } = await runExport(['run1'], out);
+    expect(result.failed.map((f) => f.path)).toEqual([join(out, 'run1', 'metrics_long.csv')]);
+    expect(result.written.map((f) => f.path).sort()).toEqual([
+      join(out, 'run1', 'metrics_wide.csv'),
+      join(out, 'run1', 'training_metrics.json'),
+    ]);
+    expect(files.filter((p) => p.kind === 'file' && !p.ok)).toHaveLength(1);
   });
 
   test('a folder inside the open folder, a relative folder or an unknown run is refused, nothing written', async () => {
