@@ -6,7 +6,7 @@ import { resolveBand, type BandInfo } from '../../shared/charts/band';
 import type { SeriesLines } from '../../shared/charts/chart-options';
 import type { Figure } from '../../shared/charts/figure';
 import { alertsFor, buildMarkers } from '../../shared/charts/markers';
-import { RunSeries, type ViewOptions } from '../../shared/charts/series-model';
+import { RunSeries } from '../../shared/charts/series-model';
 import type { RequestArgs } from '../../shared/contract';
 import type { AlertInfo, ExportedFigure, SeriesWindow } from '../../shared/domain';
 import { formatNumber } from '../../shared/format';
@@ -49,7 +49,7 @@ function runSeries(source: ChartSource, run: string, args: FigureArgs, maxPoints
   if (!w) return null;
   const s = new RunSeries(run);
   s.setWindow(w, maxPoints, view.xRange !== undefined);
-  s.rebuild(view as ViewOptions);
+  s.rebuild(view);
   return s;
 }
 
