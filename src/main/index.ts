@@ -65,8 +65,27 @@ if (!app.requestSingleInstanceLock()) {
     return r.canceled ? null : (r.filePaths[0] ?? null);
   };
 
+  /** "Export run…": where the files go (a new folder may be made in the dialog), starting at the last one. */
+  const pickExportFolder = async (defaultPath: string | null): Promise<string | null> => {
+    const parent = win && !win.isDestroyed() ? win : undefined;
+    const options: Electron.OpenDialogOptions = {
+      title: 'Export into a folder',
+      buttonLabel: 'Export here',
+      properties: ['openDirectory', 'createDirectory', 'promptToCreate'],
+      ...(defaultPath ? { defaultPath } : {}),
+    };
+    const r = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
+    return r.canceled ? null : (r.filePaths[0] ?? null);
+  };
+
   const core = new AppCore({
-    host: { mode: 'electron', version: app.getVersion(), allowOpenFolder: true, chooseFolder },
+    host: {
+      mode: 'electron',
+      version: app.getVersion(),
+      allowOpenFolder: true,
+      chooseFolder,
+      pickExportFolder,
+    },
     store: openDesktopStore({
       dir: app.getPath('userData'),
       nativeBinding: existsSync(electronSqlite) ? electronSqlite : null,

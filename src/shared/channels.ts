@@ -19,6 +19,9 @@ export const REQUEST_CHANNELS = [
   'endpoints.list',
   'endpoints.add',
   'endpoints.remove',
+  'export.figure',
+  'export.run',
+  'dialog.pickFolder',
 ] as const;
 
 export const PUSH_EVENTS = [
@@ -32,6 +35,7 @@ export const PUSH_EVENTS = [
   'app.notice',
   'app.notification',
   'endpoints.changed',
+  'export.progress',
 ] as const;
 
 export type RequestChannel = (typeof REQUEST_CHANNELS)[number];

@@ -10,15 +10,19 @@ import type {
   AppNotice,
   AppNotification,
   EndpointInfo,
+  ExportedFigure,
+  ExportProgress,
   LoadProgress,
   RecentRunInfo,
   RunDetails,
+  RunExportStarted,
   RunInfo,
   SeriesDelta,
   SeriesReset,
   SeriesWindow,
   Settings,
 } from './domain';
+import { FIGURE_BOUNDS } from './figure-bounds';
 import type { SystemSnapshot } from './system-types';
 
 const runName = z.string().min(1).max(4096);
@@ -50,6 +54,20 @@ export const settingsPatchSchema = z.strictObject({
     .max(24 * 60)
     .optional(),
   thresholds: z.record(z.string().min(1).max(64), finite).optional(),
+  exportFolder: z.string().min(1).max(4096).nullable().optional(),
+});
+
+/** A chart's view as the dashboard draws it, for export.figure. */
+const chartViewSchema = z.strictObject({
+  xAxis: z.enum(['step', 'relative', 'wall']),
+  logY: z.boolean(),
+  smoothing: z.number().min(0).max(0.999),
+  ignoreOutliers: z.boolean(),
+  /** The visible x window when zoomed, in the x axis' own units; absent: the whole series. */
+  xRange: z
+    .strictObject({ min: finite, max: finite })
+    .refine((r) => r.min < r.max, 'xRange.min must be below xRange.max')
+    .optional(),
 });
 
 /** Argument schemas: every request's input is untrusted and parsed here before a handler sees it. */
@@ -88,6 +106,23 @@ export const requestSchemas = {
   'endpoints.list': z.strictObject({}),
   'endpoints.add': z.strictObject({ url: z.string().min(1).max(4096) }),
   'endpoints.remove': z.strictObject({ id: z.string().min(1).max(300) }),
+  'export.figure': z.strictObject({
+    /** Overlaid runs, in drawing order (run i gets palette colour i). */
+    runs: z.array(runName).min(1).max(64),
+    tag: tagName,
+    view: chartViewSchema,
+    theme: z.enum(['light', 'dark']),
+    format: z.enum(['png', 'svg']),
+    width: z.number().int().min(FIGURE_BOUNDS.minWidth).max(FIGURE_BOUNDS.maxWidth),
+    height: z.number().int().min(FIGURE_BOUNDS.minHeight).max(FIGURE_BOUNDS.maxHeight),
+    scale: z.number().min(FIGURE_BOUNDS.minScale).max(FIGURE_BOUNDS.maxScale),
+  }),
+  'export.run': z.strictObject({
+    runs: z.array(runName).min(1).max(1000),
+    /** Where the files go (created); never inside the open folder. */
+    folder: z.string().min(1).max(4096),
+  }),
+  'dialog.pickFolder': z.strictObject({}),
 } satisfies Record<RequestChannel, z.ZodType>;
 
 /** Result types per channel (results are produced by our own code, so types suffice). */
@@ -110,6 +145,11 @@ export interface RequestResults {
   'endpoints.list': EndpointInfo[];
   'endpoints.add': EndpointInfo;
   'endpoints.remove': null;
+  'export.figure': ExportedFigure;
+  /** Answered once checked and started (a long export never holds a socket client's other requests). */
+  'export.run': RunExportStarted;
+  /** The folder the user picked (Electron's dialog), null when cancelled. */
+  'dialog.pickFolder': { path: string } | null;
 }
 
 export type RequestArgs = { [C in RequestChannel]: z.infer<(typeof requestSchemas)[C]> };
@@ -125,6 +165,7 @@ export interface PushPayloads {
   'app.notice': AppNotice;
   'app.notification': AppNotification;
   'endpoints.changed': EndpointInfo[];
+  'export.progress': ExportProgress;
 }
 
 // Compile-time check that every push event has a payload type and every channel a result type.

@@ -1,6 +1,7 @@
 // Domain types shared by core, main and renderer: runs, sources, scalar points.
 
 import type { ReadErrorKindName, SourceFormatName } from './formats';
+import type { ErrorCode } from './result';
 
 export interface SourceInfo {
   file: string;
@@ -202,6 +203,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = {
   usePolling: false,
   stalledAfterMinutes: 10,
   thresholds: {},
+  exportFolder: null,
 };
 
 export interface Settings {
@@ -219,6 +221,8 @@ export interface Settings {
   stalledAfterMinutes: number;
   /** User threshold overrides (target_kl, entropy_min, …): they win over the run's config. */
   thresholds: Record<string, number>;
+  /** The folder "Export run…" last wrote into (offered again next time); null before the first export. */
+  exportFolder: string | null;
 }
 
 export interface AppInfo {
@@ -261,3 +265,35 @@ export interface EndpointInfo {
   /** Given on the command line for this session only (not saved in settings). */
   sessionOnly: boolean;
 }
+/** A chart exported as a standalone figure (export.figure): the file's bytes and the name to save it under. */
+export interface ExportedFigure {
+  fileName: string;
+  mime: 'image/png' | 'image/svg+xml';
+  bytes: Uint8Array;
+  /** Size in image pixels (CSS size × scale for a PNG; the CSS size for an SVG). */
+  width: number;
+  height: number;
+}
+
+/** What "Export run…" wrote: every file written and every file that failed, with why. */
+export interface RunExportResult {
+  folder: string;
+  written: { path: string; bytes: number }[];
+  failed: { path: string; message: string }[];
+}
+
+/** export.run's answer: the export was checked and started; its files and end arrive as export.progress. */
+export interface RunExportStarted {
+  id: number;
+  folder: string;
+}
+
+/**
+ * A run export's progress (export.progress, by export id): each file finished or failed (`done` of `total`),
+ * then exactly one end: `finished` with what was written, or `failed` with a typed error.
+ */
+export type ExportProgress = { id: number; folder: string } & (
+  | { kind: 'file'; path: string; ok: boolean; message?: string; done: number; total: number }
+  | { kind: 'finished'; result: RunExportResult }
+  | { kind: 'failed'; error: { code: ErrorCode; message: string } }
+);

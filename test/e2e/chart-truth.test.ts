@@ -149,7 +149,7 @@ describe('charts tell the truth on a small real folder', () => {
     await expect.poll(() => c.getAttribute('data-zoomed')).toBe('true');
     await c.locator('canvas').dblclick();
     await expect.poll(() => c.getAttribute('data-zoomed')).toBe('false');
-    for (const name of ['Reset zoom', 'Pin chart', 'Save PNG']) {
+    for (const name of ['Reset zoom', 'Pin chart', 'Export chart']) {
       expect(await c.getByRole('button', { name }).getAttribute('title')).toBeTruthy();
     }
   });

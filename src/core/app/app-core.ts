@@ -13,6 +13,9 @@ import type {
   Settings,
 } from '../../shared/domain';
 import type { SystemSnapshot } from '../../shared/system-types';
+import { runScope } from '../../shared/catalog';
+import type { RequestArgs } from '../../shared/contract';
+import type { ExportedFigure, RunExportStarted } from '../../shared/domain';
 import { ApiError } from '../../shared/result';
 import { AlertService, type AlertBatch, type NotificationListener } from '../alerts/alert-service';
 import { ResilientStore, type JsonValue, type RunView, type Store } from '../store';
@@ -22,7 +25,9 @@ import { AppBus } from './bus';
 import type { AppCoreOptions, HostCapabilities } from './app-options';
 import { FolderSession } from './folder-session';
 import { KeyNumberTracker } from './key-numbers';
+import { exportChartFigure, type ChartSource } from './chart-figure';
 import { buildRunDetails } from './run-details';
+import { startRunExport } from './run-export';
 import { applySettingsPatch, parseSettings, SETTINGS_KEY } from './settings';
 import { RunMetaRecorder } from './run-meta';
 import { RunOverlay } from './run-overlay';
@@ -238,6 +243,34 @@ export class AppCore {
     if (patch.thresholds !== undefined || patch.stalledAfterMinutes !== undefined)
       this.alertService.reapplyThresholds();
     return this.getSettings();
+  }
+
+  /** One chart as a standalone PNG or SVG, drawn from the series this app holds (export.figure). */
+  exportFigure(args: RequestArgs['export.figure']): ExportedFigure {
+    const source: ChartSource = {
+      runs: () => this.ws.listRuns().map((r) => r.run),
+      window: (run, tag, q) => this.ws.getWindow(run, tag, q),
+      alerts: () => this.alertService.list(),
+      thresholds: (run) => ({ ...this.alertService.thresholdsOf(run).values, ...this.settings.thresholds }),
+      scope: (run) =>
+        runScope(this.ws.listRuns().find((r) => r.run === run)?.tags ?? [], this.ws.configOf(run)),
+    };
+    return exportChartFigure(source, args);
+  }
+
+  /** Starts writing runs' data into `folder` (export.run): export.progress per file and at the end; the folder is remembered. */
+  exportRun(args: RequestArgs['export.run']): Promise<RunExportStarted> {
+    return startRunExport({
+      root: this.root,
+      known: this.ws.listRuns().map((r) => r.run),
+      runs: args.runs,
+      folder: args.folder,
+      figures: { userThresholds: this.settings.thresholds, alerts: this.alerts() },
+      onProgress: (p) => this.bus.emit('export.progress', p),
+      onFinished: (result) => {
+        if (!this.disposed) this.setSettings({ exportFolder: result.folder });
+      },
+    });
   }
 
   // --- hosts' extras (tray, notifications, focus) ---

@@ -11,6 +11,8 @@ export interface HostCapabilities {
   version: string;
   /** Native folder picker (Electron only). */
   chooseFolder?: () => Promise<string | null>;
+  /** Native folder picker for where exports go (Electron only); starts at `defaultPath` when given. */
+  pickExportFolder?: (defaultPath: string | null) => Promise<string | null>;
   /** Whether the renderer may open arbitrary folders (not in serve mode, where the browser is remote). */
   allowOpenFolder: boolean;
 }

@@ -52,5 +52,12 @@ export function createHandlers(core: AppCore): Handlers {
       remotes.remove(id);
       return null;
     },
+    'export.figure': (args) => core.exportFigure(args),
+    'export.run': (args) => core.exportRun(args),
+    'dialog.pickFolder': async () => {
+      if (!host.pickExportFolder) throw new ApiError('unavailable', 'no folder picker in this mode');
+      const picked = await host.pickExportFolder(core.getSettings().exportFolder);
+      return picked === null ? null : { path: picked };
+    },
   };
 }

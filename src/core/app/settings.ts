@@ -33,6 +33,10 @@ export function parseSettings(stored: JsonValue | undefined): Settings {
     usePolling: bool(o.usePolling, d.usePolling),
     stalledAfterMinutes: num(o.stalledAfterMinutes, 1, 24 * 60, d.stalledAfterMinutes),
     thresholds,
+    exportFolder:
+      typeof o.exportFolder === 'string' && o.exportFolder.length > 0 && o.exportFolder.length <= 4096
+        ? o.exportFolder
+        : d.exportFolder,
   };
 }
 

@@ -12,6 +12,8 @@ export interface FigurePanel {
   title: string;
   /** The y-axis title (the metric's description or unit); none when empty. */
   yTitle?: string;
+  /** The x window shown (a zoomed chart's visible range, in x-axis units); absent: the data's own range. */
+  xRange?: { min: number; max: number };
 }
 
 /** A whole figure: a title band (title, subtitle) over panels laid out in a grid. */
@@ -147,6 +149,7 @@ export function panelConfiguration(
     },
   };
   const scales = options.scales!;
+  if (panel.xRange) Object.assign(scales.x!, { min: panel.xRange.min, max: panel.xRange.max });
   scales.x!.title = {
     display: true,
     text: AXIS_TITLES[panel.spec.view.xAxis],

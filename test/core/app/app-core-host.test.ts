@@ -24,6 +24,7 @@ const HOST = {
   version: 't',
   allowOpenFolder: true,
   chooseFolder: async () => null,
+  pickExportFolder: async () => null,
 } as const;
 
 let tmp: string;
@@ -74,6 +75,18 @@ describe('every channel through dispatch', () => {
         // Port 1 refuses: the endpoint is listed as disconnected, never an error of the app.
         'endpoints.add': { url: 'http://127.0.0.1:1/?token=abc' },
         'endpoints.remove': { id: '127.0.0.1:1' },
+        'export.figure': {
+          runs: ['run1'],
+          tag: 'approx_kl',
+          view: { xAxis: 'step', logY: false, smoothing: 0, ignoreOutliers: false },
+          theme: 'light',
+          format: 'png',
+          width: 400,
+          height: 240,
+          scale: 1,
+        },
+        'export.run': { runs: ['run1'], folder: join(tmp, 'all-channels-export') },
+        'dialog.pickFolder': {},
       };
       const results: Record<string, unknown> = {};
       for (const c of REQUEST_CHANNELS) {
@@ -90,6 +103,12 @@ describe('every channel through dispatch', () => {
       expect(results['alerts.snooze']).toMatchObject({ id, snoozedUntil: expect.any(Number) });
       expect(results['settings.set']).toMatchObject({ theme: 'dark' });
       expect(results['endpoints.add']).toMatchObject({ id: '127.0.0.1:1', url: 'http://127.0.0.1:1/' });
+      expect(results['export.figure']).toMatchObject({ fileName: 'approx_kl.png', width: 400, height: 240 });
+      expect(results['export.run']).toMatchObject({
+        id: expect.any(Number),
+        folder: join(tmp, 'all-channels-export'),
+      });
+      expect(results['dialog.pickFolder']).toBe(null);
       // Typed failures, not crashes.
       expect(await dispatch(h, 'alerts.ack', { id: 'nope' })).toMatchObject({
         ok: false,

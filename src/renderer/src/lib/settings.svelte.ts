@@ -51,6 +51,11 @@ export class SettingsStore {
     this.timer = setTimeout(() => void this.flush(), 300);
   }
 
+  /** Takes in values the backend already saved itself (the folder an export went to). */
+  saved(patch: Partial<Settings>): void {
+    this.value = { ...this.value, ...patch };
+  }
+
   private async flush(): Promise<void> {
     const patch = this.pending;
     this.pending = {};

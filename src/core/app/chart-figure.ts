@@ -1,0 +1,142 @@
+// export.figure: one dashboard chart (the app's held series, band, alert and restart markers) as a standalone PNG or SVG.
+
+import { roleText, type RunScope } from '../../shared/catalog';
+import { toQueryRange } from '../../shared/charts/axis';
+import { resolveBand, type BandInfo } from '../../shared/charts/band';
+import type { SeriesLines } from '../../shared/charts/chart-options';
+import type { Figure } from '../../shared/charts/figure';
+import { alertsFor, buildMarkers } from '../../shared/charts/markers';
+import { RunSeries } from '../../shared/charts/series-model';
+import type { RequestArgs } from '../../shared/contract';
+import type { AlertInfo, ExportedFigure, SeriesWindow } from '../../shared/domain';
+import { formatNumber } from '../../shared/format';
+import { ApiError } from '../../shared/result';
+import { FigureSizeError, renderFigure } from '../export/figure-render';
+import type { WindowQuery } from '../series/live-view';
+
+export type FigureArgs = RequestArgs['export.figure'];
+
+/** What a chart figure is drawn from: the app's held series, its alerts, and each run's thresholds and wording. */
+export interface ChartSource {
+  runs(): readonly string[];
+  window(run: string, tag: string, q: WindowQuery): SeriesWindow | null;
+  alerts(): readonly AlertInfo[];
+  /** The thresholds the bands use: as the engine resolved them for the run, the user's settings over them. */
+  thresholds(run: string): Record<string, number>;
+  scope(run: string): RunScope;
+}
+
+/** Points asked per run: every point up to 40 000 (2 per pixel), else per-pixel min/max over 10 000 buckets. */
+const WINDOW_PIXELS = 20000;
+
+/** The download's file name: the tag with anything unsafe in a file name replaced. */
+export function figureFileName(tag: string, format: 'png' | 'svg'): string {
+  return `${tag.replace(/[^\w.-]+/g, '_').replace(/^\.+/, '_') || 'chart'}.${format}`;
+}
+
+/** One run's drawn lines, as the dashboard's own RunSeries builds them (null when the run lacks the tag). */
+function runSeries(source: ChartSource, run: string, args: FigureArgs, maxPoints: number): RunSeries | null {
+  const { tag, view } = args;
+  let q: WindowQuery = { pixels: WINDOW_PIXELS };
+  if (view.xRange) {
+    // A relative x-range goes back to wall seconds from the run's first point (its extent).
+    const probe = source.window(run, tag, { pixels: 1 });
+    if (!probe) return null;
+    const origin = probe.extent?.wallMin ?? 0;
+    q = { pixels: WINDOW_PIXELS, ...toQueryRange(view.xAxis, view.xRange.min, view.xRange.max, origin) };
+  }
+  const w = source.window(run, tag, q);
+  if (!w) return null;
+  const s = new RunSeries(run);
+  s.setWindow(w, maxPoints, view.xRange !== undefined);
+  s.rebuild(view);
+  return s;
+}
+
+/** "shaded: healthy below 0.02 (target_kl 0.02)": what the band or target line on the chart means. */
+export function bandMeaning(band: BandInfo | null): string | null {
+  if (!band || (band.min === null && band.max === null)) return null;
+  const range =
+    band.min !== null && band.max !== null
+      ? `shaded: healthy from ${formatNumber(band.min)} to ${formatNumber(band.max)}`
+      : band.max !== null
+        ? `shaded: healthy below ${formatNumber(band.max)}`
+        : `shaded: healthy above ${formatNumber(band.min!)}`;
+  const named = band.thresholds.map((t) => `${t.key} ${formatNumber(t.value)}`);
+  return named.length > 0 ? `${range} (${named.join(', ')})` : range;
+}
+
+/** "2 alerts marked"; null for none. */
+const countOf = (n: number, what: string, how: string): string | null =>
+  n === 0 ? null : `${n} ${what}${n === 1 ? '' : 's'} ${how}`;
+
+/** The figure of one chart: title = tag and its catalog description, subtitle = runs, band meaning, smoothing. */
+export function chartFigure(source: ChartSource, args: FigureArgs): Figure {
+  const known = new Set(source.runs());
+  for (const run of args.runs) if (!known.has(run)) throw new ApiError('not-found', `no run ${run}`);
+  const maxPoints = Math.max(64, Math.ceil(args.width * args.scale));
+  const drawn = args.runs
+    .map((run) => runSeries(source, run, args, maxPoints))
+    .filter((s): s is RunSeries => s !== null);
+  if (drawn.length === 0)
+    throw new ApiError(
+      'not-found',
+      `no series ${args.tag} in ${args.runs.length > 1 ? 'these runs' : args.runs[0]}`,
+    );
+  const band = resolveBand(args.tag, source.thresholds(drawn[0]!.run));
+  const alerts = alertsFor(source.alerts(), args.tag, args.runs);
+  const series: SeriesLines[] = drawn.map((s) => ({ run: s.run, raw: s.raw, smoothed: s.smoothed }));
+  const description = band ? roleText(band.role, source.scope(drawn[0]!.run)).description : null;
+  const markers = buildMarkers(drawn, alerts, args.view.xAxis, null);
+  const subtitle = [
+    drawn.length > 1 ? `runs: ${drawn.map((s) => s.run).join(', ')}` : `run: ${drawn[0]!.run}`,
+    bandMeaning(band),
+    countOf(markers.filter((m) => m.kind === 'alert').length, 'alert', 'marked'),
+    countOf(markers.filter((m) => m.kind === 'restart').length, 'restart', 'marked'),
+    args.view.smoothing > 0 ? `smoothed (EMA ${formatNumber(args.view.smoothing)})` : null,
+  ].filter((p): p is string => p !== null);
+  return {
+    title: description ? `${args.tag} — ${description}` : args.tag,
+    subtitle: subtitle.join(' · '),
+    panels: [
+      {
+        spec: {
+          view: args.view,
+          series,
+          band: band ? { min: band.min, max: band.max, target: band.target } : null,
+          markers,
+        },
+        title: '',
+        yTitle: band?.label ?? args.tag,
+        ...(args.view.xRange ? { xRange: args.view.xRange } : {}),
+      },
+    ],
+  };
+}
+
+/** The chart rendered: PNG bytes at width·scale × height·scale pixels, or an SVG of width × height. */
+export function exportChartFigure(source: ChartSource, args: FigureArgs): ExportedFigure {
+  const figure = chartFigure(source, args);
+  let bytes: Buffer;
+  try {
+    bytes = renderFigure(figure, {
+      format: args.format,
+      width: args.width,
+      height: args.height,
+      scale: args.format === 'png' ? args.scale : 1,
+      theme: args.theme,
+    });
+  } catch (err) {
+    if (err instanceof FigureSizeError) throw new ApiError('bad-request', err.message);
+    throw err;
+  }
+  const png = args.format === 'png';
+  return {
+    fileName: figureFileName(args.tag, args.format),
+    mime: png ? 'image/png' : 'image/svg+xml',
+    // A plain, exactly sized Uint8Array: a Buffer would cross the wire codec as JSON (Buffer.toJSON).
+    bytes: new Uint8Array(bytes),
+    width: png ? Math.round(args.width * args.scale) : args.width,
+    height: png ? Math.round(args.height * args.scale) : args.height,
+  };
+}
