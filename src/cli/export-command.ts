@@ -1,6 +1,7 @@
 // `rlwatch export PATH --out FOLDER`: a run's full-resolution data as CSV (long and wide) and JSON history.
 
 import { exportData, ExportUsageError, type ExportFileEvent } from '../core/export/export-run';
+import { runIncidentExport } from './incident-command';
 import { terminalSafe } from './terminal-text';
 import { parseFlags, UsageError } from './usage';
 
@@ -27,9 +28,16 @@ export async function runExport(args: string[]): Promise<number> {
     svg: { type: 'boolean' },
     runs: { type: 'string' },
     tags: { type: 'string' },
+    incident: { type: 'string' },
   });
   if (positionals.length !== 1)
     throw new UsageError('export needs exactly one path: rlwatch export PATH --out FOLDER');
+  if (typeof values.incident === 'string')
+    return runIncidentExport(positionals[0]!, values.incident, {
+      out: typeof values.out === 'string' ? values.out : undefined,
+      svg: values.svg === true,
+      json: values.json === true,
+    });
   if (typeof values.out !== 'string' || values.out === '') throw new UsageError('export needs --out FOLDER');
   if (values.png === true || values.svg === true) {
     throw new UsageError('PNG and SVG figures are not in this version of export yet; --csv and --json are');

@@ -74,15 +74,21 @@ async function realPathSoFar(path: string): Promise<string> {
   }
 }
 
+/** `out` resolved; an ExportUsageError when it is `root` or below it (symlinks resolved): rlwatch never writes where it reads. */
+export async function outsideReadFolder(out: string, root: string): Promise<string> {
+  const full = resolve(out);
+  if (isInside(await realPathSoFar(full), await realpath(root))) {
+    throw new ExportUsageError(
+      `--out ${full} is inside ${root}: rlwatch never writes into the folder it reads; choose a folder outside it`,
+    );
+  }
+  return full;
+}
+
 /** Exports every matching run under `path`; a file that cannot be written is reported and the rest go on. */
 export async function exportData(path: string, opts: DataExportOptions): Promise<ExportReport> {
   const { root, runs } = await findRuns(path);
-  const out = resolve(opts.out);
-  if (isInside(await realPathSoFar(out), await realpath(root))) {
-    throw new ExportUsageError(
-      `--out ${out} is inside ${root}: rlwatch never writes into the folder it reads; choose a folder outside it`,
-    );
-  }
+  const out = await outsideReadFolder(opts.out, root);
   const chosen = runs.filter((r) => !opts.runs || opts.runs.test(r.run));
   const perRun = (opts.csv ? 2 : 0) + (opts.json ? 1 : 0);
   const total = chosen.length * perRun;
