@@ -16,6 +16,7 @@ export const REQUEST_CHANNELS = [
   'system.history',
   'settings.get',
   'settings.set',
+  'export.incident',
 ] as const;
 
 export const PUSH_EVENTS = [

@@ -8,6 +8,7 @@ import type {
   AppFocus,
   AppInfo,
   AppNotice,
+  IncidentSnapshot,
   LoadProgress,
   RecentRunInfo,
   RunDetails,
@@ -82,6 +83,11 @@ export const requestSchemas = {
   'system.history': z.strictObject({ sinceMs: finite.optional() }),
   'settings.get': z.strictObject({}),
   'settings.set': z.strictObject({ patch: settingsPatchSchema }),
+  /** An alert's incident snapshot, into `folder` (an existing folder, absolute) or the remembered export folder. */
+  'export.incident': z.strictObject({
+    id: z.string().min(1).max(8192),
+    folder: z.string().min(1).max(4096).optional(),
+  }),
 } satisfies Record<RequestChannel, z.ZodType>;
 
 /** Result types per channel (results are produced by our own code, so types suffice). */
@@ -101,6 +107,7 @@ export interface RequestResults {
   'system.history': SystemSnapshot[];
   'settings.get': Settings;
   'settings.set': Settings;
+  'export.incident': IncidentSnapshot;
 }
 
 export type RequestArgs = { [C in RequestChannel]: z.infer<(typeof requestSchemas)[C]> };

@@ -5,6 +5,7 @@ import type {
   AppFocus,
   AppInfo,
   AppNotice,
+  IncidentSnapshot,
   RecentRunInfo,
   RunDetails,
   RunInfo,
@@ -17,7 +18,10 @@ import { ApiError } from '../../shared/result';
 import { AlertService, type AlertBatch, type NotificationListener } from '../alerts/alert-service';
 import { ResilientStore, type JsonValue, type RunView, type Store } from '../store';
 import type { Workspace } from '../workspace/workspace';
+import { ExportUsageError } from '../export/export-run';
+import { writeIncident } from '../export/incident';
 import { AppBus } from './bus';
+import { rememberExportFolder, resolveExportFolder } from './export-folder';
 import type { AppCoreOptions, HostCapabilities } from './app-options';
 import { FolderSession } from './folder-session';
 import { KeyNumberTracker } from './key-numbers';
@@ -31,6 +35,9 @@ import { buildTrayModel, type TrayModel } from './tray-model';
 
 export type { NotificationListener };
 export type { AppCoreOptions, HostCapabilities } from './app-options';
+
+/** An incident's system state is the live sample nearest the alert's time, if one is this close. */
+const INCIDENT_SAMPLE_TOLERANCE_MS = 5 * 60_000;
 
 /** Notices kept for clients that connect later; the oldest go first. */
 const MAX_KEPT_NOTICES = 50;
@@ -230,6 +237,37 @@ export class AppCore {
     if (patch.thresholds !== undefined || patch.stalledAfterMinutes !== undefined)
       this.alertService.reapplyThresholds();
     return this.getSettings();
+  }
+
+  /**
+   * An alert's incident snapshot (its newest incident: active, else the latest cleared) into `folder`, else
+   * the remembered export folder, else one the host's picker gives; the folder used is remembered.
+   */
+  async incident(id: string, folder?: string): Promise<IncidentSnapshot> {
+    const root = this.root;
+    if (root === null) throw new ApiError('unavailable', 'no folder is open');
+    const alert = this.alertService.list().find((a) => a.id === id);
+    if (!alert) throw new ApiError('not-found', `no alert ${id}`);
+    const out = await resolveExportFolder(this.store, folder, this.host.chooseFolder);
+    const run = this.ws.listRuns().find((r) => r.run === alert.run);
+    try {
+      const snap = await writeIncident({
+        alert,
+        root,
+        out,
+        reader: this.ws,
+        tags: run?.tags ?? [],
+        config: this.ws.configOf(alert.run),
+        thresholds: this.alertService.thresholdsOf(alert.run),
+        scope: this.alertService.scopeOf(alert.run),
+        systemSampleNear: (ms) => this.system.nearest(ms, INCIDENT_SAMPLE_TOLERANCE_MS),
+      });
+      if (snap.written.length > 0) rememberExportFolder(this.store, out);
+      return snap;
+    } catch (err) {
+      if (err instanceof ExportUsageError) throw new ApiError('bad-request', err.message);
+      throw err;
+    }
   }
 
   // --- hosts' extras (tray, notifications, focus) ---

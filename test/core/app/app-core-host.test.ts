@@ -70,6 +70,7 @@ describe('every channel through dispatch', () => {
         'system.history': {},
         'settings.get': {},
         'settings.set': { patch: { theme: 'dark' } },
+        'export.incident': { id, folder: mkdtempSync(join(tmp, 'out-')) },
       };
       const results: Record<string, unknown> = {};
       for (const c of REQUEST_CHANNELS) {
@@ -85,6 +86,7 @@ describe('every channel through dispatch', () => {
       expect(results['alerts.ack']).toMatchObject({ id, acknowledged: true });
       expect(results['alerts.snooze']).toMatchObject({ id, snoozedUntil: expect.any(Number) });
       expect(results['settings.set']).toMatchObject({ theme: 'dark' });
+      expect(results['export.incident']).toMatchObject({ id, failed: [] });
       // Typed failures, not crashes.
       expect(await dispatch(h, 'alerts.ack', { id: 'nope' })).toMatchObject({
         ok: false,
