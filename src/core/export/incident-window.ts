@@ -12,8 +12,8 @@ export interface ViewReader {
 
 /** The window's half-width by default: this fraction of the run's step range on each side of the alert. */
 export const WINDOW_FRACTION = 0.1;
-/** The most points one tag may hold in the window: the half-width is halved until every tag fits. */
-export const MAX_WINDOW_POINTS = 50_000;
+/** The most points the window may hold over all tags: the half-width is halved until it fits (~20 MB of CSV). */
+export const MAX_WINDOW_POINTS = 500_000;
 
 export interface IncidentWindow {
   /** Steps in [min, max] are in the window (min = step − halfWidth, max = step + halfWidth). */
@@ -44,8 +44,8 @@ function pointsIn(reader: ViewReader, run: string, tag: string, min: number, max
 
 /**
  * The window around `step`: `halfWidth` steps each side when given, else WINDOW_FRACTION of the run's step
- * range (at least 1 step); then halved until no tag holds more than MAX_WINDOW_POINTS points in it, so a
- * snapshot of a 10M-point run stays small.
+ * range (at least 1 step); then halved until the tags hold at most MAX_WINDOW_POINTS points in it together,
+ * so a snapshot of a run of any size stays small.
  */
 export function incidentWindow(
   reader: ViewReader,
@@ -59,8 +59,8 @@ export function incidentWindow(
     halfWidth !== undefined && Number.isFinite(halfWidth) && halfWidth >= 0
       ? halfWidth
       : Math.max(1, Math.ceil(WINDOW_FRACTION * (runSteps ? runSteps.max - runSteps.min : 0)));
-  const densest = (): number => Math.max(0, ...tags.map((t) => pointsIn(reader, run, t, step - w, step + w)));
-  while (w > 0 && densest() > MAX_WINDOW_POINTS) w = Math.floor(w / 2);
+  const total = (): number => tags.reduce((n, t) => n + pointsIn(reader, run, t, step - w, step + w), 0);
+  while (w > 0 && total() > MAX_WINDOW_POINTS) w = Math.floor(w / 2);
   return { min: step - w, max: step + w, halfWidth: w, runSteps };
 }
 
@@ -73,7 +73,7 @@ export function windowSeries(
 ): RunSeries {
   const out = new Map<string, ScalarSeries[]>();
   for (const tag of tags) {
-    // Twice the cap in pixels: the view answers every point when at most 2 per pixel are in range.
+    // The view answers every point when at most 2 per pixel are in range: the cap's worth of pixels is enough.
     const w = reader.getWindow(run, tag, {
       pixels: MAX_WINDOW_POINTS,
       xMin: win.min,
