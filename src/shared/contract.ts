@@ -83,10 +83,12 @@ export const requestSchemas = {
   'system.history': z.strictObject({ sinceMs: finite.optional() }),
   'settings.get': z.strictObject({}),
   'settings.set': z.strictObject({ patch: settingsPatchSchema }),
-  /** An alert's incident snapshot, into `folder` (an existing folder, absolute) or the remembered export folder. */
+  /** An alert's incident snapshot, into `folder` (an existing folder, absolute) or the remembered export folder;
+   * `step` picks the id's incident at that step when there is one (else the newest). */
   'export.incident': z.strictObject({
     id: z.string().min(1).max(8192),
     folder: z.string().min(1).max(4096).optional(),
+    step: finite.optional(),
   }),
 } satisfies Record<RequestChannel, z.ZodType>;
 

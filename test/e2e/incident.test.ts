@@ -116,8 +116,11 @@ describe('the alerts panel’s Snapshot button (serve mode)', () => {
     const dialog = page.locator('dialog.snapshot-dialog');
     await dialog.getByLabel(/Folder on the machine running rlwatch/).fill(out);
     await dialog.getByRole('button', { name: 'Write snapshot' }).click();
-    const line = page.locator('.snapshot-line[data-snapshot-state="written"]');
+    const line = page.locator('.snapshot-line:not([data-snapshot-state="writing"])');
     await line.waitFor({ timeout: 30_000 });
+    expect(`${await line.getAttribute('data-snapshot-state')}: ${await line.innerText()}`).toMatch(
+      /^written: /,
+    );
     const report = (await line.getAttribute('data-snapshot-report'))!;
     expect(await line.innerText()).toBe(`Snapshot written to ${report}`);
     expect(report.startsWith(out)).toBe(true);

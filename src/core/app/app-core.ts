@@ -240,13 +240,16 @@ export class AppCore {
   }
 
   /**
-   * An alert's incident snapshot (its newest incident: active, else the latest cleared) into `folder`, else
-   * the remembered export folder, else one the host's picker gives; the folder used is remembered.
+   * An alert's incident snapshot (the incident of the id at `step` when there is one, else its newest: active,
+   * else the latest cleared) into `folder`, else the remembered export folder, else one the host's picker gives; the folder
+   * used is remembered.
    */
-  async incident(id: string, folder?: string): Promise<IncidentSnapshot> {
+  async incident(id: string, folder?: string, step?: number): Promise<IncidentSnapshot> {
     const root = this.root;
     if (root === null) throw new ApiError('unavailable', 'no folder is open');
-    const alert = this.alertService.list().find((a) => a.id === id);
+    const incidents = this.alertService.list().filter((a) => a.id === id);
+    // An escalation can move the step while the window still shows the old one: then the newest incident.
+    const alert = incidents.find((a) => a.step === step) ?? incidents[0];
     if (!alert) throw new ApiError('not-found', `no alert ${id}`);
     const out = await resolveExportFolder(this.store, folder, this.host.chooseFolder);
     const run = this.ws.listRuns().find((r) => r.run === alert.run);

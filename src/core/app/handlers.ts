@@ -37,6 +37,6 @@ export function createHandlers(core: AppCore): Handlers {
     'system.history': ({ sinceMs }) => core.systemHistory(sinceMs),
     'settings.get': () => core.getSettings(),
     'settings.set': ({ patch }) => core.setSettings(patch),
-    'export.incident': ({ id, folder }) => core.incident(id, folder),
+    'export.incident': ({ id, folder, step }) => core.incident(id, folder, step),
   };
 }

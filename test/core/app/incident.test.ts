@@ -95,6 +95,16 @@ describe('export.incident', () => {
       expect(await bad({ id: '["run1","kl-above-target","nope"]', folder: tmp })).toMatchObject({
         error: { code: 'not-found' },
       });
+      // `step` picks one incident of the id; a step it no longer shows (an escalation moved it) the newest.
+      const step = core.alerts()[0]!.step;
+      const out = mkdtempSync(join(tmp, 'out-'));
+      for (const s of [step, 999]) {
+        const r = await dispatch(h, 'export.incident', { id, folder: out, step: s });
+        expect(r).toMatchObject({
+          ok: true,
+          value: { folder: expect.stringMatching(new RegExp(`step${step}$`)) },
+        });
+      }
     });
   });
 

@@ -3,7 +3,15 @@
 
 import { parse } from 'csv-parse/sync';
 import { loadImage } from '@napi-rs/canvas';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -172,6 +180,24 @@ describe('the incident snapshot of the demo KL alert', () => {
       'window.csv',
     ]);
     expect(snap.failed[0]!.message).toMatch(/cannot create .*(ENOTDIR|EEXIST)/);
+  });
+
+  test('a file that cannot be written is named with its reason; the others are written', async () => {
+    const alert = findIncident(replay.list(), KL);
+    const out = tmp('rlwatch-incident-out-');
+    const first = await snapshot(alert, out);
+    // A folder where the figure goes: the rename onto it fails, the report and the CSV are still replaced.
+    rmSync(join(first.folder, 'charts.png'));
+    mkdirSync(join(first.folder, 'charts.png', 'x'), { recursive: true });
+    const snap = await snapshot(alert, out);
+    expect(snap.failed).toEqual([
+      {
+        path: join(snap.folder, 'charts.png'),
+        message: expect.stringMatching(/^cannot write .*charts\.png: /),
+      },
+    ]);
+    expect(snap.written.map((f) => f.path.split('/').pop())).toEqual(['report.md', 'window.csv']);
+    expect(readdirSync(snap.folder).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
 });
 

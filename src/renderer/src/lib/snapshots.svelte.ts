@@ -28,10 +28,15 @@ export class Snapshots {
 
   constructor(private readonly backend: Backend) {}
 
-  /** Writes the alert's snapshot into `folder`, or (desktop) the remembered or picked export folder. */
-  async write(id: string, folder?: string): Promise<void> {
+  /** Writes the snapshot of the alert's incident raised at `step` into `folder`, or (desktop) the remembered or
+   * picked export folder. */
+  async write(alert: { id: string; step: number }, folder?: string): Promise<void> {
+    const { id, step } = alert;
     this.line = { id, state: 'writing', text: 'Writing the snapshot…', report: null };
-    const r = await this.backend.invoke('export.incident', folder === undefined ? { id } : { id, folder });
+    const r = await this.backend.invoke(
+      'export.incident',
+      folder === undefined ? { id, step } : { id, step, folder },
+    );
     if (!r.ok) {
       this.line = { id, state: 'failed', text: `Snapshot failed: ${r.error.message}`, report: null };
       return;
