@@ -58,15 +58,27 @@ if (!app.requestSingleInstanceLock()) {
     win.focus();
   };
 
-  const chooseFolder = async (): Promise<string | null> => {
+  const showFolderDialog = async (options: Electron.OpenDialogOptions): Promise<string | null> => {
     const parent = win && !win.isDestroyed() ? win : undefined;
-    const options = { title: 'Open a run folder', properties: ['openDirectory' as const] };
     const r = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
     return r.canceled ? null : (r.filePaths[0] ?? null);
   };
+  const chooseFolder = (): Promise<string | null> =>
+    showFolderDialog({ title: 'Open a run folder', properties: ['openDirectory'] });
+  const chooseExportFolder = (): Promise<string | null> =>
+    showFolderDialog({
+      title: 'Choose a folder for exports',
+      properties: ['openDirectory', 'createDirectory'],
+    });
 
   const core = new AppCore({
-    host: { mode: 'electron', version: app.getVersion(), allowOpenFolder: true, chooseFolder },
+    host: {
+      mode: 'electron',
+      version: app.getVersion(),
+      allowOpenFolder: true,
+      chooseFolder,
+      chooseExportFolder,
+    },
     store: openDesktopStore({
       dir: app.getPath('userData'),
       nativeBinding: existsSync(electronSqlite) ? electronSqlite : null,

@@ -251,7 +251,7 @@ export class AppCore {
     // An escalation can move the step while the window still shows the old one: then the newest incident.
     const alert = incidents.find((a) => a.step === step) ?? incidents[0];
     if (!alert) throw new ApiError('not-found', `no alert ${id}`);
-    const out = await resolveExportFolder(this.store, folder, this.host.chooseFolder);
+    const out = await resolveExportFolder(this.store, folder, this.host.chooseExportFolder);
     const run = this.ws.listRuns().find((r) => r.run === alert.run);
     try {
       const snap = await writeIncident({

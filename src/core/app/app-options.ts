@@ -10,6 +10,8 @@ export interface HostCapabilities {
   version: string;
   /** Native folder picker (Electron only). */
   chooseFolder?: () => Promise<string | null>;
+  /** Native picker of the folder exports go to (Electron only). */
+  chooseExportFolder?: () => Promise<string | null>;
   /** Whether the renderer may open arbitrary folders (not in serve mode, where the browser is remote). */
   allowOpenFolder: boolean;
 }

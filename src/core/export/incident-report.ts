@@ -98,6 +98,14 @@ export function configEntries(config: Record<string, unknown> | null): {
   return { entries, more: all.length - entries.length };
 }
 
+/** `text` as a Markdown code span, verbatim: fenced with one backtick more than its longest run (an id to copy). */
+export function codeSpan(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = longest > 0 ? ' ' : '';
+  return `${fence}${pad}${text.replace(/\|/g, '\\|')}${pad}${fence}`;
+}
+
 const when = (ms: number): string => (Number.isFinite(ms) ? new Date(ms).toISOString() : 'unknown');
 const pct = (v: number | null): string => (v === null ? '—' : `${formatNumber(v)} %`);
 
@@ -148,7 +156,7 @@ export function incidentReport(o: IncidentReportInput): string {
     '',
     `| | |`,
     `| --- | --- |`,
-    `| Alert id | \`${a.id.replace(/`/g, "'")}\` |`,
+    `| Alert id | ${codeSpan(a.id)} |`,
     `| Rule | ${a.rule} (${title}) |`,
     `| Severity | ${a.severity} |`,
     `| State | ${state} |`,

@@ -115,7 +115,7 @@ describe('export.incident', () => {
       mode: 'electron' as const,
       version: 't',
       allowOpenFolder: true,
-      chooseFolder: async () => (asked++, picked),
+      chooseExportFolder: async () => (asked++, picked),
     };
     await withCore(host, async (core, id) => {
       const snap = await core.incident(id);

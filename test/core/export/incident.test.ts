@@ -19,7 +19,12 @@ import { AppCore } from '../../../src/core/app/app-core';
 import { startDemo } from '../../../src/core/demo/demo-writer';
 import { ExportUsageError } from '../../../src/core/export/export-run';
 import { incidentTags } from '../../../src/core/export/incident-figure';
-import { configEntries, mdText, MAX_CONFIG_ENTRIES } from '../../../src/core/export/incident-report';
+import {
+  codeSpan,
+  configEntries,
+  mdText,
+  MAX_CONFIG_ENTRIES,
+} from '../../../src/core/export/incident-report';
 import { incidentWindow, MAX_WINDOW_POINTS, type ViewReader } from '../../../src/core/export/incident-window';
 import { writeIncident } from '../../../src/core/export/incident';
 import { ruleAdvice, type RuleId } from '../../../src/core/health';
@@ -296,6 +301,9 @@ describe('pure parts', () => {
 
   test('text from files is escaped in Markdown and config is bounded', () => {
     expect(mdText('a|b\n`x`\u001b[2J\u202e')).toBe('a\\|b\\n\\`x\\`\\u001b\\[2J\\u202e');
+    // An id stays copyable: fenced past its own backticks.
+    expect(codeSpan('["r`` x","kl-above-target",null]')).toBe('``` ["r`` x","kl-above-target",null] ```');
+    expect(codeSpan('["r","non-finite",null]')).toBe('`["r","non-finite",null]`');
     const config = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, i]));
     const { entries, more } = configEntries({ ...config, nested: { lr: 0.1 } });
     expect(entries.length).toBe(MAX_CONFIG_ENTRIES);
