@@ -9,6 +9,7 @@ import {
   type ExportReport,
 } from '../core/export/export-run';
 import { watchExport } from '../core/export/export-watch';
+import { runIncidentExport } from './incident-command';
 import { terminalSafe } from './terminal-text';
 import { parseFlags, parseNumber, untilSignal, UsageError } from './usage';
 import { savedSettings } from './watch-command';
@@ -116,9 +117,16 @@ export async function runExport(args: string[]): Promise<number> {
     smoothing: { type: 'string' },
     watch: { type: 'boolean' },
     every: { type: 'string' },
+    incident: { type: 'string' },
   });
   if (positionals.length !== 1)
     throw new UsageError('export needs exactly one path: rlwatch export PATH --out FOLDER');
+  if (typeof values.incident === 'string')
+    return runIncidentExport(positionals[0]!, values.incident, {
+      out: typeof values.out === 'string' ? values.out : undefined,
+      svg: values.svg === true,
+      json: values.json === true,
+    });
   if (typeof values.out !== 'string' || values.out === '') throw new UsageError('export needs --out FOLDER');
   if (values.every !== undefined && values.watch !== true) throw new UsageError('--every goes with --watch');
   const path = positionals[0]!;

@@ -35,6 +35,12 @@ Usage:
                                    --watch exports again when the run changes, at most every N s
                                    (30) until Ctrl-C; --json also prints what was written (per round
                                    with --watch); never into PATH
+  rlwatch export PATH --incident ID --out FOLDER [--svg] [--json]
+                                   an alert's snapshot in FOLDER/incident-RULE-RUN-stepN/:
+                                   report.md, window.csv (every tag around the step) and
+                                   charts.png (--svg: also charts.svg); the ID is the "id" of
+                                   the alert lines of \`rlwatch watch PATH --json\`, or see
+                                   \`rlwatch export PATH --incident list\`
   rlwatch --help | --version
 
 Exit status: 0 ok, 1 export partly failed, 2 bad usage or unreadable path.`;

@@ -58,25 +58,22 @@ if (!app.requestSingleInstanceLock()) {
     win.focus();
   };
 
-  const chooseFolder = async (): Promise<string | null> => {
+  const showFolderDialog = async (options: Electron.OpenDialogOptions): Promise<string | null> => {
     const parent = win && !win.isDestroyed() ? win : undefined;
-    const options = { title: 'Open a run folder', properties: ['openDirectory' as const] };
     const r = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
     return r.canceled ? null : (r.filePaths[0] ?? null);
   };
+  const chooseFolder = (): Promise<string | null> =>
+    showFolderDialog({ title: 'Open a run folder', properties: ['openDirectory'] });
 
   /** "Export run…": where the files go (a new folder may be made in the dialog), starting at the last one. */
-  const pickExportFolder = async (defaultPath: string | null): Promise<string | null> => {
-    const parent = win && !win.isDestroyed() ? win : undefined;
-    const options: Electron.OpenDialogOptions = {
+  const pickExportFolder = (defaultPath: string | null): Promise<string | null> =>
+    showFolderDialog({
       title: 'Export into a folder',
       buttonLabel: 'Export here',
       properties: ['openDirectory', 'createDirectory', 'promptToCreate'],
       ...(defaultPath ? { defaultPath } : {}),
-    };
-    const r = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
-    return r.canceled ? null : (r.filePaths[0] ?? null);
-  };
+    });
 
   const core = new AppCore({
     host: {

@@ -22,6 +22,7 @@ export const REQUEST_CHANNELS = [
   'export.figure',
   'export.run',
   'dialog.pickFolder',
+  'export.incident',
 ] as const;
 
 export const PUSH_EVENTS = [

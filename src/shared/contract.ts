@@ -12,6 +12,7 @@ import type {
   EndpointInfo,
   ExportedFigure,
   ExportProgress,
+  IncidentSnapshot,
   LoadProgress,
   RecentRunInfo,
   RunDetails,
@@ -123,6 +124,13 @@ export const requestSchemas = {
     folder: z.string().min(1).max(4096),
   }),
   'dialog.pickFolder': z.strictObject({}),
+  /** An alert's incident snapshot, into `folder` (an existing folder, absolute) or the remembered export folder;
+   * `step` picks the id's incident at that step when there is one (else the newest). */
+  'export.incident': z.strictObject({
+    id: z.string().min(1).max(8192),
+    folder: z.string().min(1).max(4096).optional(),
+    step: finite.optional(),
+  }),
 } satisfies Record<RequestChannel, z.ZodType>;
 
 /** Result types per channel (results are produced by our own code, so types suffice). */
@@ -150,6 +158,7 @@ export interface RequestResults {
   'export.run': RunExportStarted;
   /** The folder the user picked (Electron's dialog), null when cancelled. */
   'dialog.pickFolder': { path: string } | null;
+  'export.incident': IncidentSnapshot;
 }
 
 export type RequestArgs = { [C in RequestChannel]: z.infer<(typeof requestSchemas)[C]> };

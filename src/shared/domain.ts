@@ -123,6 +123,20 @@ export interface AlertInfo extends Alert {
   clearedStep: number | null;
 }
 
+/** An incident snapshot written from an alert (export.incident, `rlwatch export --incident`): what went where. */
+export interface IncidentSnapshot {
+  /** The alert's id. */
+  id: string;
+  /** The snapshot's folder and its report.md. */
+  folder: string;
+  report: string;
+  /** Steps in [min, max] are in window.csv and the figure. */
+  window: { min: number; max: number };
+  written: { path: string; bytes: number }[];
+  /** Files that could not be written, each with the reason (the rest were written). */
+  failed: { path: string; message: string }[];
+}
+
 /** The worse of two severities (null = healthy): the one rule for run dots, the tray icon and overlays. */
 export const worseSeverity = (a: Severity | null, b: Severity | null): Severity | null =>
   a === 'critical' || b === 'critical' ? 'critical' : (a ?? b);

@@ -5,6 +5,7 @@ import type {
   AppFocus,
   AppInfo,
   AppNotice,
+  IncidentSnapshot,
   RecentRunInfo,
   RunDetails,
   RunInfo,
@@ -21,7 +22,10 @@ import { AlertService, type AlertBatch, type NotificationListener } from '../ale
 import { ResilientStore, type JsonValue, type RunView, type Store } from '../store';
 import { parseSavedRemotes, RemoteHub, REMOTES_SETTING_KEY } from '../remote/remote-hub';
 import type { Workspace } from '../workspace/workspace';
+import { ExportUsageError } from '../export/export-run';
+import { writeIncident } from '../export/incident';
 import { AppBus } from './bus';
+import { resolveExportFolder } from './export-folder';
 import type { AppCoreOptions, HostCapabilities } from './app-options';
 import { FolderSession } from './folder-session';
 import { KeyNumberTracker } from './key-numbers';
@@ -37,6 +41,9 @@ import { buildTrayModel, type TrayModel } from './tray-model';
 
 export type { NotificationListener };
 export type { AppCoreOptions, HostCapabilities } from './app-options';
+
+/** An incident's system state is the live sample nearest the alert's time, if one is this close. */
+const INCIDENT_SAMPLE_TOLERANCE_MS = 5 * 60_000;
 
 /** Notices kept for clients that connect later; the oldest go first. */
 const MAX_KEPT_NOTICES = 50;
@@ -271,6 +278,40 @@ export class AppCore {
         if (!this.disposed) this.setSettings({ exportFolder: result.folder });
       },
     });
+  }
+
+  /**
+   * An alert's incident snapshot (the incident of the id at `step` when there is one, else its newest: active,
+   * else the latest cleared) into `folder`, else the remembered export folder, else one the host's picker gives; the folder
+   * used is remembered.
+   */
+  async incident(id: string, folder?: string, step?: number): Promise<IncidentSnapshot> {
+    const root = this.root;
+    if (root === null) throw new ApiError('unavailable', 'no folder is open');
+    const incidents = this.alertService.list().filter((a) => a.id === id);
+    // An escalation can move the step while the window still shows the old one: then the newest incident.
+    const alert = incidents.find((a) => a.step === step) ?? incidents[0];
+    if (!alert) throw new ApiError('not-found', `no alert ${id}`);
+    const out = await resolveExportFolder(folder, this.settings.exportFolder, this.host.pickExportFolder);
+    const run = this.ws.listRuns().find((r) => r.run === alert.run);
+    try {
+      const snap = await writeIncident({
+        alert,
+        root,
+        out,
+        reader: this.ws,
+        tags: run?.tags ?? [],
+        config: this.ws.configOf(alert.run),
+        thresholds: this.alertService.thresholdsOf(alert.run),
+        scope: this.alertService.scopeOf(alert.run),
+        systemSampleNear: (ms) => this.system.nearest(ms, INCIDENT_SAMPLE_TOLERANCE_MS),
+      });
+      if (snap.written.length > 0 && !this.disposed) this.setSettings({ exportFolder: out });
+      return snap;
+    } catch (err) {
+      if (err instanceof ExportUsageError) throw new ApiError('bad-request', err.message);
+      throw err;
+    }
   }
 
   // --- hosts' extras (tray, notifications, focus) ---

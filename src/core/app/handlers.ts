@@ -59,5 +59,6 @@ export function createHandlers(core: AppCore): Handlers {
       const picked = await host.pickExportFolder(core.getSettings().exportFolder);
       return picked === null ? null : { path: picked };
     },
+    'export.incident': ({ id, folder, step }) => core.incident(id, folder, step),
   };
 }

@@ -19,6 +19,9 @@ export interface SystemFeedOptions {
   flushMs?: number;
 }
 
+/** Stored samples read at most when looking for the one nearest a time (a sample per second: ~30 min either side). */
+const NEAREST_SCAN_LIMIT = 4000;
+
 export class SystemFeed {
   private sampler: SamplerLike | null = null;
   private created = false;
@@ -67,6 +70,28 @@ export class SystemFeed {
   history(sinceMs?: number): SystemSnapshot[] {
     const all = this.sampler?.getHistory() ?? [];
     return sinceMs === undefined ? all : all.filter((s) => s.t >= sinceMs);
+  }
+
+  /**
+   * The sample nearest `ms` within `toleranceMs`: from memory (the sampler's history and samples not yet written)
+   * and the store's history (earlier in this session or an earlier one); null when none is that close.
+   */
+  nearest(ms: number, toleranceMs: number): SystemSnapshot | null {
+    let best: SystemSnapshot | null = null;
+    const consider = (s: SystemSnapshot): void => {
+      if (Math.abs(s.t - ms) <= toleranceMs && (best === null || Math.abs(s.t - ms) < Math.abs(best.t - ms)))
+        best = s;
+    };
+    for (const s of this.history()) consider(s);
+    for (const s of this.buffer) consider(s.snapshot as unknown as SystemSnapshot);
+    let stored: SystemSample[] = [];
+    try {
+      stored = this.opts.store().systemSamples(ms - toleranceMs, ms + toleranceMs, NEAREST_SCAN_LIMIT);
+    } catch {
+      // A store that cannot answer leaves the samples in memory.
+    }
+    for (const s of stored) consider(s.snapshot as unknown as SystemSnapshot);
+    return best;
   }
 
   /** Writes buffered snapshots in one transaction. */

@@ -120,6 +120,17 @@ function figureLook(opts: DataExportOptions): { formats: FigureFormat[]; look: F
   }
 }
 
+/** `out` resolved; an ExportUsageError when it is `root` or below it (symlinks resolved): rlwatch never writes where it reads. */
+export async function outsideReadFolder(out: string, root: string): Promise<string> {
+  const full = resolve(out);
+  if (isInside(await realPathSoFar(full), await realpath(root))) {
+    throw new ExportUsageError(
+      `--out ${full} is inside ${root}: rlwatch never writes into the folder it reads; choose a folder outside it`,
+    );
+  }
+  return full;
+}
+
 /** Exports every matching run under `path`; a file that cannot be written is reported and the rest go on. */
 export async function exportData(path: string, opts: DataExportOptions): Promise<ExportReport> {
   const { formats, look } = figureLook(opts);
@@ -127,12 +138,7 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
   if (!(smoothing >= 0 && smoothing < 1))
     throw new ExportUsageError(`smoothing must be 0 to 0.999, not ${smoothing}`);
   const { root, runs } = await findRuns(path);
-  const out = resolve(opts.out);
-  if (isInside(await realPathSoFar(out), await realpath(root))) {
-    throw new ExportUsageError(
-      `--out ${out} is inside ${root}: rlwatch never writes into the folder it reads; choose a folder outside it`,
-    );
-  }
+  const out = await outsideReadFolder(opts.out, root);
   const chosen = runs.filter((r) => !opts.runs || opts.runs.test(r.run));
   const perRun = (opts.csv ? 2 : 0) + (opts.json ? 1 : 0);
   let total = chosen.length * perRun;

@@ -7,6 +7,7 @@ export type { HealthEngineOptions } from './engine';
 export { DEFAULT_THRESHOLDS, flattenConfig, resolveThresholds, thresholdTable } from './thresholds';
 export type { ResolvedThresholds, ThresholdName, ThresholdSource, Thresholds } from './thresholds';
 export { RULE_ADVICE, ruleAdvice } from './advice';
+export { RULE_TITLES } from './rule-titles';
 export { COMBINED_RULES } from './combined-rules';
 export type { CombinedRule } from './combined-rules';
 export { POINT_RULES } from './rules';

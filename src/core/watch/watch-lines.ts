@@ -40,6 +40,8 @@ export interface AlertLine {
   message: string;
   step: number | null;
   value: number | null;
+  /** The alert's id, as the app shows it (`rlwatch export PATH --incident ID` takes it). */
+  id: string;
 }
 
 /** A problem for the whole folder (unreadable folder, symlink loop, discovery limit). */
@@ -107,6 +109,7 @@ export function alertLine(tr: AlertTransition, t: number): AlertLine {
     message: a.message,
     step: cleared ? tr.step : a.step,
     value: cleared ? tr.value : a.value,
+    id: a.id,
   };
 }
 

@@ -87,6 +87,7 @@ describe('every channel through dispatch', () => {
         },
         'export.run': { runs: ['run1'], folder: join(tmp, 'all-channels-export') },
         'dialog.pickFolder': {},
+        'export.incident': { id, folder: mkdtempSync(join(tmp, 'out-')) },
       };
       const results: Record<string, unknown> = {};
       for (const c of REQUEST_CHANNELS) {
@@ -109,6 +110,7 @@ describe('every channel through dispatch', () => {
         folder: join(tmp, 'all-channels-export'),
       });
       expect(results['dialog.pickFolder']).toBe(null);
+      expect(results['export.incident']).toMatchObject({ id, failed: [] });
       // Typed failures, not crashes.
       expect(await dispatch(h, 'alerts.ack', { id: 'nope' })).toMatchObject({
         ok: false,

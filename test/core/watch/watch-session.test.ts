@@ -96,6 +96,7 @@ describe('watch session on a live demo', () => {
       message: 'm',
       step: 0,
       value: 1,
+      id: '["ppo_demo","test",null]',
     };
     let alerted = false;
     const session = new WatchSession({

@@ -1,0 +1,202 @@
+// An incident's report.md: the alert, its threshold and origin, advice for the run's world, config, system state, files.
+
+import type { ThresholdKey } from '../../shared/catalog';
+import { thresholdNote } from '../../shared/charts/band';
+import type { AlertInfo, ResolvedThreshold } from '../../shared/domain';
+import { formatNumber } from '../../shared/format';
+import type { SystemSnapshot } from '../../shared/system-types';
+import { RULE_TITLES, type RuleId } from '../health';
+import { toSystemWatchLine } from '../system/watch-line';
+import { exactNumberText } from '../../shared/number-text';
+import type { IncidentWindow } from './incident-window';
+
+/** The thresholds each rule judges against (the rest judge a run against its own recent history). */
+export const RULE_THRESHOLDS: Readonly<Partial<Record<RuleId, readonly ThresholdKey[]>>> = {
+  'kl-above-target': ['target_kl'],
+  'entropy-collapse': ['entropy_min'],
+  'clip-fraction-out-of-band': ['clip_low', 'clip_high'],
+  'reward-variance-high': ['reward_variance_max'],
+  'response-truncation-rising': ['truncation_max'],
+  'importance-ratio-off': ['importance_ratio_tolerance'],
+  'generation-throughput-low': ['min_tokens_per_sec'],
+  'gpu-util-low': ['gpu_util_min'],
+  'memory-high': ['memory_max'],
+  'gpu-memory-high': ['gpu_memory_max'],
+  'entropy-collapse-low-temperature': ['entropy_min', 'temperature_min'],
+  'kl-high-reward-falling': ['target_kl'],
+};
+
+/** What the machine or the run said about the system when the alert was raised. */
+export type SystemAtIncident =
+  | { source: 'live'; sample: SystemSnapshot }
+  | { source: 'run'; points: { tag: string; step: number; value: number; f32: boolean }[] }
+  | null;
+
+export interface IncidentReportInput {
+  alert: AlertInfo;
+  /** The wall time of the alert's point (ms since epoch), else when it was raised. */
+  wallTimeMs: number;
+  /** The run's resolved thresholds, by key (thresholdTable). */
+  thresholds: Record<string, ResolvedThreshold>;
+  /** The advice worded for the run's world. */
+  advice: string;
+  config: Record<string, unknown> | null;
+  system: SystemAtIncident;
+  window: IncidentWindow;
+  /** Files of the snapshot, by name, with what each holds. */
+  files: { name: string; what: string }[];
+}
+
+/** Most config entries listed; longer values are cut. */
+export const MAX_CONFIG_ENTRIES = 40;
+const MAX_TEXT = 200;
+
+/** Text from files (run, tag, config) safe in Markdown: control characters escaped, markup characters quoted, bounded. */
+export function mdText(s: string): string {
+  const cut = s.length > MAX_TEXT ? s.slice(0, MAX_TEXT) + '…' : s;
+  return (
+    cut
+      .replace(/[\\`*_{}[\]<>()#+!|~]/g, (c) => `\\${c}`)
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) =>
+        c === '\n' ? '\\n' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+      )
+  );
+}
+
+/** Config leaves that explain the run (learning rate, KL, clipping, batch…) first, then the rest, bounded. */
+const TELLING_KEY =
+  /kl|entropy|clip|lr|learning_rate|beta|gamma|lambda|batch|epoch|temperature|grad|steps|seed|model|algo/i;
+
+/** Config leaves as `path = value`, depth-first, at most MAX_CONFIG_ENTRIES (the telling ones first). */
+export function configEntries(config: Record<string, unknown> | null): {
+  entries: [string, string][];
+  more: number;
+} {
+  const all: [string, string][] = [];
+  const walk = (node: unknown, path: string, depth: number): void => {
+    if (all.length > 10 * MAX_CONFIG_ENTRIES) return;
+    if (node === null || typeof node !== 'object') {
+      all.push([path, typeof node === 'string' ? node : String(node)]);
+      return;
+    }
+    if (Array.isArray(node)) {
+      all.push([path, `[${node.length} items]`]);
+      return;
+    }
+    if (depth >= 6) {
+      all.push([path, '{…}']);
+      return;
+    }
+    for (const [k, v] of Object.entries(node as Record<string, unknown>))
+      walk(v, path ? `${path}.${k}` : k, depth + 1);
+  };
+  if (config) walk(config, '', 0);
+  const telling = all.filter(([k]) => TELLING_KEY.test(k));
+  const rest = all.filter(([k]) => !TELLING_KEY.test(k));
+  const entries = [...telling, ...rest].slice(0, MAX_CONFIG_ENTRIES);
+  return { entries, more: all.length - entries.length };
+}
+
+/** `text` as a Markdown code span, verbatim: fenced with one backtick more than its longest run (an id to copy). */
+export function codeSpan(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = longest > 0 ? ' ' : '';
+  return `${fence}${pad}${text.replace(/\|/g, '\\|')}${pad}${fence}`;
+}
+
+const when = (ms: number): string => (Number.isFinite(ms) ? new Date(ms).toISOString() : 'unknown');
+const pct = (v: number | null): string => (v === null ? '—' : `${formatNumber(v)} %`);
+
+function systemSection(system: SystemAtIncident): string[] {
+  if (system === null)
+    return ['Not recorded: no system sample near this time, and the run logs no system metrics.'];
+  if (system.source === 'run') {
+    return [
+      'From the system metrics the run logged itself (the point nearest the alert step):',
+      '',
+      '| tag | step | value |',
+      '| --- | --- | --- |',
+      ...system.points.map((p) => `| ${mdText(p.tag)} | ${p.step} | ${exactNumberText(p.value, p.f32)} |`),
+    ];
+  }
+  const s = toSystemWatchLine(system.sample, system.sample.t);
+  const lines = [`Sampled by rlwatch at ${when(s.t)}: CPU ${pct(s.cpuPct)}, memory ${pct(s.memPct)}.`];
+  if (s.gpus.length > 0) {
+    lines.push('', '| GPU | name | utilisation | memory used / total (MiB) | temperature | power |');
+    lines.push('| --- | --- | --- | --- | --- | --- |');
+    for (const g of s.gpus) {
+      lines.push(
+        `| ${g.index} | ${mdText(g.name ?? '—')} | ${pct(g.utilizationPct)} | ${g.memoryUsedMiB ?? '—'} / ${g.memoryTotalMiB ?? '—'} | ${g.temperatureC === null ? '—' : `${g.temperatureC} °C`} | ${g.powerDrawW === null ? '—' : `${g.powerDrawW} W`} |`,
+      );
+    }
+  }
+  return lines;
+}
+
+/** The report's Markdown. Numbers the alert carries are exact (they parse back to the value); thresholds as the app words them. */
+export function incidentReport(o: IncidentReportInput): string {
+  const a = o.alert;
+  const title = RULE_TITLES[a.rule as RuleId] ?? a.rule;
+  const keys = RULE_THRESHOLDS[a.rule as RuleId] ?? [];
+  const thresholds = keys
+    .map((key) => {
+      const resolved = o.thresholds[key];
+      return resolved ? thresholdNote({ key, value: resolved.value }, resolved) : null;
+    })
+    .filter((t): t is string => t !== null);
+  const { entries, more } = configEntries(o.config);
+  const state = a.active
+    ? 'active'
+    : `cleared${a.clearedStep === null ? '' : ` at step ${a.clearedStep}`}${a.clearedAt === null ? '' : ` (${when(a.clearedAt)})`}`;
+  const runSteps = o.window.runSteps;
+  return [
+    `# ${title}: ${mdText(a.run)}, step ${a.step}`,
+    '',
+    `| | |`,
+    `| --- | --- |`,
+    `| Alert id | ${codeSpan(a.id)} |`,
+    `| Rule | ${a.rule} (${title}) |`,
+    `| Severity | ${a.severity} |`,
+    `| State | ${state} |`,
+    `| Run | ${mdText(a.run)} |`,
+    `| Tag | ${a.tag === null ? '—' : mdText(a.tag)} |`,
+    `| Step | ${a.step} |`,
+    `| Wall time | ${when(o.wallTimeMs)} |`,
+    `| Value | ${exactNumberText(a.value, false)} |`,
+    `| Threshold | ${thresholds.length > 0 ? thresholds.join('; ') : 'none: judged against the run’s own recent history'} |`,
+    '',
+    '## What happened',
+    '',
+    mdText(a.message),
+    '',
+    '## What to do',
+    '',
+    o.advice === '' ? 'No advice for this rule.' : o.advice,
+    '',
+    '## Run config',
+    '',
+    ...(entries.length === 0
+      ? ['No config found for this run.']
+      : [
+          '| key | value |',
+          '| --- | --- |',
+          ...entries.map(([k, v]) => `| ${mdText(k)} | ${mdText(v)} |`),
+          ...(more > 0 ? ['', `…and ${more} more entries.`] : []),
+        ]),
+    '',
+    '## System at that time',
+    '',
+    ...systemSection(o.system),
+    '',
+    '## Files',
+    '',
+    `The window: steps ${o.window.min} to ${o.window.max} (${o.window.halfWidth} steps each side of the alert` +
+      (runSteps ? `; the run spans steps ${runSteps.min} to ${runSteps.max}` : '') +
+      ').',
+    '',
+    ...o.files.map((f) => `- [${f.name}](${f.name}): ${f.what}`),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,23 @@
+// Each health rule's title in words, for reports and headings (the rule id stays the key everywhere else).
+
+import type { RuleId } from './types';
+
+export const RULE_TITLES: Readonly<Record<RuleId, string>> = {
+  'non-finite': 'NaN / Inf value',
+  'kl-above-target': 'KL above target',
+  'entropy-collapse': 'Entropy collapse',
+  'clip-fraction-out-of-band': 'Clip fraction out of band',
+  'grad-norm-spike': 'Gradient-norm spike',
+  'reward-plateau': 'Reward plateau',
+  'reward-variance-high': 'Reward variance high',
+  'response-truncation-rising': 'Response truncation rising',
+  'importance-ratio-off': 'Importance ratio far from 1',
+  'generation-throughput-low': 'Generation throughput low',
+  'gpu-util-low': 'GPU utilisation low',
+  'memory-high': 'System memory high',
+  'gpu-memory-high': 'GPU memory nearly full',
+  'stalled-run': 'Run stalled',
+  'entropy-collapse-low-temperature': 'Entropy collapse at low temperature',
+  'kl-high-reward-falling': 'KL high while reward falls',
+  'clip-near-zero-slow-learning': 'Clip fraction near zero, slow learning',
+};

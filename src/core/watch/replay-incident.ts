@@ -1,0 +1,101 @@
+// Headless incident snapshots: a folder replayed once through `watch`'s alert path, the alert found by id, its snapshot written.
+
+import type { AlertInfo, IncidentSnapshot, Settings } from '../../shared/domain';
+import type { FigureFormat } from '../export/figure-render';
+import { writeIncident } from '../export/incident';
+import { createWorkspace } from '../workspace/create';
+import type { Workspace } from '../workspace/workspace';
+import { createWatchAlerts, type WatchAlerts } from './watch-alerts';
+import { WatchSession } from './watch-session';
+
+/** A folder read once with `watch`'s pipeline: its views and the alerts the one AlertService raised. */
+export interface AlertReplay {
+  root: string;
+  workspace: Workspace;
+  alerts: WatchAlerts;
+  /** Every incident, newest known first per id (AlertService.list order: active, then cleared newest first). */
+  list(): AlertInfo[];
+  close(): Promise<void>;
+}
+
+/**
+ * Reads `dir` (not followed) through the same session `rlwatch watch` runs — workspace deltas and run lists
+ * into the same AlertService with the same settings — so the ids and steps are the ones `watch --json` prints.
+ */
+export async function replayAlerts(dir: string, settings: Settings): Promise<AlertReplay> {
+  const workspace = createWorkspace({ watch: false });
+  const alerts = createWatchAlerts({
+    root: dir,
+    configOf: (run) => workspace.configOf(run),
+    runs: () => workspace.listRuns().map((r) => r.run),
+    settings,
+  });
+  const session = new WatchSession({ workspace, emit: () => {}, alerts });
+  await workspace.open(dir);
+  const root = workspace.root ?? dir;
+  // The last run list (thrown out at most 100 ms after the read): finished runs are judged as watch does.
+  alerts.onRuns(workspace.listRuns());
+  return {
+    root,
+    workspace,
+    alerts,
+    list: () => alerts.service.list(),
+    async close() {
+      session.close();
+      await workspace.close();
+    },
+  };
+}
+
+/** An alert id the replay did not raise; `known` lists (some of) the ones it did. */
+export class UnknownAlertError extends Error {
+  constructor(
+    readonly id: string,
+    readonly known: readonly string[],
+    readonly total: number,
+  ) {
+    super(
+      total === 0
+        ? `no alert ${id}: this folder raises no alerts`
+        : `no alert ${id} in this folder; its ${total} alert id(s)${known.length < total ? ` (first ${known.length})` : ''}: ${known.join(', ')}`,
+    );
+    this.name = 'UnknownAlertError';
+  }
+}
+
+/** Ids listed in an unknown-id error at most. */
+export const MAX_LISTED_IDS = 20;
+
+/** The newest incident of `id` among the replay's alerts; an UnknownAlertError listing the ids otherwise. */
+export function findIncident(alerts: readonly AlertInfo[], id: string): AlertInfo {
+  const hit = alerts.find((a) => a.id === id);
+  if (hit) return hit;
+  const ids = [...new Set(alerts.map((a) => a.id))];
+  throw new UnknownAlertError(id, ids.slice(0, MAX_LISTED_IDS), ids.length);
+}
+
+/** `rlwatch export PATH --incident ID --out FOLDER`: replay, find, snapshot. */
+export async function snapshotHeadless(
+  dir: string,
+  id: string,
+  o: { out: string; settings: Settings; formats?: readonly FigureFormat[] },
+): Promise<IncidentSnapshot> {
+  const replay = await replayAlerts(dir, o.settings);
+  try {
+    const alert = findIncident(replay.list(), id);
+    const run = replay.workspace.listRuns().find((r) => r.run === alert.run);
+    return await writeIncident({
+      alert,
+      root: replay.root,
+      out: o.out,
+      reader: replay.workspace,
+      tags: run?.tags ?? [],
+      config: replay.workspace.configOf(alert.run),
+      thresholds: replay.alerts.service.thresholdsOf(alert.run),
+      scope: replay.alerts.service.scopeOf(alert.run),
+      formats: o.formats,
+    });
+  } finally {
+    await replay.close();
+  }
+}
