@@ -43,6 +43,8 @@ export class MetricsExposition {
   private readonly system: SystemMetrics;
   private readonly limits: typeof METRICS_DEFAULTS;
   private readonly clock: () => number;
+  /** The scrape under way: concurrent scrapes share it, so a burst of scrapers costs one refresh. */
+  private inflight: Promise<Scrape> | null = null;
 
   constructor(
     private readonly source: MetricsSource,
@@ -68,7 +70,12 @@ export class MetricsExposition {
   }
 
   /** One scrape: every family refreshed from the core's state now, then the text exposition format. */
-  async scrape(): Promise<Scrape> {
+  scrape(): Promise<Scrape> {
+    this.inflight ??= this.scrapeNow().finally(() => (this.inflight = null));
+    return this.inflight;
+  }
+
+  private async scrapeNow(): Promise<Scrape> {
     this.refresh();
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
