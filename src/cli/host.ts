@@ -23,6 +23,8 @@ export interface ServeHost {
 export interface MetricsServeOptions {
   token: string | null;
   bind?: { host: string; port: number };
+  /** Cardinality bounds (core/metrics' defaults otherwise). */
+  limits?: { maxRuns?: number; maxTagsPerRun?: number };
 }
 
 export async function serveFolder(
@@ -71,7 +73,7 @@ export async function serveFolder(
       ...(metrics
         ? {
             metrics: {
-              scraper: new MetricsExposition(core, { version: appVersion() }),
+              scraper: new MetricsExposition(core, { version: appVersion(), ...metrics.limits }),
               token: metrics.token,
               ...(metrics.bind ? { bind: metrics.bind } : {}),
             },

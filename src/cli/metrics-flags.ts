@@ -7,6 +7,8 @@ export const METRICS_FLAGS = {
   'metrics-token': { type: 'string' },
   'metrics-host': { type: 'string' },
   'metrics-port': { type: 'string' },
+  'metrics-max-runs': { type: 'string' },
+  'metrics-max-tags': { type: 'string' },
 } as const;
 
 /** Shortest bearer token accepted: a guessable one would open every run's numbers to the network. */
@@ -30,8 +32,30 @@ export function metricsOptions(
   if (host !== undefined && port === undefined)
     throw new UsageError('--metrics-host needs --metrics-port (a fixed port for the scraper)');
   const bind = port !== undefined ? { host: host ?? '127.0.0.1', port } : undefined;
-  if (token === null && bind === undefined) return null;
-  return { token, ...(bind ? { bind } : {}) };
+  const maxRuns = parseNumber(
+    'metrics-max-runs',
+    values['metrics-max-runs'] as string | undefined,
+    1,
+    100_000,
+  );
+  const maxTagsPerRun = parseNumber(
+    'metrics-max-tags',
+    values['metrics-max-tags'] as string | undefined,
+    1,
+    100_000,
+  );
+  if (token === null && bind === undefined) {
+    if (maxRuns !== undefined || maxTagsPerRun !== undefined)
+      throw new UsageError(
+        '--metrics-max-runs/--metrics-max-tags need /metrics on: --metrics-token or --metrics-port',
+      );
+    return null;
+  }
+  const limits = {
+    ...(maxRuns !== undefined ? { maxRuns } : {}),
+    ...(maxTagsPerRun !== undefined ? { maxTagsPerRun } : {}),
+  };
+  return { token, ...(bind ? { bind } : {}), ...(Object.keys(limits).length > 0 ? { limits } : {}) };
 }
 
 /** The line printed once /metrics listens: where to scrape and how. */

@@ -202,5 +202,13 @@ describe('metrics flags', () => {
     expect(() => metricsOptions({ 'metrics-token': 'has space in it 0123456789' }, {})).toThrow(UsageError);
     expect(() => metricsOptions({ 'metrics-host': '0.0.0.0' }, {})).toThrow(/needs --metrics-port/);
     expect(() => metricsOptions({ 'metrics-port': '99999' }, {})).toThrow(/--metrics-port must be/);
+    expect(
+      metricsOptions({ 'metrics-port': '0', 'metrics-max-runs': '5', 'metrics-max-tags': '7' }, {}),
+    ).toEqual({
+      token: null,
+      bind: { host: '127.0.0.1', port: 0 },
+      limits: { maxRuns: 5, maxTagsPerRun: 7 },
+    });
+    expect(() => metricsOptions({ 'metrics-max-tags': '7' }, {})).toThrow(/need \/metrics on/);
   });
 });
