@@ -3,7 +3,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { expect } from 'vitest';
+import { vi } from 'vitest';
 
 export const PROMETHEUS = '/usr/bin/prometheus';
 export const PROMTOOL = '/usr/bin/promtool';
@@ -57,18 +57,18 @@ export async function startDaemon(
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<void>((res) => child.once('exit', () => res()));
   const base = `http://127.0.0.1:${port}`;
-  await expect
-    .poll(
-      async () => {
-        if (child.exitCode !== null) throw new Error(`${bin} exited ${child.exitCode}:\n${out}`);
-        return fetch(base + readyPath).then(
-          (r) => r.status,
-          () => 0,
-        );
-      },
-      { timeout: 30_000, interval: 100 },
-    )
-    .toBe(200);
+  // vi.waitFor, not expect.poll: this runs in beforeAll hooks.
+  await vi.waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`${bin} exited ${child.exitCode}:\n${out}`);
+      const status = await fetch(base + readyPath).then(
+        (r) => r.status,
+        () => 0,
+      );
+      if (status !== 200) throw new Error(`${bin} not ready at ${base}${readyPath}:\n${out}`);
+    },
+    { timeout: 30_000, interval: 100 },
+  );
   return {
     child,
     base,
