@@ -1,9 +1,8 @@
-// Test helper: Debian's prometheus, promtool and alertmanager as child processes on free loopback ports.
+// Test and benchmark helper: Debian's prometheus, promtool and alertmanager as child processes on free loopback ports.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { vi } from 'vitest';
 
 export const PROMETHEUS = '/usr/bin/prometheus';
 export const PROMTOOL = '/usr/bin/promtool';
@@ -57,18 +56,14 @@ export async function startDaemon(
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<void>((res) => child.once('exit', () => res()));
   const base = `http://127.0.0.1:${port}`;
-  // vi.waitFor, not expect.poll: this runs in beforeAll hooks.
-  await vi.waitFor(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`${bin} exited ${child.exitCode}:\n${out}`);
-      const status = await fetch(base + readyPath).then(
-        (r) => r.status,
-        () => 0,
-      );
-      if (status !== 200) throw new Error(`${bin} not ready at ${base}${readyPath}:\n${out}`);
-    },
-    { timeout: 30_000, interval: 100 },
-  );
+  await untilReady(async () => {
+    if (child.exitCode !== null) throw new Error(`${bin} exited ${child.exitCode}:\n${out}`);
+    const status = await fetch(base + readyPath).then(
+      (r) => r.status,
+      () => 0,
+    );
+    return status === 200;
+  }, `${bin} ready at ${base}${readyPath}`);
   return {
     child,
     base,
@@ -78,6 +73,15 @@ export async function startDaemon(
       await exited;
     },
   };
+}
+
+/** Polls an async check every 100 ms for 30 s (no vitest here: the benchmarks start daemons too). */
+async function untilReady(ready: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await ready())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((res) => setTimeout(res, 100));
+  }
 }
 
 export interface PromSample {
