@@ -1,4 +1,4 @@
-// Vitest projects: unit tests on the sources; 'built' checks of the built bundles; e2e in Chromium.
+// Vitest projects: unit tests on the sources; 'built' checks of the built bundles; cluster (Prometheus); e2e in Chromium.
 import { defineConfig } from 'vitest/config';
 
 // Nothing a test starts (CLI children inherit the environment) may touch the user's real database.
@@ -11,7 +11,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**', 'test/built/**', 'node_modules/**'],
+          exclude: ['test/e2e/**', 'test/built/**', 'test/cluster/**', 'node_modules/**'],
           environment: 'node',
           testTimeout: 30_000,
         },
@@ -23,6 +23,17 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // Real Prometheus and Alertmanager (Debian's packages) scraping the built CLI's `rlwatch agent`.
+        test: {
+          name: 'cluster',
+          include: ['test/cluster/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
         },
       },
       {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createHandlers } from '../core/app/handlers';
 import { AppCore } from '../core/app/app-core';
 import { openAppStore, storePathFromEnv } from '../core/app/app-store';
+import { MetricsExposition } from '../core/metrics/exposition';
 import { startServer, type RunningServer } from '../core/server/serve';
 import { newToken } from '../core/server/token';
 import { createSystemSampler } from '../core/system';
@@ -18,12 +19,30 @@ export interface ServeHost {
   close(): Promise<void>;
 }
 
+/** How /metrics is offered: its own bearer token on the main port, and/or a separate bind. */
+export interface MetricsServeOptions {
+  token: string | null;
+  bind?: { host: string; port: number };
+  /** Cardinality bounds (core/metrics' defaults otherwise). */
+  limits?: { maxRuns?: number; maxTagsPerRun?: number };
+}
+
 export async function serveFolder(
   dir: string,
-  opts: { host?: string; port?: number; poll?: boolean; remotes?: readonly string[] },
+  opts: {
+    host?: string;
+    port?: number;
+    poll?: boolean;
+    /** false: no UI files (`rlwatch agent`), only the API and /metrics. */
+    ui?: boolean;
+    /** Remote rlwatch endpoints to follow (URL with its token), for this session. */
+    remotes?: readonly string[];
+    metrics?: MetricsServeOptions;
+  },
 ): Promise<ServeHost> {
   const token = tokenFromEnv(process.env.RLWATCH_TOKEN) ?? newToken();
-  if (!existsSync(join(rendererDir, 'index.html'))) {
+  const ui = opts.ui ?? true;
+  if (ui && !existsSync(join(rendererDir, 'index.html'))) {
     throw new UsageError(`the UI is not built (${rendererDir} is missing): run 'npm run build:app' first`);
   }
   // RLWATCH_STORE=memory (tests) or a path; unset: the per-user database the desktop app shares.
@@ -45,14 +64,30 @@ export async function serveFolder(
   }
   const handlers = createHandlers(core);
   keepServingOnEscapedErrors();
-  const server = await startServer({
-    bus: core.bus,
-    handlers,
-    rendererDir,
-    token,
-    ...(opts.host !== undefined ? { host: opts.host } : {}),
-    ...(opts.port !== undefined ? { port: opts.port } : {}),
-  });
+  const metrics = opts.metrics;
+  let server: RunningServer;
+  try {
+    server = await startServer({
+      bus: core.bus,
+      handlers,
+      rendererDir: ui ? rendererDir : null,
+      token,
+      ...(opts.host !== undefined ? { host: opts.host } : {}),
+      ...(opts.port !== undefined ? { port: opts.port } : {}),
+      ...(metrics
+        ? {
+            metrics: {
+              scraper: new MetricsExposition(core, { version: appVersion(), ...metrics.limits }),
+              token: metrics.token,
+              ...(metrics.bind ? { bind: metrics.bind } : {}),
+            },
+          }
+        : {}),
+    });
+  } catch (err) {
+    await core.dispose();
+    throw err;
+  }
   return {
     core,
     server,

@@ -1,5 +1,6 @@
 // Dispatches `rlwatch` subcommands; returns the exit status (usage errors are thrown as UsageError).
 
+import { runAgent } from './agent-command';
 import { runDemo } from './demo-command';
 import { runExport } from './export-command';
 import { runInspect } from './inspect-command';
@@ -12,6 +13,7 @@ import { HELP, UsageError } from './usage';
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   open: runOpen,
   serve: runServe,
+  agent: runAgent,
   demo: runDemo,
   inspect: runInspect,
   watch: runWatch,

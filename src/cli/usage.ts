@@ -10,10 +10,13 @@ export const HELP = `rlwatch — watch RL / RLHF training runs: live charts, sys
 Usage:
   rlwatch open [DIR]               open the desktop app on DIR (the live demo when omitted);
                                    where no window can open, serve the same UI on 127.0.0.1
-  rlwatch serve DIR [--host H] [--port P] [--poll] [--remote URL]...
+  rlwatch serve DIR [--host H] [--port P] [--poll] [--remote URL]... [METRICS]
                                    serve the UI for DIR to a browser (127.0.0.1, token in the URL);
                                    --remote (or RLWATCH_REMOTES, space-separated) adds the runs of
                                    another rlwatch at the URL it printed; RLWATCH_TOKEN fixes the token
+  rlwatch agent DIR [--host H] [--port P] [--poll] [METRICS]
+                                   serve DIR's API (the same URL and token as serve) and /metrics,
+                                   no UI: a node that a remote serve or Prometheus reads
   rlwatch demo [DIR] [--steps N] [--rate HZ] [--serve]
                                    write a simulated PPO run into DIR (a new temp folder when
                                    omitted) until N steps or Ctrl-C; --serve also serves it
@@ -42,6 +45,17 @@ Usage:
                                    the alert lines of \`rlwatch watch PATH --json\`, or see
                                    \`rlwatch export PATH --incident list\`
   rlwatch --help | --version
+
+METRICS (Prometheus /metrics; the page token never opens it):
+  --metrics-token TOKEN            on the main port, with "Authorization: Bearer TOKEN" (16+
+                                   characters; or the RLWATCH_METRICS_TOKEN environment variable)
+  --metrics-host H --metrics-port P
+                                   /metrics alone on its own address (open unless a token is set),
+                                   e.g. for a scraper on the cluster network
+  --metrics-max-runs N --metrics-max-tags N
+                                   most runs (the most recently active; default 200) and tags per
+                                   run (default 256) exposed; what is cut is counted in
+                                   rlwatch_metrics_dropped_series_total
 
 Exit status: 0 ok, 1 export partly failed, 2 bad usage or unreadable path.`;
 

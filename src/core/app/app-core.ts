@@ -19,6 +19,7 @@ import type { RequestArgs } from '../../shared/contract';
 import type { ExportedFigure, RunExportStarted } from '../../shared/domain';
 import { ApiError } from '../../shared/result';
 import { AlertService, type AlertBatch, type NotificationListener } from '../alerts/alert-service';
+import type { Thresholds } from '../health';
 import { ResilientStore, type JsonValue, type RunView, type Store } from '../store';
 import { parseSavedRemotes, RemoteHub, REMOTES_SETTING_KEY } from '../remote/remote-hub';
 import type { Workspace } from '../workspace/workspace';
@@ -36,7 +37,7 @@ import { applySettingsPatch, parseSettings, SETTINGS_KEY } from './settings';
 import { RunMetaRecorder } from './run-meta';
 import { RunOverlay } from './run-overlay';
 import { SystemFeed } from './system-feed';
-import { TagTracker } from './tag-tracker';
+import { TagTracker, type LastPoint } from './tag-tracker';
 import { buildTrayModel, type TrayModel } from './tray-model';
 
 export type { NotificationListener };
@@ -312,6 +313,28 @@ export class AppCore {
       if (err instanceof ExportUsageError) throw new ApiError('bad-request', err.message);
       throw err;
     }
+  }
+
+  // --- what /metrics exposes (core/metrics reads these on each scrape) ---
+
+  /** Every tag's last point in `run`, as the deltas left it. */
+  lastPoints(run: string): ReadonlyMap<string, LastPoint> {
+    return this.tags.lastPoints(run);
+  }
+
+  /** The alerts active now, every run's (the machine pseudo-run's included). */
+  activeAlerts(): AlertInfo[] {
+    return this.alertService.activeAlerts();
+  }
+
+  /** The threshold values the engine applies to `run`. */
+  thresholdValues(run: string): Readonly<Thresholds> {
+    return this.alertService.thresholdsOf(run).values;
+  }
+
+  /** The newest system sample, null before the first (or when sampling is off). */
+  latestSystemSample(): SystemSnapshot | null {
+    return this.system.latest();
   }
 
   // --- hosts' extras (tray, notifications, focus) ---

@@ -29,6 +29,7 @@ export class SystemFeed {
   private buffer: SystemSample[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
   private hidden = false;
+  private last: SystemSnapshot | null = null;
 
   constructor(private readonly opts: SystemFeedOptions) {}
 
@@ -94,6 +95,11 @@ export class SystemFeed {
     return best;
   }
 
+  /** The newest snapshot taken, null before the first. */
+  latest(): SystemSnapshot | null {
+    return this.last;
+  }
+
   /** Writes buffered snapshots in one transaction. */
   flush(): void {
     if (this.buffer.length === 0) return;
@@ -103,6 +109,7 @@ export class SystemFeed {
   }
 
   private onSnapshot(snap: SystemSnapshot): void {
+    this.last = snap;
     this.opts.bus.emit('system.snapshot', snap);
     this.buffer.push({ t: snap.t, snapshot: snap as unknown as JsonValue });
     // A stalled flush timer must not let the buffer grow without bound.

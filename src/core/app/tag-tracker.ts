@@ -13,12 +13,18 @@ export interface TagTail {
   lastValue: number;
 }
 
+/** A tag's tail with the wall time of its last point (seconds since epoch): what `/metrics` exposes. */
+export interface LastPoint extends TagTail {
+  lastWallTime: number;
+}
+
 /** Epoch-level and evaluation tags are logged once per epoch: keeping them whole costs little. */
 export const KEEP_ALL_TAG = /^(epoch|eval|evaluation|val|validation)[/_]/i;
 const KEEP_LIMIT = 100_000;
+const EMPTY: ReadonlyMap<string, LastPoint> = new Map();
 
 export class TagTracker {
-  private readonly tails = new Map<string, Map<string, TagTail>>();
+  private readonly tails = new Map<string, Map<string, LastPoint>>();
   private readonly kept = new Map<string, Map<string, TagPoints>>();
 
   constructor(private readonly keepAll: (tag: string) => boolean = (t) => KEEP_ALL_TAG.test(t)) {}
@@ -30,7 +36,12 @@ export class TagTracker {
     if (n === 0) return;
     let run = this.tails.get(d.run);
     if (!run) this.tails.set(d.run, (run = new Map()));
-    run.set(d.tag, { count: d.from + n, lastStep: d.steps[n - 1]!, lastValue: d.values[n - 1]! });
+    run.set(d.tag, {
+      count: d.from + n,
+      lastStep: d.steps[n - 1]!,
+      lastValue: d.values[n - 1]!,
+      lastWallTime: d.wallTimes[n - 1]!,
+    });
     if (!this.keepAll(d.tag)) return;
     let kr = this.kept.get(d.run);
     if (!kr) this.kept.set(d.run, (kr = new Map()));
@@ -54,7 +65,13 @@ export class TagTracker {
   }
 
   tail(run: string, tag: string): TagTail | null {
-    return this.tails.get(run)?.get(tag) ?? null;
+    const t = this.tails.get(run)?.get(tag);
+    return t ? { count: t.count, lastStep: t.lastStep, lastValue: t.lastValue } : null;
+  }
+
+  /** Every tag's last point in `run` (empty for an unknown run); a live view, not a copy. */
+  lastPoints(run: string): ReadonlyMap<string, LastPoint> {
+    return this.tails.get(run) ?? EMPTY;
   }
 
   points(run: string, tag: string): TagPoints | null {

@@ -10,13 +10,31 @@ import { allowedHostNames, hostAllowed, originMatches } from './host-guard';
 import { attachClient, type ClientLimits } from './socket-client';
 import { assetCookie, assetCookieName, assetPass, queryToken, requestCookie, sameToken } from './token';
 import { isPagePath, rendererPathFor, securityHeaders, sendFile } from './static-files';
+import {
+  answerMetrics,
+  METRICS_PATH,
+  startMetricsServer,
+  type MetricsAccess,
+  type MetricsElsewhere,
+  type MetricsScraper,
+  type MetricsServer,
+} from './metrics-endpoint';
 
 export interface ServeOptions {
   /** The AppCore's bus: every push event, turned into renderer messages (bulk deltas become resets). */
   bus: AppBus;
   handlers: Handlers;
-  rendererDir: string;
+  /** The built renderer; null serves no UI (`rlwatch agent`): every page path is 404, the API and /metrics stay. */
+  rendererDir: string | null;
   token: string;
+  /** /metrics (Prometheus): behind its own bearer token on this port, and/or alone on a separate bind. */
+  metrics?: {
+    scraper: MetricsScraper;
+    /** `Authorization: Bearer` token; null: none (then /metrics on this port is a 404 with a hint). */
+    token: string | null;
+    /** A separate address answering /metrics only (open unless `token` is set). */
+    bind?: { host: string; port: number };
+  };
   host?: string;
   port?: number;
   /** Largest accepted WebSocket message; requests are small. */
@@ -31,6 +49,8 @@ export interface RunningServer {
   url: string;
   host: string;
   port: number;
+  /** Where Prometheus scrapes, null when /metrics is off. */
+  metricsUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -51,7 +71,17 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   };
   const wss = new WebSocketServer(wsOptions);
   // What every request checks against, computed once (the cookie name needs the port: set on listen).
-  const ctx = { ...opts, port: 0, allowed, pass: assetPass(opts.token) };
+  const access: MetricsAccess | null = opts.metrics
+    ? { scraper: opts.metrics.scraper, token: opts.metrics.token }
+    : null;
+  const ctx = {
+    ...opts,
+    port: 0,
+    allowed,
+    pass: assetPass(opts.token),
+    access,
+    elsewhere: { kind: 'off' } as MetricsElsewhere,
+  };
   const server = createServer((req, res) => {
     // Total: whatever a handler throws becomes a 500 for this request, never an unhandled rejection.
     handleHttp(req, res, ctx).catch((err: unknown) => {
@@ -82,11 +112,26 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const port = await listen(server, host, opts.port ?? 0);
   ctx.port = port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
+  let metricsServer: MetricsServer | null = null;
+  if (access && opts.metrics?.bind) {
+    try {
+      metricsServer = await startMetricsServer({ access, ...opts.metrics.bind, log });
+    } catch (err) {
+      await closeServer(server, wss);
+      throw err;
+    }
+    ctx.elsewhere = { kind: 'bind', url: metricsServer.url };
+  }
+  const metricsUrl =
+    metricsServer?.url ?? (access?.token != null ? `http://${shownHost}:${port}${METRICS_PATH}` : null);
   return {
     url: `http://${shownHost}:${port}/?token=${opts.token}`,
     host,
     port,
-    close: () => closeServer(server, wss),
+    metricsUrl,
+    close: async () => {
+      await Promise.all([closeServer(server, wss), metricsServer?.close()]);
+    },
   };
 }
 
@@ -143,7 +188,13 @@ const TEXT = { 'Content-Type': 'text/plain; charset=utf-8' };
 async function handleHttp(
   req: IncomingMessage,
   res: ServerResponse,
-  opts: ServeOptions & { port: number; allowed: ReadonlySet<string>; pass: string },
+  opts: ServeOptions & {
+    port: number;
+    allowed: ReadonlySet<string>;
+    pass: string;
+    access: MetricsAccess | null;
+    elsewhere: MetricsElsewhere;
+  },
 ): Promise<void> {
   const url = parseRequestUrl(req.url);
   if (url === null) {
@@ -156,8 +207,18 @@ async function handleHttp(
       .end('rlwatch: this server answers only to the host names it is bound to.\n');
     return;
   }
+  // Scrapers cannot follow the page-token flow: /metrics has its own token (or its own bind), never the page's.
+  if (url.pathname === METRICS_PATH) return answerMetrics(req, res, opts.access, opts.elsewhere);
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { Allow: 'GET, HEAD', ...securityHeaders() }).end();
+    return;
+  }
+  if (opts.rendererDir === null) {
+    res
+      .writeHead(404, { ...TEXT, ...securityHeaders() })
+      .end(
+        'rlwatch agent serves no UI: add this endpoint (its URL with ?token=) to `rlwatch serve` or the app.\n',
+      );
     return;
   }
   const withToken = sameToken(opts.token, queryToken(url));

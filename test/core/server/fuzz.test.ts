@@ -11,12 +11,14 @@ import { dispatch } from '../../../src/core/api/dispatch';
 import { AppCore } from '../../../src/core/app/app-core';
 import { createHandlers } from '../../../src/core/app/handlers';
 import { startServer, type RunningServer } from '../../../src/core/server/serve';
+import { MetricsExposition } from '../../../src/core/metrics/exposition';
 import { openStore } from '../../../src/core/store';
 import { EventFileWriter } from '../../../src/core/tfevents/writer';
 import { REQUEST_CHANNELS } from '../../../src/shared/channels';
 import type { Handlers } from '../../../src/shared/contract';
 
 const TOKEN = 'fuzz-token-0123456789abcdef';
+const METRICS_TOKEN = 'fuzz-metrics-token-0123456789';
 const SEED = 20261124;
 
 let core: AppCore;
@@ -44,6 +46,7 @@ beforeAll(async () => {
     rendererDir: renderer,
     token: TOKEN,
     log: (m) => logged.push(m),
+    metrics: { scraper: new MetricsExposition(core), token: METRICS_TOKEN },
   });
 });
 
@@ -112,7 +115,18 @@ const tokenish = fc.oneof(
 const pathChar = fc.constantFrom(..."/[]%.?#&=;:@!$'()*+,~-_abcAZ09 \\".split(''));
 const target = fc.oneof(
   fc.array(pathChar, { maxLength: 40 }).map((cs) => cs.join('')),
-  fc.constantFrom('/', '//', '//[', '/ws', '/index.html', '/assets/x.js', '/../../etc/passwd', '*', ''),
+  fc.constantFrom(
+    '/',
+    '//',
+    '//[',
+    '/ws',
+    '/metrics',
+    '/index.html',
+    '/assets/x.js',
+    '/../../etc/passwd',
+    '*',
+    '',
+  ),
   fc.webUrl(),
 );
 const headerValue = fc
@@ -136,6 +150,7 @@ const rawRequest = fc
     origin: fc.option(fc.oneof(fc.constant('http://127.0.0.1'), headerValue)),
     upgrade: fc.boolean(),
     token: fc.option(tokenish),
+    authorization: fc.option(fc.oneof(fc.constant(`Bearer ${METRICS_TOKEN}`), headerValue)),
   })
   .map((r) => {
     const query =
@@ -144,6 +159,7 @@ const rawRequest = fc
     const lines = [`${r.method} ${t} HTTP/1.1`, `Host: ${r.host}`];
     if (r.cookie !== null) lines.push(`Cookie: ${r.cookie.replace(/[\r\n]/g, '')}`);
     if (r.origin !== null) lines.push(`Origin: ${r.origin}`);
+    if (r.authorization !== null) lines.push(`Authorization: ${r.authorization}`);
     if (r.upgrade) {
       lines.push('Upgrade: websocket', 'Connection: Upgrade', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==');
       lines.push('Sec-WebSocket-Version: 13');

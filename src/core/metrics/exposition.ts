@@ -1,0 +1,92 @@
+// The Prometheus exposition of an AppCore: its own prom-client Registry, refreshed from the core on each scrape.
+
+import { hostname as osHostname } from 'node:os';
+import { Gauge, Registry } from 'prom-client';
+import { AlertMetrics } from './alert-metrics';
+import { DroppedSeries } from './dropped';
+import type { MetricsSource } from './metrics-source';
+import { RunMetrics } from './run-metrics';
+import { SystemMetrics } from './system-metrics';
+
+export interface ExpositionOptions {
+  /** Most runs exposed (the most recently active first); default 200. */
+  maxRuns?: number;
+  /** Most tags exposed per run (in name order); default 256. */
+  maxTagsPerRun?: number;
+  /** Most alert series (active first, then the most recently cleared at 0); default 1000. */
+  maxAlertSeries?: number;
+  /** A system sample older than this is not exposed (sampling stopped or hung); default 60 s. */
+  maxSampleAgeMs?: number;
+  /** The Hostname label of system series (DCGM's name); default os.hostname(). */
+  hostname?: string;
+  version?: string;
+  clock?: () => number;
+}
+
+export const METRICS_DEFAULTS = {
+  maxRuns: 200,
+  maxTagsPerRun: 256,
+  maxAlertSeries: 1000,
+  maxSampleAgeMs: 60_000,
+};
+
+export interface Scrape {
+  contentType: string;
+  body: string;
+}
+
+export class MetricsExposition {
+  private readonly registry = new Registry();
+  private readonly dropped: DroppedSeries;
+  private readonly runs: RunMetrics;
+  private readonly alerts: AlertMetrics;
+  private readonly system: SystemMetrics;
+  private readonly limits: typeof METRICS_DEFAULTS;
+  private readonly clock: () => number;
+  /** The scrape under way: concurrent scrapes share it, so a burst of scrapers costs one refresh. */
+  private inflight: Promise<Scrape> | null = null;
+
+  constructor(
+    private readonly source: MetricsSource,
+    opts: ExpositionOptions = {},
+  ) {
+    this.limits = {
+      maxRuns: opts.maxRuns ?? METRICS_DEFAULTS.maxRuns,
+      maxTagsPerRun: opts.maxTagsPerRun ?? METRICS_DEFAULTS.maxTagsPerRun,
+      maxAlertSeries: opts.maxAlertSeries ?? METRICS_DEFAULTS.maxAlertSeries,
+      maxSampleAgeMs: opts.maxSampleAgeMs ?? METRICS_DEFAULTS.maxSampleAgeMs,
+    };
+    this.clock = opts.clock ?? Date.now;
+    new Gauge({
+      name: 'rlwatch_build_info',
+      help: 'The rlwatch version serving these metrics (always 1).',
+      labelNames: ['version'],
+      registers: [this.registry],
+    }).set({ version: opts.version ?? 'unknown' }, 1);
+    this.dropped = new DroppedSeries(this.registry);
+    this.runs = new RunMetrics(this.registry);
+    this.alerts = new AlertMetrics(this.registry);
+    this.system = new SystemMetrics(this.registry, opts.hostname ?? osHostname());
+  }
+
+  /** One scrape: every family refreshed from the core's state now, then the text exposition format. */
+  scrape(): Promise<Scrape> {
+    this.inflight ??= this.scrapeNow().finally(() => (this.inflight = null));
+    return this.inflight;
+  }
+
+  private async scrapeNow(): Promise<Scrape> {
+    this.refresh();
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+
+  private refresh(): void {
+    const runs = this.source.runs();
+    this.runs.refresh(runs, this.source, this.limits, this.dropped);
+    const open = new Set(runs.map((r) => r.run));
+    this.alerts.refresh(this.source, open, this.limits.maxAlertSeries, this.dropped);
+    const snap = this.source.latestSystemSample();
+    const fresh = snap !== null && this.clock() - snap.t <= this.limits.maxSampleAgeMs;
+    this.system.refresh(fresh ? snap : null);
+  }
+}

@@ -1,0 +1,126 @@
+// Per run and tag: the last value, step and wall time; per run: freshness, status, progress, ETA, restarts.
+
+import { Gauge, type Registry } from 'prom-client';
+import type { RunInfo } from '../../shared/domain';
+import type { DroppedSeries } from './dropped';
+import { boundLabel, pickRuns, pickTags } from './label-bounds';
+import type { MetricsSource } from './metrics-source';
+
+/** A run's state as one label of a state set (one series per state, 1 for the current one). */
+export const RUN_STATES = ['running', 'stalled', 'finished', 'crashed'] as const;
+export type RunState = (typeof RUN_STATES)[number];
+
+export function runState(r: RunInfo): RunState {
+  if (r.ended === 'crashed') return 'crashed';
+  if (r.ended === 'finished' || r.progress?.fraction === 1) return 'finished';
+  return r.stalled ? 'stalled' : 'running';
+}
+
+export interface RunLimits {
+  maxRuns: number;
+  maxTagsPerRun: number;
+}
+
+export class RunMetrics {
+  private readonly scalar: Gauge<'run' | 'tag'>;
+  private readonly step: Gauge<'run' | 'tag'>;
+  private readonly wallTime: Gauge<'run' | 'tag'>;
+  private readonly lastEvent: Gauge<'run'>;
+  private readonly fileWritten: Gauge<'run'>;
+  private readonly status: Gauge<'run' | 'status'>;
+  private readonly progress: Gauge<'run'>;
+  private readonly eta: Gauge<'run'>;
+  private readonly restarts: Gauge<'run'>;
+  private readonly runsTotal: Gauge;
+
+  constructor(registry: Registry) {
+    const gauge = <L extends string>(name: string, help: string, labelNames: L[]): Gauge<L> =>
+      new Gauge({ name, help, labelNames, registers: [registry] });
+    this.scalar = gauge('rlwatch_scalar', "Last value of a run's scalar tag, as the dashboard shows it.", [
+      'run',
+      'tag',
+    ]);
+    this.step = gauge('rlwatch_scalar_step', "Step of the last value of a run's scalar tag.", ['run', 'tag']);
+    this.wallTime = gauge(
+      'rlwatch_scalar_wall_time_seconds',
+      "Wall time (seconds since epoch) the trainer logged with the last value of a run's scalar tag.",
+      ['run', 'tag'],
+    );
+    this.lastEvent = gauge(
+      'rlwatch_run_last_event_timestamp_seconds',
+      "Wall time of the run's newest point (seconds since epoch); its age is time() minus this.",
+      ['run'],
+    );
+    this.fileWritten = gauge(
+      'rlwatch_run_file_written_timestamp_seconds',
+      'When a file of the run was last written (newest mtime, seconds since epoch).',
+      ['run'],
+    );
+    this.status = gauge(
+      'rlwatch_run_status',
+      "The run's state: 1 for the current one of running, stalled, finished, crashed.",
+      ['run', 'status'],
+    );
+    this.progress = gauge(
+      'rlwatch_run_progress_ratio',
+      'Fraction of the run done (0–1), where its files say.',
+      ['run'],
+    );
+    this.eta = gauge('rlwatch_run_eta_seconds', 'Estimated seconds until the run is done.', ['run']);
+    this.restarts = gauge('rlwatch_run_restarts', 'Times a step went back (a restart from a checkpoint).', [
+      'run',
+    ]);
+    this.runsTotal = gauge('rlwatch_runs', 'Runs in the watched folder (exposed or not).', []);
+  }
+
+  refresh(all: readonly RunInfo[], source: MetricsSource, limits: RunLimits, dropped: DroppedSeries): void {
+    for (const g of this.perRun()) g.reset();
+    this.runsTotal.set(all.length);
+    const runs = pickRuns(all, limits.maxRuns);
+    if (runs.dropped > 0) {
+      const kept = new Set(runs.kept.map((r) => r.run));
+      let series = 0;
+      for (const r of all) if (!kept.has(r.run)) series += r.tags.length * 3 + RUN_SERIES;
+      dropped.add('runs', series);
+    }
+    for (const r of runs.kept) this.exposeRun(r, source, limits, dropped);
+  }
+
+  private perRun(): Gauge<string>[] {
+    return [
+      this.scalar,
+      this.step,
+      this.wallTime,
+      this.lastEvent,
+      this.fileWritten,
+      this.status,
+      this.progress,
+      this.eta,
+      this.restarts,
+    ];
+  }
+
+  private exposeRun(r: RunInfo, source: MetricsSource, limits: RunLimits, dropped: DroppedSeries): void {
+    const run = boundLabel(r.run);
+    const points = source.lastPoints(r.run);
+    const tags = pickTags(points.keys(), limits.maxTagsPerRun);
+    dropped.add('tags', tags.dropped * 3);
+    for (const tag of tags.kept) {
+      const p = points.get(tag)!;
+      const labels = { run, tag: boundLabel(tag) };
+      this.scalar.set(labels, p.lastValue);
+      this.step.set(labels, p.lastStep);
+      this.wallTime.set(labels, p.lastWallTime);
+    }
+    if (r.lastEventAt !== null) this.lastEvent.set({ run }, r.lastEventAt / 1000);
+    if (r.fileWrittenAt !== null) this.fileWritten.set({ run }, r.fileWrittenAt / 1000);
+    const state = runState(r);
+    for (const s of RUN_STATES) this.status.set({ run, status: s }, s === state ? 1 : 0);
+    if (r.progress?.fraction != null) this.progress.set({ run }, r.progress.fraction);
+    if (r.progress?.etaSeconds != null) this.eta.set({ run }, r.progress.etaSeconds);
+    this.restarts.set({ run }, r.restarts);
+  }
+}
+
+/** Series a run has besides its tags: freshness (2), status (4), progress, ETA, restarts. */
+const RUN_SERIES = 2 + RUN_STATES.length + 3;

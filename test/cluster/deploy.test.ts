@@ -1,0 +1,82 @@
+// deploy/: Prometheus, Alertmanager and Grafana files check with the tools themselves and name only real metrics.
+
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { MetricsExposition } from '../../src/core/metrics/exposition';
+import { parseExposition } from '../core/metrics/exposition-text';
+import { AMTOOL, check, PROMTOOL, requireBinary } from './daemons';
+
+const DEPLOY = join(import.meta.dirname, '..', '..', 'deploy');
+const read = (f: string): string => readFileSync(join(DEPLOY, f), 'utf8');
+
+/** Every metric family the exposition declares (from its HELP lines), counters with their _total name. */
+async function exposedNames(): Promise<Set<string>> {
+  const none = {
+    runs: () => [],
+    lastPoints: () => new Map(),
+    activeAlerts: () => [],
+    thresholdValues: () => ({}),
+    latestSystemSample: () => null,
+  };
+  const { body } = await new MetricsExposition(none).scrape();
+  expect(parseExposition(body).length).toBeGreaterThan(0);
+  return new Set([...body.matchAll(/^# HELP (\S+)/gm)].map((m) => m[1]!));
+}
+
+describe('deploy/', () => {
+  test('promtool accepts the scrape config and the alerting rules', () => {
+    const promtool = requireBinary(PROMTOOL, 'prometheus');
+    const config = check(promtool, ['check', 'config', join(DEPLOY, 'prometheus.yml')]);
+    expect(config.output).toContain('is valid prometheus config file syntax');
+    expect(config.status).toBe(0);
+    const rules = check(promtool, ['check', 'rules', join(DEPLOY, 'rlwatch-alerts.rules.yml')]);
+    expect(rules.output).toContain('SUCCESS: 3 rules found');
+    expect(rules.status).toBe(0);
+  });
+
+  test('amtool accepts the Alertmanager example', () => {
+    const amtool = requireBinary(AMTOOL, 'prometheus-alertmanager');
+    const r = check(amtool, ['check-config', join(DEPLOY, 'alertmanager.yml')]);
+    expect(r.output).toContain('SUCCESS');
+    expect(r.status).toBe(0);
+  });
+
+  test('every rlwatch_* name in deploy/ is a metric the exposition serves', async () => {
+    const names = await exposedNames();
+    const used = new Set<string>();
+    for (const f of readdirSync(DEPLOY))
+      for (const m of read(f).matchAll(/\brlwatch_[a-z_]+\b/g)) used.add(m[0]);
+    expect(used.size).toBeGreaterThan(10);
+    expect([...used].filter((n) => !names.has(n))).toEqual([]);
+  });
+
+  test('the rules forward rlwatch_alert with run, tag, message and advice; the dashboard has the RL health panels', () => {
+    const rules = parseYaml(read('rlwatch-alerts.rules.yml')) as {
+      groups: { rules: { alert: string; expr: string; annotations: Record<string, string> }[] }[];
+    };
+    const forward = rules.groups[0]!.rules.find((r) => r.alert === 'RlwatchHealthAlert')!;
+    expect(forward.expr).toBe('rlwatch_alert == 1');
+    expect(Object.keys(forward.annotations)).toEqual(
+      expect.arrayContaining(['summary', 'run', 'tag', 'message', 'advice', 'threshold']),
+    );
+    const dash = JSON.parse(read('grafana-dashboard.json')) as {
+      panels: { title: string; targets: { expr: string }[] }[];
+    };
+    const exprOf = (title: string): string =>
+      dash.panels.find((p) => p.title.startsWith(title))!.targets[0]!.expr;
+    expect(exprOf('Active alerts')).toContain('rlwatch_alert_info');
+    expect(exprOf('Scalars')).toContain('rlwatch_scalar{');
+    expect(exprOf('GPU utilisation')).toContain('rlwatch_gpu_utilization_ratio');
+  });
+
+  test('the systemd unit and the container recipe start `rlwatch agent` with a separate metrics bind', () => {
+    const unit = read('rlwatch-agent.service');
+    expect(unit).toMatch(/^ExecStart=\S*rlwatch agent \S+ .*--metrics-port \d+/m);
+    expect(unit).toMatch(/^EnvironmentFile=/m);
+    expect(unit).toMatch(/^Environment=RLWATCH_STORE=/m);
+    const recipe = read('Containerfile');
+    expect(recipe).toMatch(/^ENTRYPOINT \[.*"agent", "\/runs".*"--metrics-port", "\d+"\]$/m);
+  });
+});
