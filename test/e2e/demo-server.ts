@@ -17,18 +17,22 @@ export interface DemoServer {
 /**
  * `rlwatch serve DIR` with its own database in a temporary folder (never the per-user one: settings and
  * alerts the tests write must not leak into the user's app or into the next test run). `more`: a fixed port,
- * further arguments and environment (RLWATCH_TOKEN, to restart an endpoint at the same URL).
+ * further arguments and environment (RLWATCH_TOKEN, to restart an endpoint at the same URL); `command`
+ * 'agent' starts `rlwatch agent` (the API without the UI) instead of serve.
  */
 export function serveIsolated(
   dir: string,
-  more: { port?: number; args?: string[]; env?: NodeJS.ProcessEnv } = {},
+  more: { command?: 'serve' | 'agent'; port?: number; args?: string[]; env?: NodeJS.ProcessEnv } = {},
 ): { serve: CliProcess; storeDir: string } {
   const storeDir = mkdtempSync(join(tmpdir(), 'rlwatch-e2e-store-'));
-  const serve = runCli(['serve', dir, '--port', String(more.port ?? 0), ...(more.args ?? [])], {
-    ...process.env,
-    ...more.env,
-    RLWATCH_STORE: join(storeDir, 'rlwatch.db'),
-  });
+  const serve = runCli(
+    [more.command ?? 'serve', dir, '--port', String(more.port ?? 0), ...(more.args ?? [])],
+    {
+      ...process.env,
+      ...more.env,
+      RLWATCH_STORE: join(storeDir, 'rlwatch.db'),
+    },
+  );
   return { serve, storeDir };
 }
 

@@ -1,4 +1,4 @@
-// End to end: two rlwatch servers on different ports and one serve that adds both with --remote: one run list
+// End to end: two `rlwatch agent`s on different ports and one serve that adds both with --remote: one run list
 // holding both hosts' runs (over the WebSocket API and in Chromium), an overlay across hosts, a killed endpoint
 // shown disconnected with its data kept, and reconnection when it comes back on the same port.
 
@@ -72,7 +72,7 @@ describe('many rlwatch endpoints in one window', () => {
       const dir = mkdtempSync(join(tmpdir(), `rlwatch-e2e-remote-${i}-`));
       const demo = runCli(['demo', dir, '--rate', '20', '--steps', '400']);
       await demo.waitFor(/writing a simulated PPO run/);
-      const { serve, storeDir } = serveIsolated(dir, { env: { RLWATCH_TOKEN: TOKENS[i] } });
+      const { serve, storeDir } = serveIsolated(dir, { command: 'agent', env: { RLWATCH_TOKEN: TOKENS[i] } });
       const url = await servedUrl(serve);
       endpoints.push({ dir, demo, serve, storeDir, url, port: Number(new URL(url).port) });
     }
@@ -174,7 +174,11 @@ describe('many rlwatch endpoints in one window', () => {
       .poll(() => page.locator(`.host-group[data-host="${hostOf(1)}"] .host-note`).innerText())
       .toMatch(/^disconnected /);
 
-    const again = serveIsolated(lost.dir, { port: lost.port, env: { RLWATCH_TOKEN: TOKENS[1] } });
+    const again = serveIsolated(lost.dir, {
+      command: 'agent',
+      port: lost.port,
+      env: { RLWATCH_TOKEN: TOKENS[1] },
+    });
     rmSync(lost.storeDir, { recursive: true, force: true });
     lost.serve = again.serve;
     lost.storeDir = again.storeDir;
