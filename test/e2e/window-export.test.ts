@@ -133,7 +133,7 @@ describe('export from the window (serve mode)', () => {
     const text = bytes.toString('utf8');
     const parsed = await page.evaluate((svg) => {
       const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
-      const strokes = [...doc.querySelectorAll('path')].map((p) =>
+      const strokes = Array.from(doc.querySelectorAll('path'), (p) =>
         (p.getAttribute('stroke') ?? '').toLowerCase(),
       );
       return {
