@@ -115,7 +115,12 @@ describe('a hostile remote endpoint', () => {
     const fake = await fakeEndpoint((ws) => ws.send('x'.repeat(64 * 1024)));
     closers.push(fake.close);
     const app = appWith(`http://127.0.0.1:${fake.port}/?token=tok`, { maxMessageBytes: 1024 });
-    await waitFor(() => fake.connections.length >= 3, 'reconnections');
+    // The link is dropped after each connection and waits out its backoff disconnected (the state after the
+    // third connection may still be 'connecting' or 'connected' for a moment: wait for the drop).
+    await waitFor(
+      () => fake.connections.length >= 3 && app.remotes.list()[0]?.state === 'disconnected',
+      'reconnections',
+    );
     expect(app.remotes.list()[0]).toMatchObject({
       state: 'disconnected',
       error: expect.stringMatching(/size|1009|Max payload/i),
