@@ -158,14 +158,25 @@ describe('export from the window (serve mode)', () => {
     expect(await status.locator('progress').evaluate((p: HTMLProgressElement) => p.value === p.max)).toBe(
       true,
     );
-    expect(await status.getByRole('status').innerText()).toMatch(/Wrote 3 files to/);
+    const wrote = /Wrote (\d+) files to/.exec(await status.getByRole('status').innerText());
+    expect(wrote).not.toBeNull();
     await page.screenshot({ path: join(RESULTS, 'export-run.png'), clip: (await status.boundingBox())! });
     await page.screenshot({ path: join(RESULTS, 'export-window.png') });
-    expect(readdirSync(join(target, 'ppo_demo')).sort()).toEqual([
-      'metrics_long.csv',
-      'metrics_wide.csv',
-      'training_metrics.json',
-    ]);
+    // The data and the figures: seed 003's set and one per tag.
+    const names = readdirSync(join(target, 'ppo_demo'));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'metrics_long.csv',
+        'metrics_wide.csv',
+        'training_metrics.json',
+        'training_progress.png',
+        'policy_metrics.png',
+        'figures',
+      ]),
+    );
+    const figures = readdirSync(join(target, 'ppo_demo', 'figures'));
+    expect(figures).toContain('approx_kl.png');
+    expect(Number(wrote![1])).toBe(names.length - 1 + figures.length);
     expect(readFileSync(join(target, 'ppo_demo', 'metrics_long.csv'), 'utf8')).toMatch(/approx_kl/);
     // The folder is remembered: the next "Export run…" offers it.
     await page.getByRole('button', { name: 'Export run…' }).click();
