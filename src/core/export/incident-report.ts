@@ -5,26 +5,10 @@ import { thresholdNote } from '../../shared/charts/band';
 import type { AlertInfo, ResolvedThreshold } from '../../shared/domain';
 import { formatNumber } from '../../shared/format';
 import type { SystemSnapshot } from '../../shared/system-types';
-import { RULE_TITLES, type RuleId } from '../health';
+import { RULE_TITLES, thresholdsOfRule, type RuleId } from '../health';
 import { toSystemWatchLine } from '../system/watch-line';
 import { exactNumberText } from '../../shared/number-text';
 import type { IncidentWindow } from './incident-window';
-
-/** The thresholds each rule judges against (the rest judge a run against its own recent history). */
-export const RULE_THRESHOLDS: Readonly<Partial<Record<RuleId, readonly ThresholdKey[]>>> = {
-  'kl-above-target': ['target_kl'],
-  'entropy-collapse': ['entropy_min'],
-  'clip-fraction-out-of-band': ['clip_low', 'clip_high'],
-  'reward-variance-high': ['reward_variance_max'],
-  'response-truncation-rising': ['truncation_max'],
-  'importance-ratio-off': ['importance_ratio_tolerance'],
-  'generation-throughput-low': ['min_tokens_per_sec'],
-  'gpu-util-low': ['gpu_util_min'],
-  'memory-high': ['memory_max'],
-  'gpu-memory-high': ['gpu_memory_max'],
-  'entropy-collapse-low-temperature': ['entropy_min', 'temperature_min'],
-  'kl-high-reward-falling': ['target_kl'],
-};
 
 /** What the machine or the run said about the system when the alert was raised. */
 export type SystemAtIncident =
@@ -139,7 +123,8 @@ function systemSection(system: SystemAtIncident): string[] {
 export function incidentReport(o: IncidentReportInput): string {
   const a = o.alert;
   const title = RULE_TITLES[a.rule as RuleId] ?? a.rule;
-  const keys = RULE_THRESHOLDS[a.rule as RuleId] ?? [];
+  // Only the catalog's thresholds have an origin to cite (the rest tune a rule's timing).
+  const keys = thresholdsOfRule(a.rule) as readonly ThresholdKey[];
   const thresholds = keys
     .map((key) => {
       const resolved = o.thresholds[key];

@@ -8,6 +8,7 @@ export { DEFAULT_THRESHOLDS, flattenConfig, resolveThresholds, thresholdTable } 
 export type { ResolvedThresholds, ThresholdName, ThresholdSource, Thresholds } from './thresholds';
 export { RULE_ADVICE, ruleAdvice } from './advice';
 export { RULE_TITLES } from './rule-titles';
+export { RULE_THRESHOLDS, thresholdsOfRule } from './rule-thresholds';
 export { COMBINED_RULES } from './combined-rules';
 export type { CombinedRule } from './combined-rules';
 export { POINT_RULES } from './rules';

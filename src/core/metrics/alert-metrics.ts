@@ -6,7 +6,7 @@ import { MACHINE_RUN } from '../alerts/machine-run';
 import type { DroppedSeries } from './dropped';
 import { boundLabel, MAX_TEXT_LABEL_CHARS } from './label-bounds';
 import type { MetricsSource } from './metrics-source';
-import { thresholdsOfRule } from './rule-thresholds';
+import { thresholdsOfRule } from '../health';
 
 type AlertLabels = { run: string; rule: string; severity: string; tag: string };
 

@@ -1,13 +1,14 @@
-// Which resolved thresholds each health rule judges against: exposed beside an active alert as its own series.
+// Which thresholds each health rule judges against: /metrics exposes them beside an alert, incident reports cite them.
 
-import type { RuleId, ThresholdName } from '../health';
+import type { ThresholdName } from './thresholds';
+import type { RuleId } from './types';
 
-/** Rule → the threshold names (core/health/thresholds.ts) it compares with; rules without one are absent. */
+/** Rule → the threshold names (thresholds.ts) it compares with; rules without one are absent (grad-norm spikes are
+ * judged against the run's own recent median, never max_grad_norm). */
 export const RULE_THRESHOLDS: Readonly<Partial<Record<RuleId, readonly ThresholdName[]>>> = {
   'kl-above-target': ['target_kl'],
   'entropy-collapse': ['entropy_min'],
   'clip-fraction-out-of-band': ['clip_low', 'clip_high'],
-  'grad-norm-spike': ['max_grad_norm'],
   'reward-plateau': ['plateau_epochs'],
   'reward-variance-high': ['reward_variance_max'],
   'response-truncation-rising': ['truncation_max'],
