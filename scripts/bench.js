@@ -14,8 +14,9 @@ const skipped = matching.filter((b) =>
   explicitOnly.some((name) => b.startsWith(name) && !filter.includes(name)),
 );
 const benches = matching.filter((b) => !skipped.includes(b));
-// The watch-latency bench drives the built CLI.
-if (benches.some((b) => b.startsWith('watch')) && buildIfStale() !== 0) process.exit(1);
+// The watch-latency and serve-soak benches drive the built CLI.
+if (benches.some((b) => b.startsWith('watch') || b.startsWith('soak-serve')) && buildIfStale() !== 0)
+  process.exit(1);
 let failed = 0;
 for (const b of benches) {
   process.stdout.write(`\n### ${b}\n`);
