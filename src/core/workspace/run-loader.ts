@@ -80,6 +80,8 @@ export class RunLoader {
   /** Live sources by path; a dead one leaves (a new file at its path is a new source). */
   private readonly sources = new Map<string, { run: RunState; entry: LiveEntry }>();
   private lastYield = 0;
+  /** Where the sweep goes on next time (a live iterator: sources added or removed meanwhile are fine). */
+  private sweepCursor: Iterator<{ run: RunState; entry: LiveEntry }> | null = null;
 
   constructor(
     private readonly host: LoaderHost,
@@ -98,14 +100,27 @@ export class RunLoader {
     sortEntries(run.entries);
   }
 
-  /** Asks every live source for what is new (the sweep that catches missed file events). */
-  readAll(): void {
-    for (const { run, entry } of this.sources.values()) void this.requestRead(run, entry);
+  /**
+   * The sweep that catches missed file events: asks up to `max` live sources for what is new, going
+   * round the sources over successive calls (every source each call while there are at most `max`).
+   * Bounded so 10k runs do not cost 10k stat calls a second.
+   */
+  sweep(max: number): void {
+    for (let n = 0; n < max; n++) {
+      this.sweepCursor ??= this.sources.values();
+      const next = this.sweepCursor.next();
+      if (next.done) {
+        this.sweepCursor = null;
+        return;
+      }
+      void this.requestRead(next.value.run, next.value.entry);
+    }
   }
 
   closeAll(): void {
     for (const { entry } of this.sources.values()) entry.live.close();
     this.sources.clear();
+    this.sweepCursor = null;
   }
 
   private isLive(entry: LiveEntry): boolean {
