@@ -89,6 +89,7 @@ export class Workspace {
         emit: (event, payload) => this.emit(event, payload),
         notice: (level, text) => this.notice(level, text),
         runsChanged: (now) => this.runsChanged(now),
+        rediscover: () => void this.rediscover(),
       },
       this.progress,
     );
@@ -313,6 +314,8 @@ export class Workspace {
           size: info?.size ?? 0,
           mtimeMs: null,
           queued: null,
+          head: null,
+          unlinkSeen: false,
         };
         this.loader.add(state, entry);
         newEntries.push({ run: state, entry });

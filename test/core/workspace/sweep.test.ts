@@ -24,7 +24,14 @@ function fakeSource(path: string, reads: Map<string, number>): LiveSource {
 
 test('a sweep reads at most its budget of sources and the next sweep goes on where it stopped', async () => {
   const loader = new RunLoader(
-    { epoch: () => 1, isCurrent: () => true, emit: () => {}, notice: () => {}, runsChanged: () => {} },
+    {
+      epoch: () => 1,
+      isCurrent: () => true,
+      emit: () => {},
+      notice: () => {},
+      runsChanged: () => {},
+      rediscover: () => {},
+    },
     new LoadProgressTracker(() => {}),
   );
   const run = newRunState('r', '/nonexistent-rlwatch-run', null);
@@ -35,7 +42,7 @@ test('a sweep reads at most its budget of sources and the next sweep goes on whe
     const live = fakeSource(path, reads);
     const entry: LiveEntry = {
       ...{ state: 'live', path, name: `${i}`, format: 'csv', gen: i, live, set: live.series },
-      ...{ identity: null, size: 0, mtimeMs: null, queued: null },
+      ...{ identity: null, size: 0, mtimeMs: null, queued: null, head: null, unlinkSeen: false },
     };
     loader.add(run, entry);
   }
