@@ -76,6 +76,8 @@ export class Workspace {
   private readonly progress = new LoadProgressTracker((p) => this.emit('load.progress', p));
   private readonly loader: RunLoader;
   private runsTimer: NodeJS.Timeout | null = null;
+  /** Ends the wait for the watcher's first scan (a folder closed before it finished). */
+  private stopWaiting: (() => void) | null = null;
   private lastRunsAt = 0;
   /** The least time between two throttled runs.changed (grows with their cost). */
   private runsGapMs = THROTTLE_MS;
@@ -130,6 +132,7 @@ export class Workspace {
       this.watch.suggestion = pollingSuggestion(fs.label);
       this.notice('info', this.watch.suggestion);
     }
+    let watching: Promise<void> = Promise.resolve();
     if (this.opts.watch !== false) {
       this.watcher = new FolderWatcher(root, {
         usePolling: polling,
@@ -144,17 +147,24 @@ export class Workspace {
         onFileRemoved: (path) => this.loader.removeIfGone(path),
         onError: (message) => this.notice('warning', message),
       });
-      await this.watcher.ready();
-      if (epoch !== this.epoch) return;
-      // File events can be missed (appends racing chokidar's attach to a new file, or network
-      // filesystems): a cheap periodic re-read of every source catches up; reads cost O(new bytes).
-      // At most SWEEP_MAX_SOURCES a sweep, round-robin: with more sources each is re-read less often.
-      this.sweepTimer = setInterval(() => this.loader.sweep(SWEEP_MAX_SOURCES), this.opts.sweepMs ?? 1000);
-      this.sweepTimer.unref();
+      // The watcher's first scan of the folder (a stat per entry: ~1.5 s for 10k run folders) runs beside
+      // discovery rather than before it: chokidar watches the folder before it scans, so a folder made
+      // meanwhile is still reported. The load counts as done once both are.
+      const closed = new Promise<void>((res) => (this.stopWaiting = res));
+      watching = Promise.race([this.watcher.ready(), closed]).then(() => {
+        if (epoch !== this.epoch) return;
+        // File events can be missed (appends racing chokidar's attach to a new file, or network
+        // filesystems): a cheap periodic re-read of every source catches up; reads cost O(new bytes).
+        // At most SWEEP_MAX_SOURCES a sweep, round-robin: with more sources each is re-read less often.
+        this.sweepTimer = setInterval(() => this.loader.sweep(SWEEP_MAX_SOURCES), this.opts.sweepMs ?? 1000);
+        this.sweepTimer.unref();
+      });
     }
     let firstRun!: () => void;
     const first = new Promise<void>((res) => (firstRun = res));
-    this.loading = this.rediscover(firstRun).finally(firstRun);
+    this.loading = Promise.all([this.rediscover(firstRun), watching])
+      .then(() => undefined)
+      .finally(firstRun);
     await (options.until === 'first-run' ? first : this.loading);
   }
 
@@ -170,6 +180,8 @@ export class Workspace {
 
   async close(): Promise<void> {
     this.epoch++;
+    this.stopWaiting?.();
+    this.stopWaiting = null;
     this.rediscovering = null;
     this.rediscoverAgain = false;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
