@@ -29,7 +29,7 @@ for (const b of benches) {
   if (r.status !== 0) failed++;
 }
 for (const b of skipped) {
-  const name = explicitOnly.find((n) => b.startsWith(n));
+  const name = b.replace(/\.bench\.ts$/, '');
   process.stdout.write(`\n### ${b}: skipped (long-running; run it with \`npm run bench ${name}\`)\n`);
 }
 process.exit(failed ? 1 : 0);
