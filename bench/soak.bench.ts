@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createWorkspace } from '../src/core/workspace/create';
 import { envNumber, tagNames } from './lib/log-folder';
+import { pct, slope } from './lib/stats';
 
 const MINUTES = envNumber('SOAK_MINUTES', 30);
 const TAGS = envNumber('TAGS', 50);
@@ -27,26 +28,6 @@ interface Window {
   heapUsed: number;
   points: number;
   lat: number[];
-}
-
-function pct(sorted: number[], p: number): number {
-  return sorted.length === 0
-    ? Number.NaN
-    : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-/** Least-squares slope of y over x. */
-function slope(xs: number[], ys: number[]): number {
-  const n = xs.length;
-  const mx = xs.reduce((a, b) => a + b, 0) / n;
-  const my = ys.reduce((a, b) => a + b, 0) / n;
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < n; i++) {
-    num += (xs[i]! - mx) * (ys[i]! - my);
-    den += (xs[i]! - mx) ** 2;
-  }
-  return den === 0 ? Number.NaN : num / den;
 }
 
 const latText = (lat: number[]): string => {

@@ -14,9 +14,9 @@ const skipped = matching.filter((b) =>
   explicitOnly.some((name) => b.startsWith(name) && !filter.includes(name)),
 );
 const benches = matching.filter((b) => !skipped.includes(b));
-// The watch-latency and metrics benches drive the built CLI.
-if (benches.some((b) => b.startsWith('watch') || b.startsWith('metrics')) && buildIfStale() !== 0)
-  process.exit(1);
+// The watch-latency, metrics and serve-soak benches drive the built CLI.
+const needsBuild = ['watch', 'metrics', 'soak-serve'];
+if (benches.some((b) => needsBuild.some((n) => b.startsWith(n))) && buildIfStale() !== 0) process.exit(1);
 let failed = 0;
 for (const b of benches) {
   process.stdout.write(`\n### ${b}\n`);
@@ -29,7 +29,7 @@ for (const b of benches) {
   if (r.status !== 0) failed++;
 }
 for (const b of skipped) {
-  const name = explicitOnly.find((n) => b.startsWith(n));
+  const name = b.replace(/\.bench\.ts$/, '');
   process.stdout.write(`\n### ${b}: skipped (long-running; run it with \`npm run bench ${name}\`)\n`);
 }
 process.exit(failed ? 1 : 0);

@@ -94,6 +94,9 @@ export class AppCore {
     });
     if (this.store instanceof ResilientStore) {
       this.store.onDegraded((d) => this.notice({ level: 'warning', message: d.reason }, 'session'));
+      this.store.onSpace((e) =>
+        this.notice({ level: e.full ? 'warning' : 'info', message: e.message }, 'session'),
+      );
     }
     this.store.prune(this.clock());
     this.bus.on('system.snapshot', (snap) => this.onSnapshot(snap));

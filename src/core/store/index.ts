@@ -10,6 +10,6 @@ export { SCHEMA_VERSION } from './schema';
 export { DEFAULT_RETENTION } from './types';
 export type * from './types';
 export { ResilientStore } from './resilient-store';
-export type { StoreDegradation } from './resilient-store';
+export type { StoreDegradation, StoreSpaceEvent } from './resilient-store';
 export { describeStoreFailure } from './open';
 export { readSettingReadOnly } from './read-only';

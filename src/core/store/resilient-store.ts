@@ -1,4 +1,4 @@
-// A Store that never throws: a locked database queues writes; a failing one (IOERR, FULL…) swaps in memory.
+// A Store that never throws: a locked or full database queues writes; a failing one (IOERR, CORRUPT…) swaps in memory.
 
 import { describeStoreFailure } from './open';
 import { MemoryStore } from './memory-store';
@@ -36,6 +36,19 @@ const codeOf = (err: unknown): string =>
 
 /** Another connection holds the lock: transient, never a reason to give the database up. */
 const isLocked = (err: unknown): boolean => /^SQLITE_(BUSY|LOCKED)/.test(codeOf(err));
+/** The disk holding the database is full (or its page cap is reached): room may come back, so the
+ * database is kept and writes wait, as for a lock. Reads still work on a full database. */
+const isFull = (err: unknown): boolean => /^SQLITE_FULL/.test(codeOf(err));
+/** Worth waiting for: writes queue and are retried. */
+const isTransient = (err: unknown): boolean => isLocked(err) || isFull(err);
+
+/** The database ran out of room, or has room again: what the app tells the user. */
+export interface StoreSpaceEvent {
+  full: boolean;
+  /** The method that met the full disk, or the queued write that landed first. */
+  operation: string;
+  message: string;
+}
 
 /** Writes kept while the database is locked; past this the oldest are dropped (and counted). */
 const MAX_QUEUED_WRITES = 10_000;
@@ -44,8 +57,9 @@ const RETRY_MS = 1000;
 
 /**
  * Wraps an open store. A call that meets another process's lock (SQLITE_BUSY / LOCKED, after the
- * short busy wait set at open) does not give the database up: a write is queued and replayed in
- * order once the lock is gone (on the next call or a retry timer), a read answers its fallback.
+ * short busy wait set at open) or a full disk (SQLITE_FULL) does not give the database up: a write is
+ * queued and replayed in order once the lock is gone or there is room (on the next call or a retry
+ * timer), a read answers its fallback; a full disk is announced once, and again when room is back.
  * On the first other throw it copies what it can still read (settings, recent runs)
  * into a MemoryStore, closes the failing one, and serves every later call from memory: losing
  * history is acceptable, crashing the app or the watcher is not.
@@ -57,6 +71,9 @@ export class ResilientStore implements Store {
   private readonly queued: Array<{ operation: string; fn: (s: Store) => unknown }> = [];
   private droppedWrites = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Set while the database is full (from the first SQLITE_FULL until a queued write lands). */
+  private fullSince: string | null = null;
+  private readonly spaceListeners = new Set<(e: StoreSpaceEvent) => void>();
 
   constructor(
     inner: Store,
@@ -69,6 +86,17 @@ export class ResilientStore implements Store {
   onDegraded(listener: (d: StoreDegradation) => void): () => void {
     this.listeners.add(listener);
     return () => void this.listeners.delete(listener);
+  }
+
+  /** Called when the database becomes full (once per episode) and when it has room again. */
+  onSpace(listener: (e: StoreSpaceEvent) => void): () => void {
+    this.spaceListeners.add(listener);
+    return () => void this.spaceListeners.delete(listener);
+  }
+
+  /** Whether the database is full now (writes waiting for room). */
+  get full(): boolean {
+    return this.fullSince !== null;
   }
 
   get status(): StoreStatus {
@@ -113,17 +141,57 @@ export class ResilientStore implements Store {
 
   /** Replays queued writes in order; true when none is left waiting. */
   private flush(): boolean {
+    let landed: string | null = null;
     while (this.queued.length > 0) {
       const next = this.queued[0]!;
       try {
         next.fn(this.inner);
+        landed ??= next.operation;
       } catch (err) {
-        if (isLocked(err) && !this.degradedWith) return false;
+        if (isTransient(err) && !this.degradedWith) {
+          if (isFull(err)) this.markFull(next.operation);
+          return false;
+        }
         if (!this.degradedWith) this.degrade(next.operation, err);
       }
       this.queued.shift();
     }
+    if (landed !== null && this.fullSince !== null) this.markRoom(landed);
     return true;
+  }
+
+  private markFull(operation: string): void {
+    if (this.fullSince !== null) return;
+    this.fullSince = operation;
+    this.announce({
+      full: true,
+      operation,
+      message:
+        `the disk holding the database ${this.inner.status.path ?? ''} is full (SQLITE_FULL in ${operation}): ` +
+        `rlwatch goes on; settings, alert and system history are kept in memory and written when there is ` +
+        `room again (up to ${MAX_QUEUED_WRITES} writes, the oldest dropped past that). Run folders are only read.`,
+    });
+  }
+
+  private markRoom(operation: string): void {
+    this.fullSince = null;
+    this.announce({
+      full: false,
+      operation,
+      message: `the database has room again: the writes kept while the disk was full are saved${
+        this.droppedWrites > 0 ? ` (${this.droppedWrites} dropped while waiting)` : ''
+      }`,
+    });
+  }
+
+  private announce(e: StoreSpaceEvent): void {
+    for (const l of this.spaceListeners) {
+      try {
+        l(e);
+      } catch {
+        // A listener's failure must not turn a handled full disk into a crash.
+      }
+    }
   }
 
   private guard<T>(operation: string, fallbackValue: () => T, fn: (s: Store) => T, isWrite = false): T {
@@ -131,8 +199,9 @@ export class ResilientStore implements Store {
       return fn(this.inner);
     } catch (err) {
       if (this.degradedWith) return fallbackValue();
-      if (isLocked(err)) {
+      if (isTransient(err)) {
         if (isWrite) this.enqueue(operation, fn);
+        if (isFull(err)) this.markFull(operation);
         return fallbackValue();
       }
       this.degrade(operation, err);

@@ -102,7 +102,7 @@ export type StoreFailureKind =
   | 'corrupt-unrecoverable'
   /** The caller asked for memory only (tests, `--no-store`). */
   | 'memory-requested'
-  /** It opened, then a query failed (SQLITE_IOERR, SQLITE_FULL, SQLITE_CORRUPT…): the session went on in memory. */
+  /** It opened, then a query failed (SQLITE_IOERR, SQLITE_CORRUPT…; a full disk is waited out): the session went on in memory. */
   | 'failed-after-open';
 
 export interface Recovery {

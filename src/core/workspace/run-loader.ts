@@ -11,6 +11,7 @@ import type { ScalarSeries } from '../series/scalar-series';
 import { fileIdentity } from '../readers/file-io';
 import { yieldToLoop } from '../readers/reader';
 import type { LoadProgressTracker } from './load-progress';
+import { headsDiffer, HEAD_BYTES, readFileHead } from './file-head';
 import { CUT_TAIL_REPORT_MS, wandbRunEnd } from './run-end';
 import { deadEntry, sortEntries, type LiveEntry, type RunState, type SourceEntry } from './run-state';
 
@@ -48,18 +49,28 @@ export interface LoaderHost {
   notice(level: 'info' | 'warning' | 'error', text: string): void;
   /** The runs' RunInfo changed: now (structure) or throttled. */
   runsChanged(now?: boolean): void;
+  /** Walk the folder again (a path's file was replaced: what is there now becomes a new source). */
+  rediscover(): void;
 }
 
 export interface FileInfo {
   identity: string;
   size: number;
   mtimeMs: number;
+  /** Whether the filesystem keeps birth times: without them a reused inode gives a new file the
+   * old one's identity, and the delete event and the file's first bytes must tell instead. */
+  birthTime: boolean;
 }
 
 export async function fileInfo(path: string): Promise<FileInfo | null> {
   try {
     const st = await stat(path);
-    return { identity: fileIdentity(st), size: st.size, mtimeMs: st.mtimeMs };
+    return {
+      identity: fileIdentity(st),
+      size: st.size,
+      mtimeMs: st.mtimeMs,
+      birthTime: st.birthtimeMs !== 0,
+    };
   } catch {
     return null;
   }
@@ -80,6 +91,8 @@ export class RunLoader {
   /** Live sources by path; a dead one leaves (a new file at its path is a new source). */
   private readonly sources = new Map<string, { run: RunState; entry: LiveEntry }>();
   private lastYield = 0;
+  /** Where the sweep goes on next time (a live iterator: sources added or removed meanwhile are fine). */
+  private sweepCursor: Iterator<{ run: RunState; entry: LiveEntry }> | null = null;
 
   constructor(
     private readonly host: LoaderHost,
@@ -98,14 +111,27 @@ export class RunLoader {
     sortEntries(run.entries);
   }
 
-  /** Asks every live source for what is new (the sweep that catches missed file events). */
-  readAll(): void {
-    for (const { run, entry } of this.sources.values()) void this.requestRead(run, entry);
+  /**
+   * The sweep that catches missed file events: asks up to `max` live sources for what is new, going
+   * round the sources over successive calls (every source each call while there are at most `max`).
+   * Bounded so 10k runs do not cost 10k stat calls a second.
+   */
+  sweep(max: number): void {
+    for (let n = 0; n < max; n++) {
+      this.sweepCursor ??= this.sources.values();
+      const next = this.sweepCursor.next();
+      if (next.done) {
+        this.sweepCursor = null;
+        return;
+      }
+      void this.requestRead(next.value.run, next.value.entry);
+    }
   }
 
   closeAll(): void {
     for (const { entry } of this.sources.values()) entry.live.close();
     this.sources.clear();
+    this.sweepCursor = null;
   }
 
   private isLive(entry: LiveEntry): boolean {
@@ -229,20 +255,46 @@ export class RunLoader {
     return true;
   }
 
-  /** A file event said `path` was removed: once queued reads are done, a source whose file is gone dies. */
+  /**
+   * A file event said `path` was removed: once queued reads are done, a source whose file is gone
+   * dies. If a file is already back at the path, it is another file (deleted, then re-created: on a
+   * filesystem without birth times the inode alone would take it for the old one, truncated).
+   */
   removeIfGone(path: string): void {
     const found = this.sources.get(path);
     if (!found) return;
+    found.entry.unlinkSeen = true;
     const epoch = this.host.epoch();
     void this.enqueue(found.run, async () => {
+      if (epoch !== this.host.epoch() || !this.isLive(found.entry)) return;
       const info = await fileInfo(path);
-      if (epoch !== this.host.epoch() || info !== null || !this.isLive(found.entry)) return;
-      this.markDead(found.run, found.entry);
+      if (epoch !== this.host.epoch()) return;
+      if (info === null) this.markDead(found.run, found.entry);
+      else if (found.entry.unlinkSeen) this.replacedAfterUnlink(found.run, found.entry, info);
     });
+  }
+
+  /** Deleted and re-created before any read noticed: an append log's data stays as a dead source and the
+   * file now at the path is read from its start as a new source (JSON documents are read whole anyway).
+   * Where the filesystem keeps birth times the identity tells (the reader starts over by itself). */
+  private replacedAfterUnlink(run: RunState, entry: LiveEntry, now: FileInfo): void {
+    entry.unlinkSeen = false;
+    if (!APPEND_FORMATS.has(entry.format) || now.birthTime) return;
+    this.markDead(run, entry);
+    this.host.rediscover();
   }
 
   /** Reads what is new in one source; records in `dirty` the tags whose views must be refreshed. */
   private async readEntry(run: RunState, entry: LiveEntry, dirty: Map<string, ResetReason>): Promise<void> {
+    if (entry.unlinkSeen) {
+      // Deleted, and a file is back: reading on could take the new file's bytes for the old one's
+      // (from the old offset, or as a truncation).
+      const now = await fileInfo(entry.path);
+      if (now && this.isLive(entry)) {
+        this.replacedAfterUnlink(run, entry, now);
+        if (!this.isLive(entry)) return;
+      }
+    }
     const live = entry.live;
     const oldSet = entry.set;
     const recordsBefore = live.records;
@@ -252,11 +304,17 @@ export class RunLoader {
     if (!this.host.isCurrent(run) || !this.isLive(entry)) return;
     if (live.series !== oldSet) {
       // The reader started over: the file shrank (truncated) or another file took its path (rotation).
+      // Another file, not the old one cut short: another identity, or (where the filesystem keeps no
+      // birth time, so a reused inode looks the same) a different start. With birth times the
+      // identity decides: a file truncated and rewritten in place is a truncation whatever it holds.
       const info = await fileInfo(entry.path);
+      const noBirthTime = APPEND_FORMATS.has(entry.format) && info !== null && !info.birthTime;
+      const head = noBirthTime ? await readFileHead(entry.path) : null;
       const replaced =
         APPEND_FORMATS.has(entry.format) &&
         entry.identity !== null &&
-        (info === null || info.identity !== entry.identity);
+        (info === null || info.identity !== entry.identity || headsDiffer(entry.head, head));
+      entry.head = head;
       if (replaced) {
         // The old file's data stays, as a dead source; the live one reads the new file.
         run.entries.push(
@@ -286,6 +344,12 @@ export class RunLoader {
       if (info) {
         entry.identity = info.identity;
         entry.mtimeMs = info.mtimeMs;
+        if (
+          !info.birthTime &&
+          APPEND_FORMATS.has(entry.format) &&
+          (entry.head?.length ?? 0) < Math.min(HEAD_BYTES, info.size)
+        )
+          entry.head = await readFileHead(entry.path);
         if (run.fileWrittenAt === null || info.mtimeMs > run.fileWrittenAt) run.fileWrittenAt = info.mtimeMs;
       } else if (live.errors.some((e) => e.kind === 'io') && (await isGone(entry.path))) {
         // Gone, not unreadable: an unreadable file (permission denied) keeps its io error and stays live.

@@ -16,7 +16,7 @@ interface EntryBase {
   gen: number;
   /** The series set last seen (a reader starting over makes a new one). */
   set: SeriesSet;
-  /** dev:ino when last read, to tell a replaced file from a truncated one; null before the first read. */
+  /** dev:ino:birth time when last read, to tell a replaced file from a truncated one; null before the first read. */
   identity: string | null;
   /** File size when found (load progress). */
   size: number;
@@ -31,6 +31,10 @@ export interface LiveEntry extends EntryBase {
   live: LiveSource;
   /** The read requested and not yet started: later requests join it. */
   queued: Promise<void> | null;
+  /** The file's first bytes as last read (append formats): a different start means another file. */
+  head: Uint8Array | null;
+  /** The watcher reported the path deleted since the last read: a file there now is another file. */
+  unlinkSeen: boolean;
 }
 
 /** A source whose file is gone (deleted or rotated away): its series stay in the views, frozen. */

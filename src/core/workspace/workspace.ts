@@ -12,6 +12,7 @@ import { foldersToWatch } from '../discovery';
 import { effectiveConfig, readRunConfig } from '../readers/run-config';
 import type { ProgressInfo } from '../readers/types';
 import type { WindowQuery } from '../series/live-view';
+import { mapBounded } from './bounded-map';
 import { FolderWatcher } from './folder-watcher';
 import { LoadProgressTracker, THROTTLE_MS } from './load-progress';
 import { detectNetworkFilesystem, pollingSuggestion } from './mount-info';
@@ -47,6 +48,14 @@ export interface OpenOptions {
   until?: 'loaded' | 'first-run';
 }
 
+/** New runs' config.json and new files' stat calls in flight at once while (re)discovering. */
+const SETUP_CONCURRENCY = 32;
+
+/** Sources the sweep re-reads per tick at most (each source every ⌈sources / this⌉ ticks). */
+const SWEEP_MAX_SOURCES = 500;
+/** The most of the time throttled runs.changed (listing runs and what listeners do) may take. */
+const RUNS_CHANGED_SHARE = 0.1;
+
 type Listener<E extends keyof PushPayloads> = (payload: PushPayloads[E]) => void;
 
 export class Workspace {
@@ -67,7 +76,11 @@ export class Workspace {
   private readonly progress = new LoadProgressTracker((p) => this.emit('load.progress', p));
   private readonly loader: RunLoader;
   private runsTimer: NodeJS.Timeout | null = null;
+  /** Ends the wait for the watcher's first scan (a folder closed before it finished). */
+  private stopWaiting: (() => void) | null = null;
   private lastRunsAt = 0;
+  /** The least time between two throttled runs.changed (grows with their cost). */
+  private runsGapMs = THROTTLE_MS;
 
   constructor(private readonly opts: WorkspaceOptions) {
     this.emitter.setMaxListeners(100);
@@ -78,6 +91,7 @@ export class Workspace {
         emit: (event, payload) => this.emit(event, payload),
         notice: (level, text) => this.notice(level, text),
         runsChanged: (now) => this.runsChanged(now),
+        rediscover: () => void this.rediscover(),
       },
       this.progress,
     );
@@ -118,6 +132,7 @@ export class Workspace {
       this.watch.suggestion = pollingSuggestion(fs.label);
       this.notice('info', this.watch.suggestion);
     }
+    let watching: Promise<void> = Promise.resolve();
     if (this.opts.watch !== false) {
       this.watcher = new FolderWatcher(root, {
         usePolling: polling,
@@ -132,16 +147,24 @@ export class Workspace {
         onFileRemoved: (path) => this.loader.removeIfGone(path),
         onError: (message) => this.notice('warning', message),
       });
-      await this.watcher.ready();
-      if (epoch !== this.epoch) return;
-      // File events can be missed (appends racing chokidar's attach to a new file, or network
-      // filesystems): a cheap periodic re-read of every source catches up; reads cost O(new bytes).
-      this.sweepTimer = setInterval(() => this.loader.readAll(), this.opts.sweepMs ?? 1000);
-      this.sweepTimer.unref();
+      // The watcher's first scan of the folder (a stat per entry: ~1.5 s for 10k run folders) runs beside
+      // discovery rather than before it: chokidar watches the folder before it scans, so a folder made
+      // meanwhile is still reported. The load counts as done once both are.
+      const closed = new Promise<void>((res) => (this.stopWaiting = res));
+      watching = Promise.race([this.watcher.ready(), closed]).then(() => {
+        if (epoch !== this.epoch) return;
+        // File events can be missed (appends racing chokidar's attach to a new file, or network
+        // filesystems): a cheap periodic re-read of every source catches up; reads cost O(new bytes).
+        // At most SWEEP_MAX_SOURCES a sweep, round-robin: with more sources each is re-read less often.
+        this.sweepTimer = setInterval(() => this.loader.sweep(SWEEP_MAX_SOURCES), this.opts.sweepMs ?? 1000);
+        this.sweepTimer.unref();
+      });
     }
     let firstRun!: () => void;
     const first = new Promise<void>((res) => (firstRun = res));
-    this.loading = this.rediscover(firstRun).finally(firstRun);
+    this.loading = Promise.all([this.rediscover(firstRun), watching])
+      .then(() => undefined)
+      .finally(firstRun);
     await (options.until === 'first-run' ? first : this.loading);
   }
 
@@ -157,6 +180,8 @@ export class Workspace {
 
   async close(): Promise<void> {
     this.epoch++;
+    this.stopWaiting?.();
+    this.stopWaiting = null;
     this.rediscovering = null;
     this.rediscoverAgain = false;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
@@ -255,21 +280,29 @@ export class Workspace {
     const folders = foldersToWatch(root, found);
     this.watcher?.watchFolders(folders.runTree, folders.others);
 
+    // What a new run or source needs from the disk (config.json, each file's identity and size) is
+    // fetched for all of them at once, SETUP_CONCURRENCY at a time: 10k runs one by one took seconds
+    // before the list could show. The pass below then runs without awaiting, so it sees one state.
+    const unknown = (path: string): boolean => !this.loader.find(path) && !this.aliasPaths.has(path);
+    const fetched = await mapBounded(found.runs, SETUP_CONCURRENCY, async (d) => ({
+      config: this.runs.has(d.run) ? null : await readRunConfig(d.dir),
+      infos: await Promise.all(d.sources.map((s) => (unknown(s.path) ? fileInfo(s.path) : null))),
+    }));
+    if (epoch !== this.epoch) return;
+
     const newRuns: RunState[] = [];
     const newEntries: { run: RunState; entry: LiveEntry }[] = [];
-    for (const d of found.runs) {
+    found.runs.forEach((d, i) => {
+      const { config, infos } = fetched[i]!;
       let state = this.runs.get(d.run);
       if (!state) {
-        const config = await readRunConfig(d.dir);
-        if (epoch !== this.epoch) return;
         state = newRunState(d.run, d.dir, config);
         this.runs.set(d.run, state);
         newRuns.push(state);
       }
-      for (const s of d.sources) {
-        if (this.loader.find(s.path) || this.aliasPaths.has(s.path)) continue;
-        const info = await fileInfo(s.path);
-        if (epoch !== this.epoch) return;
+      d.sources.forEach((s, k) => {
+        if (!unknown(s.path)) return;
+        const info = infos[k] ?? null;
         if (
           info &&
           state.entries.some(
@@ -278,7 +311,7 @@ export class Workspace {
         ) {
           // A rotated-away file renamed to another recognised name: its data is already shown.
           this.aliasPaths.add(s.path);
-          continue;
+          return;
         }
         const live = this.opts.createSource(s.path, s.format, { pause: () => this.loader.pause() });
         const entry: LiveEntry = {
@@ -293,12 +326,14 @@ export class Workspace {
           size: info?.size ?? 0,
           mtimeMs: null,
           queued: null,
+          head: null,
+          unlinkSeen: false,
         };
         this.loader.add(state, entry);
         newEntries.push({ run: state, entry });
         this.progress.sourceFound(entry.size);
-      }
-    }
+      });
+    });
     this.progress.runsFound(this.runs.size);
     if (newRuns.length > 0 || newEntries.length > 0) this.runsChanged(true);
     this.progress.setPhase('reading');
@@ -334,24 +369,33 @@ export class Workspace {
 
   // ---- runs.changed and notices ----
 
-  /** runs.changed now (structure changed), or at most every THROTTLE_MS with a trailing update. */
+  /**
+   * runs.changed now (structure changed), or throttled with a trailing update: at most every
+   * THROTTLE_MS, and never more than RUNS_CHANGED_SHARE of the time (with 10k runs, building and
+   * sending the list costs milliseconds: the gap grows with what the last one cost).
+   */
   private runsChanged(now = false): void {
     const t = Date.now();
-    if (now || t - this.lastRunsAt >= THROTTLE_MS) {
+    if (now || t - this.lastRunsAt >= this.runsGapMs) {
       if (this.runsTimer) clearTimeout(this.runsTimer);
       this.runsTimer = null;
-      this.lastRunsAt = t;
-      this.emit('runs.changed', this.listRuns());
+      this.emitRuns();
       return;
     }
     this.runsTimer ??= setTimeout(
       () => {
         this.runsTimer = null;
-        this.lastRunsAt = Date.now();
-        this.emit('runs.changed', this.listRuns());
+        this.emitRuns();
       },
-      THROTTLE_MS - (t - this.lastRunsAt),
+      this.runsGapMs - (t - this.lastRunsAt),
     );
+  }
+
+  private emitRuns(): void {
+    const t0 = performance.now();
+    this.emit('runs.changed', this.listRuns());
+    this.lastRunsAt = Date.now();
+    this.runsGapMs = Math.max(THROTTLE_MS, (performance.now() - t0) / RUNS_CHANGED_SHARE);
   }
 
   /** One notice per message per opened folder (rediscovery would repeat them). */

@@ -1,4 +1,5 @@
-// ResilientStore: a query that throws after opening (IOERR, FULL, CORRUPT) degrades to memory once, keeping what it can.
+// ResilientStore: a query that throws after opening (IOERR, CORRUPT) degrades to memory once, keeping what it can
+// (a full disk is waited out: full-disk.test.ts).
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const sqliteError = (code: string): Error => Object.assign(new Error(`${code} from the test`), { code });
 
 describe('ResilientStore', () => {
-  test('SQLITE_FULL on an insert: memory takes over with settings and recent runs, one degradation', () => {
+  test('SQLITE_IOERR_WRITE on an insert: memory takes over with settings and recent runs, one degradation', () => {
     const inner = openStore({ path: join(dir, 'full.db') });
     inner.setSetting('settings', { theme: 'dark' });
     inner.touchRun('/runs/a', 100);
@@ -22,11 +23,15 @@ describe('ResilientStore', () => {
     const seen: StoreDegradation[] = [];
     store.onDegraded((d) => seen.push(d));
     inner.appendSystemSamples = () => {
-      throw sqliteError('SQLITE_FULL');
+      throw sqliteError('SQLITE_IOERR_WRITE');
     };
     expect(() => store.appendSystemSamples([{ t: 1, snapshot: { cpuPct: 1 } }])).not.toThrow();
     expect(seen).toEqual([
-      { code: 'SQLITE_FULL', operation: 'appendSystemSamples', reason: expect.stringMatching(/SQLITE_FULL/) },
+      {
+        code: 'SQLITE_IOERR_WRITE',
+        operation: 'appendSystemSamples',
+        reason: expect.stringMatching(/SQLITE_IOERR_WRITE/),
+      },
     ]);
     expect(store.status).toMatchObject({
       persistent: false,
