@@ -13,7 +13,16 @@ interface Gate {
   ok: number;
   /** Snooze outlives one incident: a snoozed flapping alert stays quiet until the time. */
   snoozedUntil: number | null;
+  /** Flap damping: the ok levels this gate needs to clear now (the rule's clearAfter, doubled by each quick
+   * re-raise), and the levels judged since it last cleared (null: never cleared). */
+  clearAfter: number;
+  sinceClear: number | null;
 }
+
+/** A re-raise within this many times the current clear streak after a clear counts as the same trouble
+ * returning: the next clear needs twice the streak (up to MAX_DAMPING × the rule's). A long quiet resets it. */
+const QUICK_RERAISE = 20;
+const MAX_DAMPING = 64;
 
 /** How much evidence a rule needs: consecutive bad (or critical) levels to raise (escalate), ok ones to clear. */
 export interface Hysteresis {
@@ -38,6 +47,10 @@ export interface GateInput {
   scope: RunScope;
 }
 
+function newGate(run: string, clearAfter: number, snoozedUntil: number | null): Gate {
+  return { run, active: null, bad: 0, crit: 0, ok: 0, snoozedUntil, clearAfter, sinceClear: null };
+}
+
 export class AlertGates {
   private readonly gates = new Map<string, Gate>();
 
@@ -45,7 +58,8 @@ export class AlertGates {
 
   /**
    * The gate shared by all rules: raise after `raiseAfter` consecutive bad levels, escalate after
-   * as many consecutive critical ones, clear after `clearAfter` consecutive ok; hold breaks streaks.
+   * as many consecutive critical ones, clear after `clearAfter` consecutive ok (doubled while the alert flaps:
+   * re-raised soon after each clear); hold breaks streaks.
    */
   judge(input: GateInput, now: number): AlertTransition[] {
     const { id, run, rule, tag, step, value, level, scope } = input;
@@ -53,9 +67,10 @@ export class AlertGates {
     if (!g) {
       // Gates exist only once a rule has been bad: healthy tags cost no entries.
       if (level.kind !== 'bad') return [];
-      g = { run, active: null, bad: 0, crit: 0, ok: 0, snoozedUntil: null };
+      g = newGate(run, rule.clearAfter, null);
       this.gates.set(id, g);
     }
+    if (g.sinceClear !== null) g.sinceClear++;
     if (level.kind === 'hold') {
       g.bad = g.crit = g.ok = 0;
       return [];
@@ -63,13 +78,18 @@ export class AlertGates {
     if (level.kind === 'ok') {
       g.bad = g.crit = 0;
       g.ok++;
-      return g.active && g.ok >= rule.clearAfter ? [this.clear(g, step, value, now)] : [];
+      return g.active && g.ok >= g.clearAfter ? [this.clear(g, step, value, now)] : [];
     }
     g.ok = 0;
     g.bad++;
     g.crit = level.severity === 'critical' ? g.crit + 1 : 0;
     if (!g.active) {
       if (g.bad < rule.raiseAfter) return [];
+      // Flapping (raised again soon after it cleared): it must stay quiet longer before the next clear.
+      g.clearAfter =
+        g.sinceClear !== null && g.sinceClear <= QUICK_RERAISE * g.clearAfter
+          ? Math.min(g.clearAfter * 2, MAX_DAMPING * rule.clearAfter)
+          : rule.clearAfter;
       const severity: Severity = g.crit >= rule.raiseAfter ? 'critical' : 'warning';
       const alert: Alert = {
         id,
@@ -140,7 +160,7 @@ export class AlertGates {
       // needs somewhere to live until the rule raises again; an id that names nothing has none.
       const key = parseAlertId(id);
       if (untilMs === null || key === null) return false;
-      g = { run: key.run, active: null, bad: 0, crit: 0, ok: 0, snoozedUntil: untilMs };
+      g = newGate(key.run, 1, untilMs);
       this.gates.set(id, g);
     }
     g.snoozedUntil = untilMs;
@@ -171,6 +191,7 @@ export class AlertGates {
     const notify = this.notifies(g, now);
     g.active = null;
     g.bad = g.crit = g.ok = 0;
+    g.sinceClear = 0;
     return this.emit({ kind: 'cleared', alert, step, value, at: now, notify });
   }
 
