@@ -103,5 +103,9 @@ test('the CLI ends with the partial status and names each file the full disk ref
   const full = err.filter((l) => /training_metrics\.json: the disk is full/.test(l));
   expect(full.some((l) => l.includes(join(out, 'a', 'training_metrics.json')))).toBe(true);
   expect(full.some((l) => l.includes(join(out, 'b', 'training_metrics.json')))).toBe(true);
-  expect(readdirSync(join(out, 'b')).sort()).toEqual(['metrics_long.csv', 'metrics_wide.csv']);
+  // Everything but the refused file was written (the figures too), and no temp file was left behind.
+  const written = readdirSync(join(out, 'b'));
+  expect(written).toEqual(expect.arrayContaining(['metrics_long.csv', 'metrics_wide.csv']));
+  expect(written).not.toContain('training_metrics.json');
+  expect(written.filter((n) => n.endsWith('.tmp'))).toEqual([]);
 });
