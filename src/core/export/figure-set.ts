@@ -1,6 +1,7 @@
 // Which figures runs make (seed 003's set, one per tag, a comparison of runs) and how each is built from the series.
 
 import { classifyTag, groupOf, normaliseTag, type Role } from '../../shared/catalog';
+import { xAxisFor } from '../../shared/charts/axis';
 import { resolveBand, type BandInfo } from '../../shared/charts/band';
 import type { Figure, FigurePanel } from '../../shared/charts/figure';
 import { alertsFor, buildMarkers } from '../../shared/charts/markers';
@@ -140,8 +141,10 @@ export function bandNote(band: BandInfo | null): string | null {
 
 /** One panel of one run's tag: its lines, band, restart marks and the run's alerts on it. */
 function tagPanel(run: FigureRun, tag: string, o: FigureSetOptions, pixels: number): FigurePanel {
+  // As the dashboard draws it: system metrics against time since the run's start, the rest against step.
+  const xAxis = xAxisFor(groupOf(tag), 'step');
   const lines = figureLines(labelOf(run), run.series.get(tag) ?? [], {
-    xAxis: 'step',
+    xAxis,
     smoothing: o.smoothing,
     pixels,
   });
@@ -150,10 +153,11 @@ function tagPanel(run: FigureRun, tag: string, o: FigureSetOptions, pixels: numb
     title: tag,
     yTitle: band?.label ?? '',
     spec: {
-      view: { xAxis: 'step', logY: false, smoothing: o.smoothing },
+      view: { xAxis, logY: false, smoothing: o.smoothing },
       series: [lines],
       band: band && (band.min !== null || band.max !== null) ? band : null,
-      markers: markersOf(run, tag, lines),
+      // Markers are placed by step: none on a time axis.
+      markers: xAxis === 'step' ? markersOf(run, tag, lines) : [],
     },
   };
 }
@@ -250,13 +254,15 @@ export function planRunFigures(run: FigureRun, o: FigureSetOptions): FigurePlan 
   const notices: string[] = [];
   const tags = [...run.series.keys()].filter((t) => points(run.series.get(t)!) > 0).sort();
 
-  const progress = [mainTag(run.series, LOSS_ROLES), mainReward(run.series)].filter(
-    (t): t is string => t !== null,
-  );
+  const loss = mainTag(run.series, LOSS_ROLES);
+  const reward = mainReward(run.series);
+  const progress = [loss, reward].filter((t): t is string => t !== null);
   if (progress.length > 0) {
+    // The title names what is drawn: a run without a reward tag gets no "reward" in it.
+    const what = loss && reward ? 'loss and reward' : loss ? 'loss' : 'reward';
     figures.push({
       name: 'training_progress',
-      build: () => panelsFigure(run, 'Training progress: loss and reward', progress, o),
+      build: () => panelsFigure(run, `Training progress: ${what}`, progress, o),
     });
   } else notices.push(`${labelOf(run)}: no training_progress figure: the run logs no loss or reward tag`);
 

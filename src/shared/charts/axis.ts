@@ -1,6 +1,14 @@
 // X-axis modes: step, relative (seconds since the run's first point) and wall time; query ranges and tick labels.
 
+import type { MetricGroup } from '../catalog';
+
 export type XAxisMode = 'step' | 'relative' | 'wall';
+
+/** The x-axis a chart of `group` uses (dashboard and figures): system metrics are sampled on a clock, so
+ * "step" shows them against time. */
+export function xAxisFor(group: MetricGroup, xAxis: XAxisMode): XAxisMode {
+  return group === 'System' && xAxis === 'step' ? 'relative' : xAxis;
+}
 
 /** The x value a point is drawn at. Wall time stays in seconds since epoch (a linear scale, labelled as clock time). */
 export function xOf(mode: XAxisMode, step: number, wallTime: number, origin: number): number {

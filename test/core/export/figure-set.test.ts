@@ -131,6 +131,26 @@ describe('seed 003 set', () => {
     expect(names(run({ 'system/gpu.0.gpu': 5, reward: 5 }))).toContain('system');
   });
 
+  test('system panels are drawn against time since the start (as the dashboard draws them), the rest against step', () => {
+    const plan = planRunFigures(run({ 'system/gpu.0.gpu': 5, reward: 5 }), opts);
+    const system = plan.figures.find((f) => f.name === 'system')!.build();
+    expect(system.panels.map((p) => p.spec.view.xAxis)).toEqual(['relative']);
+    // Wall times are 1 s apart: seconds since the first point, not steps.
+    expect(system.panels[0]!.spec.series[0]!.raw.map((p) => p.x)).toEqual([0, 1, 2, 3, 4]);
+    const progress = plan.figures.find((f) => f.name === 'training_progress')!.build();
+    expect(progress.panels.map((p) => p.spec.view.xAxis)).toEqual(['step']);
+  });
+
+  test('training_progress is titled by what it draws', () => {
+    const title = (tags: Record<string, number>): string =>
+      planRunFigures(run(tags), opts)
+        .figures.find((f) => f.name === 'training_progress')!
+        .build().title;
+    expect(title({ loss: 5, reward: 5 })).toBe('Training progress: loss and reward');
+    expect(title({ loss: 5 })).toBe('Training progress: loss');
+    expect(title({ reward: 5 })).toBe('Training progress: reward');
+  });
+
   test('per-tag figures stop at the cap with a notice naming --tags; names are file-safe and unique', () => {
     const tags = Object.fromEntries(range(12).map((i) => [`a/t${String(i).padStart(2, '0')}`, 3]));
     const plan = planRunFigures(run({ ...tags, a__t00: 3 }), { ...opts, maxTagFigures: 5 });

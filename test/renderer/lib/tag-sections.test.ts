@@ -1,13 +1,8 @@
 // Chart grouping at scale: namespaces inside catalog groups, large sections collapsed, system metrics against time.
 
 import { describe, expect, test } from 'vitest';
-import {
-  COLLAPSE_ABOVE,
-  groupTags,
-  namespaceOf,
-  sectionOpen,
-  xAxisFor,
-} from '../../../src/renderer/src/lib/tags';
+import { xAxisFor } from '../../../src/shared/charts/axis';
+import { COLLAPSE_ABOVE, groupTags, namespaceOf, sectionOpen } from '../../../src/renderer/src/lib/tags';
 
 const none = { progressFields: new Set<string>(), filter: null, pinned: new Set<string>() };
 

@@ -1,7 +1,6 @@
 // Which tags become charts and in which group: catalog groups in seed order, split by tag namespace; progress fields left out.
 
 import { GROUPS, groupOf, type MetricGroup } from '../../../shared/catalog';
-import type { Settings } from '../../../shared/domain';
 
 /** Progress fields a training_progress.json commonly has, used until the run's details name its own. */
 export const KNOWN_PROGRESS_FIELDS = [
@@ -31,8 +30,6 @@ export interface TagGroup {
   tags: string[];
   sections: TagSection[];
 }
-
-type XAxis = Settings['xAxis'];
 
 /** Sections with more charts than this start collapsed (one chart per CPU core is not a first screen). */
 export const COLLAPSE_ABOVE = 12;
@@ -65,11 +62,6 @@ export function sectionOpen(
   if (choice.expanded.has(key)) return true;
   if (choice.collapsed.has(key)) return false;
   return size <= COLLAPSE_ABOVE || size >= gridTotal;
-}
-
-/** Pure: the x-axis a chart uses: system metrics are sampled on a clock, so "step" shows them against time. */
-export function xAxisFor(group: MetricGroup, xAxis: XAxis): XAxis {
-  return group === 'System' && xAxis === 'step' ? 'relative' : xAxis;
 }
 
 function sectionsOf(
