@@ -2,25 +2,17 @@
 // corpus run, an unknown id, and the alerts panel's "Snapshot" button in Chromium (serve mode, the demo's KL alert).
 
 import { loadImage } from '@napi-rs/canvas';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
 import { runCli, type CliProcess } from './cli-process';
 import { openPage, startDemoServer, type DemoServer } from './demo-server';
+import { tempDirs } from '../helpers/temp-dirs';
 
 const FIX = join(import.meta.dirname, '..', 'fixtures');
-const dirs: string[] = [];
-const tmp = (prefix: string): string => {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const tmp = tempDirs();
 
 /** The exit status of a CLI run that ends by itself. */
 function exitStatus(p: CliProcess): Promise<number | null> {

@@ -5,18 +5,16 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { exportData, runFolderName } from '../../../src/core/export/export-run';
 import { findRuns, inspectPath, readRunWhole } from '../../../src/core/inspect';
+import { tempDirs } from '../../helpers/temp-dirs';
 
 const repo = join(import.meta.dirname, '..', '..', '..');
 const corpus = existsSync(join(repo, '..', 'shared', 'corpus'))
@@ -24,15 +22,7 @@ const corpus = existsSync(join(repo, '..', 'shared', 'corpus'))
   : join(repo, 'test', 'fixtures');
 const groups = ['tfevents', 'wandb', 'progress'].map((g) => join(corpus, g)).filter(existsSync);
 
-const dirs: string[] = [];
-const tmp = (prefix: string): string => {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const tmp = tempDirs();
 
 describe('CSV round trip on every corpus run', () => {
   test.each(groups)(

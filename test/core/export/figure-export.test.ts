@@ -1,10 +1,9 @@
 // Headless figures of the demo run and corpus runs: PNGs decode at the asked size, are drawn, titled and legended; SVGs parse.
 
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { startDemo } from '../../../src/core/demo/demo-writer';
 import { exportData, type DataExportOptions } from '../../../src/core/export/export-run';
 import { renderFigure } from '../../../src/core/export/figure-render';
@@ -13,17 +12,10 @@ import { ScalarSeries } from '../../../src/core/series/scalar-series';
 import { runColor } from '../../../src/shared/charts/chart-theme';
 import { figureLayout, TITLE_BAND, type Figure, type Rect } from '../../../src/shared/charts/figure';
 import { xmlProblem } from '../../helpers/xml-well-formed';
+import { tempDirs } from '../../helpers/temp-dirs';
 
 const fixtures = join(import.meta.dirname, '..', '..', 'fixtures');
-const dirs: string[] = [];
-const tmp = (prefix: string): string => {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const tmp = tempDirs();
 
 interface Pixels {
   width: number;

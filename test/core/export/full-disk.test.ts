@@ -3,12 +3,12 @@
 
 import type { FileHandle } from 'node:fs/promises';
 import type * as FsPromises from 'node:fs/promises';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, expect, test, vi } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import { EXIT_PARTIAL, runExport } from '../../../src/cli/export-command';
 import { exportData } from '../../../src/core/export/export-run';
+import { tempDirs } from '../../helpers/temp-dirs';
 
 /** Files whose name contains `failing` get `room` bytes, then every write fails as a full disk does. */
 const disk = vi.hoisted(() => ({ failing: '', room: 0 }));
@@ -39,15 +39,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   return { ...fs, default: { ...fs, open }, open };
 });
 
-const dirs: string[] = [];
-const tmp = (prefix: string): string => {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const tmp = tempDirs();
 
 function twoRuns(): string {
   const root = tmp('rlwatch-export-full-src-');

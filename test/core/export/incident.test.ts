@@ -3,16 +3,7 @@
 
 import { parse } from 'csv-parse/sync';
 import { loadImage } from '@napi-rs/canvas';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AppCore } from '../../../src/core/app/app-core';
@@ -40,13 +31,9 @@ import {
 } from '../../../src/core/watch/replay-incident';
 import { createWorkspace } from '../../../src/core/workspace/create';
 import { DEFAULT_SETTINGS, type AlertInfo, type SeriesWindow } from '../../../src/shared/domain';
+import { tempDirs } from '../../helpers/temp-dirs';
 
-const dirs: string[] = [];
-const tmp = (prefix: string): string => {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(d);
-  return d;
-};
+const tmp = tempDirs();
 
 let demo: string;
 let replay: AlertReplay;
@@ -60,7 +47,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await replay?.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 /** Every point of a tag's view with step in [min, max], read independently of the snapshot (whole view, not downsampled). */
