@@ -2,6 +2,7 @@
 
 import type { AlertInfo, IncidentSnapshot, Settings } from '../../shared/domain';
 import type { FigureFormat } from '../export/figure-render';
+import { outsideReadFolder } from '../export/export-run';
 import { writeIncident } from '../export/incident';
 import { createWorkspace } from '../workspace/create';
 import type { Workspace } from '../workspace/workspace';
@@ -74,12 +75,16 @@ export function findIncident(alerts: readonly AlertInfo[], id: string): AlertInf
   throw new UnknownAlertError(id, ids.slice(0, MAX_LISTED_IDS), ids.length);
 }
 
-/** `rlwatch export PATH --incident ID --out FOLDER`: replay, find, snapshot. */
+/**
+ * `rlwatch export PATH --incident ID --out FOLDER`: replay, find, snapshot. An `out` inside `dir` is refused
+ * (ExportUsageError) before the folder is read, not after a whole replay.
+ */
 export async function snapshotHeadless(
   dir: string,
   id: string,
   o: { out: string; settings: Settings; formats?: readonly FigureFormat[] },
 ): Promise<IncidentSnapshot> {
+  await outsideReadFolder(o.out, dir);
   const replay = await replayAlerts(dir, o.settings);
   try {
     const alert = findIncident(replay.list(), id);

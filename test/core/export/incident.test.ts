@@ -26,6 +26,7 @@ import { WatchSession } from '../../../src/core/watch/watch-session';
 import {
   findIncident,
   replayAlerts,
+  snapshotHeadless,
   UnknownAlertError,
   type AlertReplay,
 } from '../../../src/core/watch/replay-incident';
@@ -171,6 +172,16 @@ describe('the incident snapshot of the demo KL alert', () => {
       'window.csv',
     ]);
     expect(snap.failed[0]!.message).toMatch(/cannot create .*(ENOTDIR|EEXIST)/);
+  });
+
+  test('headless, an --out inside the folder read is refused before the replay (not an unknown-id error)', async () => {
+    await expect(
+      snapshotHeadless(demo, '["ppo_demo","kl-above-target","nope"]', {
+        out: join(demo, 'snapshots'),
+        settings: DEFAULT_SETTINGS,
+      }),
+    ).rejects.toBeInstanceOf(ExportUsageError);
+    expect(existsSync(join(demo, 'snapshots'))).toBe(false);
   });
 
   test('a file that cannot be written is named with its reason; the others are written', async () => {
