@@ -5,7 +5,7 @@ import { xOf, type XAxisMode } from '../../shared/charts/axis';
 import type { Pt } from '../../shared/charts/series-model';
 import { smooth } from '../../shared/charts/smoothing';
 import type { RestartMark } from '../../shared/domain';
-import { minMaxIndices } from '../series/downsample';
+import { lowerBound, minMaxIndices } from '../series/downsample';
 import type { ScalarSeries } from '../series/scalar-series';
 
 export interface LineOptions {
@@ -21,18 +21,6 @@ export interface LineOptions {
 /** A figure's series: the lines, and where the run restarted (steps went back) in this tag. */
 export interface FigureLines extends SeriesLines {
   restarts: Pick<RestartMark, 'step' | 'wallTime'>[];
-}
-
-/** First index in steps[0, n) whose step is ≥ step (steps never decrease there). */
-function lowerBound(steps: Float64Array, n: number, step: number): number {
-  let lo = 0;
-  let hi = n;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (steps[mid]! < step) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**
@@ -57,7 +45,7 @@ function columns(
     for (let i = 0; i < s.length; i++) {
       const step = s.step(i);
       if (k > 0 && step < steps[k - 1]!) {
-        k = lowerBound(steps, k, step);
+        k = lowerBound(steps, step, 0, k); // steps[0, k) never decrease
         restarts.push({ step, wallTime: s.wallTime(i) });
       }
       steps[k] = step;
