@@ -6,6 +6,7 @@ import { groupOf, type RunScope } from '../../shared/catalog';
 import type { AlertInfo, IncidentSnapshot } from '../../shared/domain';
 import type { SystemSnapshot } from '../../shared/system-types';
 import { ruleAdvice, thresholdTable, type ResolvedThresholds, type RuleId } from '../health';
+import type { ScalarSeries } from '../series/scalar-series';
 import { outsideReadFolder, runFolderName } from './export-run';
 import { DEFAULT_FIGURE, renderFigure, type FigureFormat } from './figure-render';
 import { incidentFigure, incidentTags } from './incident-figure';
@@ -40,14 +41,18 @@ export function incidentFolderName(alert: Pick<AlertInfo, 'rule' | 'run' | 'step
   return `incident-${alert.rule}-${runFolderName(alert.run, root)}-step${alert.step}`.slice(0, 240);
 }
 
+/** The index of `s`'s first point with the step nearest `step` (its points need not be in step order). */
+function nearestStep(s: ScalarSeries, step: number): number {
+  let best = 0;
+  for (let i = 1; i < s.length; i++) if (Math.abs(s.step(i) - step) < Math.abs(s.step(best) - step)) best = i;
+  return best;
+}
+
 /** The wall time (ms) of the alert tag's point nearest the alert step, else when the alert was raised. */
 function alertWallTime(alert: AlertInfo, series: RunSeries): number {
   const s = alert.tag === null ? undefined : series.get(alert.tag)?.[0];
   if (!s || s.length === 0) return alert.raisedAt;
-  let best = 0;
-  for (let i = 1; i < s.length; i++)
-    if (Math.abs(s.step(i) - alert.step) < Math.abs(s.step(best) - alert.step)) best = i;
-  const wall = s.wallTime(best);
+  const wall = s.wallTime(nearestStep(s, alert.step));
   return Number.isFinite(wall) ? wall * 1000 : alert.raisedAt;
 }
 
@@ -57,9 +62,7 @@ function runSystemPoints(series: RunSeries, step: number): SystemAtIncident {
   for (const [tag, parts] of [...series].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (groupOf(tag) !== 'System') continue;
     const s = parts[0]!;
-    let best = 0;
-    for (let i = 1; i < s.length; i++)
-      if (Math.abs(s.step(i) - step) < Math.abs(s.step(best) - step)) best = i;
+    const best = nearestStep(s, step);
     points.push({ tag, step: s.step(best), value: s.value(best), f32: !s.isDouble });
   }
   return points.length > 0 ? { source: 'run', points } : null;
