@@ -9,6 +9,7 @@ import {
   type ExportReport,
 } from '../core/export/export-run';
 import { watchExport } from '../core/export/export-watch';
+import { DEFAULT_FIGURE, MAX_FIGURE_SIDE } from '../core/export/figure-render';
 import { runIncidentExport } from './incident-command';
 import { terminalSafe } from './terminal-text';
 import { parseFlags, parseNumber, untilSignal, UsageError } from './usage';
@@ -53,7 +54,7 @@ function progressPrinter(tty: boolean): (e: ExportFileEvent) => void {
 /** The export's options from the flags (formats: none named means CSV, JSON and PNG). */
 function exportOptions(values: Record<string, string | boolean | undefined>): DataExportOptions {
   const named = ['csv', 'json', 'png', 'svg'].some((f) => values[f] === true);
-  const theme = str(values.theme) ?? 'light';
+  const theme = str(values.theme) ?? DEFAULT_FIGURE.theme;
   if (theme !== 'light' && theme !== 'dark')
     throw new UsageError(`--theme must be light or dark, got '${theme}'`);
   return {
@@ -63,9 +64,9 @@ function exportOptions(values: Record<string, string | boolean | undefined>): Da
     png: values.png === true || !named,
     svg: values.svg === true,
     figure: {
-      width: parseNumber('width', str(values.width), 1, 8192) ?? 1600,
-      height: parseNumber('height', str(values.height), 1, 8192) ?? 900,
-      scale: parseNumber('scale', str(values.scale), 0.1, 8) ?? 1,
+      width: parseNumber('width', str(values.width), 1, MAX_FIGURE_SIDE) ?? DEFAULT_FIGURE.width,
+      height: parseNumber('height', str(values.height), 1, MAX_FIGURE_SIDE) ?? DEFAULT_FIGURE.height,
+      scale: parseNumber('scale', str(values.scale), 0.1, 8) ?? DEFAULT_FIGURE.scale,
       theme,
     },
     smoothing: parseNumber('smoothing', str(values.smoothing), 0, 0.999) ?? 0,
