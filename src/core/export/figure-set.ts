@@ -12,9 +12,7 @@ import type { ScalarSeries } from '../series/scalar-series';
 import { FORMAT_PRIORITY } from '../workspace/run-loader';
 import { safeFileName, UniqueNames } from './file-names';
 import { figureLines, type FigureLines } from './figure-series';
-
-/** A tag's parts, one per file, in file order. */
-export type TagSeries = ReadonlyMap<string, readonly ScalarSeries[]>;
+import type { RunSeries } from './tables';
 
 /** One run as figures see it: its shown series, its resolved threshold values and (optionally) its alerts. */
 export interface FigureRun {
@@ -22,7 +20,7 @@ export interface FigureRun {
   run: string;
   /** How figures name the run (legend, subtitle); default `run` (the root run '.' shows its folder's name). */
   label?: string;
-  series: TagSeries;
+  series: RunSeries;
   /** Threshold values as the app resolves them for this run (user settings > run config > defaults). */
   thresholds: Record<string, number>;
   /** Alerts to mark (an incident export passes them); only those of this run and tag are drawn. */
@@ -78,7 +76,7 @@ export function isEvalTag(tag: string): boolean {
  * The parts of each tag that the dashboard shows: those of the best format carrying it (the demo writes the
  * same metrics to an event file and a CSV: one line, not two copies read as a restart).
  */
-export function shownSeries(series: TagSeries, formatOf: (s: ScalarSeries) => SourceFormatName): TagSeries {
+export function shownSeries(series: RunSeries, formatOf: (s: ScalarSeries) => SourceFormatName): RunSeries {
   const rank = (s: ScalarSeries): number => {
     const r = FORMAT_PRIORITY.indexOf(formatOf(s));
     return r < 0 ? FORMAT_PRIORITY.length : r;
@@ -100,7 +98,7 @@ const points = (parts: readonly ScalarSeries[]): number => parts.reduce((n, s) =
  * The run's main tag of the first role that has one (evaluation tags aside): the one with the most points,
  * then the shortest name, then the first by name (the demo's `reward` over `reward_mean` and `Train/AvgReward`).
  */
-export function mainTag(series: TagSeries, roles: readonly Role[]): string | null {
+export function mainTag(series: RunSeries, roles: readonly Role[]): string | null {
   for (const role of roles) {
     let best: string | null = null;
     for (const [tag, parts] of series) {
@@ -124,7 +122,7 @@ const KL_ROLES: readonly Role[] = ['kl', 'kl_penalty'];
 const ENTROPY_ROLES: readonly Role[] = ['entropy'];
 
 /** The run's main reward tag (what training_progress and the comparison draw), or null. */
-export const mainReward = (series: TagSeries): string | null => mainTag(series, REWARD_ROLES);
+export const mainReward = (series: RunSeries): string | null => mainTag(series, REWARD_ROLES);
 
 /** What the green band or target line means, with its thresholds: "green band: healthy 0.1 – 0.3 (clip_low 0.1, clip_high 0.3)". */
 export function bandNote(band: BandInfo | null): string | null {
