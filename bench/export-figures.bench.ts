@@ -6,15 +6,13 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportData, type ExportFileEvent } from '../src/core/export/export-run';
 import { envNumber, logFolder } from './lib/log-folder';
+import { pct } from './lib/stats';
 
 const TAGS = envNumber('TAGS', 40);
 const STEPS = envNumber('STEPS', 100_000);
 const WIDTH = envNumber('WIDTH', 1600);
 const HEIGHT = envNumber('HEIGHT', 900);
 const TARGET_MS = 100;
-
-const quantile = (sorted: number[], q: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 
 /** One export pass in one format: the time between consecutive files is that figure's time (build, draw, write). */
 async function pass(
@@ -67,8 +65,8 @@ await pass(dir, 'png').catch((err: unknown) => {
 for (const format of process.env.SVG === '0' ? (['png'] as const) : (['png', 'svg'] as const)) {
   const r = await pass(dir, format);
   const figureTimes = [...r.times].sort((a, b) => a - b);
-  const p50 = quantile(figureTimes, 0.5);
-  const p95 = quantile(figureTimes, 0.95);
+  const p50 = pct(figureTimes, 50);
+  const p95 = pct(figureTimes, 95);
   console.log(
     `${format}: ${r.times.length + 1} figures (first after ${(r.firstMs / 1000).toFixed(1)} s: reading the run + 1 figure), others p50 ${p50.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms, ` +
       `max ${figureTimes.at(-1)!.toFixed(0)} ms; total ${(r.totalMs / 1000).toFixed(1)} s (reading the run included), ` +
