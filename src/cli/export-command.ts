@@ -21,6 +21,21 @@ export const EXIT_PARTIAL = 1;
 /** `--every` when omitted: seed 003 watches its plot with `watch -n 30`. */
 export const DEFAULT_EVERY_S = 30;
 
+/** Flags of a data export that a snapshot (`--incident`) has no use for: named as a usage error, not ignored. */
+const INCIDENT_IGNORES = [
+  'csv',
+  'png',
+  'runs',
+  'tags',
+  'width',
+  'height',
+  'scale',
+  'theme',
+  'smoothing',
+  'watch',
+  'every',
+] as const;
+
 function regexFlag(name: string, raw: string | boolean | undefined): RegExp | undefined {
   if (typeof raw !== 'string') return undefined;
   try {
@@ -122,12 +137,18 @@ export async function runExport(args: string[]): Promise<number> {
   });
   if (positionals.length !== 1)
     throw new UsageError('export needs exactly one path: rlwatch export PATH --out FOLDER');
-  if (typeof values.incident === 'string')
+  if (typeof values.incident === 'string') {
+    const unused = INCIDENT_IGNORES.filter((f) => values[f] !== undefined);
+    if (unused.length > 0)
+      throw new UsageError(
+        `export --incident takes --out, --svg and --json only, not --${unused.join(', --')}`,
+      );
     return runIncidentExport(positionals[0]!, values.incident, {
       out: typeof values.out === 'string' ? values.out : undefined,
       svg: values.svg === true,
       json: values.json === true,
     });
+  }
   if (typeof values.out !== 'string' || values.out === '') throw new UsageError('export needs --out FOLDER');
   if (values.every !== undefined && values.watch !== true) throw new UsageError('--every goes with --watch');
   const path = positionals[0]!;
