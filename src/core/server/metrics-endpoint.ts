@@ -77,8 +77,6 @@ export function bearerToken(req: IncomingMessage): string | null {
 
 export interface MetricsServer {
   url: string;
-  host: string;
-  port: number;
   close(): Promise<void>;
 }
 
@@ -106,8 +104,6 @@ export async function startMetricsServer(opts: {
   const port = await listen(server, opts.host, opts.port);
   return {
     url: `http://${urlHost(opts.host)}:${port}${METRICS_PATH}`,
-    host: opts.host,
-    port,
     close: () => closeHttp(server),
   };
 }
