@@ -1,8 +1,8 @@
 // `/metrics` over HTTP: on serve's port behind its own bearer token, or open on a separate bind for scrapers.
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { allowedHostNames, hostAllowed } from './host-guard';
+import { closeHttp, listen, urlHost } from './listen';
 import { sameToken } from './token';
 
 export const METRICS_PATH = '/metrics';
@@ -77,8 +77,6 @@ export function bearerToken(req: IncomingMessage): string | null {
 
 export interface MetricsServer {
   url: string;
-  host: string;
-  port: number;
   close(): Promise<void>;
 }
 
@@ -103,22 +101,10 @@ export async function startMetricsServer(opts: {
       else res.destroy();
     });
   });
-  const port = await new Promise<number>((res, rej) => {
-    server.once('error', rej);
-    server.listen(opts.port, opts.host, () => {
-      server.off('error', rej);
-      res((server.address() as AddressInfo).port);
-    });
-  });
-  const shown = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  const port = await listen(server, opts.host, opts.port);
   return {
-    url: `http://${shown}:${port}${METRICS_PATH}`,
-    host: opts.host,
-    port,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((res) => server.close(() => res()));
-    },
+    url: `http://${urlHost(opts.host)}:${port}${METRICS_PATH}`,
+    close: () => closeHttp(server),
   };
 }
 

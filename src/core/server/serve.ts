@@ -1,12 +1,12 @@
 // `rlwatch serve`: the built renderer over HTTP and the contract over a WebSocket, on 127.0.0.1 with a token.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type ServerOptions } from 'ws';
 import type { Handlers } from '../../shared/contract';
 import type { AppBus } from '../app/bus';
 import { allowedHostNames, hostAllowed, originMatches } from './host-guard';
+import { closeHttp, listen, urlHost } from './listen';
 import { attachClient, type ClientLimits } from './socket-client';
 import { assetCookie, assetCookieName, assetPass, queryToken, requestCookie, sameToken } from './token';
 import { isPagePath, rendererPathFor, securityHeaders, sendFile } from './static-files';
@@ -111,7 +111,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
 
   const port = await listen(server, host, opts.port ?? 0);
   ctx.port = port;
-  const shownHost = host.includes(':') ? `[${host}]` : host;
+  const shownHost = urlHost(host);
   let metricsServer: MetricsServer | null = null;
   if (access && opts.metrics?.bind) {
     try {
@@ -166,21 +166,10 @@ function describeError(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
 
-function listen(server: Server, host: string, port: number): Promise<number> {
-  return new Promise((res, rej) => {
-    server.once('error', rej);
-    server.listen(port, host, () => {
-      server.off('error', rej);
-      res((server.address() as AddressInfo).port);
-    });
-  });
-}
-
 function closeServer(server: Server, wss: WebSocketServer): Promise<void> {
   for (const c of wss.clients) c.terminate();
   wss.close();
-  server.closeAllConnections();
-  return new Promise((res) => server.close(() => res()));
+  return closeHttp(server);
 }
 
 const TEXT = { 'Content-Type': 'text/plain; charset=utf-8' };
