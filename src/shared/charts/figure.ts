@@ -78,7 +78,7 @@ export function figureLayout(figure: Figure, width: number, height: number): Rec
 }
 
 /** Paints the panel's background before anything else: an exported image is opaque (transparent reads badly). */
-export function backgroundPlugin(colour: string): Plugin<'line'> {
+function backgroundPlugin(colour: string): Plugin<'line'> {
   return {
     id: 'rlwatchBackground',
     beforeDraw(chart) {
@@ -93,10 +93,10 @@ export function backgroundPlugin(colour: string): Plugin<'line'> {
 }
 
 /** Legend entries longer than this keep their end (run names differ at the end: `…/run-20260102_030405-a`). */
-export const LEGEND_MAX_CHARS = 28;
+const LEGEND_MAX_CHARS = 28;
 
 /** A legend entry that fits beside the panel title: a long name keeps its last characters after an ellipsis. */
-export function legendText(name: string): string {
+function legendText(name: string): string {
   return name.length <= LEGEND_MAX_CHARS ? name : `…${name.slice(name.length - LEGEND_MAX_CHARS + 1)}`;
 }
 

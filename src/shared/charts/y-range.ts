@@ -3,8 +3,8 @@
 import type { Pt } from './series-model';
 
 /** "Ignore outliers": the y-range spans these percentiles of the drawn values, plus OUTLIER_MARGIN of that span. */
-export const OUTLIER_PERCENTILES: readonly [number, number] = [0.05, 0.95];
-export const OUTLIER_MARGIN = 0.1;
+const OUTLIER_PERCENTILES: readonly [number, number] = [0.05, 0.95];
+const OUTLIER_MARGIN = 0.1;
 /** Percentiles are taken over at most this many values (an even stride through longer series). */
 const OUTLIER_SAMPLE = 4096;
 

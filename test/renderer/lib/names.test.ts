@@ -48,6 +48,24 @@ describe('run name shortening', () => {
     expect(new Set(short).size).toBe(2);
     expect(short[1]).toContain('child');
   });
+
+  test("a name's shortening does not depend on the list's order", () => {
+    for (const max of [16, 24, 40]) {
+      const reversed = [...CORPUS].reverse();
+      expect(shortenNames(reversed, max)).toEqual(shortenNames(CORPUS, max).reverse());
+    }
+  });
+
+  test('a name listed twice is told apart from the other names, not from its copy', () => {
+    const short = shortenNames(
+      ['logs/seed_0/PPO_run_1', 'logs/seed_0/PPO_run_2', 'logs/seed_0/PPO_run_1'],
+      12,
+    );
+    expect(short[0]).toBe(short[2]);
+    expect(short[0]).toContain('1');
+    expect(short[1]).toContain('2');
+    expect(short[0]).not.toBe(short[1]);
+  });
 });
 
 describe('fitting names to a pixel width', () => {

@@ -8,21 +8,37 @@ function commonPrefix(a: string, b: string): number {
   return i;
 }
 
-function commonSuffix(a: string, b: string): number {
-  let i = 0;
-  while (i < a.length && i < b.length && a[a.length - 1 - i] === b[b.length - 1 - i]) i++;
-  return i;
+/**
+ * For each name, the longest start and end it shares with any other (different) name. Sorted order puts a
+ * name's longest shared start beside it (likewise its end, among the reversed names), so this costs
+ * n log n rather than comparing every pair: a sidebar of thousands of runs stays responsive.
+ */
+function sharedEnds(names: readonly string[]): { prefix: number[]; suffix: number[] } {
+  const longestShared = (keys: readonly string[]): number[] => {
+    const order = keys
+      .map((_, i) => i)
+      .sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : 0));
+    const out = new Array<number>(keys.length).fill(0);
+    // Equal names sit together; each run of them takes its nearest different neighbours.
+    for (let lo = 0; lo < order.length; ) {
+      let hi = lo + 1;
+      while (hi < order.length && keys[order[hi]!] === keys[order[lo]!]) hi++;
+      const key = keys[order[lo]!]!;
+      const before = lo > 0 ? commonPrefix(key, keys[order[lo - 1]!]!) : 0;
+      const after = hi < order.length ? commonPrefix(key, keys[order[hi]!]!) : 0;
+      for (let k = lo; k < hi; k++) out[order[k]!] = Math.max(before, after);
+      lo = hi;
+    }
+    return out;
+  };
+  return {
+    prefix: longestShared(names),
+    suffix: longestShared(names.map((n) => n.split('').reverse().join(''))),
+  };
 }
 
 /** The part of `name` no other name shares at its start or end, widened to whole path segments. */
-function distinguishing(name: string, others: readonly string[]): [number, number] {
-  let prefix = 0;
-  let suffix = 0;
-  for (const o of others) {
-    if (o === name) continue;
-    prefix = Math.max(prefix, commonPrefix(name, o));
-    suffix = Math.max(suffix, commonSuffix(name, o));
-  }
+function distinguishing(name: string, prefix: number, suffix: number): [number, number] {
   let start = Math.min(prefix, name.length);
   let end = Math.max(start, name.length - suffix);
   // A name that is another's prefix (or its start and end overlap) differs by its ending.
@@ -72,11 +88,18 @@ function shortenOne(name: string, start: number, end: number, max: number): stri
  * distinct names stay distinct whenever their differing part fits.
  */
 export function shortenNames(names: readonly string[], max: number): string[] {
+  return shortenWith(names, distinguishingSpans(names), max);
+}
+
+/** Every name's distinguishing part (it does not depend on the room: fitNames finds it once). */
+function distinguishingSpans(names: readonly string[]): [number, number][] {
+  const { prefix, suffix } = sharedEnds(names);
+  return names.map((name, i) => distinguishing(name, prefix[i]!, suffix[i]!));
+}
+
+function shortenWith(names: readonly string[], spans: readonly [number, number][], max: number): string[] {
   const limit = Math.max(4, Math.floor(max));
-  const out = names.map((name) => {
-    const [start, end] = distinguishing(name, names);
-    return shortenOne(name, start, end, limit);
-  });
+  const out = names.map((name, i) => shortenOne(name, spans[i]![0], spans[i]![1], limit));
   // Still equal after cutting (a differing part wider than the room): fall back to the names' endings.
   const count = new Map<string, number>();
   for (const s of out) count.set(s, (count.get(s) ?? 0) + 1);
@@ -99,12 +122,13 @@ export function fitNames(
   const fits = (list: string[]): boolean => list.every((s) => measure(s) <= availablePx);
   const longest = Math.max(0, ...names.map((n) => n.length));
   if (fits([...names])) return [...names];
+  const spans = distinguishingSpans(names);
   let lo = 4;
   let hi = longest;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (fits(shortenNames(names, mid))) lo = mid;
+    if (fits(shortenWith(names, spans, mid))) lo = mid;
     else hi = mid - 1;
   }
-  return shortenNames(names, lo);
+  return shortenWith(names, spans, lo);
 }
