@@ -4,6 +4,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { SourceFormatName } from '../shared/formats';
+import { errorCode } from './readers/file-io';
 import { classifyFile } from './sources/sniff';
 
 export interface DiscoveredSource {
@@ -134,7 +135,7 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
         try {
           target = await stat(path);
         } catch (err) {
-          if (code(err) === 'ELOOP')
+          if (errorCode(err) === 'ELOOP')
             errors.push({ kind: 'symlink-loop', path: rel(path), message: message(err) });
           continue; // a dangling link is not an error: nothing is there
         }
@@ -167,7 +168,7 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
       real = await realpath(link.dir);
     } catch (e) {
       errors.push({
-        kind: code(e) === 'ELOOP' ? 'symlink-loop' : 'io',
+        kind: errorCode(e) === 'ELOOP' ? 'symlink-loop' : 'io',
         path: rel(link.dir),
         message: message(e),
       });
@@ -208,10 +209,6 @@ export function foldersToWatch(
     for (let dir = r.dir; dir.startsWith(root + sep) && !tree.has(dir); dir = dirname(dir)) tree.add(dir);
   }
   return { runTree: [...tree], others: (d.dirs ?? []).filter((dir) => !tree.has(dir)) };
-}
-
-function code(e: unknown): string {
-  return typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
 }
 
 function message(e: unknown): string {

@@ -119,9 +119,13 @@ export async function findRuns(
   const full = resolve(path);
   const st = await stat(full);
   if (st.isDirectory()) {
+    // discoverRuns answers its runs sorted by name.
     const found = await discoverRuns(full);
-    const runs = [...found.runs].sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0));
-    return { root: full, runs, walkErrors: found.errors.map((e) => ({ path: e.path, message: e.message })) };
+    return {
+      root: full,
+      runs: found.runs,
+      walkErrors: found.errors.map((e) => ({ path: e.path, message: e.message })),
+    };
   }
   const root = dirname(full);
   const format = await classifyFile(full, basename(full));

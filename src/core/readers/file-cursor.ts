@@ -1,6 +1,6 @@
 // Reads the bytes appended to a file since the last call, noticing when the file was replaced.
 
-import { nodeFileIO, type FileIO } from './file-io';
+import { errorCode, nodeFileIO, type FileIO } from './file-io';
 import type { ReadError } from './types';
 
 export interface AppendedBytes {
@@ -52,8 +52,7 @@ export class FileCursor {
 }
 
 export function ioError(e: unknown, offset = 0): ReadError {
-  const code =
-    typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
+  const code = errorCode(e);
   const message = e instanceof Error ? e.message : String(e);
   return { kind: 'io', offset, message: code && !message.includes(code) ? `${code}: ${message}` : message };
 }

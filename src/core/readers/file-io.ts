@@ -19,6 +19,11 @@ export interface FileIO {
   read(path: string, offset: number, length: number): Promise<Uint8Array>;
 }
 
+/** A Node error's `code` (ENOENT, ELOOP…), '' when it has none. */
+export function errorCode(e: unknown): string {
+  return typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
+}
+
 /**
  * Which file a path names. The inode alone is not enough: ext4 gives a file deleted and re-created
  * at once the same inode, which would read as a truncation of the old one. The birth time (statx;

@@ -110,11 +110,18 @@ const UNEXPECTED_TOKEN = /^Unexpected token .*?, (\.\.\.)?"([\s\S]*)"(\.\.\.)? i
 /** Above this, a syntax error V8 gives no position for is not searched for (reported at 0). */
 const MAX_SEARCHED_CHARS = 1 << 20;
 
+/** Where JSON.parse's error `raw` says a text of `length` failed (its end, or a stated position); null
+ * when the message gives neither. */
+function statedIndex(raw: string, length: number): number | null {
+  if (/end of JSON input/i.test(raw)) return length;
+  const pos = /position (\d+)/.exec(raw);
+  return pos ? Math.min(Number(pos[1]), length) : null;
+}
+
 /** Index in `text` (UTF-16) where JSON.parse's error `raw` happened. */
 function errorIndex(raw: string, text: string): number {
-  if (/end of JSON input/i.test(raw)) return text.length;
-  const pos = /position (\d+)/.exec(raw);
-  if (pos) return Math.min(Number(pos[1]), text.length);
+  const stated = statedIndex(raw, text.length);
+  if (stated !== null) return stated;
   const token = UNEXPECTED_TOKEN.exec(raw);
   if (token?.[1] !== undefined) {
     const start = text.indexOf(token[2]!);
@@ -141,10 +148,8 @@ function isValidPrefix(prefix: string): boolean {
     JSON.parse(prefix);
     return true;
   } catch (e) {
-    const raw = e instanceof Error ? e.message : String(e);
-    if (/end of JSON input/i.test(raw)) return true;
-    const pos = /position (\d+)/.exec(raw);
-    return pos !== null && Number(pos[1]) >= prefix.length;
+    // Failing only at its end: more text could make it valid.
+    return statedIndex(e instanceof Error ? e.message : String(e), prefix.length) === prefix.length;
   }
 }
 

@@ -1,7 +1,7 @@
 // Reads one setting from the app's database without changing it: no WAL switch, no migration, no repair.
 
 import type Database from 'better-sqlite3';
-import { defaultLoader, type SqliteLoader } from './open';
+import { CALL_BUSY_TIMEOUT_MS, defaultLoader, type SqliteLoader } from './open';
 import { SCHEMA_VERSION } from './schema';
 import type { JsonValue } from './types';
 
@@ -18,7 +18,7 @@ export function readSettingReadOnly(
   let db: Database.Database;
   try {
     const Ctor = loader();
-    db = new Ctor(path, { readonly: true, fileMustExist: true, timeout: 100 });
+    db = new Ctor(path, { readonly: true, fileMustExist: true, timeout: CALL_BUSY_TIMEOUT_MS });
   } catch {
     return undefined;
   }

@@ -27,7 +27,7 @@ const TRAILING_READ_MS = 55;
 /** Each watched folder is an inotify watch and chokidar state (a stat per entry): a link out to /usr
  * must not cost GBs. Run folders hold a few files; other folders can hold thousands, hence their own
  * smaller budget (measured: 2000 folders of /usr cost 350 MB and 25 s; 2000 run folders ~130 MB). */
-export const DEFAULT_MAX_WATCHED_FOLDERS = 1000;
+const DEFAULT_MAX_WATCHED_FOLDERS = 1000;
 export const DEFAULT_MAX_OTHER_FOLDERS = 64;
 
 /**

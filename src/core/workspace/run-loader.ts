@@ -8,7 +8,7 @@ import type { RunEnd } from '../../shared/domain';
 import type { SourceFormatName } from '../../shared/formats';
 import { LiveView, type ResetReason } from '../series/live-view';
 import type { ScalarSeries } from '../series/scalar-series';
-import { fileIdentity } from '../readers/file-io';
+import { errorCode, fileIdentity } from '../readers/file-io';
 import { yieldToLoop } from '../readers/reader';
 import type { LoadProgressTracker } from './load-progress';
 import { headsDiffer, HEAD_BYTES, readFileHead } from './file-head';
@@ -82,7 +82,7 @@ async function isGone(path: string): Promise<boolean> {
     await stat(path);
     return false;
   } catch (e) {
-    const code = typeof e === 'object' && e !== null && 'code' in e ? (e as { code: unknown }).code : '';
+    const code = errorCode(e);
     return code === 'ENOENT' || code === 'ENOTDIR';
   }
 }
