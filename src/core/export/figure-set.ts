@@ -6,10 +6,9 @@ import { resolveBand, type BandInfo } from '../../shared/charts/band';
 import type { Figure, FigurePanel } from '../../shared/charts/figure';
 import { alertsFor, buildMarkers } from '../../shared/charts/markers';
 import type { AlertInfo } from '../../shared/domain';
-import type { SourceFormatName } from '../../shared/formats';
+import { bestFormatParts, type SourceFormatName } from '../../shared/formats';
 import { formatNumber } from '../../shared/format';
 import type { ScalarSeries } from '../series/scalar-series';
-import { FORMAT_PRIORITY } from '../workspace/run-loader';
 import { safeFileName, UniqueNames } from './file-names';
 import { figureLines, type FigureLines } from './figure-series';
 import type { RunSeries } from './tables';
@@ -77,18 +76,8 @@ export function isEvalTag(tag: string): boolean {
  * same metrics to an event file and a CSV: one line, not two copies read as a restart).
  */
 export function shownSeries(series: RunSeries, formatOf: (s: ScalarSeries) => SourceFormatName): RunSeries {
-  const rank = (s: ScalarSeries): number => {
-    const r = FORMAT_PRIORITY.indexOf(formatOf(s));
-    return r < 0 ? FORMAT_PRIORITY.length : r;
-  };
   const out = new Map<string, readonly ScalarSeries[]>();
-  for (const [tag, parts] of series) {
-    const best = Math.min(...parts.map(rank));
-    out.set(
-      tag,
-      parts.filter((p) => rank(p) === best),
-    );
-  }
+  for (const [tag, parts] of series) out.set(tag, bestFormatParts(parts, formatOf));
   return out;
 }
 

@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import type { PushPayloads } from '../../shared/contract';
 import type { RunEnd } from '../../shared/domain';
-import type { SourceFormatName } from '../../shared/formats';
+import { bestFormatParts, type SourceFormatName } from '../../shared/formats';
 import { LiveView, type ResetReason } from '../series/live-view';
 import type { ScalarSeries } from '../series/scalar-series';
 import { errorCode, fileIdentity } from '../readers/file-io';
@@ -14,21 +14,6 @@ import type { LoadProgressTracker } from './load-progress';
 import { headsDiffer, HEAD_BYTES, readFileHead } from './file-head';
 import { CUT_TAIL_REPORT_MS, wandbRunEnd } from './run-end';
 import { deadEntry, sortEntries, type LiveEntry, type RunState, type SourceEntry } from './run-state';
-
-/**
- * When several formats of one run carry the same tag (the demo writes an event file and a CSV with
- * the same metrics), the live view shows the first format of this list only: no doubled points.
- */
-export const FORMAT_PRIORITY: readonly SourceFormatName[] = [
-  'tfevents',
-  'wandb',
-  'trainer_state',
-  'jsonl',
-  'csv',
-  'json',
-  'training_progress',
-];
-const RANK = new Map(FORMAT_PRIORITY.map((f, i) => [f, i]));
 
 /** Formats appended to in place: a file replaced at their path is a rotation (old data stays, dead). */
 const APPEND_FORMATS = new Set<SourceFormatName>(['tfevents', 'csv', 'jsonl', 'wandb']);
@@ -406,12 +391,8 @@ export class RunLoader {
 
 /** The series of `tag` a view concatenates: those of the best-ranked format carrying it, in file order. */
 function partsOf(run: RunState, tag: string): ScalarSeries[] {
-  let best = Number.POSITIVE_INFINITY;
-  for (const e of run.entries) if (e.set.has(tag)) best = Math.min(best, RANK.get(e.format) ?? 99);
-  const out: ScalarSeries[] = [];
-  for (const e of run.entries)
-    if (e.set.has(tag) && (RANK.get(e.format) ?? 99) === best) out.push(e.set.get(tag));
-  return out;
+  const carrying = run.entries.filter((e) => e.set.has(tag));
+  return bestFormatParts(carrying, (e) => e.format).map((e) => e.set.get(tag));
 }
 
 export function message(e: unknown): string {
