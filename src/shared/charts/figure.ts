@@ -3,7 +3,8 @@
 import type { ChartConfiguration, ChartOptions, Plugin } from 'chart.js';
 import { AXIS_TITLES } from './axis';
 import { chartConfiguration, type ChartSpec } from './chart-options';
-import { runColor, type ChartTheme } from './chart-theme';
+import type { ChartTheme } from './chart-theme';
+import { legendEntries } from './legend';
 import type { Pt } from './series-model';
 
 /** One chart of a figure: what it shows, its own title (the tag) and y-axis title. */
@@ -116,7 +117,7 @@ export function panelConfiguration(
   options.devicePixelRatio = pixelRatio;
   options.font = font;
   options.layout = { padding: { top: 4, right: 24, bottom: 4, left: 8 } };
-  const series = panel.spec.series;
+  const drawn = legendEntries(panel.spec.series);
   options.plugins = {
     ...options.plugins,
     title: {
@@ -127,7 +128,7 @@ export function panelConfiguration(
       padding: { top: 4, bottom: 4 },
     },
     legend: {
-      display: series.length > 0,
+      display: drawn.length > 0,
       position: 'top',
       align: 'end',
       labels: {
@@ -135,14 +136,14 @@ export function panelConfiguration(
         font: { ...font, size: 11 },
         boxWidth: 14,
         boxHeight: 3,
+        // As the dashboard's legend: only runs with points in this chart, each in its line's colour.
         generateLabels: () =>
-          series.map((s, i) => ({
-            text: legendText(s.run),
-            fillStyle: runColor(i),
-            strokeStyle: runColor(i),
+          drawn.map((e) => ({
+            text: legendText(e.run),
+            fillStyle: e.colour,
+            strokeStyle: e.colour,
             lineWidth: 0,
             hidden: false,
-            datasetIndex: i,
             fontColor: theme.text,
           })),
       },
