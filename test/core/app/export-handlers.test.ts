@@ -16,6 +16,7 @@ import type { ExportedFigure, ExportProgress, RunExportStarted } from '../../../
 import { decodeWire, encodeWire } from '../../../src/shared/wire-codec';
 import type { Handlers } from '../../../src/shared/contract';
 import { pixelsNear } from '../../helpers/pixels';
+import { figureArgs } from './figure-args';
 import { waitFor } from '../../helpers/wait-for';
 
 const BLUE = [0x25, 0x63, 0xeb]; // runColor(0)
@@ -44,18 +45,6 @@ function writeRun(name: string, n: number, offset: number): void {
     );
   a.close();
 }
-
-const figureArgs = (over: Partial<RequestArgs['export.figure']> = {}): RequestArgs['export.figure'] => ({
-  runs: ['run1'],
-  tag: 'approx_kl',
-  view: { xAxis: 'step', logY: false, smoothing: 0, ignoreOutliers: false },
-  theme: 'light',
-  format: 'png',
-  width: 400,
-  height: 240,
-  scale: 1,
-  ...over,
-});
 
 async function figure(args: RequestArgs['export.figure']): Promise<ExportedFigure> {
   const r = await dispatch(h, 'export.figure', args);
