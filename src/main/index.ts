@@ -27,8 +27,8 @@ const resources = join(appRoot, 'resources');
 /** The Electron-ABI build of better-sqlite3 (scripts/electron-sqlite.js), beside the Node one. */
 const electronSqlite = join(appRoot, ELECTRON_BINDING_HINT);
 const rendererDir = join(here, '..', 'renderer');
-/** Only under `electron-vite dev`; every other start loads app://rlwatch/ from rendererDir. */
-const rendererUrl = devRendererUrl(process.env, app.isPackaged);
+/** The page the window loads: the dev server's under `electron-vite dev`, else app://rlwatch/ from rendererDir. */
+const rendererPage = devRendererUrl(process.env, app.isPackaged) ?? APP_PAGE;
 
 // Before ready: app:// is a standard, secure origin (so the CSP's 'self' and fetch work as on https).
 protocol.registerSchemesAsPrivileged([
@@ -94,7 +94,7 @@ if (!app.requestSingleInstanceLock()) {
   const openWindow = (): BrowserWindow =>
     createMainWindow({
       preloadDir: join(here, '..', 'preload'),
-      page: rendererUrl ?? APP_PAGE,
+      page: rendererPage,
       icon: join(resources, 'icon.png'),
     });
 
@@ -153,7 +153,6 @@ if (!app.requestSingleInstanceLock()) {
   void app.whenReady().then(async () => {
     applySessionPolicy(session.defaultSession);
     protocol.handle(APP_SCHEME, (request) => appProtocolResponse(rendererDir, request));
-    const rendererPage = rendererUrl ?? APP_PAGE;
     const contents = (): Electron.WebContents | null => (win && !win.isDestroyed() ? win.webContents : null);
     registerContract(ipcMain, handlers, rendererFrameCheck({ contents, rendererUrl: rendererPage }));
     win = openWindow();

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { pixelsNear } from '../helpers/pixels';
 import { launchChromium } from './browser';
 import { runCli, type CliProcess } from './cli-process';
 import { openPage, servedUrl, serveIsolated } from './demo-server';
@@ -14,23 +15,6 @@ import { seeChart } from './lazy-charts';
 const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
 const RUN_BLUE = [0x25, 0x63, 0xeb]; // the first run's colour (#2563eb)
 const chart = (tag: string): string => `figure.chart[data-tag="${tag}"]`;
-
-/** Pixels of a PNG near `rgb`. */
-async function pixelsNear(png: Buffer, rgb: number[]): Promise<number> {
-  const img = await loadImage(png);
-  const ctx = createCanvas(img.width, img.height).getContext('2d');
-  ctx.drawImage(img, 0, 0);
-  const d = ctx.getImageData(0, 0, img.width, img.height).data;
-  let n = 0;
-  for (let i = 0; i < d.length; i += 4)
-    if (
-      Math.abs(d[i]! - rgb[0]!) < 24 &&
-      Math.abs(d[i + 1]! - rgb[1]!) < 24 &&
-      Math.abs(d[i + 2]! - rgb[2]!) < 24
-    )
-      n++;
-  return n;
-}
 
 describe('export from the window (serve mode)', () => {
   let dir: string;

@@ -1,6 +1,7 @@
 // Rate-limits desktop notifications: at most one per run per window; the excess is summarised as "N more alerts".
 
 import type { AlertInfo, AppFocus, AppNotification } from '../../shared/domain';
+import { RULE_TITLES } from '../health';
 
 /** What the limiter decides to show; the contract's push payload, so every host shows the same. */
 export type PlannedNotification = AppNotification;
@@ -19,15 +20,11 @@ interface RunWindow {
   held: AlertInfo[];
 }
 
-const RULE_TITLES: Record<string, string> = {
-  'kl-above-target': 'KL above target',
-  'entropy-collapse': 'Entropy collapse',
-  'non-finite': 'NaN / Inf value',
-  'stalled-run': 'Run stalled',
-};
+/** The rule in words (the health rules' own titles); an unknown rule (a newer endpoint's) by its id. */
+const ruleTitle = (a: AlertInfo): string => (RULE_TITLES as Record<string, string>)[a.rule] ?? a.rule;
 
 const titleOf = (a: AlertInfo): string =>
-  `${a.severity === 'critical' ? 'Critical' : 'Warning'}: ${RULE_TITLES[a.rule] ?? a.rule} — ${a.run}`;
+  `${a.severity === 'critical' ? 'Critical' : 'Warning'}: ${ruleTitle(a)} — ${a.run}`;
 
 const focusOf = (a: AlertInfo): AppFocus => ({ run: a.run, tag: a.tag, step: a.step });
 
@@ -77,7 +74,7 @@ export class NotificationLimiter {
         out.push(single(last));
         continue;
       }
-      const rules = [...new Set(w.held.map((a) => RULE_TITLES[a.rule] ?? a.rule))].join(', ');
+      const rules = [...new Set(w.held.map(ruleTitle))].join(', ');
       out.push({
         run,
         title: `${n} more alert${n === 1 ? '' : 's'} — ${run}`,

@@ -3,7 +3,12 @@
 import { isAbsolute } from 'node:path';
 import type { ExportProgress, RunExportResult, RunExportStarted } from '../../shared/domain';
 import { ApiError } from '../../shared/result';
-import { exportData, ExportUsageError, type DataExportOptions } from '../export/export-run';
+import {
+  exportData,
+  ExportUsageError,
+  outsideReadFolder,
+  type DataExportOptions,
+} from '../export/export-run';
 
 export interface RunExportRequest {
   /** The open folder (null: none is open). */
@@ -27,9 +32,6 @@ function exactly(names: readonly string[]): RegExp {
   return new RegExp(`^(?:${names.map(escapeRegExp).join('|')})$`, 'u');
 }
 
-/** Matches no run: exportData then only finds the runs and checks the out folder, writing nothing. */
-const NO_RUN = /(?!)/;
-
 function asApiError(err: unknown, req: RunExportRequest): ApiError {
   if (err instanceof ExportUsageError)
     return new ApiError(
@@ -47,9 +49,9 @@ let nextId = 1;
 
 /**
  * Checks the request (a folder is open, the runs exist, the folder is absolute and outside the open folder:
- * exportData's own check, run once with no run chosen), then starts writing each run's data (CSV long and
- * wide, JSON history) and figures (seed 003's set and one per tag, PNG), and answers at once. A failed file
- * is reported and the rest go on; the end is pushed.
+ * exportData's own check, without walking the open folder twice), then starts writing each run's data (CSV
+ * long and wide, JSON history) and figures (seed 003's set and one per tag, PNG), and answers at once. A
+ * failed file is reported and the rest go on; the end is pushed.
  */
 export async function startRunExport(req: RunExportRequest): Promise<RunExportStarted> {
   if (req.root === null) throw new ApiError('unavailable', 'no folder is open');
@@ -57,16 +59,17 @@ export async function startRunExport(req: RunExportRequest): Promise<RunExportSt
     throw new ApiError('bad-request', `export folder must be an absolute path, not ${req.folder}`);
   const known = new Set(req.known);
   for (const run of req.runs) if (!known.has(run)) throw new ApiError('not-found', `no run ${run}`);
-  const opts: DataExportOptions = { out: req.folder, csv: true, json: true, runs: NO_RUN };
   try {
-    await exportData(req.root, opts);
+    await outsideReadFolder(req.folder, req.root);
   } catch (err) {
     throw asApiError(err, req);
   }
   const id = nextId++;
   const tag = { id, folder: req.folder };
   exportData(req.root, {
-    ...opts,
+    out: req.folder,
+    csv: true,
+    json: true,
     ...req.figures,
     png: true,
     runs: exactly(req.runs),

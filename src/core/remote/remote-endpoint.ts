@@ -113,10 +113,6 @@ export class RemoteEndpoint {
     return run === undefined ? all : all.filter((a) => a.run === run);
   }
 
-  owns(runKey: string): boolean {
-    return remoteName(this.id, runKey) !== null;
-  }
-
   async series(
     run: string,
     tag: string,

@@ -227,7 +227,9 @@ export class RemoteLink {
   }
 }
 
+/** A message's text; a Buffer (what ws gives by default) is read in place, not copied first (answers reach 64 MiB). */
 function rawText(data: WebSocket.RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  return Buffer.from(data as ArrayBuffer).toString('utf8');
+  return Buffer.from(data).toString('utf8');
 }

@@ -18,6 +18,7 @@ import { openStore, ResilientStore } from '../../../src/core/store';
 import { SystemSampler } from '../../../src/core/system';
 import { EventFileWriter } from '../../../src/core/tfevents/writer';
 import { waitFor } from '../../helpers/wait-for';
+import { figureArgs } from './figure-args';
 
 const HOST = {
   mode: 'electron',
@@ -75,16 +76,7 @@ describe('every channel through dispatch', () => {
         // Port 1 refuses: the endpoint is listed as disconnected, never an error of the app.
         'endpoints.add': { url: 'http://127.0.0.1:1/?token=abc' },
         'endpoints.remove': { id: '127.0.0.1:1' },
-        'export.figure': {
-          runs: ['run1'],
-          tag: 'approx_kl',
-          view: { xAxis: 'step', logY: false, smoothing: 0, ignoreOutliers: false },
-          theme: 'light',
-          format: 'png',
-          width: 400,
-          height: 240,
-          scale: 1,
-        },
+        'export.figure': figureArgs(),
         'export.run': { runs: ['run1'], folder: join(tmp, 'all-channels-export') },
         'dialog.pickFolder': {},
         'export.incident': { id, folder: mkdtempSync(join(tmp, 'out-')) },

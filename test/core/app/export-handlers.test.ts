@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { loadImage } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { dispatch } from '../../../src/core/api/dispatch';
 import { AppCore } from '../../../src/core/app/app-core';
@@ -15,6 +15,8 @@ import type { RequestArgs } from '../../../src/shared/contract';
 import type { ExportedFigure, ExportProgress, RunExportStarted } from '../../../src/shared/domain';
 import { decodeWire, encodeWire } from '../../../src/shared/wire-codec';
 import type { Handlers } from '../../../src/shared/contract';
+import { pixelsNear } from '../../helpers/pixels';
+import { figureArgs } from './figure-args';
 import { waitFor } from '../../helpers/wait-for';
 
 const BLUE = [0x25, 0x63, 0xeb]; // runColor(0)
@@ -44,40 +46,10 @@ function writeRun(name: string, n: number, offset: number): void {
   a.close();
 }
 
-const figureArgs = (over: Partial<RequestArgs['export.figure']> = {}): RequestArgs['export.figure'] => ({
-  runs: ['run1'],
-  tag: 'approx_kl',
-  view: { xAxis: 'step', logY: false, smoothing: 0, ignoreOutliers: false },
-  theme: 'light',
-  format: 'png',
-  width: 400,
-  height: 240,
-  scale: 1,
-  ...over,
-});
-
 async function figure(args: RequestArgs['export.figure']): Promise<ExportedFigure> {
   const r = await dispatch(h, 'export.figure', args);
   if (!r.ok) throw new Error(r.error.message);
   return r.value as ExportedFigure;
-}
-
-/** How many pixels are (nearly) this colour. */
-async function pixelsOf(png: Uint8Array, rgb: number[]): Promise<number> {
-  const img = await loadImage(png);
-  const c = createCanvas(img.width, img.height);
-  const ctx = c.getContext('2d');
-  ctx.drawImage(img, 0, 0);
-  const d = ctx.getImageData(0, 0, img.width, img.height).data;
-  let n = 0;
-  for (let i = 0; i < d.length; i += 4)
-    if (
-      Math.abs(d[i]! - rgb[0]!) < 24 &&
-      Math.abs(d[i + 1]! - rgb[1]!) < 24 &&
-      Math.abs(d[i + 2]! - rgb[2]!) < 24
-    )
-      n++;
-  return n;
 }
 
 beforeAll(async () => {
@@ -119,22 +91,22 @@ describe('export.figure', () => {
       const img = await loadImage(f.bytes);
       expect([img.width, img.height]).toEqual([f.width, f.height]);
     }
-    expect(await pixelsOf(one.bytes, BLUE)).toBeGreaterThan(100);
+    expect(await pixelsNear(one.bytes, BLUE)).toBeGreaterThan(100);
     // Light theme: a white background, not transparent.
-    expect(await pixelsOf(one.bytes, [255, 255, 255])).toBeGreaterThan(400 * 240 * 0.3);
+    expect(await pixelsNear(one.bytes, [255, 255, 255])).toBeGreaterThan(400 * 240 * 0.3);
   });
 
   test('the dark theme gives a dark, opaque background', async () => {
     const dark = await figure(figureArgs({ theme: 'dark' }));
-    expect(await pixelsOf(dark.bytes, [0x1a, 0x1f, 0x25])).toBeGreaterThan(400 * 240 * 0.3);
-    expect(await pixelsOf(dark.bytes, [255, 255, 255])).toBe(0);
+    expect(await pixelsNear(dark.bytes, [0x1a, 0x1f, 0x25])).toBeGreaterThan(400 * 240 * 0.3);
+    expect(await pixelsNear(dark.bytes, [255, 255, 255])).toBe(0);
   });
 
   test('an overlay draws each run in its palette colour; other data gives other pixels', async () => {
     const single = await figure(figureArgs());
     const both = await figure(figureArgs({ runs: ['run1', 'run2'] }));
-    expect(await pixelsOf(single.bytes, ORANGE)).toBe(0);
-    expect(await pixelsOf(both.bytes, ORANGE)).toBeGreaterThan(50);
+    expect(await pixelsNear(single.bytes, ORANGE)).toBe(0);
+    expect(await pixelsNear(both.bytes, ORANGE)).toBeGreaterThan(50);
     const loss = await figure(figureArgs({ tag: 'loss' }));
     expect(Buffer.from(loss.bytes).equals(Buffer.from(single.bytes))).toBe(false);
   });
@@ -200,7 +172,7 @@ describe('export.figure', () => {
     const whole = await figure(figureArgs());
     const zoomed = await figure(figureArgs({ view: { ...figureArgs().view, xRange: { min: 10, max: 20 } } }));
     expect(Buffer.from(zoomed.bytes).equals(Buffer.from(whole.bytes))).toBe(false);
-    expect(await pixelsOf(zoomed.bytes, BLUE)).toBeGreaterThan(100);
+    expect(await pixelsNear(zoomed.bytes, BLUE)).toBeGreaterThan(100);
   });
 
   test('the bytes cross the WebSocket wire codec as a Uint8Array', async () => {
