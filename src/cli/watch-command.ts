@@ -42,7 +42,7 @@ export async function runWatch(args: string[]): Promise<number> {
     if (
       exitOn === 'critical' &&
       line.type === 'alert' &&
-      line.state === 'raised' &&
+      line.state !== 'cleared' &&
       line.severity === 'critical'
     ) {
       resolveCritical();

@@ -53,6 +53,7 @@ export const settingsPatchSchema = z.strictObject({
     .number()
     .min(1)
     .max(24 * 60)
+    .nullable()
     .optional(),
   thresholds: z.record(z.string().min(1).max(64), finite).optional(),
   exportFolder: z.string().min(1).max(4096).nullable().optional(),

@@ -96,17 +96,36 @@ export interface LoadProgress {
   bytesRead: number;
 }
 
-/** One incident as the health engine raises it: one per run+rule+tag until it clears. The engine narrows `rule`. */
+/** A statistic an alert's rule judged (a window median, an early baseline, a ratio to it) and the steps it spans. */
+export interface AlertStatistic {
+  kind: 'median' | 'early-median' | 'ratio-to-median' | 'peak-median' | 'mean' | 'silence';
+  fromStep: number;
+  toStep: number;
+  value: number;
+}
+
+/**
+ * One incident as the health engine raises it: one per run + rule + quantity (a metric role, whatever tags log
+ * it) until it clears; the policy rules (KL, entropy, clip fraction…) of one run share one incident. It cites the
+ * logged point that tripped it — `tag`, `step`, `wallTime`, `value` exactly as the file holds them — and any
+ * statistic it judged beside that. The engine narrows `rule`.
+ */
 export interface Alert<Rule extends string = string> {
-  /** Stable per run+rule+tag: dedup, ack and snooze address it. */
+  /** The incident: run, rule, quantity and onset step (health/alert-id.ts). Ack and export address it. */
   id: string;
   rule: Rule;
   severity: Severity;
   run: string;
-  /** null for run-level rules (stalled run). */
+  /** The tag of the cited point; null for run-level rules without one (stalled run). */
   tag: string | null;
+  /** Every tag this incident covers (the same quantity under several names, or the rules it grouped). */
+  tags: string[];
   step: number;
+  /** Seconds since epoch of the cited point, as logged; null when the source has none. */
+  wallTime: number | null;
   value: number;
+  /** What the rule judged besides the point (a median, a baseline); null when it judged the point itself. */
+  statistic: AlertStatistic | null;
   message: string;
   advice: string | null;
   /** ms since epoch when raised. */
@@ -121,6 +140,8 @@ export interface AlertInfo extends Alert {
   active: boolean;
   clearedAt: number | null;
   clearedStep: number | null;
+  /** Seconds since epoch of the logged point that cleared it (null: cleared by an event, or still active). */
+  clearedWallTime: number | null;
 }
 
 /** An incident snapshot written from an alert (export.incident, `rlwatch export --incident`): what went where. */
@@ -215,7 +236,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = {
   ignoreOutliers: false,
   notifications: true,
   usePolling: false,
-  stalledAfterMinutes: 10,
+  stalledAfterMinutes: null,
   thresholds: {},
   exportFolder: null,
 };
@@ -232,7 +253,8 @@ export interface Settings {
   ignoreOutliers: boolean;
   notifications: boolean;
   usePolling: boolean;
-  stalledAfterMinutes: number;
+  /** A fixed stalled-run limit; null (the default) judges each run's silence against its own logging rhythm. */
+  stalledAfterMinutes: number | null;
   /** User threshold overrides (target_kl, entropy_min, …): they win over the run's config. */
   thresholds: Record<string, number>;
   /** The folder "Export run…" last wrote into (offered again next time); null before the first export. */

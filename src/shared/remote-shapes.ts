@@ -60,8 +60,18 @@ export const alertInfoShape: z.ZodType<AlertInfo> = z.object({
   severity,
   run: name,
   tag: name.nullable(),
+  tags: z.array(name).max(1000),
   step: num,
+  wallTime: num.nullable(),
   value: num,
+  statistic: z
+    .object({
+      kind: z.enum(['median', 'early-median', 'ratio-to-median', 'peak-median', 'mean', 'silence']),
+      fromStep: num,
+      toStep: num,
+      value: num,
+    })
+    .nullable(),
   message: text,
   advice: text.nullable(),
   raisedAt: num,
@@ -70,6 +80,7 @@ export const alertInfoShape: z.ZodType<AlertInfo> = z.object({
   active: z.boolean(),
   clearedAt: num.nullable(),
   clearedStep: num.nullable(),
+  clearedWallTime: num.nullable(),
 });
 
 export const alertListShape = z.array(alertInfoShape).max(100_000);

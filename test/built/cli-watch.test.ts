@@ -44,7 +44,12 @@ test("watch --json --exit-on critical exits 3 on the demo's KL blow-up, after th
   expect(lines.some((l) => l.type === 'scalars' && l.tag === 'approx_kl')).toBe(true);
   const critical = lines.filter((l) => l.type === 'alert' && l.severity === 'critical');
   expect(critical).toHaveLength(1);
-  expect(critical[0]).toMatchObject({ run: 'ppo_demo', rule: 'kl-above-target', state: 'raised' });
+  // The KL incident raised as a warning is escalated when it passes twice the target: the same id, not a new alert.
+  expect(critical[0]).toMatchObject({ run: 'ppo_demo', rule: 'kl-above-target', state: 'escalated' });
+  const raisedKl = lines.find(
+    (l) => l.type === 'alert' && l.rule === 'kl-above-target' && l.state === 'raised',
+  );
+  expect(raisedKl?.id).toBe(critical[0]!.id);
   // The demo's KL blow-up starts at step 140; the critical alert comes from the blow-up, not before.
   expect(critical[0]!.step as number).toBeGreaterThanOrEqual(140);
   expect(critical[0]!.value as number).toBeGreaterThan(0.04);

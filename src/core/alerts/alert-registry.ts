@@ -5,15 +5,21 @@ import { alertId, parseAlertId, type Alert, type AlertTransition, type RuleId } 
 import type { AlertRecord, Store } from '../store';
 import type { RunPath } from './alert-sink';
 
-export function toAlertInfo(a: Alert, cleared: { at: number; step: number } | null = null): AlertInfo {
+export function toAlertInfo(
+  a: Alert,
+  cleared: { at: number; step: number; wallTime: number | null } | null = null,
+): AlertInfo {
   return {
     id: a.id,
     rule: a.rule,
     severity: a.severity,
     run: a.run,
     tag: a.tag,
+    tags: a.tags,
     step: a.step,
+    wallTime: a.wallTime,
     value: a.value,
+    statistic: a.statistic,
     message: a.message,
     advice: a.advice,
     raisedAt: a.raisedAt,
@@ -22,7 +28,26 @@ export function toAlertInfo(a: Alert, cleared: { at: number; step: number } | nu
     active: cleared === null,
     clearedAt: cleared?.at ?? null,
     clearedStep: cleared?.step ?? null,
+    clearedWallTime: cleared?.wallTime ?? null,
   };
+}
+
+/** What a stored row's detail column says (tags, wall time, statistic); anything unreadable is left out. */
+function rowDetail(
+  json: string | null | undefined,
+): Partial<Pick<AlertInfo, 'tags' | 'wallTime' | 'statistic'>> {
+  if (!json) return {};
+  try {
+    const d = JSON.parse(json) as Record<string, unknown>;
+    const out: Partial<Pick<AlertInfo, 'tags' | 'wallTime' | 'statistic'>> = {};
+    if (Array.isArray(d.tags) && d.tags.every((t) => typeof t === 'string')) out.tags = d.tags as string[];
+    if (typeof d.wallTime === 'number') out.wallTime = d.wallTime;
+    if (d.statistic !== null && typeof d.statistic === 'object')
+      out.statistic = d.statistic as AlertInfo['statistic'];
+    return out;
+  } catch {
+    return {};
+  }
 }
 
 /** What an earlier session left for one run: snoozes still running, incidents acknowledged while open. */
@@ -31,7 +56,7 @@ export interface PersistedAlertState {
   acknowledged: Set<string>;
 }
 
-/** The run of an alert id (JSON [run, rule, tag]); null for anything else a client might send. */
+/** The run of an alert id (health/alert-id.ts); null for anything else a client might send. */
 export function runOfAlertId(id: string): string | null {
   return parseAlertId(id)?.run ?? null;
 }
@@ -60,7 +85,7 @@ export class AlertRegistry {
 
   apply(t: AlertTransition): AlertChange {
     if (t.kind === 'cleared') {
-      const info = toAlertInfo(t.alert, { at: t.at, step: t.step });
+      const info = toAlertInfo(t.alert, { at: t.at, step: t.step, wallTime: t.wallTime });
       this.active.delete(t.alert.id);
       this.cleared.push(info);
       if (this.cleared.length > CLEARED_KEPT) this.cleared.shift();
@@ -68,6 +93,9 @@ export class AlertRegistry {
     }
     const info = toAlertInfo(t.alert);
     this.active.set(info.id, info);
+    // The same incident again (a run replayed from its start): one entry, never a cleared copy beside it.
+    const copy = this.cleared.findIndex((c) => c.id === info.id);
+    if (copy >= 0) this.cleared.splice(copy, 1);
     return { kind: t.kind, alert: info };
   }
 
@@ -118,7 +146,12 @@ export class AlertRegistry {
       ...this.activeAlerts(run),
       ...this.cleared.filter((a) => run === undefined || a.run === run).reverse(),
     ];
-    const past = wanted.flatMap((r) => this.history(r)).sort((a, b) => b.raisedAt - a.raisedAt);
+    // An earlier session's copy of an incident this session shows (the same run replayed) is not listed twice.
+    const shown = new Set(session.map((a) => a.id));
+    const past = wanted
+      .flatMap((r) => this.history(r))
+      .filter((a) => !shown.has(a.id))
+      .sort((a, b) => b.raisedAt - a.raisedAt);
     return [...session, ...past];
   }
 
@@ -159,8 +192,9 @@ export class AlertRegistry {
     const open = new Map<string, AlertInfo>();
     const done: AlertInfo[] = [];
     for (const r of rows.filter((x) => !this.written.has(x.id)).reverse()) {
-      const id = alertId(run, r.rule as RuleId, r.tag);
+      const id = r.incident ?? alertId(run, r.rule as RuleId, r.tag, r.step ?? Number.NaN);
       const cur = open.get(id);
+      const detail = rowDetail(r.detail);
       if (r.state === 'cleared') {
         if (cur) {
           // A snooze or ack set after the incident cleared lives on its cleared row.
@@ -168,6 +202,7 @@ export class AlertRegistry {
             ...cur,
             clearedAt: r.at,
             clearedStep: r.step,
+            clearedWallTime: detail.wallTime ?? null,
             acknowledged: cur.acknowledged || r.acknowledgedAt !== null,
             snoozedUntil: r.snoozedUntil ?? cur.snoozedUntil,
           });
@@ -182,6 +217,7 @@ export class AlertRegistry {
           severity: cur.severity === 'critical' ? 'critical' : severity,
           step: r.step ?? cur.step,
           value: r.value ?? cur.value,
+          ...detail,
           message: r.message,
           acknowledged: cur.acknowledged || r.acknowledgedAt !== null,
           snoozedUntil: r.snoozedUntil ?? cur.snoozedUntil,
@@ -194,8 +230,12 @@ export class AlertRegistry {
         severity,
         run,
         tag: r.tag,
+        tags: r.tag === null ? [] : [r.tag],
         step: r.step ?? 0,
+        wallTime: null,
         value: r.value ?? Number.NaN,
+        statistic: null,
+        ...detail,
         message: r.message,
         advice: this.adviceOf(r.rule as RuleId, run) || null,
         raisedAt: r.at,
@@ -204,6 +244,7 @@ export class AlertRegistry {
         active: false,
         clearedAt: null,
         clearedStep: null,
+        clearedWallTime: null,
       });
     }
     // Incidents still open when that session ended: not active now (this session re-evaluates the run).

@@ -6,6 +6,7 @@ import { worseSeverity } from '../../shared/domain';
 import type { SystemSnapshot } from '../../shared/system-types';
 import { ApiError } from '../../shared/result';
 import {
+  explicitNames,
   HealthEngine,
   resolveThresholds,
   ruleAdvice,
@@ -225,7 +226,8 @@ export class AlertService {
   }
 
   private applyThresholds(run: string): void {
-    this.engine.setThresholds(run, this.thresholdsOf(run).values);
+    const resolved = this.thresholdsOf(run);
+    this.engine.setThresholds(run, resolved.values, explicitNames(resolved));
     this.engine.setScope(run, runScope([], this.opts.configOf(run)));
   }
 

@@ -1,4 +1,4 @@
-// The health engine's AlertSink over the store: one history row per transition, ack/snooze on the incident's row.
+// The health engine's AlertSink over the store: one history row per transition of an incident (stored once), ack/snooze on its row.
 
 import { resolve } from 'node:path';
 import type { Alert, AlertSink, AlertTransition } from '../health';
@@ -44,6 +44,12 @@ export class StoreAlertSink implements AlertSink {
       value: cleared ? t.value : a.value,
       message: a.message,
       at: cleared ? t.at : t.kind === 'raised' ? a.raisedAt : this.clock(),
+      incident: a.id,
+      detail: JSON.stringify(
+        cleared
+          ? { tag: t.tag, wallTime: t.wallTime }
+          : { tag: a.tag, tags: a.tags, wallTime: a.wallTime, statistic: a.statistic },
+      ),
     });
     if (id < 0) return;
     this.written.add(id);

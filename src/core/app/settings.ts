@@ -31,7 +31,10 @@ export function parseSettings(stored: JsonValue | undefined): Settings {
     ignoreOutliers: bool(o.ignoreOutliers, d.ignoreOutliers),
     notifications: bool(o.notifications, d.notifications),
     usePolling: bool(o.usePolling, d.usePolling),
-    stalledAfterMinutes: num(o.stalledAfterMinutes, 1, 24 * 60, d.stalledAfterMinutes),
+    stalledAfterMinutes:
+      typeof o.stalledAfterMinutes === 'number'
+        ? num(o.stalledAfterMinutes, 1, 24 * 60, 0) || null
+        : d.stalledAfterMinutes,
     thresholds,
     exportFolder:
       typeof o.exportFolder === 'string' && o.exportFolder.length > 0 && o.exportFolder.length <= 4096

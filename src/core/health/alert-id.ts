@@ -1,19 +1,26 @@
-// Alert ids: the one place that builds the run+rule+tag key and parses it back (total on client input).
+// Alert ids and stream keys: the one place that builds an incident's key and parses it back (total on client input).
 
 import { RULE_IDS, type RuleId } from './types';
 
-/** What an alert id names: one incident stream per run, rule and tag (null for run-level rules). */
+/** What an alert id names: one incident — run, rule, quantity (a metric role or tag; null for run-level rules) and
+ * the step it began at. Replaying a run reproduces the same ids, so history never holds two copies of one incident. */
 export interface AlertKey {
   run: string;
   rule: RuleId;
-  tag: string | null;
+  quantity: string | null;
+  onsetStep: number;
 }
 
 const KNOWN_RULES: ReadonlySet<string> = new Set(RULE_IDS);
 
-/** The stable id of run+rule+tag: dedup, acknowledge and snooze address alerts by it. */
-export const alertId = (run: string, rule: RuleId, tag: string | null): string =>
-  JSON.stringify([run, rule, tag]);
+/** The stable id of one incident. */
+export const alertId = (run: string, rule: RuleId, quantity: string | null, onsetStep: number): string =>
+  JSON.stringify([run, rule, quantity, Number.isFinite(onsetStep) ? onsetStep : null]);
+
+/** The stream an incident belongs to: one per run + rule + quantity. Snoozes and hysteresis live on it; each of
+ * its incidents has its own id. */
+export const streamKey = (run: string, rule: RuleId, quantity: string | null): string =>
+  JSON.stringify([run, rule, quantity]);
 
 /** The key an id was built from; null for anything else (ids arrive from clients on ack/snooze). */
 export function parseAlertId(id: string): AlertKey | null {
@@ -23,9 +30,10 @@ export function parseAlertId(id: string): AlertKey | null {
   } catch {
     return null;
   }
-  if (!Array.isArray(v) || v.length !== 3) return null;
-  const [run, rule, tag] = v as unknown[];
+  if (!Array.isArray(v) || v.length !== 4) return null;
+  const [run, rule, quantity, onset] = v as unknown[];
   if (typeof run !== 'string' || typeof rule !== 'string' || !KNOWN_RULES.has(rule)) return null;
-  if (tag !== null && typeof tag !== 'string') return null;
-  return { run, rule: rule as RuleId, tag };
+  if (quantity !== null && typeof quantity !== 'string') return null;
+  if (onset !== null && (typeof onset !== 'number' || !Number.isFinite(onset))) return null;
+  return { run, rule: rule as RuleId, quantity, onsetStep: onset ?? Number.NaN };
 }

@@ -7,7 +7,7 @@ import type { Role } from '../../shared/catalog';
 import { formatNumber as fmt } from '../../shared/format';
 import { Window } from './stats';
 import type { Thresholds } from './thresholds';
-import type { Alert, Level, RuleId } from './types';
+import type { Level, RuleId } from './types';
 
 /** Bounded per-run summaries of the primary tag of each role the combined rules read. */
 export class RunSummary {
@@ -19,14 +19,14 @@ export class RunSummary {
   /** Clipping engaged at least once: a clip fraction of exactly 0 throughout is by design, not slow learning. */
   clipNonZero = false;
 
-  observe(role: Role, value: number): void {
-    if (role === 'sampling_temperature') this.temperature.push(value);
+  observe(role: Role, value: number, step: number): void {
+    if (role === 'sampling_temperature') this.temperature.push(value, step);
     if (role === 'reward') {
-      this.reward.push(value);
+      this.reward.push(value, step);
       if (this.reward.length >= 10) this.rewardBest = Math.max(this.rewardBest, this.reward.median());
     }
     if (role === 'clip_fraction') {
-      this.clip.push(value);
+      this.clip.push(value, step);
       if (value !== 0) this.clipNonZero = true;
     }
   }
@@ -36,18 +36,16 @@ export interface CombinedRule {
   id: RuleId;
   /** Points of these roles (on the run's primary tag) re-evaluate the rule. */
   inputs: readonly Role[];
-  /** The rule whose active alert (on any tag of the run) is one half of the signal. */
+  /** The rule whose latched member (on any tag of the run) is one half of the signal. */
   companion: RuleId;
-  /** The summary statistic the rule judges; NaN while there is too little evidence. */
-  measure(s: RunSummary): number;
-  /** The other half of the signal, judged only while the companion alert is active: true is bad. */
+  /** The summary window the rule judges; its median is the measure (NaN while there is too little evidence). */
+  window(s: RunSummary): Window;
+  /** Points the window needs before the measure counts. */
+  minPoints: number;
+  /** The other half of the signal, judged only while the companion is on: true is bad. */
   condition(measure: number, s: RunSummary, th: Thresholds): boolean;
-  /** The alert's text; it quotes `value`, the value the alert carries (see valueFrom). */
-  message(measure: number, s: RunSummary, value: number): string;
-  /** The alert's tag: the companion alert's, or the tag of the point that re-evaluated the rule. */
-  tagFrom: 'companion' | 'point';
-  /** The alert's value: the measure, or the companion alert's value (the point's while it is not active). */
-  valueFrom: 'measure' | 'companion';
+  /** The alert's text; the alert cites the point that re-evaluated the rule and the measure as its statistic. */
+  message(measure: number, s: RunSummary): string;
   /** Consecutive bad evaluations to raise. */
   raiseAfter: number;
   /** Consecutive ok evaluations to clear. */
@@ -62,11 +60,11 @@ export const COMBINED_RULES: readonly CombinedRule[] = [
     id: 'entropy-collapse-low-temperature',
     inputs: ['entropy', 'sampling_temperature'],
     companion: 'entropy-collapse',
-    measure: (s) => (s.temperature.length >= 3 ? s.temperature.median() : NaN),
+    window: (s) => s.temperature,
+    minPoints: 3,
     condition: (temperature, _s, th) => temperature < th.temperature_min,
-    message: (temperature) => `entropy collapsed while sampling temperature is ${fmt(temperature)}`,
-    tagFrom: 'companion',
-    valueFrom: 'measure',
+    message: (temperature) =>
+      `entropy collapsed while the sampling temperature's median is ${fmt(temperature)}`,
     raiseAfter: 1,
     clearAfter: 3,
   },
@@ -74,12 +72,11 @@ export const COMBINED_RULES: readonly CombinedRule[] = [
     id: 'kl-high-reward-falling',
     inputs: ['kl', 'reward'],
     companion: 'kl-above-target',
-    measure: (s) => (s.reward.length >= 10 ? s.reward.median() : NaN),
+    window: (s) => s.reward,
+    minPoints: 10,
     condition: (reward, s) => reward < s.rewardBest - 0.1 * Math.max(Math.abs(s.rewardBest), 0.1),
-    message: (reward, s, kl) =>
-      `KL ${fmt(kl)} above target while reward fell to ${fmt(reward)} from ${fmt(s.rewardBest)}`,
-    tagFrom: 'companion',
-    valueFrom: 'companion',
+    message: (reward, s) =>
+      `KL above target while reward's median fell to ${fmt(reward)} from ${fmt(s.rewardBest)}`,
     // Reward medians are noisy around the fall line: more evidence both ways than the others.
     raiseAfter: 3,
     clearAfter: 20,
@@ -88,39 +85,30 @@ export const COMBINED_RULES: readonly CombinedRule[] = [
     id: 'clip-near-zero-slow-learning',
     inputs: ['clip_fraction', 'reward'],
     companion: 'reward-plateau',
-    measure: (s) => (s.clip.length >= 5 ? s.clip.median() : NaN),
+    window: (s) => s.clip,
+    minPoints: 5,
     condition: (clip, s) => s.clipNonZero && clip < CLIP_NEAR_ZERO,
-    message: (clip) => `clip fraction ${fmt(clip)} near zero while reward has plateaued`,
-    tagFrom: 'point',
-    valueFrom: 'measure',
+    message: (clip) => `clip fraction's median ${fmt(clip)} near zero while reward has plateaued`,
     raiseAfter: 1,
     clearAfter: 3,
   },
 ];
 
-/** What one evaluation of a combined rule says, and the tag and value its alert carries. */
-export interface CombinedVerdict {
-  level: Level;
-  tag: string;
-  value: number;
-}
-
 /** The one evaluation path of every combined rule; combined signals are warnings, never critical. */
 export function judgeCombined(
   rule: CombinedRule,
   summary: RunSummary,
-  companion: Alert | null,
+  companionOn: boolean,
   th: Thresholds,
-  point: { tag: string; value: number },
-): CombinedVerdict {
-  const measure = rule.measure(summary);
-  const bad = companion !== null && rule.condition(measure, summary, th);
-  const value = rule.valueFrom === 'measure' ? measure : (companion?.value ?? point.value);
+): Level {
+  const w = rule.window(summary);
+  const measure = w.length >= rule.minPoints ? w.median() : NaN;
+  if (!companionOn || !rule.condition(measure, summary, th)) return { kind: 'ok' };
   return {
-    level: bad
-      ? { kind: 'bad', severity: 'warning', value, message: rule.message(measure, summary, value) }
-      : { kind: 'ok' },
-    tag: rule.tagFrom === 'companion' ? (companion?.tag ?? point.tag) : point.tag,
-    value,
+    kind: 'bad',
+    severity: 'warning',
+    after: rule.raiseAfter,
+    message: rule.message(measure, summary),
+    statistic: { kind: 'median', fromStep: w.fromStep, toStep: w.toStep, value: measure },
   };
 }

@@ -11,12 +11,11 @@ import {
   type RunScope,
   type TagClass,
 } from '../../shared/catalog';
-import { alertId } from './alert-id';
 import { COMBINED_RULES, judgeCombined, RunSummary } from './combined-rules';
-import { AlertGates } from './gates';
+import { AlertGates, type CitedPoint } from './gates';
 import { POINT_RULES, type PointRule, type RuleContext } from './rules';
 import { ArrivalGaps, STALLED_RUN } from './stall';
-import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds';
+import { DEFAULT_THRESHOLDS, type ThresholdName, type Thresholds } from './thresholds';
 import type { Alert, AlertSink, AlertTransition, RuleId } from './types';
 
 export interface HealthEngineOptions {
@@ -32,11 +31,12 @@ interface RuleSlot {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each slot pairs a rule with its own state
   rule: PointRule<any>;
   state: unknown;
-  gateId: string;
 }
 
 interface TagState {
   cls: TagClass | null;
+  /** What its alerts are about: its role, else the tag itself. */
+  quantity: string;
   epochLevel: boolean;
   lastStep: number;
   slots: RuleSlot[];
@@ -45,8 +45,11 @@ interface TagState {
 interface RunState {
   tags: Map<string, TagState>;
   thresholds: Thresholds | null;
+  /** Thresholds the user or the run's config set (the rest are defaults or derived from the run). */
+  explicit: ReadonlySet<ThresholdName>;
   finished: boolean;
-  lastStep: number;
+  /** The point that arrived last (of any tag): a stall cites it. */
+  lastPoint: CitedPoint | null;
   lastTrainingWall: number;
   /** Data arrivals (clock time), for stall detection. */
   arrivals: ArrivalGaps;
@@ -61,6 +64,10 @@ interface RunState {
 
 /** Rules about the run as a whole: evaluated on the run's primary tag of their role only. */
 const RUN_LEVEL_RULES = new Set<RuleId>(['reward-plateau']);
+/** Rules whose alert is about the run, whatever tag trips them: one incident per run (a NaN in three losses). */
+const PER_RUN_RULES = new Set<RuleId>(['non-finite']);
+
+const NO_POINT: CitedPoint = { tag: null, step: Number.NaN, wallTime: null, value: Number.NaN };
 
 export class HealthEngine {
   private readonly runs = new Map<string, RunState>();
@@ -72,9 +79,12 @@ export class HealthEngine {
     this.gates = new AlertGates(opts.sink);
   }
 
-  /** Thresholds for one run (from resolveThresholds); applies to points fed from now on. */
-  setThresholds(run: string, th: Thresholds): void {
-    this.run(run).thresholds = th;
+  /** Thresholds for one run (from resolveThresholds) and which of them the user or the run's config set; applies
+   * to points fed from now on. */
+  setThresholds(run: string, th: Thresholds, explicit: Iterable<ThresholdName> = []): void {
+    const r = this.run(run);
+    r.thresholds = th;
+    r.explicit = new Set(explicit);
   }
 
   /** The run's scope as the engine knows it (from setScope and the tags fed); null for a run it has not seen. */
@@ -100,11 +110,8 @@ export class HealthEngine {
     const r = this.run(run);
     r.finished = finished;
     if (!finished) return [];
-    const stalled = { id: alertId(run, STALLED_RUN.id, null), run, rule: STALLED_RUN, tag: null };
-    return this.gates.judge(
-      { ...stalled, step: r.lastStep, value: 0, level: { kind: 'ok' }, scope: r.scope },
-      this.opts.clock(),
-    );
+    const cleared = this.gates.clearNow(run, STALLED_RUN.id, r.lastPoint ?? NO_POINT, this.opts.clock());
+    return cleared ? [cleared] : [];
   }
 
   /** Forget a run: its active alerts are cleared (so raised/cleared still alternate). */
@@ -138,19 +145,19 @@ export class HealthEngine {
   tick(now = this.opts.clock()): AlertTransition[] {
     const out: AlertTransition[] = [];
     for (const [run, r] of this.runs) {
-      if (r.finished) continue;
+      if (r.finished || r.lastPoint === null) continue;
       const stall = r.arrivals.stall(now, this.thresholdsOf(r));
       if (stall === null) continue;
-      const id = alertId(run, STALLED_RUN.id, null);
+      // It cites the run's last logged point: its step, and the silence since it as the value.
+      const { step, wallTime } = r.lastPoint;
       out.push(
         ...this.gates.judge(
           {
-            id,
             run,
             rule: STALLED_RUN,
             tag: null,
-            step: r.lastStep,
-            value: stall.silentS,
+            quantity: null,
+            point: { tag: null, step, wallTime, value: stall.silentS },
             level: stall.level,
             scope: r.scope,
           },
@@ -188,8 +195,9 @@ export class HealthEngine {
       r = {
         tags: new Map(),
         thresholds: null,
+        explicit: new Set(),
         finished: false,
-        lastStep: -Infinity,
+        lastPoint: null,
         lastTrainingWall: -Infinity,
         arrivals: new ArrivalGaps(),
         primary: new Map(),
@@ -212,12 +220,8 @@ export class HealthEngine {
       if (isLlmTag(tag)) r.scope = 'llm';
       const slots = POINT_RULES.filter(
         (rule) => rule.applies(role, tag, epochLevel) && (!RUN_LEVEL_RULES.has(rule.id) || isPrimary),
-      ).map((rule) => ({
-        rule,
-        state: rule.init(),
-        gateId: alertId(run, rule.id, tag),
-      }));
-      t = { cls, epochLevel, lastStep: -Infinity, slots };
+      ).map((rule) => ({ rule, state: rule.init() }));
+      t = { cls, quantity: role ?? tag, epochLevel, lastStep: -Infinity, slots };
       r.tags.set(tag, t);
     }
     return t;
@@ -234,8 +238,15 @@ export class HealthEngine {
     const now = this.opts.clock();
     const r = this.run(run);
     r.arrivals.note(now);
+    const point: CitedPoint = {
+      tag,
+      step,
+      wallTime: Number.isFinite(wallTime) ? wallTime : null,
+      value: raw,
+    };
+    r.lastPoint = point;
     // Any arrival ends a stall.
-    const unstalled = this.gates.clearNow(alertId(run, STALLED_RUN.id, null), r.lastStep, 0, now);
+    const unstalled = this.gates.clearNow(run, STALLED_RUN.id, point, now);
     if (unstalled) out.push(unstalled);
     const t = this.tagState(run, r, tag);
     if (step < t.lastStep) {
@@ -244,11 +255,10 @@ export class HealthEngine {
       // until the new timeline clears them.
       for (const s of t.slots) {
         s.state = s.rule.init();
-        this.gates.resetStreaks(s.gateId);
+        this.gates.resetStreaks(run, s.rule.id, tag);
       }
     }
     t.lastStep = step;
-    if (step > r.lastStep) r.lastStep = step;
     const value = t.cls?.transform === 'negate' ? -raw : raw;
     const role = t.cls?.role ?? null;
     if (t.cls && TRAINING_GROUPS.has(t.cls.group) && Number.isFinite(wallTime)) {
@@ -257,6 +267,9 @@ export class HealthEngine {
     const th = this.thresholdsOf(r);
     const ctx: RuleContext = {
       th,
+      explicit: (name) => r.explicit.has(name),
+      step,
+      scope: r.scope,
       // A negated tag (SB3 `train/entropy_loss` = −entropy) is judged as its negative: messages say so.
       tag: t.cls?.transform === 'negate' ? `−${tag}` : tag,
       epochLevel: t.epochLevel,
@@ -265,35 +278,30 @@ export class HealthEngine {
     };
     for (const s of t.slots) {
       const level = s.rule.observe(s.state, value, ctx);
-      out.push(
-        ...this.gates.judge(
-          { id: s.gateId, run, rule: s.rule, tag, step, value, level, scope: r.scope },
-          now,
-        ),
-      );
+      const quantity = PER_RUN_RULES.has(s.rule.id) ? null : t.quantity;
+      out.push(...this.gates.judge({ run, rule: s.rule, tag, quantity, point, level, scope: r.scope }, now));
     }
     if (role !== null && Number.isFinite(value) && r.primary.get(role) === tag)
-      this.combined(out, run, r, role, { tag, step, value }, now);
+      this.combined(out, run, r, role, value, point, now);
   }
 
-  /** The combined rules whose inputs include `role`, after the run summary takes the point. */
+  /** The combined rules whose inputs include `role`, after the run summary takes the point (which they cite). */
   private combined(
     out: AlertTransition[],
     run: string,
     r: RunState,
     role: Role,
-    point: { tag: string; step: number; value: number },
+    value: number,
+    point: CitedPoint,
     now: number,
   ): void {
-    r.summary.observe(role, point.value);
+    r.summary.observe(role, value, point.step);
     const th = this.thresholdsOf(r);
     for (const rule of COMBINED_RULES) {
       if (!rule.inputs.includes(role)) continue;
-      const companion = this.gates.activeOf(run, rule.companion);
-      const { level, tag, value } = judgeCombined(rule, r.summary, companion, th, point);
-      const id = alertId(run, rule.id, null);
+      const level = judgeCombined(rule, r.summary, this.gates.isOn(run, rule.companion), th);
       out.push(
-        ...this.gates.judge({ id, run, rule, tag, step: point.step, value, level, scope: r.scope }, now),
+        ...this.gates.judge({ run, rule, tag: null, quantity: null, point, level, scope: r.scope }, now),
       );
     }
   }

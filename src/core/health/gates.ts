@@ -1,172 +1,292 @@
-// The hysteresis gates: per alert id, streak counts that raise, escalate and clear alerts, plus acknowledge and snooze.
+// The hysteresis gates: per-tag streaks that latch a rule on and off, grouped into one incident stream per quantity.
+//
+// A *member* is one rule on one tag (its evidence: consecutive bad, critical and ok levels). A *stream* is what a
+// user sees as one alert: one rule on one quantity of a run (every tag logging that quantity). A stream raises when
+// its first member latches on, citing that member's point; escalates when a member is critical; clears when its
+// last member latches off. A policy rule (KL, entropy, clip fraction…) that latches on within a few updates of
+// another policy incident of the run is a symptom of that incident (a learning-rate blow-up moves them together):
+// it joins it — its tags listed, the incident held open while it lasts — instead of raising a second alert.
+// Acknowledge and snooze act on streams.
 
 import type { RunScope } from '../../shared/catalog';
 import { ruleAdvice } from './advice';
-import { parseAlertId } from './alert-id';
+import { alertId, parseAlertId, streamKey } from './alert-id';
 import type { Alert, AlertSink, AlertTransition, Level, RuleId, Severity } from './types';
 
-interface Gate {
-  run: string;
-  active: Alert | null;
+interface Member {
+  stream: string;
+  rule: RuleId;
   bad: number;
   crit: number;
   ok: number;
+  on: boolean;
+}
+
+interface Stream {
+  run: string;
+  /** The rule family whose streams join one incident ('policy'), or null. */
+  group: string | null;
+  active: Alert | null;
+  /** Levels judged on the stream since its incident raised (how fresh the incident is for a symptom to join). */
+  sinceRaise: number;
+  /** The incident this stream joined as a symptom (while it is on), and the symptoms joined to this one. */
+  partOf: Stream | null;
+  joined: Set<Stream>;
+  /** Members latched on (their ids). */
+  on: Set<string>;
   /** Snooze outlives one incident: a snoozed flapping alert stays quiet until the time. */
   snoozedUntil: number | null;
-  /** Flap damping: the ok levels this gate needs to clear now (the rule's clearAfter, doubled by each quick
-   * re-raise), and the levels judged since it last cleared (null: never cleared). */
-  clearAfter: number;
+  /** Flap damping: the members' clear streaks are multiplied by this (doubled by each quick re-raise), and
+   * the levels judged since the stream last cleared (null: never cleared). */
+  damping: number;
   sinceClear: number | null;
 }
 
-/** A re-raise within this many times the current clear streak after a clear counts as the same trouble
- * returning: the next clear needs twice the streak (up to MAX_DAMPING × the rule's). A long quiet resets it. */
+/** A re-raise within this many times the rule's clear streak after a clear counts as the same trouble
+ * returning: the next clear needs twice the streak (up to MAX_DAMPING ×). A long quiet resets it. */
 const QUICK_RERAISE = 20;
 const MAX_DAMPING = 64;
 
-/** How much evidence a rule needs: consecutive bad (or critical) levels to raise (escalate), ok ones to clear. */
+/** Rules that are symptoms of one policy trouble when they start together. */
+const POLICY_RULES: ReadonlySet<RuleId> = new Set<RuleId>([
+  'kl-above-target',
+  'kl-high-reward-falling',
+  'entropy-collapse',
+  'entropy-collapse-low-temperature',
+  'clip-fraction-out-of-band',
+  'importance-ratio-off',
+]);
+/** A symptom joins an incident raised at most this many of its levels ago (about as many updates). */
+const JOIN_WITHIN = 10;
+
+/** Whether a stream, or a symptom joined to it, still has a member latched on. */
+const stillOn = (s: Stream): boolean => s.on.size > 0 || [...s.joined].some(stillOn);
+
+/** How much evidence a rule needs to clear: consecutive ok levels. (Raising evidence comes with each bad level.) */
 export interface Hysteresis {
   id: RuleId;
-  raiseAfter: number;
   clearAfter: number;
 }
 
-/**
- * One rule's level for one alert id, with what the alert records if it raises. `value` is the latest
- * point's (what a clear records); a raise or escalation records the bad level's own value.
- */
-export interface GateInput {
-  id: string;
-  run: string;
-  rule: Hysteresis;
+/** A logged point as an alert cites it: the value exactly as the file holds it. */
+export interface CitedPoint {
   tag: string | null;
   step: number;
+  wallTime: number | null;
   value: number;
+}
+
+/** One rule's level for one member, the point it was judged on, and what the alert records if it raises. */
+export interface GateInput {
+  run: string;
+  rule: Hysteresis;
+  /** The tag the rule watches (null for run-level rules): one member per run + rule + tag. */
+  tag: string | null;
+  /** What the rule is about (a catalog role, else the tag; null for run-level rules): one stream per quantity. */
+  quantity: string | null;
+  point: CitedPoint;
   level: Level;
   /** The run's world: the alert's advice is worded for it. */
   scope: RunScope;
 }
 
-function newGate(run: string, clearAfter: number, snoozedUntil: number | null): Gate {
-  return { run, active: null, bad: 0, crit: 0, ok: 0, snoozedUntil, clearAfter, sinceClear: null };
-}
+const memberId = (run: string, rule: RuleId, tag: string | null): string => JSON.stringify([run, rule, tag]);
 
 export class AlertGates {
-  private readonly gates = new Map<string, Gate>();
+  private readonly members = new Map<string, Member>();
+  private readonly streams = new Map<string, Stream>();
 
   constructor(private readonly sink: AlertSink | undefined) {}
 
-  /**
-   * The gate shared by all rules: raise after `raiseAfter` consecutive bad levels, escalate after
-   * as many consecutive critical ones, clear after `clearAfter` consecutive ok (doubled while the alert flaps:
-   * re-raised soon after each clear); hold breaks streaks.
-   */
   judge(input: GateInput, now: number): AlertTransition[] {
-    const { id, run, rule, tag, step, value, level, scope } = input;
-    let g = this.gates.get(id);
-    if (!g) {
-      // Gates exist only once a rule has been bad: healthy tags cost no entries.
+    const { run, rule, tag, quantity, point, level, scope } = input;
+    const mid = memberId(run, rule.id, tag);
+    let m = this.members.get(mid);
+    if (!m) {
+      // Members exist only once a rule has been bad: healthy tags cost no entries.
       if (level.kind !== 'bad') return [];
-      g = newGate(run, rule.clearAfter, null);
-      this.gates.set(id, g);
+      m = { stream: streamKey(run, rule.id, quantity), rule: rule.id, bad: 0, crit: 0, ok: 0, on: false };
+      this.members.set(mid, m);
     }
-    if (g.sinceClear !== null) g.sinceClear++;
+    const s = this.stream(m.stream, run, rule.id);
+    if (s.sinceClear !== null) s.sinceClear++;
+    if (s.active) s.sinceRaise++;
     if (level.kind === 'hold') {
-      g.bad = g.crit = g.ok = 0;
+      m.bad = m.crit = m.ok = 0;
       return [];
     }
     if (level.kind === 'ok') {
-      g.bad = g.crit = 0;
-      g.ok++;
-      return g.active && g.ok >= g.clearAfter ? [this.clear(g, step, value, now)] : [];
+      m.bad = m.crit = 0;
+      m.ok++;
+      if (!m.on || m.ok < rule.clearAfter * s.damping) return [];
+      m.on = false;
+      s.on.delete(mid);
+      return this.settle(s, point, now);
     }
-    g.ok = 0;
-    g.bad++;
-    g.crit = level.severity === 'critical' ? g.crit + 1 : 0;
-    if (!g.active) {
-      if (g.bad < rule.raiseAfter) return [];
+    m.ok = 0;
+    m.bad++;
+    m.crit = level.severity === 'critical' ? m.crit + 1 : 0;
+    if (m.bad < level.after) return [];
+    const severity: Severity =
+      level.severity === 'critical' && m.crit >= level.after ? 'critical' : 'warning';
+    const latched = !m.on;
+    m.on = true;
+    s.on.add(mid);
+    if (!s.active && s.partOf === null) {
+      const host = this.freshIncident(s);
+      if (host !== null) {
+        s.partOf = host;
+        host.joined.add(s);
+        return this.absorb(host, point, severity, level, latched, now);
+      }
+    }
+    if (s.partOf !== null) return this.absorb(s.partOf, point, severity, level, latched, now);
+    if (!s.active) {
       // Flapping (raised again soon after it cleared): it must stay quiet longer before the next clear.
-      g.clearAfter =
-        g.sinceClear !== null && g.sinceClear <= QUICK_RERAISE * g.clearAfter
-          ? Math.min(g.clearAfter * 2, MAX_DAMPING * rule.clearAfter)
-          : rule.clearAfter;
-      const severity: Severity = g.crit >= rule.raiseAfter ? 'critical' : 'warning';
-      const alert: Alert = {
-        id,
+      s.damping =
+        s.sinceClear !== null && s.sinceClear <= QUICK_RERAISE * rule.clearAfter * s.damping
+          ? Math.min(s.damping * 2, MAX_DAMPING)
+          : 1;
+      s.sinceRaise = 0;
+      s.active = {
+        id: alertId(run, rule.id, quantity, point.step),
         rule: rule.id,
         severity,
         run,
-        tag,
-        step,
-        value: level.value,
+        tag: point.tag,
+        tags: point.tag === null ? [] : [point.tag],
+        step: point.step,
+        wallTime: point.wallTime,
+        value: point.value,
+        statistic: level.statistic ?? null,
         message: level.message,
         advice: ruleAdvice(rule.id, scope),
         raisedAt: now,
         acknowledged: false,
-        snoozedUntil: g.snoozedUntil,
+        snoozedUntil: s.snoozedUntil,
       };
-      g.active = alert;
-      return [this.emit({ kind: 'raised', alert, notify: this.notifies(g, now) })];
+      return [this.emit({ kind: 'raised', alert: s.active, notify: this.notifies(s, now) })];
     }
-    if (g.active.severity === 'warning' && g.crit >= rule.raiseAfter) {
-      g.active = { ...g.active, severity: 'critical', step, value: level.value, message: level.message };
+    return this.absorb(s, point, severity, level, latched, now);
+  }
+
+  /** A bad level on an incident's own stream or on a symptom joined to it: its tag is listed; a critical level
+   * escalates a warning incident, citing this point. */
+  private absorb(
+    s: Stream,
+    point: CitedPoint,
+    severity: Severity,
+    level: Extract<Level, { kind: 'bad' }>,
+    latched: boolean,
+    now: number,
+  ): AlertTransition[] {
+    const a = s.active;
+    if (a === null) return [];
+    if (latched && point.tag !== null && !a.tags.includes(point.tag))
+      s.active = { ...a, tags: [...a.tags, point.tag] };
+    if (s.active!.severity === 'warning' && severity === 'critical') {
+      s.active = {
+        ...s.active!,
+        severity: 'critical',
+        tag: point.tag,
+        step: point.step,
+        wallTime: point.wallTime,
+        value: point.value,
+        statistic: level.statistic ?? null,
+        message: level.message,
+      };
       return [
-        this.emit({ kind: 'escalated', alert: g.active, from: 'warning', notify: this.notifies(g, now) }),
+        this.emit({ kind: 'escalated', alert: s.active, from: 'warning', notify: this.notifies(s, now) }),
       ];
     }
     return [];
   }
 
-  /** Forget the evidence so far (a restart from a checkpoint); an active alert stays. */
-  resetStreaks(id: string): void {
-    const g = this.gates.get(id);
-    if (g) g.bad = g.crit = g.ok = 0;
-  }
-
-  /** Clears the alert of `id` at once when it is active (the condition is gone by definition). */
-  clearNow(id: string, step: number, value: number, now: number): AlertTransition | null {
-    const g = this.gates.get(id);
-    return g?.active ? this.clear(g, step, value, now) : null;
-  }
-
-  /** The run's first active alert of a rule (on any tag), or null. */
-  activeOf(run: string, rule: RuleId): Alert | null {
-    for (const g of this.gates.values())
-      if (g.active && g.active.run === run && g.active.rule === rule) return g.active;
+  /** A policy incident of the same run raised a few levels ago, that a new symptom joins; null when none. */
+  private freshIncident(s: Stream): Stream | null {
+    if (s.group === null) return null;
+    for (const o of this.streams.values())
+      if (o !== s && o.run === s.run && o.group === s.group && o.active && o.sinceRaise <= JOIN_WITHIN)
+        return o;
     return null;
   }
 
-  /** Clears the run's active alerts (so raised/cleared still alternate) and forgets its gates. */
+  /** After a member latched off: a symptom that is over leaves its incident, and an incident with nothing on clears. */
+  private settle(s: Stream, point: CitedPoint, now: number): AlertTransition[] {
+    if (stillOn(s)) return [];
+    const host = s.partOf;
+    if (host !== null) {
+      host.joined.delete(s);
+      s.partOf = null;
+      return host.active && !stillOn(host) ? [this.clear(host, point, now)] : [];
+    }
+    return s.active ? [this.clear(s, point, now)] : [];
+  }
+
+  /** Forget one member's evidence so far (a restart from a checkpoint); an active alert stays. */
+  resetStreaks(run: string, rule: RuleId, tag: string | null): void {
+    const m = this.members.get(memberId(run, rule, tag));
+    if (m) m.bad = m.crit = m.ok = 0;
+  }
+
+  /** Clears the run-level stream of `rule` at once when it is active (the condition is gone by definition). */
+  clearNow(run: string, rule: RuleId, point: CitedPoint, now: number): AlertTransition | null {
+    const s = this.streams.get(streamKey(run, rule, null));
+    if (!s?.active || s.joined.size > 0) return null;
+    for (const mid of s.on) {
+      const m = this.members.get(mid);
+      if (m) {
+        m.on = false;
+        m.bad = m.crit = m.ok = 0;
+      }
+    }
+    s.on.clear();
+    return this.clear(s, point, now);
+  }
+
+  /** Whether the run has a member of `rule` latched on (a combined rule's companion signal). */
+  isOn(run: string, rule: RuleId): boolean {
+    for (const m of this.members.values())
+      if (m.on && m.rule === rule && this.streams.get(m.stream)?.run === run) return true;
+    return false;
+  }
+
+  /** Clears the run's active alerts (so raised/cleared still alternate) and forgets its members and streams. */
   removeRun(run: string, now: number): AlertTransition[] {
     const out: AlertTransition[] = [];
-    for (const g of this.gates.values())
-      if (g.active && g.active.run === run) out.push(this.clear(g, g.active.step, NaN, now));
-    for (const [id, g] of this.gates) if (!g.active && g.run === run) this.gates.delete(id);
+    for (const [key, s] of this.streams) {
+      if (s.run !== run) continue;
+      if (s.active) {
+        const a = s.active;
+        out.push(this.clear(s, { tag: a.tag, step: a.step, wallTime: a.wallTime, value: Number.NaN }, now));
+      }
+      this.streams.delete(key);
+    }
+    for (const [id, m] of this.members) if (!this.streams.has(m.stream)) this.members.delete(id);
     return out;
   }
 
   acknowledge(id: string): boolean {
-    const g = this.gates.get(id);
-    if (!g?.active) return false;
-    g.active = { ...g.active, acknowledged: true };
-    this.sink?.update(g.active);
+    const s = this.streamOf(id);
+    if (!s?.active || s.active.id !== id) return false;
+    s.active = { ...s.active, acknowledged: true };
+    this.sink?.update(s.active);
     return true;
   }
 
+  /** Mutes the stream of `id` (its run, rule and quantity) until `untilMs`, across incidents; null unsnoozes. */
   snooze(id: string, untilMs: number | null): boolean {
-    let g = this.gates.get(id);
-    if (!g) {
-      // Snoozing before the next incident (a snooze restored after a restart, or on a cleared alert)
-      // needs somewhere to live until the rule raises again; an id that names nothing has none.
-      const key = parseAlertId(id);
-      if (untilMs === null || key === null) return false;
-      g = newGate(key.run, 1, untilMs);
-      this.gates.set(id, g);
-    }
-    g.snoozedUntil = untilMs;
-    if (g.active) {
-      g.active = { ...g.active, snoozedUntil: untilMs };
-      this.sink?.update(g.active);
+    const key = parseAlertId(id);
+    if (key === null) return false;
+    const skey = streamKey(key.run, key.rule, key.quantity);
+    if (!this.streams.has(skey) && untilMs === null) return false;
+    // Snoozing before the next incident (a snooze restored after a restart, or on a cleared alert) needs
+    // somewhere to live until the rule raises again.
+    const s = this.stream(skey, key.run, key.rule);
+    s.snoozedUntil = untilMs;
+    if (s.active) {
+      s.active = { ...s.active, snoozedUntil: untilMs };
+      this.sink?.update(s.active);
     }
     return true;
   }
@@ -174,25 +294,52 @@ export class AlertGates {
   /** Active alerts, critical first, then by raise time. */
   active(run?: string): Alert[] {
     const list: Alert[] = [];
-    for (const g of this.gates.values())
-      if (g.active && (run === undefined || g.active.run === run)) list.push(g.active);
+    for (const s of this.streams.values())
+      if (s.active && (run === undefined || s.active.run === run)) list.push(s.active);
     return list.sort((a, b) =>
       a.severity === b.severity ? a.raisedAt - b.raisedAt : a.severity === 'critical' ? -1 : 1,
     );
   }
 
-  private notifies(g: Gate, now: number): boolean {
-    const snoozed = g.snoozedUntil !== null && now < g.snoozedUntil;
-    return !snoozed && !(g.active?.acknowledged ?? false);
+  private stream(key: string, run: string, rule: RuleId): Stream {
+    let s = this.streams.get(key);
+    if (!s) {
+      s = {
+        run,
+        group: POLICY_RULES.has(rule) ? 'policy' : null,
+        active: null,
+        sinceRaise: 0,
+        partOf: null,
+        joined: new Set(),
+        on: new Set(),
+        snoozedUntil: null,
+        damping: 1,
+        sinceClear: null,
+      };
+      this.streams.set(key, s);
+    }
+    return s;
   }
 
-  private clear(g: Gate, step: number, value: number, now: number): AlertTransition {
-    const alert = g.active!;
-    const notify = this.notifies(g, now);
-    g.active = null;
-    g.bad = g.crit = g.ok = 0;
-    g.sinceClear = 0;
-    return this.emit({ kind: 'cleared', alert, step, value, at: now, notify });
+  private streamOf(id: string): Stream | null {
+    const key = parseAlertId(id);
+    return key === null ? null : (this.streams.get(streamKey(key.run, key.rule, key.quantity)) ?? null);
+  }
+
+  private notifies(s: Stream, now: number): boolean {
+    const snoozed = s.snoozedUntil !== null && now < s.snoozedUntil;
+    return !snoozed && !(s.active?.acknowledged ?? false);
+  }
+
+  private clear(s: Stream, point: CitedPoint, now: number): AlertTransition {
+    const alert = s.active!;
+    const notify = this.notifies(s, now);
+    s.active = null;
+    s.sinceClear = 0;
+    for (const j of s.joined) j.partOf = null;
+    s.joined.clear();
+    const { tag, step, wallTime, value } = point;
+    return this.emit({ kind: 'cleared', alert, tag, step, wallTime, value, at: now, notify });
   }
 
   private emit(t: AlertTransition): AlertTransition {

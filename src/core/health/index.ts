@@ -4,7 +4,13 @@ export { alertId, parseAlertId } from './alert-id';
 export type { AlertKey } from './alert-id';
 export { HealthEngine } from './engine';
 export type { HealthEngineOptions } from './engine';
-export { DEFAULT_THRESHOLDS, flattenConfig, resolveThresholds, thresholdTable } from './thresholds';
+export {
+  DEFAULT_THRESHOLDS,
+  explicitNames,
+  flattenConfig,
+  resolveThresholds,
+  thresholdTable,
+} from './thresholds';
 export type { ResolvedThresholds, ThresholdName, ThresholdSource, Thresholds } from './thresholds';
 export { RULE_ADVICE, ruleAdvice } from './advice';
 export { RULE_TITLES } from './rule-titles';

@@ -1,14 +1,20 @@
 // Per-tag health rules as small pure state machines: each point yields bad / ok / hold; the gate adds hysteresis.
 
-import type { Role } from '../../shared/catalog';
-import { Window, mad } from './stats';
-import type { Thresholds } from './thresholds';
-import type { Level, RuleId, Severity } from './types';
+import type { Role, RunScope } from '../../shared/catalog';
 import { formatNumber } from '../../shared/format';
+import { Window, mad } from './stats';
+import type { ThresholdName, Thresholds } from './thresholds';
+import type { Level, RuleId, Severity, Statistic } from './types';
 
 export interface RuleContext {
   th: Thresholds;
+  /** Thresholds the user or the run's config set: a rule whose default depends on the run (entropy floor, an
+   * LLM run's KL) uses its own derivation only while its threshold is not set. */
+  explicit: (name: ThresholdName) => boolean;
+  /** The tag as messages name it (a negated tag as `−tag`). */
   tag: string;
+  step: number;
+  scope: RunScope;
   /** Tag logs one point per epoch (`Epoch/*`): each point is an epoch for plateau/variance rules. */
   epochLevel: boolean;
   /** A training metric arrived recently (data time): an idle GPU matters only then. */
@@ -17,9 +23,7 @@ export interface RuleContext {
 
 export interface PointRule<S> {
   id: RuleId;
-  /** Consecutive bad points to raise (and critical points to escalate). */
-  raiseAfter: number;
-  /** Consecutive ok points to clear. */
+  /** Consecutive ok points to clear. (Evidence to raise comes with each bad level: see byMargin.) */
   clearAfter: number;
   applies(role: Role | null, tag: string, epochLevel: boolean): boolean;
   init(): S;
@@ -28,14 +32,43 @@ export interface PointRule<S> {
 
 const HOLD: Level = { kind: 'hold' };
 const OK: Level = { kind: 'ok' };
-/** A bad level: `value` is what tripped the rule, and the message quotes it. */
-const bad = (severity: Severity, value: number, message: string): Level => ({
+/** A bad level: severity, consecutive bad points needed, the message, and the statistic judged (if any). */
+const bad = (severity: Severity, after: number, message: string, statistic?: Statistic): Level => ({
   kind: 'bad',
   severity,
-  value,
+  after,
   message,
+  ...(statistic ? { statistic } : {}),
 });
 const fmt = (v: number): string => formatNumber(v);
+
+/** A margin this far past the threshold (value ÷ threshold, or its inverse for floors) raises on its own point. */
+export const FAR_MARGIN = 10;
+
+/**
+ * Severity and persistence from the margin past a threshold (≥ 1 is past it): far past it (`far`, 10× by default)
+ * or non-finite raises on that point as critical; twice past it is critical after 3 points; a modest excess is a
+ * warning after 3 points.
+ */
+export function byMargin(margin: number, far = FAR_MARGIN): { severity: Severity; after: number } {
+  if (!Number.isFinite(margin) || margin >= far) return { severity: 'critical', after: 1 };
+  if (margin >= 2) return { severity: 'critical', after: 3 };
+  return { severity: 'warning', after: 3 };
+}
+
+/** Of several bad levels for one point, the one that needs the least evidence (then the more severe). */
+function mostUrgent(levels: Level[]): Level {
+  const rank = (l: Level): number =>
+    l.kind === 'bad' ? l.after * 2 - (l.severity === 'critical' ? 1 : 0) : 99;
+  return levels.reduce((a, b) => (rank(b) < rank(a) ? b : a));
+}
+
+const windowStat = (kind: Statistic['kind'], w: Window, value: number): Statistic => ({
+  kind,
+  fromStep: w.fromStep,
+  toStep: w.toStep,
+  value,
+});
 
 const LOSS_OR_REWARD: ReadonlySet<Role> = new Set<Role>([
   'loss',
@@ -55,90 +88,177 @@ const LOSS_OR_REWARD: ReadonlySet<Role> = new Set<Role>([
 /** NaN/Inf in any loss or reward: one point is enough, and it is critical (training is broken). */
 export const nonFinite: PointRule<null> = {
   id: 'non-finite',
-  raiseAfter: 1,
   clearAfter: 5,
   applies: (role, tag) => (role !== null ? LOSS_OR_REWARD.has(role) : /loss|reward/i.test(tag)),
   init: () => null,
   observe: (_s, v, ctx) =>
     Number.isFinite(v)
       ? OK
-      : bad('critical', v, `${ctx.tag} is ${Number.isNaN(v) ? 'NaN' : v > 0 ? '+Inf' : '-Inf'}`),
+      : bad(
+          'critical',
+          1,
+          `${ctx.tag} is ${Number.isNaN(v) ? 'NaN' : v > 0 ? '+Inf' : '-Inf'} at step ${ctx.step}`,
+        ),
 };
 
-/** KL above target_kl (seed 004); > 2× target is critical. Clears below 0.8× target. */
-export const klAboveTarget: PointRule<null> = {
+/** KL of an LLM run with no target jumps when it is this many times its recent median (or the floor below). */
+const KL_JUMP = 3;
+/** …and is critical on its own point this far past it. */
+const KL_JUMP_FAR = 5;
+/** An LLM run's KL starts at 0 and grows as the policy leaves its reference: below this it is never a jump. */
+const KL_JUMP_FLOOR = 0.05;
+
+interface KlState {
+  /** Recent KL not judged bad: the level a jump is measured from. */
+  w: Window;
+}
+
+/**
+ * KL above target_kl (seed 004) with severity and persistence by margin (byMargin). An LLM RLHF run without a
+ * target (TRL GRPO/PPO judge KL through `beta` / `kl_coef`, not a target) is judged against its own recent level:
+ * a jump to KL_JUMP× its recent median is the policy leaving its trust region, KL_JUMP_FAR× raises at once.
+ */
+export const klAboveTarget: PointRule<KlState> = {
   id: 'kl-above-target',
-  raiseAfter: 3,
   clearAfter: 5,
   applies: (role) => role === 'kl',
-  init: () => null,
-  observe: (_s, v, { th, tag }) => {
+  init: () => ({ w: new Window(10) }),
+  observe: (s, v, { th, tag, step, scope, explicit }) => {
     if (!Number.isFinite(v)) return HOLD;
-    const t = th.target_kl;
-    if (v > 2 * t) return bad('critical', v, `${tag} = ${fmt(v)} is more than twice target_kl ${fmt(t)}`);
-    if (v > t) return bad('warning', v, `${tag} = ${fmt(v)} above target_kl ${fmt(t)}`);
-    return v < 0.8 * t ? OK : HOLD;
+    if (scope === 'classic' || explicit('target_kl')) {
+      const t = th.target_kl;
+      const m = v / t;
+      if (m > 1) {
+        const { severity, after } = byMargin(m);
+        return bad(severity, after, `${tag} = ${fmt(v)} at step ${step}, ${fmt(m)}× target_kl ${fmt(t)}`);
+      }
+      return v < 0.8 * t ? OK : HOLD;
+    }
+    if (s.w.length < 5) {
+      s.w.push(v, step);
+      return HOLD;
+    }
+    const med = s.w.median();
+    const base = Math.max(med, KL_JUMP_FLOOR);
+    const m = v / base;
+    if (m >= KL_JUMP) {
+      const stat = windowStat('median', s.w, med);
+      const severity = m >= KL_JUMP_FAR ? 'critical' : 'warning';
+      return bad(
+        severity,
+        m >= KL_JUMP_FAR ? 1 : 2,
+        `${tag} = ${fmt(v)} at step ${step}, ${fmt(m)}× its recent median ${fmt(med)} (steps ${stat.fromStep}–${stat.toStep})`,
+        stat,
+      );
+    }
+    s.w.push(v, step);
+    return m < KL_JUMP / 1.5 ? OK : HOLD;
   },
 };
 
 interface EntropyState {
+  /** The run's first points: its entropy before learning narrowed the policy (near the action space's maximum). */
+  early: Window;
+  /** Recent points not judged a sudden drop. */
   w: Window;
   peak: number;
   n: number;
 }
 
-/** Entropy below entropy_min, or a sustained drop to < 50 % of its best rolling median. */
+/** Without an entropy_min of the user's or the run's, the floor is this fraction of the early entropy (a two-action
+ * policy starts at ln 2 = 0.69, a 16-token one at 2.77: one fixed number cannot fit both). */
+const ENTROPY_FLOOR_OF_EARLY = 0.25;
+const EARLY_POINTS = 5;
+
+/**
+ * Entropy collapse: below entropy_min (set by the user or the run's config) or else below a quarter of its early
+ * level; a sudden fall under half its recent median; or a sustained fall under half its best rolling median.
+ */
 export const entropyCollapse: PointRule<EntropyState> = {
   id: 'entropy-collapse',
-  raiseAfter: 3,
   clearAfter: 5,
   applies: (role) => role === 'entropy',
-  init: () => ({ w: new Window(10), peak: -Infinity, n: 0 }),
-  observe: (s, v, { th, tag }) => {
+  init: () => ({ early: new Window(EARLY_POINTS), w: new Window(10), peak: -Infinity, n: 0 }),
+  observe: (s, v, { th, tag, step, explicit }) => {
     if (!Number.isFinite(v)) return HOLD;
-    s.w.push(v);
     s.n++;
+    if (s.early.length < EARLY_POINTS) s.early.push(v, step);
+    const early = s.early.median();
+    const own = explicit('entropy_min');
+    const floor = own
+      ? th.entropy_min
+      : s.early.length >= EARLY_POINTS && early > 0
+        ? ENTROPY_FLOOR_OF_EARLY * early
+        : NaN;
+    const recent = s.w.length >= 5 ? s.w.median() : NaN;
+    const levels: Level[] = [];
+    if (v < floor) {
+      const { severity, after } = byMargin(v > 0 ? floor / v : Infinity, 4);
+      const what = own
+        ? `entropy_min ${fmt(floor)}`
+        : `a quarter of its early level ${fmt(early)} (steps ${s.early.fromStep}–${s.early.toStep})`;
+      levels.push(
+        bad(
+          severity,
+          after,
+          `${tag} = ${fmt(v)} at step ${step}, below ${what}`,
+          own ? undefined : windowStat('early-median', s.early, early),
+        ),
+      );
+    }
+    if (recent > 0 && v < 0.5 * recent) {
+      const far = v < 0.25 * recent;
+      levels.push(
+        bad(
+          far ? 'critical' : 'warning',
+          far ? 1 : 2,
+          `${tag} = ${fmt(v)} at step ${step}, under half its recent median ${fmt(recent)}`,
+          windowStat('median', s.w, recent),
+        ),
+      );
+    }
+    // A sudden fall is judged against the level before it: it does not enter the window it is measured from.
+    if (levels.length > 0) return mostUrgent(levels);
+    s.w.push(v, step);
     const med = s.w.median();
     // The peak is of rolling medians (not raw points) so one noisy high point cannot fake a drop.
     if (s.n >= 10) s.peak = Math.max(s.peak, med);
-    const min = th.entropy_min;
-    if (v < min) {
-      const sev: Severity = v < 0.5 * min ? 'critical' : 'warning';
-      return bad(sev, v, `${tag} = ${fmt(v)} below entropy_min ${fmt(min)}`);
-    }
-    const dropped = s.n >= 20 && s.peak > 0 && med < 0.5 * s.peak;
-    if (dropped) return bad('warning', med, `${tag} fell to ${fmt(med)}, under half its peak ${fmt(s.peak)}`);
-    const recovered = v >= 1.1 * min && !(s.peak > 0 && med < 0.6 * s.peak);
+    if (s.n >= 20 && s.peak > 0 && med < 0.5 * s.peak)
+      return bad(
+        'warning',
+        3,
+        `${tag} = ${fmt(v)} at step ${step}; its median ${fmt(med)} fell under half its peak ${fmt(s.peak)}`,
+        windowStat('median', s.w, med),
+      );
+    const recovered = !(v < 1.1 * floor) && !(s.peak > 0 && med < 0.6 * s.peak);
     return recovered ? OK : HOLD;
   },
 };
 
-interface ClipState {
-  w: Window;
-  sawNonZero: boolean;
-}
-
-/** Clip fraction outside 0.1–0.3 (seed 004), judged on the median of 5 points. */
-export const clipBand: PointRule<ClipState> = {
+/**
+ * Clip fraction above the band's top (seed 004: 0.1–0.3), judged on the median of 5 points (itself persistence).
+ * A low clip fraction is normal for many PPO setups and never a warning on its own: near zero while reward has
+ * plateaued is the combined rule clip-near-zero-slow-learning, with its own advice.
+ */
+export const clipBand: PointRule<Window> = {
   id: 'clip-fraction-out-of-band',
-  raiseAfter: 3,
   clearAfter: 5,
   applies: (role) => role === 'clip_fraction',
-  init: () => ({ w: new Window(5), sawNonZero: false }),
-  observe: (s, v, { th, tag }) => {
+  init: () => new Window(5),
+  observe: (w, v, { th, tag, step }) => {
     if (!Number.isFinite(v)) return HOLD;
-    s.w.push(v);
-    if (v !== 0) s.sawNonZero = true;
-    if (s.w.length < 5) return HOLD;
-    const med = s.w.median();
-    const { clip_low: lo, clip_high: hi } = th;
+    w.push(v, step);
+    if (w.length < 5) return HOLD;
+    const med = w.median();
+    const hi = th.clip_high;
     if (med > hi)
-      return bad(med > 2 * hi ? 'critical' : 'warning', med, `${tag} median ${fmt(med)} above ${fmt(hi)}`);
-    // Exactly 0 on every point means clipping never engages (one on-policy update per batch, as
-    // TRL GRPO does by default): the ratio is identically 1, not a fault of the band.
-    if (med < lo && s.sawNonZero) return bad('warning', med, `${tag} median ${fmt(med)} below ${fmt(lo)}`);
-    const margin = 0.1 * (hi - lo);
-    return med >= lo + margin && med <= hi - margin ? OK : HOLD;
+      return bad(
+        med > 2 * hi ? 'critical' : 'warning',
+        1,
+        `${tag} = ${fmt(v)} at step ${step}; median of the last 5 ${fmt(med)} above ${fmt(hi)}: many updates are clipped`,
+        windowStat('median', w, med),
+      );
+    return med <= hi - 0.1 * (hi - th.clip_low) ? OK : HOLD;
   },
 };
 
@@ -155,29 +275,36 @@ const GRAD_BLOWUP_FACTOR = 10;
  * HF/TRL log `grad_norm` before clipping, so a steady level above the clip value is normal. A spike
  * is a robust z-score > 6 vs median/MAD of the last 50 points and > 1.5× the median; one spike is
  * the clipping doing its job, so it takes 2 within 20 points to raise, or one point
- * GRAD_BLOWUP_FACTOR× the median.
+ * GRAD_BLOWUP_FACTOR× the median (critical at 10× that).
  */
 export const gradNormSpike: PointRule<GradState> = {
   id: 'grad-norm-spike',
-  raiseAfter: 1,
   clearAfter: 10,
   applies: (role) => role === 'grad_norm',
   init: () => ({ hist: new Window(50), spikes: [] }),
-  observe: (s, v, { tag }) => {
+  observe: (s, v, { tag, step }) => {
     if (!Number.isFinite(v)) return HOLD;
     let spike = false;
     let med = NaN;
+    let stat: Statistic | undefined;
     if (s.hist.length >= 20) {
       med = s.hist.median();
+      stat = windowStat('median', s.hist, med);
       const sigma = Math.max(mad(s.hist.values(), med), 1e-3 * Math.abs(med), 1e-12);
       spike = (v - med) / sigma > 6 && v > 1.5 * med;
     }
     s.spikes.push(spike ? 1 : 0);
     if (s.spikes.length > 20) s.spikes.shift();
-    s.hist.push(v);
+    s.hist.push(v, step);
     const n = s.spikes.reduce((a, b) => a + b, 0);
-    if (spike && (n >= 2 || (med > 0 && v >= GRAD_BLOWUP_FACTOR * med)))
-      return bad('warning', v, `${tag} = ${fmt(v)}, ${fmt(v / med)}× its recent median ${fmt(med)}`);
+    const ratio = v / med;
+    if (spike && (n >= 2 || (med > 0 && ratio >= GRAD_BLOWUP_FACTOR)))
+      return bad(
+        med > 0 && ratio >= GRAD_BLOWUP_FACTOR * FAR_MARGIN ? 'critical' : 'warning',
+        1,
+        `${tag} = ${fmt(v)} at step ${step}, ${fmt(ratio)}× its recent median ${fmt(med)}`,
+        stat,
+      );
     return n === 0 ? OK : HOLD;
   },
 };
@@ -185,6 +312,7 @@ export const gradNormSpike: PointRule<GradState> = {
 interface PlateauState {
   sum: number;
   count: number;
+  from: number;
   best: number;
   blocks: number;
   since: number;
@@ -193,17 +321,18 @@ interface PlateauState {
 /** Reward plateau: no improvement of the epoch (or block-of-steps) mean for plateau_epochs (seed 003: 5). */
 export const rewardPlateau: PointRule<PlateauState> = {
   id: 'reward-plateau',
-  raiseAfter: 1,
   clearAfter: 1,
   applies: (role) => role === 'reward',
-  init: () => ({ sum: 0, count: 0, best: -Infinity, blocks: 0, since: 0 }),
-  observe: (s, v, { th, tag, epochLevel }) => {
+  init: () => ({ sum: 0, count: 0, from: NaN, best: -Infinity, blocks: 0, since: 0 }),
+  observe: (s, v, { th, tag, step, epochLevel }) => {
     if (!Number.isFinite(v)) return HOLD;
+    if (s.count === 0) s.from = step;
     s.sum += v;
     s.count++;
     const size = epochLevel ? 1 : Math.max(1, Math.round(th.plateau_block));
     if (s.count < size) return HOLD;
     const mean = s.sum / s.count;
+    const stat: Statistic = { kind: 'mean', fromStep: s.from, toStep: step, value: mean };
     s.sum = 0;
     s.count = 0;
     s.blocks++;
@@ -217,34 +346,39 @@ export const rewardPlateau: PointRule<PlateauState> = {
     s.since++;
     const unit = epochLevel ? 'epochs' : `blocks of ${size} points`;
     return s.since >= th.plateau_epochs
-      ? bad('warning', s.best, `${tag} has not improved on ${fmt(s.best)} for ${s.since} ${unit}`)
+      ? bad(
+          'warning',
+          1,
+          `${tag} = ${fmt(v)} at step ${step}: its mean has not improved on ${fmt(s.best)} for ${s.since} ${unit}`,
+          stat,
+        )
       : HOLD;
   },
 };
 
-interface WarmWindow {
-  w: Window;
-  n: number;
-}
-
 /**
  * Reward variance above 0.01 (seed 000 states it for `Epoch/RewardVariance`). Only epoch-level tags:
  * a per-batch variance is GRPO's learning signal, high by design early on. The first 5 epochs are
- * warm-up.
+ * warm-up; judged on the median of 3 epochs.
  */
-export const rewardVariance: PointRule<WarmWindow> = {
+export const rewardVariance: PointRule<{ w: Window; n: number }> = {
   id: 'reward-variance-high',
-  raiseAfter: 3,
   clearAfter: 3,
   applies: (role, _tag, epochLevel) => role === 'reward_variance' && epochLevel,
   init: () => ({ w: new Window(3), n: 0 }),
-  observe: (s, v, { th, tag }) => {
+  observe: (s, v, { th, tag, step }) => {
     if (!Number.isFinite(v)) return HOLD;
-    s.w.push(v);
+    s.w.push(v, step);
     if (++s.n <= 5) return HOLD;
     const med = s.w.median();
     const max = th.reward_variance_max;
-    if (med > max) return bad('warning', med, `${tag} = ${fmt(med)} above ${fmt(max)}`);
+    if (med > max)
+      return bad(
+        'warning',
+        3,
+        `${tag} = ${fmt(v)} at step ${step}; median of 3 ${fmt(med)} above ${fmt(max)}`,
+        windowStat('median', s.w, med),
+      );
     return med < 0.8 * max ? OK : HOLD;
   },
 };
@@ -257,13 +391,12 @@ interface TruncState {
 /** Response truncation rising: median of 5 ≥ truncation_max and ≥ 0.1 above its lowest level. */
 export const truncationRising: PointRule<TruncState> = {
   id: 'response-truncation-rising',
-  raiseAfter: 3,
   clearAfter: 5,
   applies: (role) => role === 'response_truncation',
   init: () => ({ w: new Window(5), baseline: Infinity }),
-  observe: (s, v, { th, tag }) => {
+  observe: (s, v, { th, tag, step }) => {
     if (!Number.isFinite(v)) return HOLD;
-    s.w.push(v);
+    s.w.push(v, step);
     if (s.w.length < 5) return HOLD;
     const med = s.w.median();
     s.baseline = Math.min(s.baseline, med);
@@ -271,26 +404,28 @@ export const truncationRising: PointRule<TruncState> = {
     if (med >= max && med >= s.baseline + 0.1)
       return bad(
         med >= 0.5 ? 'critical' : 'warning',
-        med,
-        `${tag} rose to ${fmt(med)} from ${fmt(s.baseline)}`,
+        3,
+        `${tag} = ${fmt(v)} at step ${step}; its median ${fmt(med)} rose from ${fmt(s.baseline)}`,
+        windowStat('median', s.w, med),
       );
     return med < 0.75 * max || med < s.baseline + 0.05 ? OK : HOLD;
   },
 };
 
-/** Importance ratio far from 1 (seed 002: "should be near 1.0"). */
+/** Importance ratio far from 1 (seed 002: "should be near 1.0"); severity and persistence by margin. */
 export const importanceRatio: PointRule<null> = {
   id: 'importance-ratio-off',
-  raiseAfter: 3,
   clearAfter: 5,
   applies: (role) => role === 'importance_ratio',
   init: () => null,
-  observe: (_s, v, { th, tag }) => {
+  observe: (_s, v, { th, tag, step }) => {
     if (!Number.isFinite(v)) return HOLD;
     const d = Math.abs(v - 1);
     const tol = th.importance_ratio_tolerance;
-    if (d > Math.max(0.5, 2.5 * tol)) return bad('critical', v, `${tag} = ${fmt(v)}, far from 1`);
-    if (d > tol) return bad('warning', v, `${tag} = ${fmt(v)}, more than ${fmt(tol)} from 1`);
+    if (d > tol) {
+      const { severity, after } = byMargin(d / tol);
+      return bad(severity, after, `${tag} = ${fmt(v)} at step ${step}, more than ${fmt(tol)} from 1`);
+    }
     return d < tol / 2 ? OK : HOLD;
   },
 };
@@ -298,14 +433,13 @@ export const importanceRatio: PointRule<null> = {
 /** Generation throughput below 1 token/s (seed 000). */
 export const lowThroughput: PointRule<null> = {
   id: 'generation-throughput-low',
-  raiseAfter: 3,
   clearAfter: 3,
   applies: (role) => role === 'generation_throughput',
   init: () => null,
-  observe: (_s, v, { th, tag }) => {
+  observe: (_s, v, { th, tag, step }) => {
     if (!Number.isFinite(v)) return HOLD;
     const min = th.min_tokens_per_sec;
-    if (v < min) return bad('warning', v, `${tag} = ${fmt(v)} tokens/s, below ${fmt(min)}`);
+    if (v < min) return bad('warning', 3, `${tag} = ${fmt(v)} tokens/s at step ${step}, below ${fmt(min)}`);
     return v >= 1.2 * min ? OK : HOLD;
   },
 };
@@ -313,20 +447,24 @@ export const lowThroughput: PointRule<null> = {
 /** GPU utilisation below 50 % while training (seed 000), on the median of 5 samples. */
 export const gpuIdle: PointRule<Window> = {
   id: 'gpu-util-low',
-  raiseAfter: 3,
   clearAfter: 3,
   applies: (role) => role === 'gpu_util',
   init: () => new Window(5),
-  observe: (w, v, { th, tag, trainingActive }) => {
+  observe: (w, v, { th, tag, step, trainingActive }) => {
     if (!Number.isFinite(v)) return HOLD;
-    w.push(v);
+    w.push(v, step);
     if (w.length < 5) return HOLD;
     // A finished or paused run leaves the GPU idle on purpose: clear rather than hold.
     if (!trainingActive) return OK;
     const med = w.median();
     const min = th.gpu_util_min;
     if (med < min)
-      return bad('warning', med, `${tag} median ${fmt(med)} % below ${fmt(min)} % while training`);
+      return bad(
+        'warning',
+        3,
+        `${tag} = ${fmt(v)} %; median of 5 samples ${fmt(med)} % below ${fmt(min)} % while training`,
+        windowStat('median', w, med),
+      );
     return med >= min + 10 ? OK : HOLD;
   },
 };
@@ -334,14 +472,13 @@ export const gpuIdle: PointRule<Window> = {
 /** System memory above 90 % (seed 000); > 97 % critical (OOM is imminent). */
 export const memoryHigh: PointRule<null> = {
   id: 'memory-high',
-  raiseAfter: 3,
   clearAfter: 3,
   applies: (role) => role === 'memory_pct',
   init: () => null,
   observe: (_s, v, { th, tag }) => {
     if (!Number.isFinite(v)) return HOLD;
     const max = th.memory_max;
-    if (v > max) return bad(v > 97 ? 'critical' : 'warning', v, `${tag} = ${fmt(v)} % above ${fmt(max)} %`);
+    if (v > max) return bad(v > 97 ? 'critical' : 'warning', 3, `${tag} = ${fmt(v)} % above ${fmt(max)} %`);
     return v < max - 5 ? OK : HOLD;
   },
 };
@@ -349,7 +486,6 @@ export const memoryHigh: PointRule<null> = {
 /** GPU memory nearly full (> 95 %, > 99 % critical). */
 export const gpuMemoryHigh: PointRule<null> = {
   id: 'gpu-memory-high',
-  raiseAfter: 3,
   clearAfter: 3,
   applies: (role) => role === 'gpu_memory_pct',
   init: () => null,
@@ -357,7 +493,7 @@ export const gpuMemoryHigh: PointRule<null> = {
     if (!Number.isFinite(v)) return HOLD;
     const max = th.gpu_memory_max;
     if (v > max)
-      return bad(v > 99 ? 'critical' : 'warning', v, `${tag} = ${fmt(v)} % — GPU memory nearly full`);
+      return bad(v > 99 ? 'critical' : 'warning', 3, `${tag} = ${fmt(v)} % — GPU memory nearly full`);
     return v < max - 5 ? OK : HOLD;
   },
 };

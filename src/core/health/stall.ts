@@ -1,12 +1,13 @@
 // Stalled-run detection: learns a run's typical gap between data arrivals and judges its silence against it.
 
+import { formatNumber } from '../../shared/format';
 import type { Hysteresis } from './gates';
 import { median } from './stats';
 import type { Thresholds } from './thresholds';
 import type { Level } from './types';
 
 /** One silence raises; the next arrival (or finishing the run) clears. */
-export const STALLED_RUN: Hysteresis = { id: 'stalled-run', raiseAfter: 1, clearAfter: 1 };
+export const STALLED_RUN: Hysteresis = { id: 'stalled-run', clearAfter: 1 };
 
 /** Arrivals closer than this are one batch (a reader delivers a file's new points together). */
 const SAME_ARRIVAL_MS = 1000;
@@ -27,7 +28,7 @@ export class ArrivalGaps {
   }
 
   /**
-   * The run's silence at `now` when it is well past the typical gap (with a floor), as a bad level
+   * The run's silence at `now` when it is well past its typical gap (with a floor), as a bad level
    * and the silence in seconds; null while it is not, or with too few arrivals to know the gap.
    */
   stall(now: number, th: Thresholds): { level: Level; silentS: number } | null {
@@ -37,10 +38,7 @@ export class ArrivalGaps {
     const silent = now - this.last;
     if (silent <= limit) return null;
     const silentS = Math.round(silent / 1000);
-    const message = `no new data for ${silentS} s (usually every ${Math.round(typical / 1000)} s)`;
-    return {
-      level: { kind: 'bad', severity: silent > 3 * limit ? 'critical' : 'warning', value: silentS, message },
-      silentS,
-    };
+    const message = `no new data for ${silentS} s (usually every ${formatNumber(typical / 1000, 2)} s)`;
+    return { level: { kind: 'bad', severity: 'warning', after: 1, message }, silentS };
   }
 }

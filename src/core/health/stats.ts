@@ -1,12 +1,17 @@
 // Small robust statistics over bounded windows (median, MAD) used by the rules; O(window) per call.
 
-/** A fixed-capacity FIFO of numbers; per-tag memory stays O(capacity), never the whole history. */
+/** A fixed-capacity FIFO of numbers and the steps they were logged at; per-tag memory stays O(capacity). */
 export class Window {
   private readonly buf: number[] = [];
+  private readonly steps: number[] = [];
   constructor(readonly capacity: number) {}
-  push(v: number): void {
+  push(v: number, step = Number.NaN): void {
     this.buf.push(v);
-    if (this.buf.length > this.capacity) this.buf.shift();
+    this.steps.push(step);
+    if (this.buf.length > this.capacity) {
+      this.buf.shift();
+      this.steps.shift();
+    }
   }
   get length(): number {
     return this.buf.length;
@@ -14,12 +19,20 @@ export class Window {
   values(): readonly number[] {
     return this.buf;
   }
+  /** Steps of the oldest and newest value held (NaN when empty or pushed without steps). */
+  get fromStep(): number {
+    return this.steps[0] ?? Number.NaN;
+  }
+  get toStep(): number {
+    return this.steps[this.steps.length - 1] ?? Number.NaN;
+  }
   /** Median of the last `n` values (all when n is omitted); NaN when empty. */
   median(n = this.buf.length): number {
     return median(this.buf.slice(Math.max(0, this.buf.length - n)));
   }
   clear(): void {
     this.buf.length = 0;
+    this.steps.length = 0;
   }
 }
 

@@ -8,9 +8,10 @@ export interface Thresholds extends Record<ThresholdKey, number> {
   plateau_epochs: number;
   /** Points per block when reward is logged per step rather than per epoch. */
   plateau_block: number;
-  /** Stalled run: never fire before this many seconds of silence (PyTorch flushes every 120 s). */
+  /** Stalled run: never fire before this many seconds of silence. */
   stall_floor_s: number;
-  /** Stalled run: and not before this many typical inter-arrival gaps. */
+  /** Stalled run: and not before this many of the run's typical gaps between writes (its own rhythm: a PyTorch
+   * writer flushing every 120 s is stalled after 5 min, a CSV logger writing every 2 s after the floor). */
   stall_gap_factor: number;
   /** GPU idle only counts while a training metric arrived within this many seconds (data time). */
   training_active_s: number;
@@ -35,8 +36,10 @@ export const DEFAULT_THRESHOLDS: Readonly<Thresholds> = {
   truncation_max: 0.2,
   plateau_epochs: 5, // seed 003
   plateau_block: 20,
-  stall_floor_s: 600,
-  stall_gap_factor: 5,
+  // A crash or hang is to be reported within max(3 × the logging interval, 30 s) of the last write; these leave
+  // room for the watcher's and the tick's delays inside that.
+  stall_floor_s: 25,
+  stall_gap_factor: 2.5,
   training_active_s: 600,
 };
 
@@ -135,6 +138,13 @@ export function resolveThresholds(
       clip_ratio: ctx(CONTEXT_KEYS.clip_ratio),
     },
   };
+}
+
+/** The thresholds the user or the run's config set: a rule derives the others from the run where it can. */
+export function explicitNames(resolved: ResolvedThresholds): ThresholdName[] {
+  return (Object.keys(resolved.sources) as ThresholdName[]).filter(
+    (k) => resolved.sources[k].kind !== 'default',
+  );
 }
 
 /** The resolved thresholds as the contract carries them (RunDetails.thresholds): value, origin and config path. */

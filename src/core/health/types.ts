@@ -1,18 +1,21 @@
 // Alert types of the health engine: rule ids, severities, rule levels, alerts and their raised/escalated/cleared transitions.
 
-import type { Alert as SharedAlert, Severity } from '../../shared/domain';
+import type { Alert as SharedAlert, AlertStatistic, Severity } from '../../shared/domain';
 
 export type { Severity };
+
+/** A statistic a rule judged: the alert cites the logged point that tripped the rule and adds this beside it. */
+export type Statistic = AlertStatistic;
 
 /**
  * A rule's verdict on the latest point. `bad` is past the raise line, `ok` past the (safer) clear
  * line, `hold` in between or not enough evidence: it breaks both streaks, which is the hysteresis
- * band that keeps a stream oscillating around one threshold from flapping. A `bad` level carries the
- * value that tripped the rule (a window median, not necessarily the latest point) and a message that
- * quotes it: the alert records both, so its header and its text never disagree.
+ * band that keeps a stream oscillating around one threshold from flapping. A `bad` level says how much
+ * evidence it needs (`after`: consecutive bad levels, 1 = raise on this point) — severity and persistence
+ * scale with the margin past the threshold — and a message that quotes the point (and the statistic, if any).
  */
 export type Level =
-  | { kind: 'bad'; severity: Severity; value: number; message: string }
+  | { kind: 'bad'; severity: Severity; after: number; message: string; statistic?: Statistic }
   | { kind: 'ok' }
   | { kind: 'hold' };
 
@@ -49,7 +52,17 @@ export type Alert = SharedAlert<RuleId>;
 export type AlertTransition =
   | { kind: 'raised'; alert: Alert; notify: boolean }
   | { kind: 'escalated'; alert: Alert; from: Severity; notify: boolean }
-  | { kind: 'cleared'; alert: Alert; step: number; value: number; at: number; notify: boolean };
+  | {
+      kind: 'cleared';
+      alert: Alert;
+      /** The point that cleared it (a logged point; tag null when a run-level event cleared it). */
+      tag: string | null;
+      step: number;
+      wallTime: number | null;
+      value: number;
+      at: number;
+      notify: boolean;
+    };
 
 /** Persistence hook (the lead wires SQLite); the engine calls it synchronously and never awaits. */
 export interface AlertSink {

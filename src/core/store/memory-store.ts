@@ -116,6 +116,18 @@ export class MemoryStore implements Store {
   }
 
   recordAlert(alert: AlertInput): number {
+    // One transition of one incident is stored once (the SQLite store's unique index).
+    const same = alert.incident
+      ? this.alerts.find(
+          (a) =>
+            a.incident === alert.incident &&
+            a.run === alert.run &&
+            a.state === alert.state &&
+            a.severity === alert.severity &&
+            a.step === alert.step,
+        )
+      : undefined;
+    if (same) return same.id;
     const id = this.nextId++;
     this.alerts.push({ ...alert, id, acknowledgedAt: null, snoozedUntil: null });
     return id;

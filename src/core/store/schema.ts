@@ -50,6 +50,14 @@ export const MIGRATIONS: readonly ((db: Db) => void)[] = [
       CREATE INDEX system_samples_t ON system_samples(t);
     `);
   },
+  (db) => {
+    // Alerts name their incident: a transition already stored (the same run replayed) is not stored again.
+    db.exec(`
+      ALTER TABLE alerts ADD COLUMN incident TEXT;
+      ALTER TABLE alerts ADD COLUMN detail TEXT;
+      CREATE UNIQUE INDEX alerts_incident ON alerts(run, incident, state, severity, step) WHERE incident IS NOT NULL;
+    `);
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -43,6 +43,8 @@ interface AlertRow {
   at: number;
   acknowledged_at: number | null;
   snoozed_until: number | null;
+  incident: string | null;
+  detail: string | null;
 }
 
 const encodeValue = (v: number | null): number | string | null => (v !== null && Number.isNaN(v) ? 'NaN' : v);
@@ -73,6 +75,8 @@ function toAlert(r: AlertRow): AlertRecord {
     at: r.at,
     acknowledgedAt: r.acknowledged_at,
     snoozedUntil: r.snoozed_until,
+    incident: r.incident,
+    detail: r.detail,
   };
 }
 
@@ -121,11 +125,28 @@ export class SqliteStore implements Store {
       ),
       deleteSetting: db.prepare<[string]>('DELETE FROM settings WHERE key = ?'),
       allSettings: db.prepare<[], { key: string; value: string }>('SELECT key, value FROM settings'),
+      // A transition of an incident already stored (the same run replayed) answers the stored row's id.
       insertAlert: db.prepare<
-        [string, string, string | null, string, string, number | null, number | string | null, string, number]
+        [
+          string,
+          string,
+          string | null,
+          string,
+          string,
+          number | null,
+          number | string | null,
+          string,
+          number,
+          string | null,
+          string | null,
+        ],
+        { id: number }
       >(
-        `INSERT INTO alerts (run, rule, tag, severity, state, step, value, message, at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO alerts (run, rule, tag, severity, state, step, value, message, at, incident, detail)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(run, incident, state, severity, step) WHERE incident IS NOT NULL
+         DO UPDATE SET incident = excluded.incident
+         RETURNING id`,
       ),
       ack: db.prepare<[number, number]>('UPDATE alerts SET acknowledged_at = ? WHERE id = ?'),
       snooze: db.prepare<[number | null, number]>('UPDATE alerts SET snoozed_until = ? WHERE id = ?'),
@@ -152,7 +173,7 @@ export class SqliteStore implements Store {
     this.insertAlerts = db.transaction((batch: readonly AlertInput[]) =>
       batch.map((a) =>
         Number(
-          s.insertAlert.run(
+          s.insertAlert.get(
             a.run,
             a.rule,
             a.tag,
@@ -162,7 +183,9 @@ export class SqliteStore implements Store {
             encodeValue(a.value),
             a.message,
             a.at,
-          ).lastInsertRowid,
+            a.incident ?? null,
+            a.detail ?? null,
+          )!.id,
         ),
       ),
     );

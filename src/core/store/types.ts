@@ -54,6 +54,11 @@ export interface AlertInput {
   message: string;
   /** ms since epoch. */
   at: number;
+  /** The incident's id (run, rule, quantity, onset step): one transition of one incident is stored once, so
+   * replaying a run records nothing new. Absent on rows from before incidents had ids. */
+  incident?: string | null;
+  /** JSON of what the alert cites besides step and value (tags, wall time, statistic). */
+  detail?: string | null;
 }
 
 export interface AlertRecord extends AlertInput {

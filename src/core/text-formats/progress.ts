@@ -8,6 +8,9 @@ import { jsonNumber } from '../readers/values';
 const FRACTION_PAIRS: ReadonlyArray<readonly [string, string]> = [
   ['global_step', 'max_steps'],
   ['global_step', 'total_steps'],
+  // Stable-Baselines3 names the target of learn() total_timesteps (its model counts num_timesteps).
+  ['global_step', 'total_timesteps'],
+  ['num_timesteps', 'total_timesteps'],
   ['step', 'total_steps'],
   ['step', 'max_steps'],
   ['current_step', 'total_steps'],

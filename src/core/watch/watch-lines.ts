@@ -1,6 +1,6 @@
 // The NDJSON lines of `rlwatch watch --json` (command-line contract), built from workspace and sampler events.
 
-import type { AppNotice, RunInfo, SeriesDelta, SeriesReset } from '../../shared/domain';
+import type { AlertStatistic, AppNotice, RunInfo, SeriesDelta, SeriesReset } from '../../shared/domain';
 import type { SystemSnapshot, SystemWatchLine } from '../../shared/system-types';
 import type { AlertTransition } from '../health';
 import type { ProgressInfo } from '../readers/types';
@@ -36,10 +36,20 @@ export interface AlertLine {
   run: string;
   rule: string;
   severity: 'warning' | 'critical';
-  state: 'raised' | 'cleared';
+  /** An escalation (warning → critical) is the same incident, same id, at a higher severity: not a new alert. */
+  state: 'raised' | 'escalated' | 'cleared';
   message: string;
+  /** The logged point the line cites: `value` is what the file holds for `tag` at `step` (a raise cites the point
+   * that tripped the rule, a clear the point that cleared it; a stalled run its last step and the silence in s). */
+  tag: string | null;
   step: number | null;
+  /** Seconds since epoch of that point, as logged. */
+  wallTime: number | null;
   value: number | null;
+  /** Every tag the incident covers. */
+  tags: string[];
+  /** What the rule judged besides the point (a median, a baseline), or null. */
+  statistic: AlertStatistic | null;
   /** The alert's id, as the app shows it (`rlwatch export PATH --incident ID` takes it). */
   id: string;
 }
@@ -95,7 +105,9 @@ export function scalarsLine(d: SeriesDelta, t: number): ScalarsLine {
   };
 }
 
-/** An engine transition as the contract's alert line: an escalation to critical is a new raise at that severity. */
+const finiteOrNull = (v: number): number | null => (Number.isFinite(v) ? v : null);
+
+/** An engine transition as the contract's alert line: one incident is raised once; an escalation says so. */
 export function alertLine(tr: AlertTransition, t: number): AlertLine {
   const a = tr.alert;
   const cleared = tr.kind === 'cleared';
@@ -105,10 +117,14 @@ export function alertLine(tr: AlertTransition, t: number): AlertLine {
     run: a.run,
     rule: a.rule,
     severity: a.severity,
-    state: cleared ? 'cleared' : 'raised',
+    state: tr.kind,
     message: a.message,
-    step: cleared ? tr.step : a.step,
-    value: cleared ? tr.value : a.value,
+    tag: cleared ? tr.tag : a.tag,
+    step: finiteOrNull(cleared ? tr.step : a.step),
+    wallTime: cleared ? tr.wallTime : a.wallTime,
+    value: finiteOrNull(cleared ? tr.value : a.value),
+    tags: a.tags,
+    statistic: a.statistic,
     id: a.id,
   };
 }

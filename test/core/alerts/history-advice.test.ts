@@ -17,14 +17,15 @@ describe('history advice', () => {
         clock: () => 1_700_000_000_000,
       });
     const first = make();
-    const n = 10;
+    const n = 20;
     first.feed({
       run: 'A2C_1',
       tag: 'train/entropy_loss',
       from: 0,
       steps: Float64Array.from({ length: n }, (_, i) => i),
       wallTimes: Float64Array.from({ length: n }, (_, i) => 1e9 + i),
-      values: new Float64Array(n).fill(-0.2),
+      // A two-action policy near ln 2, then collapsed.
+      values: Float64Array.from({ length: n }, (_, i) => (i < 10 ? -0.69 : -0.02)),
     });
     const live = first.list('A2C_1').find((a) => a.rule === 'entropy-collapse');
     expect(live?.advice).toMatch(/ent_coef/);

@@ -150,7 +150,7 @@ async function throughApp(dir: string, rec: Recording): Promise<Transition[]> {
       run: a.run,
       rule: a.rule,
       severity: a.severity,
-      state: cleared ? 'cleared' : 'raised',
+      state: c.kind as AlertLine['state'],
       step: cleared ? a.clearedStep : a.step,
     });
   });
@@ -215,11 +215,13 @@ describe('the app and watch agree on alert transitions', () => {
     const watch = throughWatch(dir, rec);
     expect(watch).toEqual(app);
     const seen = app.map((t) => `${t.run} ${t.rule} ${t.severity} ${t.state}`);
-    expect(seen).toContain('ppo_demo kl-above-target critical raised');
+    // The KL incident is raised once; crossing twice its target escalates that same incident.
+    expect(seen).toContain('ppo_demo kl-above-target warning raised');
+    expect(seen).toContain('ppo_demo kl-above-target critical escalated');
     expect(seen).toContain('ppo_demo stalled-run warning raised');
-    expect(seen).toContain('(this machine) gpu-memory-high critical raised');
+    expect(seen).toContain('(this machine) gpu-memory-high critical escalated');
     expect(seen.indexOf('ppo_demo stalled-run warning cleared')).toBeGreaterThan(
-      seen.indexOf('(this machine) gpu-memory-high critical raised'),
+      seen.indexOf('(this machine) gpu-memory-high critical escalated'),
     );
   }, 60_000);
 

@@ -13,6 +13,10 @@ import { TagTracker } from '../../../src/core/app/tag-tracker';
 import { buildTrayModel } from '../../../src/core/app/tray-model';
 
 const alert = (over: Partial<AlertInfo> = {}): AlertInfo => ({
+  tags: [],
+  wallTime: null,
+  statistic: null,
+  clearedWallTime: null,
   id: JSON.stringify(['r', 'kl-above-target', 'approx_kl']),
   rule: 'kl-above-target',
   severity: 'warning',
@@ -235,9 +239,14 @@ describe('settings', () => {
       thresholds: { entropy_min: 0.3, bogus: 1 },
     });
     expect(next).toMatchObject({ theme: 'dark', smoothing: DEFAULT_SETTINGS.smoothing });
+    // A stalled-after time the user set is the limit itself; unset (the default), each run's own rhythm judges.
     expect(userThresholds({ ...next, stalledAfterMinutes: 3 })).toEqual({
       entropy_min: 0.3,
       stall_floor_s: 180,
+      stall_gap_factor: 0,
     });
+    expect(userThresholds(next)).toEqual({ entropy_min: 0.3 });
+    expect(parseSettings({ stalledAfterMinutes: 5 }).stalledAfterMinutes).toBe(5);
+    expect(parseSettings({ stalledAfterMinutes: 0 }).stalledAfterMinutes).toBeNull();
   });
 });

@@ -4,16 +4,31 @@ import { describe, expect, it } from 'vitest';
 import { HealthEngine, RULE_IDS, alertId, parseAlertId } from '../../../src/core/health';
 
 describe('alert ids', () => {
-  it('round-trip any run, rule and tag', () => {
+  it('round-trip any run, rule, quantity and onset step', () => {
     fc.assert(
       fc.property(
         fc.string(),
         fc.constantFrom(...RULE_IDS),
         fc.option(fc.string(), { nil: null }),
-        (run, rule, tag) => {
-          expect(parseAlertId(alertId(run, rule, tag))).toEqual({ run, rule, tag });
+        fc.integer(),
+        (run, rule, quantity, onsetStep) => {
+          expect(parseAlertId(alertId(run, rule, quantity, onsetStep))).toEqual({
+            run,
+            rule,
+            quantity,
+            onsetStep,
+          });
         },
       ),
+    );
+  });
+
+  it('two incidents of one rule on one run have two ids (each can be exported), the same incident one', () => {
+    expect(alertId('r', 'grad-norm-spike', 'grad_norm', 100)).not.toBe(
+      alertId('r', 'grad-norm-spike', 'grad_norm', 300),
+    );
+    expect(alertId('r', 'grad-norm-spike', 'grad_norm', 100)).toBe(
+      alertId('r', 'grad-norm-spike', 'grad_norm', 100),
     );
   });
 
@@ -25,11 +40,13 @@ describe('alert ids', () => {
       'null',
       '{"run":"r"}',
       '["r","kl-above-target"]',
-      '["r","kl-above-target","t","extra"]',
-      '[1,"kl-above-target","t"]',
-      '["r","no-such-rule","t"]',
-      '["r","kl-above-target",7]',
-      '["r",null,null]',
+      '["r","kl-above-target","t"]',
+      '["r","kl-above-target","t",1,"extra"]',
+      '["r","kl-above-target","t","1"]',
+      '[1,"kl-above-target","t",1]',
+      '["r","no-such-rule","t",1]',
+      '["r","kl-above-target",7,1]',
+      '["r",null,null,1]',
     ])
       expect(parseAlertId(id)).toBeNull();
     fc.assert(fc.property(fc.string(), (id) => void parseAlertId(id)));

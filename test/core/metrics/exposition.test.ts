@@ -28,6 +28,10 @@ function run(name: string, over: Partial<RunInfo> = {}): RunInfo {
 
 function alert(runName: string, rule: string, tag: string | null, over: Partial<AlertInfo> = {}): AlertInfo {
   return {
+    tags: [],
+    wallTime: null,
+    statistic: null,
+    clearedWallTime: null,
     id: JSON.stringify([runName, rule, tag]),
     rule,
     severity: 'warning',

@@ -94,9 +94,13 @@ describe('watch session on a live demo', () => {
       severity: 'warning',
       state: 'raised',
       message: 'm',
+      tag: null,
       step: 0,
+      wallTime: null,
       value: 1,
-      id: '["ppo_demo","test",null]',
+      tags: [],
+      statistic: null,
+      id: '["ppo_demo","test",null,0]',
     };
     let alerted = false;
     const session = new WatchSession({

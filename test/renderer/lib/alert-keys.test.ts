@@ -5,6 +5,10 @@ import type { AlertInfo } from '../../../src/shared/domain';
 import { keyedAlerts } from '../../../src/renderer/src/lib/alert-keys';
 
 const cleared = (raisedAt: number, clearedAt: number): AlertInfo => ({
+  tags: [],
+  wallTime: null,
+  statistic: null,
+  clearedWallTime: null,
   id: 'demo/kl_spike/approx_kl',
   rule: 'kl_spike',
   severity: 'warning',

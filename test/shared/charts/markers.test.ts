@@ -14,6 +14,10 @@ const cols: StepColumns = {
 
 function alert(over: Partial<AlertInfo>): AlertInfo {
   return {
+    tags: [],
+    wallTime: null,
+    statistic: null,
+    clearedWallTime: null,
     id: 'x',
     rule: 'kl-above-target',
     severity: 'warning',
