@@ -1,4 +1,5 @@
-// Finds the runs under a folder: every folder directly holding a recognised metrics file is a run.
+// Finds the runs under a folder: every folder directly holding a recognised metrics file is a run
+// (HF checkpoint folders excepted: a snapshot of the run beside them).
 
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
@@ -10,9 +11,12 @@ import { classifyFile } from './sources/sniff';
 export interface DiscoveredSource {
   /** Absolute path. */
   path: string;
-  /** File name, the sort key. */
+  /** File name, the sort key; for a snapshot its path from the run folder (`checkpoint-N/trainer_state.json`). */
   name: string;
   format: SourceFormatName;
+  /** The newest checkpoint's trainer_state.json, read for the run in the checkpoints' parent folder: at
+   * most one per run, and it moves to a newer checkpoint when one appears (see `adoptSnapshots`). */
+  snapshot?: true;
 }
 
 export interface DiscoveredRun {
@@ -187,6 +191,7 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
     queue.push({ dir: link.dir, depth: link.depth, chain: [...link.chain, real] });
   }
 
+  adoptSnapshots(runs, root, rel);
   runs.sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0));
   // Batches finish in any order: shallow folders first, then by path.
   const depthOf = (p: string): number => p.split(sep).length;
@@ -195,8 +200,60 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
   return { root, runs, errors, dirs };
 }
 
+/** HF Trainer's checkpoint folders (`PREFIX_CHECKPOINT_DIR`-N; `tmp-` while transformers 4.36–4.37 staged
+ * one before renaming it into place). */
+const CHECKPOINT_DIR = /^(tmp-)?checkpoint-(\d+)$/;
+
+/** Whether a folder of this name holds HF Trainer checkpoints (and so, next, a run's snapshot). */
+export function isCheckpointDir(name: string): boolean {
+  return CHECKPOINT_DIR.test(name);
+}
+
 /**
- * The folders to watch. `runTree`: the opened folder, the runs' folders (their files grow) and the
+ * Checkpoint folders holding nothing recognised but `trainer_state.json` are snapshots of the run in
+ * their parent folder (their log_history is a prefix of its), not runs. The parent's run reads the
+ * newest one (highest N; a staged `tmp-` one never) unless the parent has a trainer_state.json of its
+ * own; a parent with nothing recognised becomes a run reading it, unless a run lies below the parent
+ * (HF's TensorBoard callback writes `runs/<date>_<host>/` beside the checkpoints: that run is the
+ * trainer's log). Older snapshots are never read. Rewrites `runs` in place.
+ */
+function adoptSnapshots(runs: DiscoveredRun[], root: string, rel: (p: string) => string): void {
+  const newest = new Map<string, { n: number; source: DiscoveredSource }>();
+  const snapshotRuns = new Set<DiscoveredRun>();
+  for (const r of runs) {
+    const m = CHECKPOINT_DIR.exec(basename(r.dir));
+    const only = r.sources.length === 1 ? r.sources[0]! : null;
+    if (!m || r.dir === root || only?.name !== 'trainer_state.json' || only.format !== 'trainer_state')
+      continue;
+    snapshotRuns.add(r);
+    if (m[1]) continue; // staged: renamed to checkpoint-N once complete
+    const parent = dirname(r.dir);
+    const n = Number(m[2]);
+    const seen = newest.get(parent);
+    if (!seen || n > seen.n)
+      newest.set(parent, {
+        n,
+        source: { ...only, name: `${basename(r.dir)}/${only.name}`, snapshot: true },
+      });
+  }
+  if (snapshotRuns.size === 0) return;
+  const kept = runs.filter((r) => !snapshotRuns.has(r));
+  const byDir = new Map(kept.map((r) => [r.dir, r]));
+  const added: DiscoveredRun[] = [];
+  for (const [parent, { source }] of newest) {
+    const own = byDir.get(parent);
+    if (own) {
+      if (!own.sources.some((s) => s.format === 'trainer_state')) own.sources.push(source);
+    } else if (!kept.some((r) => r.dir.startsWith(parent + sep))) {
+      added.push({ run: rel(parent), dir: parent, sources: [source] });
+    }
+  }
+  runs.splice(0, runs.length, ...kept, ...added);
+}
+
+/**
+ * The folders to watch. `runTree`: the opened folder, the runs' folders (their files grow), the
+ * checkpoint folders beside a run that reads snapshots (its next snapshot appears in one) and the
  * folders between (new runs appear beside old ones). `others`: the rest walked, where a new run may
  * appear too but seldom does (a link out to /usr is thousands of them). Each folder once.
  */
@@ -205,10 +262,15 @@ export function foldersToWatch(
   d: Pick<Discovery, 'runs'> & { dirs?: string[] },
 ): { runTree: string[]; others: string[] } {
   const tree = new Set([root]);
+  const snapshotReaders = new Set<string>();
   for (const r of d.runs) {
     for (let dir = r.dir; dir.startsWith(root + sep) && !tree.has(dir); dir = dirname(dir)) tree.add(dir);
+    if (r.sources.some((s) => s.snapshot)) snapshotReaders.add(r.dir);
   }
-  return { runTree: [...tree], others: (d.dirs ?? []).filter((dir) => !tree.has(dir)) };
+  const dirs = d.dirs ?? [];
+  for (const dir of dirs)
+    if (snapshotReaders.has(dirname(dir)) && isCheckpointDir(basename(dir))) tree.add(dir);
+  return { runTree: [...tree], others: dirs.filter((dir) => !tree.has(dir)) };
 }
 
 function message(e: unknown): string {

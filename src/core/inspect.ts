@@ -89,10 +89,10 @@ export async function readRunWhole<T = ScalarSeries>(
   const sources: InspectSource[] = [];
   let progress: InspectRun['progress'] = null;
   const sourceConfigs: (RunConfig | null | undefined)[] = [];
-  for (const s of [...d.sources].sort((a, b) => (basename(a.path) < basename(b.path) ? -1 : 1))) {
+  for (const s of [...d.sources].sort((a, b) => (a.name < b.name ? -1 : 1))) {
     onFile(s.path);
     const r = await readSource(s.path, s.format);
-    sources.push({ file: basename(s.path), format: s.format, records: r.records, errors: r.errors });
+    sources.push({ file: s.name, format: s.format, records: r.records, errors: r.errors });
     for (const [tag, one] of r.series.entries()) {
       let list = series.get(tag);
       if (!list) series.set(tag, (list = []));

@@ -50,6 +50,9 @@ export interface IncrementalReader {
   readonly bytesRead: number | null;
   readMore(options?: ReadMoreOptions): Promise<ReadBatch>;
   result(): SourceReadResult;
+  /** Documents rewritten whole only: the same document now lives at `path` (a newer checkpoint's
+   * trainer_state.json); the next read takes it from there and emits only what it adds. */
+  moveTo?(path: string): void;
 }
 
 /** Errors kept in `result()`; a source broken in the same way on every poll must not grow memory. */
@@ -69,12 +72,20 @@ export abstract class ReaderBase implements IncrementalReader {
 
   protected readonly io: FileIO;
   readonly bytesRead: number | null = null;
+  private filePath: string;
 
-  constructor(
-    readonly path: string,
-    options: ReaderOptions = {},
-  ) {
+  constructor(path: string, options: ReaderOptions = {}) {
+    this.filePath = path;
     this.io = options.io ?? nodeFileIO;
+  }
+
+  get path(): string {
+    return this.filePath;
+  }
+
+  /** Reads go on from another file (see `IncrementalReader.moveTo`). */
+  protected relocate(path: string): void {
+    this.filePath = path;
   }
 
   async readMore(options: ReadMoreOptions = {}): Promise<ReadBatch> {

@@ -6,7 +6,7 @@ import type { ProgressInfo, ReadError } from '../readers/types';
 import type { SeriesSet } from '../series/series-set';
 
 export interface LiveSource {
-  /** Absolute path of the file. */
+  /** Absolute path of the file (a moved document's new one). */
   readonly path: string;
   readonly format: SourceFormatName;
   /** All points read so far, appended in place. A new object after the reader started over (the file
@@ -23,6 +23,9 @@ export interface LiveSource {
   readonly bytesRead: number | null;
   /** Reads whatever was appended since the last call. Never throws: failures become `errors`. */
   readMore(): Promise<void>;
+  /** Documents rewritten whole only: read on from `path`, where the same document now lives (the
+   * newest checkpoint's trainer_state.json); the next read emits only the entries it adds. */
+  moveTo?(path: string): void;
   close(): void;
 }
 

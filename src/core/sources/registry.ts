@@ -54,8 +54,11 @@ function readerSource(reader: IncrementalReader): LiveSource {
   let config: Record<string, unknown> | null = null;
   let records = 0;
   let errors: ReadError[] = [];
+  const moveTo = reader.moveTo?.bind(reader);
   return {
-    path: reader.path,
+    get path(): string {
+      return reader.path;
+    },
     format: reader.format,
     get series(): SeriesSet {
       return reader.series;
@@ -83,6 +86,7 @@ function readerSource(reader: IncrementalReader): LiveSource {
       progress = r.progress ?? null;
       config = r.config ?? null;
     },
+    ...(moveTo ? { moveTo } : {}),
     close: () => {},
   };
 }

@@ -63,6 +63,15 @@ export abstract class JsonDocumentReader extends ReaderBase {
     if (failure !== null) this.error('decode', 0, failure);
   }
 
+  /** The document now lives at `path`: read it from there next (a broken copy left behind, or its
+   * absence, is forgotten). */
+  moveTo(path: string): void {
+    this.relocate(path);
+    this.lastKey = null;
+    this.pendingError = null;
+    this.errors = this.errors.filter((e) => e.kind !== 'io');
+  }
+
   /** Takes a freshly parsed document; returns a message when it is not of this format. */
   protected abstract apply(doc: unknown, mtime: number): string | null;
 

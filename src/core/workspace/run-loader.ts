@@ -97,6 +97,27 @@ export class RunLoader {
   }
 
   /**
+   * A newer checkpoint holds the run's snapshot: its live snapshot entry reads on from `path` (`name`
+   * its sort key), the same reader, so only the entries the newer snapshot adds are new points.
+   * Returns the entry moved, or null when the run has none that can move.
+   */
+  moveSnapshot(run: RunState, path: string, name: string): LiveEntry | null {
+    const entry = run.entries.find((e): e is LiveEntry => e.state === 'live' && e.snapshot && this.isLive(e));
+    if (!entry?.live.moveTo) return null;
+    this.sources.delete(entry.path);
+    entry.live.moveTo(path);
+    Object.assign(entry, { path, name, identity: null, mtimeMs: null, head: null, unlinkSeen: false });
+    this.sources.set(path, { run, entry });
+    sortEntries(run.entries);
+    return entry;
+  }
+
+  /** Live snapshot entries, for rediscovery to retire those discovery no longer lists. */
+  snapshots(): { run: RunState; entry: LiveEntry }[] {
+    return [...this.sources.values()].filter(({ entry }) => entry.snapshot);
+  }
+
+  /**
    * The sweep that catches missed file events: asks up to `max` live sources for what is new, going
    * round the sources over successive calls (every source each call while there are at most `max`).
    * Bounded so 10k runs do not cost 10k stat calls a second.
@@ -248,6 +269,8 @@ export class RunLoader {
   removeIfGone(path: string): void {
     const found = this.sources.get(path);
     if (!found) return;
+    // A run's snapshot moves to the next newest checkpoint rather than dying: rediscovery decides.
+    if (found.entry.snapshot) return this.host.rediscover();
     found.entry.unlinkSeen = true;
     const epoch = this.host.epoch();
     void this.enqueue(found.run, async () => {
@@ -256,6 +279,14 @@ export class RunLoader {
       if (epoch !== this.host.epoch()) return;
       if (info === null) this.markDead(found.run, found.entry);
       else if (found.entry.unlinkSeen) this.replacedAfterUnlink(found.run, found.entry, info);
+    });
+  }
+
+  /** Marks a source dead once its file is gone (a snapshot discovery no longer lists). */
+  dieIfGone(run: RunState, entry: LiveEntry): Promise<void> {
+    const epoch = this.host.epoch();
+    return this.enqueue(run, async () => {
+      if (epoch === this.host.epoch() && (await isGone(entry.path))) this.markDead(run, entry);
     });
   }
 
@@ -338,7 +369,8 @@ export class RunLoader {
         if (run.fileWrittenAt === null || info.mtimeMs > run.fileWrittenAt) run.fileWrittenAt = info.mtimeMs;
       } else if (live.errors.some((e) => e.kind === 'io') && (await isGone(entry.path))) {
         // Gone, not unreadable: an unreadable file (permission denied) keeps its io error and stays live.
-        this.markDead(run, entry);
+        // A snapshot waits for rediscovery to move it to the next checkpoint (or retire it).
+        if (!entry.snapshot) this.markDead(run, entry);
         return;
       }
     }

@@ -35,6 +35,9 @@ export interface LiveEntry extends EntryBase {
   head: Uint8Array | null;
   /** The watcher reported the path deleted since the last read: a file there now is another file. */
   unlinkSeen: boolean;
+  /** A checkpoint's trainer_state.json read for the run beside it: it moves to the newest checkpoint
+   * (rediscovery decides), and dies only when discovery lists no snapshot of it and its file is gone. */
+  snapshot: boolean;
 }
 
 /** A source whose file is gone (deleted or rotated away): its series stay in the views, frozen. */

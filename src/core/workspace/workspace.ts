@@ -5,7 +5,7 @@
 
 import { EventEmitter } from 'node:events';
 import { stat } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { PushPayloads } from '../../shared/contract';
 import type { RunInfo, SeriesWindow } from '../../shared/domain';
 import { foldersToWatch } from '../discovery';
@@ -292,6 +292,8 @@ export class Workspace {
 
     const newRuns: RunState[] = [];
     const newEntries: { run: RunState; entry: LiveEntry }[] = [];
+    const moved: { run: RunState; entry: LiveEntry }[] = [];
+    const snapshotPaths = new Set<string>();
     found.runs.forEach((d, i) => {
       const { config, infos } = fetched[i]!;
       let state = this.runs.get(d.run);
@@ -301,7 +303,10 @@ export class Workspace {
         newRuns.push(state);
       }
       d.sources.forEach((s, k) => {
+        if (s.snapshot) snapshotPaths.add(s.path);
         if (!unknown(s.path)) return;
+        const movedEntry = s.snapshot ? this.loader.moveSnapshot(state, s.path, s.name) : null;
+        if (movedEntry) return void moved.push({ run: state, entry: movedEntry });
         const info = infos[k] ?? null;
         if (
           info &&
@@ -317,7 +322,7 @@ export class Workspace {
         const entry: LiveEntry = {
           state: 'live',
           path: s.path,
-          name: basename(s.path),
+          name: s.name,
           format: s.format,
           gen: ++state.gens,
           live,
@@ -328,14 +333,19 @@ export class Workspace {
           queued: null,
           head: null,
           unlinkSeen: false,
+          snapshot: s.snapshot === true,
         };
         this.loader.add(state, entry);
         newEntries.push({ run: state, entry });
         this.progress.sourceFound(entry.size);
       });
     });
+    // A snapshot discovery no longer lists (its checkpoints deleted, or the run now has its own log)
+    // stays while its file does, and dies when it is gone.
+    for (const { run, entry } of this.loader.snapshots())
+      if (!snapshotPaths.has(entry.path)) void this.loader.dieIfGone(run, entry);
     this.progress.runsFound(this.runs.size);
-    if (newRuns.length > 0 || newEntries.length > 0) this.runsChanged(true);
+    if (newRuns.length > 0 || newEntries.length > 0 || moved.length > 0) this.runsChanged(true);
     this.progress.setPhase('reading');
 
     // New sources of runs already loaded are read now; new runs one after the other, by name.
@@ -343,7 +353,8 @@ export class Workspace {
       .filter(({ run }) => run.loaded)
       .map(({ run, entry }) =>
         this.loader.requestRead(run, entry).then(() => this.progress.sourceRead(entry.size)),
-      );
+      )
+      .concat(moved.map(({ run, entry }) => this.loader.requestRead(run, entry)));
     newRuns.sort(byRunName);
     for (const run of newRuns) {
       await this.loader.enqueue(run, () => this.loader.loadRun(run));

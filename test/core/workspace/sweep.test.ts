@@ -42,7 +42,15 @@ test('a sweep reads at most its budget of sources and the next sweep goes on whe
     const live = fakeSource(path, reads);
     const entry: LiveEntry = {
       ...{ state: 'live', path, name: `${i}`, format: 'csv', gen: i, live, set: live.series },
-      ...{ identity: null, size: 0, mtimeMs: null, queued: null, head: null, unlinkSeen: false },
+      ...{
+        identity: null,
+        size: 0,
+        mtimeMs: null,
+        queued: null,
+        head: null,
+        unlinkSeen: false,
+        snapshot: false,
+      },
     };
     loader.add(run, entry);
   }
