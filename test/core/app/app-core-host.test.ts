@@ -274,7 +274,8 @@ describe('machine health from live samples', () => {
       nvidia: { state: 'ok', gpuCount: 1, driverVersion: null },
       nvidiaChanged: false,
       appleGpu: null,
-      trainingProcess: null,
+      trainingProcesses: [],
+      processExits: [],
     });
     const points = machinePoints(snap(5, 1000));
     expect(points.map((p) => p.tag)).toEqual([
