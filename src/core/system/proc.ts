@@ -12,7 +12,10 @@ export interface ScanLimits {
 export const DEFAULT_SCAN_LIMITS: ScanLimits = { maxProcesses: 4096, maxFdsPerProcess: 1024 };
 
 /** The numeric entries of /proc, at most `limits.maxProcesses` of them (a bound on one scan's cost). */
-export async function listPids(procRoot: string, limits: ScanLimits = DEFAULT_SCAN_LIMITS): Promise<number[]> {
+export async function listPids(
+  procRoot: string,
+  limits: ScanLimits = DEFAULT_SCAN_LIMITS,
+): Promise<number[]> {
   let entries: string[];
   try {
     entries = await readdir(procRoot);

@@ -4,7 +4,15 @@ import { isAbsolute, resolve, sep } from 'node:path';
 import type { ProcessEvidence } from '../../shared/system-types';
 import { isRlwatchCommand, readPackageName } from './own-process';
 import type { PackageNameReader } from './own-process';
-import { DEFAULT_SCAN_LIMITS, listFds, listPids, readCmdline, readCwd, readFdTargets, readProcStats } from './proc';
+import {
+  DEFAULT_SCAN_LIMITS,
+  listFds,
+  listPids,
+  readCmdline,
+  readCwd,
+  readFdTargets,
+  readProcStats,
+} from './proc';
 import type { ScanLimits } from './proc';
 
 /** A run and its folder: `dirs` are the names it may go by (as opened, and resolved), absolute. */

@@ -125,13 +125,21 @@ export class TrainingProcessTracker {
         processes.push(this.measure(run, members, stats, gpuPids, now));
         continue;
       }
-      exited.push({ run, pids: [...members.keys()].sort((a, b) => a - b), at: now, lastSeenAt: this.lastSeenAt.get(run) ?? now });
+      exited.push({
+        run,
+        pids: [...members.keys()].sort((a, b) => a - b),
+        at: now,
+        lastSeenAt: this.lastSeenAt.get(run) ?? now,
+      });
       this.forget(run);
     }
     const ticks = new Map<number, number>();
     for (const [pid, s] of stats) ticks.set(pid, s.cpuTicks);
     this.last = { t: now, ticks };
-    processes.sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0));
+    const byRun = (x: { run: string }, y: { run: string }): number =>
+      x.run < y.run ? -1 : x.run > y.run ? 1 : 0;
+    processes.sort(byRun);
+    exited.sort(byRun);
     return { processes, exited };
   }
 

@@ -16,6 +16,7 @@ import { HealthEngine } from '../../../src/core/health';
 import { openAppStore, storePathFromEnv } from '../../../src/core/app/app-store';
 import { openStore, ResilientStore } from '../../../src/core/store';
 import { SystemSampler } from '../../../src/core/system';
+import type { RunDir } from '../../../src/core/system';
 import { EventFileWriter } from '../../../src/core/tfevents/writer';
 import { waitFor } from '../../helpers/wait-for';
 import { figureArgs } from './figure-args';
@@ -213,6 +214,21 @@ describe('system sampling', () => {
     expect(sampler.currentIntervalMs).toBe(100);
     await core.closeFolder();
     expect(sampler.isRunning).toBe(false);
+    await core.dispose();
+  });
+});
+
+describe('training processes', () => {
+  test('the sampler is given each run of the open folder with its absolute folder', async () => {
+    let runs: readonly RunDir[] = [];
+    const sampler = new SystemSampler(
+      { training: { setRuns: (r) => (runs = r), sample: async () => ({ processes: [], exited: [] }) } },
+      { intervalMs: 100 },
+    );
+    const core = new AppCore({ host: HOST, store: openStore({ path: null }), createSampler: () => sampler });
+    const root = klRun('runs-to-sampler', 0.02);
+    await core.open(root);
+    expect(runs).toEqual([{ run: 'run1', dir: join(root, 'run1') }]);
     await core.dispose();
   });
 });

@@ -52,7 +52,11 @@ describe('proc entries', () => {
   });
 
   it('reads fd targets (at most maxFdsPerProcess), the cwd and argv', async () => {
-    proc.add(999, { fds: ['/a', '/b', '/c', `${RUN}/late`], cwd: RUN, argv: ['python', 'train.py', '--x=1'] });
+    proc.add(999, {
+      fds: ['/a', '/b', '/c', `${RUN}/late`],
+      cwd: RUN,
+      argv: ['python', 'train.py', '--x=1'],
+    });
     const fds = await listFds(999, proc.root);
     expect(fds).toHaveLength(4);
     const some = await readFdTargets(999, [...fds!].sort(), proc.root, 3);

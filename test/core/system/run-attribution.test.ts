@@ -76,7 +76,10 @@ describe('attributeProcesses', () => {
     proc.add(61, { ...inA, argv: ['node', '/usr/local/bin/rlwatch', 'agent', '.'] });
     proc.add(62, { ...inA, argv: ['node', '/opt/rlwatch/bin/rlwatch.js', 'watch', `${ROOT}/a`] });
     proc.add(63, { cwd: '/opt/rlwatch', argv: ['/usr/bin/node', 'out/main/cli.js', 'serve', `${ROOT}/a`] });
-    proc.add(64, { cwd: '/home/u', argv: ['/opt/rlwatch/node_modules/electron/dist/electron', '/opt/rlwatch', `${ROOT}/a`] });
+    proc.add(64, {
+      cwd: '/home/u',
+      argv: ['/opt/rlwatch/node_modules/electron/dist/electron', '/opt/rlwatch', `${ROOT}/a`],
+    });
     proc.add(65, { ...inA, argv: ['/opt/rlwatch/node_modules/electron/dist/electron', '--type=renderer'] });
     proc.add(66, { ...inA, argv: ['node', '/usr/lib/node_modules/rlwatch/out/main/index.js'] });
     expect(await attribute()).toEqual([]);

@@ -199,7 +199,7 @@ describe('SystemSampler', () => {
     expect(seen.every((s) => s.gpus === null && s.cpuPct === 12.5)).toBe(true);
   });
 
-  it("hands the GPU process list to the training-process tracker, the runs through, and its answer on", async () => {
+  it('hands the GPU process list to the training-process tracker, the runs through, and its answer on', async () => {
     const gpus = t4();
     let given: readonly GpuProcess[] = [];
     let runs: readonly RunDir[] = [];

@@ -25,7 +25,13 @@ beforeEach(() => {
 afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
 const tracker = (o: Partial<TrainingProcessOptions> = {}): TrainingProcessTracker => {
-  const t = new TrainingProcessTracker({ procRoot: proc.root, now: () => now, hasProc: true, excludePids: [], ...o });
+  const t = new TrainingProcessTracker({
+    procRoot: proc.root,
+    now: () => now,
+    hasProc: true,
+    excludePids: [],
+    ...o,
+  });
   t.setRuns(RUNS);
   return t;
 };
@@ -40,9 +46,19 @@ describe('TrainingProcessTracker', () => {
     const first = await t.sample([]);
     expect(first).toEqual({
       processes: [
-        { run: 'a', processes: [{ pid: 100, evidence: 'open-files', onGpu: false }], cpuPct: null, rssMiB: 2048 },
+        {
+          run: 'a',
+          processes: [{ pid: 100, evidence: 'open-files', onGpu: false }],
+          cpuPct: null,
+          rssMiB: 2048,
+        },
         { run: 'b', processes: [{ pid: 200, evidence: 'cwd', onGpu: false }], cpuPct: null, rssMiB: 1 },
-        { run: 'c', processes: [{ pid: 300, evidence: 'command-line', onGpu: false }], cpuPct: null, rssMiB: 1 },
+        {
+          run: 'c',
+          processes: [{ pid: 300, evidence: 'command-line', onGpu: false }],
+          cpuPct: null,
+          rssMiB: 1,
+        },
       ],
       exited: [],
     });
@@ -96,7 +112,9 @@ describe('TrainingProcessTracker', () => {
     expect(s.processes.map((p) => [p.run, p.processes.map((q) => q.pid)])).toEqual([['b', [201]]]);
     now += 1000;
     expect(await t.sample([])).toEqual({
-      processes: [{ run: 'b', processes: [{ pid: 201, evidence: 'cwd', onGpu: false }], cpuPct: 0, rssMiB: 1 }],
+      processes: [
+        { run: 'b', processes: [{ pid: 201, evidence: 'cwd', onGpu: false }], cpuPct: 0, rssMiB: 1 },
+      ],
       exited: [],
     });
   });
