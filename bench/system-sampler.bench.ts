@@ -165,7 +165,7 @@ async function main(): Promise<void> {
     const s = createSystemSampler({ platform: 'linux', spawner: recordingSpawner, ...opts });
     const seen: SystemSnapshot[] = [];
     s.subscribe((snap) => seen.push(snap));
-    s.setRunFolder(runFolder);
+    s.setRuns([{ run: '.', dir: runFolder }]);
     s.start();
     return {
       stop: () => s.stop(),

@@ -56,7 +56,10 @@ export async function runWatch(args: string[]): Promise<number> {
   });
   const session = new WatchSession({ workspace, emit, alerts, ...(sampler ? { system: sampler } : {}) });
   await workspace.open(dir);
-  sampler?.setRunFolder(dir);
+  if (sampler) {
+    sampler.setRuns(workspace.runDirs());
+    workspace.on('runs.changed', () => sampler.setRuns(workspace.runDirs()));
+  }
   sampler?.start();
 
   const outcome = await Promise.race([untilSignal().then(() => 0), critical.then(() => EXIT_CRITICAL)]);

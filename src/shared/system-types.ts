@@ -72,14 +72,36 @@ export interface AppleGpu {
   frequencyMHz: number | null;
 }
 
-/** The training job's own footprint, summed over the processes found. */
+/** Why a process is taken for a run's trainer: it holds a file open under the run folder, its working
+ * directory is the run folder (or below it), or its command line names the run folder. */
+export type ProcessEvidence = 'open-files' | 'cwd' | 'command-line';
+
+/** One process attributed to a run, with the evidence that tied it to the run. */
+export interface RunProcess {
+  pid: number;
+  evidence: ProcessEvidence;
+  /** nvidia-smi lists it as a compute process (a fact about the process, never evidence for a run). */
+  onGpu: boolean;
+}
+
+/** A run's training job (its attributed processes, sorted by pid) and their footprint, summed. A run with no
+ * evidence has no entry: "not found", never another run's process. */
 export interface TrainingProcess {
-  pids: number[];
-  /** Where the pids came from: listed on a GPU, holding files open under the run folder, or both. */
-  foundVia: 'gpu' | 'run-folder' | 'both';
+  /** The run's name (RunInfo.run). */
+  run: string;
+  processes: RunProcess[];
   /** Percent of one core (can exceed 100 for multi-threaded processes); null on the first sample. */
   cpuPct: number | null;
   rssMiB: number | null;
+}
+
+/** Every process known for `run` was gone at `at` (ms since epoch; the sample that found them gone), having
+ * been seen alive at `lastSeenAt`. Reported once, on the one snapshot that saw it. */
+export interface ProcessExit {
+  run: string;
+  pids: number[];
+  at: number;
+  lastSeenAt: number;
 }
 
 export interface SystemSnapshot {
@@ -95,7 +117,10 @@ export interface SystemSnapshot {
   /** True on the one snapshot where `nvidia` changed state, so the panel announces it once. */
   nvidiaChanged: boolean;
   appleGpu: AppleGpu | null;
-  trainingProcess: TrainingProcess | null;
+  /** One entry per run with an attributed process (none for a run without evidence). */
+  trainingProcesses: TrainingProcess[];
+  /** Runs whose known processes all exited since the previous snapshot. */
+  processExits: ProcessExit[];
 }
 
 /** The `"type": "system"` line of `rlwatch watch --json` (command-line contract). */

@@ -137,7 +137,7 @@ export class AppCore {
     this.store.touchRun(root, this.clock());
     this.runMeta.reset();
     this.runMeta.record(root, this.ws.listRuns());
-    this.system.start(root);
+    this.system.start(this.ws.runDirs());
     this.startTicking();
     return { root };
   }
@@ -447,6 +447,7 @@ export class AppCore {
 
   private onRuns(runs: RunInfo[]): void {
     this.runMeta.record(this.root, runs);
+    this.system.setRuns(this.ws.runDirs());
     const overlaid = runs.map((r) => this.overlay.apply(r));
     this.overlay.pushedAll(overlaid);
     this.bus.emit('runs.changed', [...overlaid, ...this.remotes.runs()]);

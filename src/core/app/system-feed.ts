@@ -1,14 +1,14 @@
 // Runs the system sampler while a folder is open: pushes each snapshot, batches them into the store every ~10 s.
 
 import type { SystemSnapshot } from '../../shared/system-types';
-import type { SystemSampler } from '../system';
+import type { RunDir, SystemSampler } from '../system';
 import type { JsonValue, Store, SystemSample } from '../store';
 import type { AppBus } from './bus';
 
 /** The part of SystemSampler the app uses; tests pass a SystemSampler over fake sources. */
 export type SamplerLike = Pick<
   SystemSampler,
-  'start' | 'stop' | 'setHidden' | 'setRunFolder' | 'subscribe' | 'getHistory'
+  'start' | 'stop' | 'setHidden' | 'setRuns' | 'subscribe' | 'getHistory'
 >;
 
 export interface SystemFeedOptions {
@@ -37,14 +37,15 @@ export class SystemFeed {
     return this.unsubscribe !== null;
   }
 
-  start(runFolder: string | null): void {
+  /** Starts sampling for the open folder's runs (each run's training process is looked for). */
+  start(runs: readonly RunDir[]): void {
     if (!this.created) {
       this.created = true;
       this.sampler = this.opts.createSampler();
     }
     const s = this.sampler;
     if (!s) return;
-    s.setRunFolder(runFolder);
+    s.setRuns(runs);
     s.setHidden(this.hidden);
     if (this.unsubscribe) return;
     this.unsubscribe = s.subscribe((snap) => this.onSnapshot(snap));
@@ -60,6 +61,11 @@ export class SystemFeed {
     if (this.flushTimer) clearInterval(this.flushTimer);
     this.flushTimer = null;
     this.flush();
+  }
+
+  /** The open folder's runs changed (found, removed). */
+  setRuns(runs: readonly RunDir[]): void {
+    this.sampler?.setRuns(runs);
   }
 
   setHidden(hidden: boolean): void {

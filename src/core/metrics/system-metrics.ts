@@ -22,7 +22,7 @@ export class SystemMetrics {
     'cpu' | 'memUsed' | 'memTotal' | 'memRatio' | 'sampleTime',
     Gauge<'Hostname'>
   >;
-  private readonly proc: Record<'cpu' | 'rss' | 'count', Gauge<'Hostname'>>;
+  private readonly proc: Record<'cpu' | 'rss' | 'count', Gauge<'Hostname' | 'run'>>;
 
   constructor(
     registry: Registry,
@@ -53,18 +53,20 @@ export class SystemMetrics {
       memRatio: host('rlwatch_memory_utilization_ratio', 'Memory in use on the machine (0–1).'),
       sampleTime: host('rlwatch_system_sample_timestamp_seconds', 'When the newest system sample was taken.'),
     };
+    const proc = (name: string, help: string): Gauge<'Hostname' | 'run'> =>
+      new Gauge({ name, help, labelNames: ['Hostname', 'run'], registers: [registry] });
     this.proc = {
-      cpu: host(
+      cpu: proc(
         'rlwatch_training_process_cpu_ratio',
         'CPU the training processes use, in cores (1 = one core busy).',
       ),
-      rss: host(
+      rss: proc(
         'rlwatch_training_process_resident_memory_bytes',
         'Resident memory of the training processes.',
       ),
-      count: host(
+      count: proc(
         'rlwatch_training_processes',
-        'Processes found as the training job (on a GPU or holding run files open).',
+        "Processes found as the run's training job (holding its files open, working in its folder, or naming it).",
       ),
     };
   }
@@ -80,11 +82,11 @@ export class SystemMetrics {
     setIf(this.host.memUsed, at, snap.memUsedMiB, MIB);
     setIf(this.host.memTotal, at, snap.memTotalMiB, MIB);
     setIf(this.host.memRatio, at, snap.memPct, 0.01);
-    const p = snap.trainingProcess;
-    if (p) {
-      this.proc.count.set(at, p.pids.length);
-      setIf(this.proc.cpu, at, p.cpuPct, 0.01);
-      setIf(this.proc.rss, at, p.rssMiB, MIB);
+    for (const p of snap.trainingProcesses) {
+      const of = { ...at, run: boundLabel(p.run) };
+      this.proc.count.set(of, p.processes.length);
+      setIf(this.proc.cpu, of, p.cpuPct, 0.01);
+      setIf(this.proc.rss, of, p.rssMiB, MIB);
     }
     for (const g of snap.gpus ?? []) this.exposeGpu(g);
   }

@@ -26,7 +26,7 @@ export interface CreateSamplerOptions extends SamplerOptions {
       staleMs?: number;
     };
   procRoot?: string;
-  /** Pids never taken for the training job: ours by default; add any worker that tails the run files. */
+  /** Pids never taken for a run's training job: ours and our parent's by default; add any worker that tails the run files. */
   excludePids?: number[];
   useMacmon?: boolean;
 }

@@ -20,5 +20,6 @@ export { readHost, systeminformationFns } from './host';
 export { ProcStatCpuLoad } from './cpu-load';
 export type { HostInfoFns, HostSample } from './host';
 export { TrainingProcessTracker } from './training-process';
+export type { RunDir, TrainingSample } from './training-process';
 export { toSystemWatchLine } from './watch-line';
 export type { Spawner } from './run-command';

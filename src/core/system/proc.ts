@@ -1,7 +1,6 @@
-// Reads Linux /proc (root injectable for tests): which processes hold files open under a folder, and a process's CPU ticks and RSS.
+// Reads Linux /proc (root injectable for tests): the process list, a process's descriptors, cwd, argv, and its stat (CPU ticks, RSS, parent, start).
 
 import { readFile, readdir, readlink } from 'node:fs/promises';
-import { sep } from 'node:path';
 
 export interface ScanLimits {
   /** Stop after this many /proc entries: a bound on the cost of one scan on a busy machine. */
@@ -12,50 +11,79 @@ export interface ScanLimits {
 
 export const DEFAULT_SCAN_LIMITS: ScanLimits = { maxProcesses: 4096, maxFdsPerProcess: 1024 };
 
-/** Pids whose open descriptors point at a file under `dir` (which must be an absolute, resolved path).
- * Processes of other users are skipped by the kernel (EACCES on their fd folder), which is what we want. */
-export async function findPidsWithFilesUnder(
-  dir: string,
+/** The numeric entries of /proc, at most `limits.maxProcesses` of them (a bound on one scan's cost). */
+export async function listPids(
   procRoot: string,
-  exclude: ReadonlySet<number>,
   limits: ScanLimits = DEFAULT_SCAN_LIMITS,
 ): Promise<number[]> {
-  const prefix = dir.endsWith(sep) ? dir : dir + sep;
   let entries: string[];
   try {
     entries = await readdir(procRoot);
   } catch {
     return [];
   }
-  const found: number[] = [];
-  let scanned = 0;
+  const pids: number[] = [];
   for (const name of entries) {
     if (!/^\d+$/.test(name)) continue;
-    if (++scanned > limits.maxProcesses) break;
-    const pid = Number(name);
-    if (exclude.has(pid)) continue;
-    if (await holdsFileUnder(`${procRoot}/${name}/fd`, prefix, dir, limits.maxFdsPerProcess)) found.push(pid);
+    if (pids.length >= limits.maxProcesses) break;
+    pids.push(Number(name));
   }
-  return found;
+  return pids;
 }
 
-async function holdsFileUnder(fdDir: string, prefix: string, dir: string, maxFds: number): Promise<boolean> {
-  let fds: string[];
+/** The descriptor numbers of a process; null when its fd folder cannot be read (another user's process:
+ * the kernel refuses it with EACCES, which is what we want; or a process that is gone). */
+export async function listFds(pid: number, procRoot: string): Promise<string[] | null> {
   try {
-    fds = await readdir(fdDir);
+    return await readdir(`${procRoot}/${pid}/fd`);
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** Where the descriptors point (resolved absolute paths for files), at most `maxFds` of them. */
+export async function readFdTargets(
+  pid: number,
+  fds: readonly string[],
+  procRoot: string,
+  maxFds: number,
+): Promise<string[]> {
   const targets = await Promise.all(
-    fds.slice(0, maxFds).map((fd) => readlink(`${fdDir}/${fd}`).catch(() => '')),
+    fds.slice(0, maxFds).map((fd) => readlink(`${procRoot}/${pid}/fd/${fd}`).catch(() => '')),
   );
-  return targets.some((t) => t === dir || t.startsWith(prefix));
+  return targets.filter((t) => t !== '');
+}
+
+/** The process's working directory (resolved by the kernel); null when unreadable. */
+export async function readCwd(pid: number, procRoot: string): Promise<string | null> {
+  return readlink(`${procRoot}/${pid}/cwd`).catch(() => null);
+}
+
+/** Most bytes of a command line read: enough for any trainer's arguments, bounded on a hostile one. */
+export const MAX_CMDLINE_BYTES = 32 * 1024;
+
+/** argv of a process (NUL-separated in /proc); empty for a kernel thread, a zombie or an unreadable entry. */
+export async function readCmdline(pid: number, procRoot: string): Promise<string[]> {
+  try {
+    const raw = await readFile(`${procRoot}/${pid}/cmdline`);
+    const text = raw.subarray(0, MAX_CMDLINE_BYTES).toString('utf8');
+    const argv = text.split('\0');
+    if (argv.at(-1) === '') argv.pop();
+    return argv;
+  } catch {
+    return [];
+  }
 }
 
 export interface ProcStats {
   /** utime + stime in clock ticks (USER_HZ, 100 on every mainstream Linux build). */
   cpuTicks: number;
   rssKiB: number | null;
+  /** State letter (R, S, D, Z…): a zombie has exited, only its entry is left. */
+  state: string;
+  ppid: number;
+  /** When the process started, in ticks since boot: a pid reused by a new process has another. */
+  startTicks: number;
 }
 
 export async function readProcStats(pid: number, procRoot: string): Promise<ProcStats | null> {
@@ -64,23 +92,36 @@ export async function readProcStats(pid: number, procRoot: string): Promise<Proc
       readFile(`${procRoot}/${pid}/stat`, 'utf8'),
       readFile(`${procRoot}/${pid}/status`, 'utf8').catch(() => ''),
     ]);
-    const cpuTicks = parseStatTicks(stat);
-    if (cpuTicks === null) return null;
-    return { cpuTicks, rssKiB: parseStatusRssKiB(status) };
+    const fields = parseStat(stat);
+    if (fields === null) return null;
+    return { ...fields, rssKiB: parseStatusRssKiB(status) };
   } catch {
     return null;
   }
 }
 
 /** Fields after the command name, which may itself contain spaces and parentheses: cut at the last ")". */
-export function parseStatTicks(stat: string): number | null {
+export function parseStat(stat: string): Omit<ProcStats, 'rssKiB'> | null {
   const close = stat.lastIndexOf(')');
   if (close === -1) return null;
   const fields = stat.slice(close + 2).split(' ');
-  // fields[0] is field 3 (state); utime and stime are fields 14 and 15.
-  const utime = Number(fields[11]);
-  const stime = Number(fields[12]);
-  return Number.isFinite(utime) && Number.isFinite(stime) && fields.length > 12 ? utime + stime : null;
+  // fields[0] is field 3 (state), ppid field 4; utime and stime fields 14 and 15; starttime field 22.
+  const num = (i: number): number => Number(fields[i]);
+  const utime = num(11);
+  const stime = num(12);
+  if (!(fields.length > 12 && Number.isFinite(utime) && Number.isFinite(stime))) return null;
+  const startTicks = num(19);
+  return {
+    cpuTicks: utime + stime,
+    state: fields[0] ?? '',
+    ppid: Number.isFinite(num(1)) ? num(1) : 0,
+    startTicks: Number.isFinite(startTicks) ? startTicks : 0,
+  };
+}
+
+/** utime + stime in clock ticks; null when the line is not a stat line. */
+export function parseStatTicks(stat: string): number | null {
+  return parseStat(stat)?.cpuTicks ?? null;
 }
 
 /** VmRSS from /proc/PID/status, in kB: exact whatever the page size (statm counts pages). */

@@ -1,6 +1,7 @@
 // Polls every source at 1 Hz (slower when hidden) into timestamped SystemSnapshots: history ring + subscribers.
 
 import type { AppleGpu, GpuProcess, NvidiaStatus, SystemSnapshot } from '../../shared/system-types';
+import type { RunDir, TrainingSample } from './training-process';
 import type { HostSample } from './host';
 import type { NvidiaSample } from './nvidia-source';
 import { LateSource } from './late-source';
@@ -25,8 +26,8 @@ export interface SamplerSources {
   nvidia?: { sample(): Promise<NvidiaSample>; stop?(): void; pauseStream?(paused: boolean): void } | null;
   apple?: { sample(): Promise<AppleGpu | null> } | null;
   training?: {
-    setRunFolder(dir: string | null): void;
-    sample(gpuProcesses: readonly GpuProcess[]): Promise<SystemSnapshot['trainingProcess']>;
+    setRuns(runs: readonly RunDir[]): void;
+    sample(gpuProcesses: readonly GpuProcess[]): Promise<TrainingSample>;
   } | null;
 }
 
@@ -122,8 +123,9 @@ export class SystemSampler {
     this.reschedule();
   }
 
-  setRunFolder(dir: string | null): void {
-    this.sources.training?.setRunFolder(dir);
+  /** The open folder's runs (empty when none is open): each run's training process is looked for on evidence. */
+  setRuns(runs: readonly RunDir[]): void {
+    this.sources.training?.setRuns(runs);
   }
 
   subscribe(listener: SnapshotListener): () => void {
@@ -176,7 +178,7 @@ export class SystemSampler {
     const appleGpu = appleLate?.value ?? null;
     const gpus = nv?.gpus ?? null;
     const gpuProcesses = (gpus ?? []).flatMap((g) => g.processes ?? []);
-    const trainingProcess = training ? await training.sample(gpuProcesses).catch(() => null) : null;
+    const trainingSample = training ? await training.sample(gpuProcesses).catch(() => null) : null;
     const { status, changed } = this.nvidiaStatus(nv, nvLate?.late === true ? deadline : null);
     return {
       t,
@@ -185,7 +187,8 @@ export class SystemSampler {
       nvidia: status,
       nvidiaChanged: changed,
       appleGpu,
-      trainingProcess,
+      trainingProcesses: trainingSample?.processes ?? [],
+      processExits: trainingSample?.exited ?? [],
     };
   }
 

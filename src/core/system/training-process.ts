@@ -1,37 +1,67 @@
-// Finds the training job (processes holding files under the run folder, else GPU compute processes) and reports its CPU % and RSS.
+// Keeps each run's training processes (attributed on evidence), reports their CPU % and RSS, and each run whose known processes all exited.
 
 import { realpath } from 'node:fs/promises';
-import type { GpuProcess, TrainingProcess } from '../../shared/system-types';
-import { DEFAULT_SCAN_LIMITS, findPidsWithFilesUnder, readProcStats } from './proc';
-import type { ScanLimits } from './proc';
+import { resolve } from 'node:path';
+import type { GpuProcess, ProcessEvidence, ProcessExit, TrainingProcess } from '../../shared/system-types';
+import { DEFAULT_SCAN_LIMITS, readProcStats } from './proc';
+import type { ProcStats, ScanLimits } from './proc';
+import { attributeProcesses } from './run-attribution';
+import type { Attribution, RunFolder } from './run-attribution';
+import type { PackageNameReader } from './own-process';
+
+/** A run of the open folder: its name (RunInfo.run) and its absolute folder. */
+export interface RunDir {
+  run: string;
+  dir: string;
+}
+
+/** What one sample says: each run's processes (runs without evidence have none), and the exits seen now. */
+export interface TrainingSample {
+  processes: TrainingProcess[];
+  exited: ProcessExit[];
+}
 
 export interface TrainingProcessOptions {
   procRoot?: string;
   now: () => number;
-  /** Our own pid at least: rlwatch itself holds the run folder's files open while tailing them. */
+  /** Never attributed: our own pid and our parent by default (children of our pid are skipped as well). */
   excludePids?: Iterable<number>;
-  /** How often to look for writers while none is known. A scan reads every fd link of every process
-   * (~0.2 ms per process measured), so it is rare; a vanished writer triggers a rescan at once. */
+  /** Our pid, whose children (nvidia-smi, the app's own helpers) are never a trainer. */
+  selfPid?: number;
+  /** How often to look again while some run has no known process. A scan reads every fd link of every
+   * process of this user (~0.2 ms per process measured), so it is rare; a vanished process rescans at once. */
   rescanMs?: number;
-  /** How often to look again (for more writers) once one is known. */
+  /** How often to look again (for more processes) once every run has one. */
   rescanFoundMs?: number;
   limits?: ScanLimits;
-  /** /proc scanning is Linux-only; elsewhere only the GPU list is used and CPU/RSS stay null. */
+  /** /proc scanning is Linux-only; elsewhere nothing can be attributed and every run is "not found". */
   hasProc?: boolean;
   /** USER_HZ; fixed at 100 by the Linux ABI, settable for tests. */
   ticksPerSecond?: number;
+  packageName?: PackageNameReader;
+}
+
+interface Known {
+  evidence: ProcessEvidence;
+  startTicks: number;
 }
 
 const USER_HZ = 100;
 const KIB_PER_MIB = 1024;
 
 export class TrainingProcessTracker {
-  private runFolder: string | null = null;
-  private folderPids: number[] = [];
+  private runs: RunDir[] = [];
+  private runsKey = '';
+  /** Resolved folders of the runs (the kernel's /proc links hold resolved paths). */
+  private readonly resolved = new Map<string, string>();
+  /** run → pid → how it was tied to the run. Kept while the process lives (a file may be open only now and then). */
+  private readonly known = new Map<string, Map<number, Known>>();
+  private readonly lastSeenAt = new Map<string, number>();
   private nextScanAt = 0;
   private last: { t: number; ticks: Map<number, number> } | null = null;
   private readonly procRoot: string;
   private readonly exclude: Set<number>;
+  private readonly selfPid: number;
   private readonly rescanMs: number;
   private readonly rescanFoundMs: number;
   private readonly limits: ScanLimits;
@@ -40,7 +70,8 @@ export class TrainingProcessTracker {
 
   constructor(private readonly opts: TrainingProcessOptions) {
     this.procRoot = opts.procRoot ?? '/proc';
-    this.exclude = new Set(opts.excludePids ?? [process.pid]);
+    this.exclude = new Set(opts.excludePids ?? [process.pid, process.ppid]);
+    this.selfPid = opts.selfPid ?? process.pid;
     this.rescanMs = opts.rescanMs ?? 30_000;
     this.rescanFoundMs = opts.rescanFoundMs ?? 120_000;
     this.limits = opts.limits ?? DEFAULT_SCAN_LIMITS;
@@ -48,77 +79,141 @@ export class TrainingProcessTracker {
     this.hz = opts.ticksPerSecond ?? USER_HZ;
   }
 
-  /** The opened folder (all its runs lie below it); null stops the scan. */
-  setRunFolder(dir: string | null): void {
-    if (dir === this.runFolder) return;
-    this.runFolder = dir;
-    this.folderPids = [];
+  /** The runs of the open folder (empty: none open). A new or moved run is looked for on the next sample. */
+  setRuns(runs: readonly RunDir[]): void {
+    const next = runs.map((r) => ({ run: r.run, dir: resolve(r.dir) }));
+    const key = JSON.stringify(next);
+    if (key === this.runsKey) return;
+    this.runsKey = key;
+    const names = new Set(next.map((r) => r.run));
+    for (const run of [...this.known.keys()]) if (!names.has(run)) this.forget(run);
+    const dirs = new Set(next.map((r) => r.dir));
+    for (const dir of [...this.resolved.keys()]) if (!dirs.has(dir)) this.resolved.delete(dir);
+    this.runs = next;
     this.nextScanAt = 0;
-    this.last = null;
   }
 
-  /** The run-folder writers when there are any (on a shared GPU box the GPU list holds other people's jobs);
-   * else the compute processes on the GPUs (graphics-only "G" entries are the desktop, not training). */
-  async sample(gpuProcesses: readonly GpuProcess[]): Promise<TrainingProcess | null> {
+  /** Each run's processes with their footprint, and the runs whose known processes are all gone since the
+   * last sample. `gpuProcesses` only marks which attributed processes are on a GPU: it is no evidence. */
+  async sample(gpuProcesses: readonly GpuProcess[]): Promise<TrainingSample> {
     const now = this.opts.now();
-    const gpuPids = [...new Set(gpuProcesses.filter((p) => p.type !== 'G').map((p) => p.pid))].filter(
-      (pid) => !this.exclude.has(pid),
+    if (!this.hasProc) return { processes: [], exited: [] };
+    if (this.runs.length > 0 && now >= this.nextScanAt) await this.scan();
+    const pids = [...new Set([...this.known.values()].flatMap((m) => [...m.keys()]))].sort((a, b) => a - b);
+    const stats = new Map<number, ProcStats>();
+    await Promise.all(
+      pids.map(async (pid) => {
+        const s = await readProcStats(pid, this.procRoot);
+        if (s) stats.set(pid, s);
+      }),
     );
-    const folder = this.runFolder;
-    if (this.hasProc && folder && now >= this.nextScanAt) {
-      // /proc links hold resolved absolute paths, so compare against the resolved folder.
-      const dir = await realpath(folder).catch(() => folder);
-      this.folderPids = await findPidsWithFilesUnder(dir, this.procRoot, this.exclude, this.limits);
-      this.nextScanAt = now + (this.folderPids.length > 0 ? this.rescanFoundMs : this.rescanMs);
+    const gpuPids = new Set(gpuProcesses.filter((p) => p.type !== 'G').map((p) => p.pid));
+    const exited: ProcessExit[] = [];
+    const processes: TrainingProcess[] = [];
+    for (const [run, members] of this.known) {
+      const gone = [...members].filter(([pid, k]) => !isAlive(stats.get(pid), k)).map(([pid]) => pid);
+      if (gone.length === 0) {
+        this.lastSeenAt.set(run, now);
+        processes.push(this.measure(run, members, stats, gpuPids, now));
+        continue;
+      }
+      // A process gone: look again on the next sample (a restart, another worker) instead of waiting.
+      this.nextScanAt = 0;
+      if (gone.length < members.size) {
+        for (const pid of gone) members.delete(pid);
+        this.lastSeenAt.set(run, now);
+        processes.push(this.measure(run, members, stats, gpuPids, now));
+        continue;
+      }
+      exited.push({
+        run,
+        pids: [...members.keys()].sort((a, b) => a - b),
+        at: now,
+        lastSeenAt: this.lastSeenAt.get(run) ?? now,
+      });
+      this.forget(run);
     }
-    const fromFolder = this.folderPids.length > 0;
-    const pids = (fromFolder ? this.folderPids : gpuPids).slice().sort((a, b) => a - b);
-    if (pids.length === 0) {
-      this.last = null;
-      return null;
-    }
-    const foundVia = !fromFolder ? 'gpu' : pids.some((p) => gpuPids.includes(p)) ? 'both' : 'run-folder';
-    if (!this.hasProc) return { pids, foundVia, cpuPct: null, rssMiB: null };
-    return this.measure(pids, foundVia, now);
+    const ticks = new Map<number, number>();
+    for (const [pid, s] of stats) ticks.set(pid, s.cpuTicks);
+    this.last = { t: now, ticks };
+    const byRun = (x: { run: string }, y: { run: string }): number =>
+      x.run < y.run ? -1 : x.run > y.run ? 1 : 0;
+    processes.sort(byRun);
+    exited.sort(byRun);
+    return { processes, exited };
   }
 
-  private async measure(
-    pids: number[],
-    foundVia: TrainingProcess['foundVia'],
+  private forget(run: string): void {
+    this.known.delete(run);
+    this.lastSeenAt.delete(run);
+  }
+
+  private async scan(): Promise<void> {
+    const folders: RunFolder[] = await Promise.all(
+      this.runs.map(async (r) => {
+        let real = this.resolved.get(r.dir);
+        if (real === undefined) {
+          real = await realpath(r.dir).catch(() => r.dir);
+          this.resolved.set(r.dir, real);
+        }
+        return { run: r.run, dirs: real === r.dir ? [r.dir] : [r.dir, real] };
+      }),
+    );
+    const found: Attribution[] = await attributeProcesses(folders, {
+      procRoot: this.procRoot,
+      exclude: this.exclude,
+      selfPid: this.selfPid,
+      limits: this.limits,
+      packageName: this.opts.packageName,
+    });
+    const names = new Set(this.runs.map((r) => r.run));
+    for (const a of found) {
+      if (!names.has(a.run)) continue;
+      let members = this.known.get(a.run);
+      if (!members) this.known.set(a.run, (members = new Map()));
+      members.set(a.pid, { evidence: a.evidence, startTicks: a.startTicks });
+    }
+    const everyRunKnown = this.runs.every((r) => this.known.has(r.run));
+    this.nextScanAt = this.opts.now() + (everyRunKnown ? this.rescanFoundMs : this.rescanMs);
+  }
+
+  private measure(
+    run: string,
+    members: Map<number, Known>,
+    stats: Map<number, ProcStats>,
+    gpuPids: ReadonlySet<number>,
     now: number,
-  ): Promise<TrainingProcess> {
-    const stats = await Promise.all(pids.map((pid) => readProcStats(pid, this.procRoot)));
-    const ticks = new Map<number, number>();
+  ): TrainingProcess {
+    const pids = [...members.keys()].sort((a, b) => a - b);
     let rssKiB = 0;
     let anyRss = false;
-    const alive: number[] = [];
-    stats.forEach((s, i) => {
-      const pid = pids[i];
-      if (!s || pid === undefined) return;
-      alive.push(pid);
-      ticks.set(pid, s.cpuTicks);
+    let delta = 0;
+    let common = 0;
+    const prev = this.last;
+    for (const pid of pids) {
+      const s = stats.get(pid);
+      if (!s) continue;
       if (s.rssKiB !== null) {
         rssKiB += s.rssKiB;
         anyRss = true;
       }
-    });
-    // A writer that exited: look again on the next sample instead of waiting for the rescan period.
-    if (alive.length < pids.length && this.folderPids.length > 0) this.nextScanAt = 0;
-    let cpuPct: number | null = null;
-    const prev = this.last;
-    if (prev && now > prev.t) {
-      let delta = 0;
-      let common = 0;
-      for (const [pid, t] of ticks) {
-        const before = prev.ticks.get(pid);
-        if (before === undefined || t < before) continue;
-        delta += t - before;
-        common += 1;
-      }
-      if (common > 0) cpuPct = (delta / this.hz / ((now - prev.t) / 1000)) * 100;
+      const before = prev?.ticks.get(pid);
+      if (before === undefined || s.cpuTicks < before) continue;
+      delta += s.cpuTicks - before;
+      common += 1;
     }
-    this.last = { t: now, ticks };
-    if (alive.length === 0) return { pids, foundVia, cpuPct: null, rssMiB: null };
-    return { pids: alive, foundVia, cpuPct, rssMiB: anyRss ? rssKiB / KIB_PER_MIB : null };
+    const cpuPct =
+      prev && now > prev.t && common > 0 ? (delta / this.hz / ((now - prev.t) / 1000)) * 100 : null;
+    return {
+      run,
+      processes: pids.map((pid) => ({ pid, evidence: members.get(pid)!.evidence, onGpu: gpuPids.has(pid) })),
+      cpuPct,
+      rssMiB: anyRss ? rssKiB / KIB_PER_MIB : null,
+    };
   }
+}
+
+/** Alive: its stat is readable, it is not a zombie, and it is the process we saw (not a reused pid). */
+function isAlive(s: ProcStats | undefined, k: Known): boolean {
+  return s !== undefined && s.state !== 'Z' && s.state !== 'X' && s.startTicks === k.startTicks;
 }

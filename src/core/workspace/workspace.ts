@@ -202,6 +202,11 @@ export class Workspace {
     return [...this.runs.values()].sort(byRunName).map(runInfo);
   }
 
+  /** Each run's absolute folder (the system sampler looks for the process training it). */
+  runDirs(): { run: string; dir: string }[] {
+    return [...this.runs.values()].sort(byRunName).map((r) => ({ run: r.run, dir: r.dir }));
+  }
+
   /** The run's effective config: its own config.json over what its sources carry (W&B config); null
    * when it has none (also for an unknown run). */
   configOf(run: string): Record<string, unknown> | null {

@@ -129,7 +129,7 @@ async function throughApp(dir: string, rec: Recording): Promise<Transition[]> {
     start: () => {},
     stop: () => {},
     setHidden: () => {},
-    setRunFolder: () => {},
+    setRuns: () => {},
     subscribe: (l) => ((sampled = l), () => (sampled = null)),
     getHistory: () => [],
   };

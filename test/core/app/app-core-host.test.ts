@@ -16,6 +16,7 @@ import { HealthEngine } from '../../../src/core/health';
 import { openAppStore, storePathFromEnv } from '../../../src/core/app/app-store';
 import { openStore, ResilientStore } from '../../../src/core/store';
 import { SystemSampler } from '../../../src/core/system';
+import type { RunDir } from '../../../src/core/system';
 import { EventFileWriter } from '../../../src/core/tfevents/writer';
 import { waitFor } from '../../helpers/wait-for';
 import { figureArgs } from './figure-args';
@@ -217,6 +218,21 @@ describe('system sampling', () => {
   });
 });
 
+describe('training processes', () => {
+  test('the sampler is given each run of the open folder with its absolute folder', async () => {
+    let runs: readonly RunDir[] = [];
+    const sampler = new SystemSampler(
+      { training: { setRuns: (r) => (runs = r), sample: async () => ({ processes: [], exited: [] }) } },
+      { intervalMs: 100 },
+    );
+    const core = new AppCore({ host: HOST, store: openStore({ path: null }), createSampler: () => sampler });
+    const root = klRun('runs-to-sampler', 0.02);
+    await core.open(root);
+    expect(runs).toEqual([{ run: 'run1', dir: join(root, 'run1') }]);
+    await core.dispose();
+  });
+});
+
 describe('per-run metadata', () => {
   test('opening a folder records each run as seen, with its freshness, in the store', async () => {
     const store = openAppStore({ path: join(tmp, 'meta', 'rlwatch.db') });
@@ -274,7 +290,8 @@ describe('machine health from live samples', () => {
       nvidia: { state: 'ok', gpuCount: 1, driverVersion: null },
       nvidiaChanged: false,
       appleGpu: null,
-      trainingProcess: null,
+      trainingProcesses: [],
+      processExits: [],
     });
     const points = machinePoints(snap(5, 1000));
     expect(points.map((p) => p.tag)).toEqual([

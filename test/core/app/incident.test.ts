@@ -35,7 +35,7 @@ const sampler = (): SamplerLike => ({
   start: () => {},
   stop: () => {},
   setHidden: () => {},
-  setRunFolder: () => {},
+  setRuns: () => {},
   subscribe: () => () => {},
   getHistory: () =>
     [

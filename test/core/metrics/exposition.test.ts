@@ -272,7 +272,18 @@ describe('MetricsExposition', () => {
       nvidia: { state: 'ok', gpuCount: 2, driverVersion: '550.54' },
       nvidiaChanged: false,
       appleGpu: null,
-      trainingProcess: { pids: [10, 11], foundVia: 'gpu', cpuPct: 150, rssMiB: 2048 },
+      trainingProcesses: [
+        {
+          run: 'ppo',
+          processes: [
+            { pid: 10, evidence: 'open-files', onGpu: true },
+            { pid: 11, evidence: 'cwd', onGpu: false },
+          ],
+          cpuPct: 150,
+          rssMiB: 2048,
+        },
+      ],
+      processExits: [],
     };
     src.snapshot = snap;
     let clock = NOW;
@@ -294,8 +305,8 @@ describe('MetricsExposition', () => {
     expect(samples(all, 'rlwatch_gpu_temperature_celsius', { gpu: '1' })).toEqual([]);
     expect(value(all, 'rlwatch_cpu_utilization_ratio')).toBe(0.25);
     expect(value(all, 'rlwatch_memory_total_bytes')).toBe(16 * 1024 ** 3);
-    expect(value(all, 'rlwatch_training_process_cpu_ratio')).toBe(1.5);
-    expect(value(all, 'rlwatch_training_processes')).toBe(2);
+    expect(value(all, 'rlwatch_training_process_cpu_ratio', { run: 'ppo' })).toBe(1.5);
+    expect(value(all, 'rlwatch_training_processes', { run: 'ppo' })).toBe(2);
     clock = NOW + 120_000;
     all = await scrape(m);
     expect(samples(all, 'rlwatch_gpu_utilization_ratio')).toEqual([]);

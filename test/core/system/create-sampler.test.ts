@@ -41,8 +41,8 @@ describe.runIf(process.platform !== 'win32')('createSystemSampler', () => {
     });
     expect(s.nvidia).toEqual({ state: 'ok', gpuCount: 1, driverVersion: '515.105.01' });
     expect(s.gpus?.[0]).toMatchObject({ name: 'Tesla T4', memoryUsedMiB: 1032, powerDrawW: 26.78 });
-    // pid 5762 (python, type C) is on the GPU; it does not exist in this empty proc root, so no figures.
-    expect(s.trainingProcess).toEqual({ pids: [5762], foundVia: 'gpu', cpuPct: null, rssMiB: null });
+    // pid 5762 (python, type C) is on the GPU, but being on a GPU ties it to no run: no training process.
+    expect(s.trainingProcesses).toEqual([]);
     expect(fake.launches()).toBe(1);
     sampler.stop();
   });

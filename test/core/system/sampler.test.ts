@@ -1,7 +1,14 @@
 // The sampler on a fake clock: cadence, hidden slow-down, history bound, null-on-failure, "no GPU" announced once.
 
 import { describe, expect, it } from 'vitest';
-import type { GpuProcess, NvidiaGpu, SystemSnapshot } from '../../../src/shared/system-types';
+import type {
+  GpuProcess,
+  NvidiaGpu,
+  ProcessExit,
+  SystemSnapshot,
+  TrainingProcess,
+} from '../../../src/shared/system-types';
+import type { RunDir } from '../../../src/core/system/training-process';
 import { NvidiaSource } from '../../../src/core/system/nvidia-source';
 import { RingBuffer } from '../../../src/core/system/ring-buffer';
 import { SystemSampler } from '../../../src/core/system/sampler';
@@ -71,7 +78,8 @@ describe('SystemSampler', () => {
       memTotalMiB: 10240,
       gpus: null,
       appleGpu: null,
-      trainingProcess: null,
+      trainingProcesses: [],
+      processExits: [],
     });
     await clock.advance(4000);
     expect(seen.map((s) => s.t - seen[0]!.t)).toEqual([0, 1000, 2000, 3000, 4000]);
@@ -191,10 +199,17 @@ describe('SystemSampler', () => {
     expect(seen.every((s) => s.gpus === null && s.cpuPct === 12.5)).toBe(true);
   });
 
-  it('hands the GPU process list to the training-process tracker and the run folder through', async () => {
+  it('hands the GPU process list to the training-process tracker, the runs through, and its answer on', async () => {
     const gpus = t4();
     let given: readonly GpuProcess[] = [];
-    let folder: string | null = null;
+    let runs: readonly RunDir[] = [];
+    const proc: TrainingProcess = {
+      run: 'a',
+      processes: [{ pid: 5762, evidence: 'cwd', onGpu: true }],
+      cpuPct: 99,
+      rssMiB: 3000,
+    };
+    const exit: ProcessExit = { run: 'b', pids: [77], at: 2, lastSeenAt: 1 };
     const sampler = new SystemSampler(
       {
         nvidia: {
@@ -205,22 +220,23 @@ describe('SystemSampler', () => {
           }),
         },
         training: {
-          setRunFolder: (d) => {
-            folder = d;
+          setRuns: (r) => {
+            runs = r;
           },
           sample: async (procs) => {
             given = procs;
-            return { pids: [5762], foundVia: 'gpu', cpuPct: 99, rssMiB: 3000 };
+            return { processes: [proc], exited: [exit] };
           },
         },
       },
       { clock: new FakeClock() },
     );
-    sampler.setRunFolder('/runs/a');
+    sampler.setRuns([{ run: 'a', dir: '/runs/a' }]);
     const s = await sampler.sampleOnce();
-    expect(folder).toBe('/runs/a');
+    expect(runs).toEqual([{ run: 'a', dir: '/runs/a' }]);
     expect(given.map((p) => p.pid)).toEqual([675, 5762]);
-    expect(s.trainingProcess).toEqual({ pids: [5762], foundVia: 'gpu', cpuPct: 99, rssMiB: 3000 });
+    expect(s.trainingProcesses).toEqual([proc]);
+    expect(s.processExits).toEqual([exit]);
     expect(s.gpus).toBe(gpus);
   });
 

@@ -1,0 +1,120 @@
+// One bounded pass over /proc for all runs: which process belongs to which run, on evidence only (open files, cwd, command line).
+
+import { isAbsolute, resolve, sep } from 'node:path';
+import type { ProcessEvidence } from '../../shared/system-types';
+import { isRlwatchCommand, readPackageName } from './own-process';
+import type { PackageNameReader } from './own-process';
+import {
+  DEFAULT_SCAN_LIMITS,
+  listFds,
+  listPids,
+  readCmdline,
+  readCwd,
+  readFdTargets,
+  readProcStats,
+} from './proc';
+import type { ScanLimits } from './proc';
+
+/** A run and its folder: `dirs` are the names it may go by (as opened, and resolved), absolute. */
+export interface RunFolder {
+  run: string;
+  dirs: readonly string[];
+}
+
+export interface Attribution {
+  pid: number;
+  run: string;
+  evidence: ProcessEvidence;
+  /** From /proc/PID/stat: tells this process from a later one given the same pid. */
+  startTicks: number;
+}
+
+export interface AttributionOptions {
+  procRoot: string;
+  /** Never attributed: our own pid and our parent (the shell or launcher that started rlwatch). */
+  exclude: ReadonlySet<number>;
+  /** Processes whose parent is this pid are our children (nvidia-smi, the Electron window): never attributed. */
+  selfPid: number;
+  limits?: ScanLimits;
+  packageName?: PackageNameReader;
+}
+
+/** Finds the run whose folder holds `path` (the deepest one when run folders nest). */
+class RunMatcher {
+  private readonly entries: { run: string; dir: string; prefix: string }[];
+
+  constructor(runs: readonly RunFolder[]) {
+    this.entries = runs
+      .flatMap((r) => r.dirs.map((dir) => ({ run: r.run, dir, prefix: dir.endsWith(sep) ? dir : dir + sep })))
+      .sort((a, b) => b.dir.length - a.dir.length);
+  }
+
+  runOf(path: string): string | null {
+    for (const e of this.entries) if (path === e.dir || path.startsWith(e.prefix)) return e.run;
+    return null;
+  }
+
+  runsOf(paths: Iterable<string>): Set<string> {
+    const out = new Set<string>();
+    for (const p of paths) {
+      const run = this.runOf(p);
+      if (run !== null) out.add(run);
+    }
+    return out;
+  }
+}
+
+/** Runs the arguments name (an argument, or the value of `--opt=VALUE`, that is a run folder or a path in
+ * one). A relative one is resolved against the cwd; one that stays in the cwd's own run (`train.py` run
+ * from the run folder) names nothing new: that is the cwd's evidence. */
+function runsNamed(argv: readonly string[], cwd: string | null, match: RunMatcher): Set<string> {
+  const cwdRun = cwd === null ? null : match.runOf(cwd);
+  const out = new Set<string>();
+  for (const arg of argv) {
+    const eq = arg.startsWith('-') ? arg.indexOf('=') : -1;
+    const value = eq >= 0 ? arg.slice(eq + 1) : arg;
+    if (value === '' || value.startsWith('-')) continue;
+    const relative = !isAbsolute(value);
+    if (relative && cwd === null) continue;
+    const run = match.runOf(relative ? resolve(cwd!, value) : resolve(value));
+    if (run !== null && !(relative && run === cwdRun)) out.add(run);
+  }
+  return out;
+}
+
+/**
+ * Each process of this user (whose fd folder can be read; others' are refused by the kernel) that is not
+ * rlwatch's own is tied to the runs its strongest evidence names: the run folders it holds files open
+ * under; else those its command line names; else the one its cwd lies in. GPU use is no evidence.
+ * One pass over /proc however many runs; cwd and argv are read only for these candidates.
+ */
+export async function attributeProcesses(
+  runs: readonly RunFolder[],
+  opts: AttributionOptions,
+): Promise<Attribution[]> {
+  if (runs.length === 0) return [];
+  const limits = opts.limits ?? DEFAULT_SCAN_LIMITS;
+  const packageName = opts.packageName ?? readPackageName;
+  const match = new RunMatcher(runs);
+  const found: Attribution[] = [];
+  for (const pid of await listPids(opts.procRoot, limits)) {
+    if (opts.exclude.has(pid)) continue;
+    const fds = await listFds(pid, opts.procRoot);
+    if (fds === null) continue;
+    const argv = await readCmdline(pid, opts.procRoot);
+    // An empty command line: a kernel thread or a zombie, never a trainer.
+    if (argv.length === 0) continue;
+    const cwd = await readCwd(pid, opts.procRoot);
+    if (await isRlwatchCommand(argv, cwd, packageName)) continue;
+    const targets = await readFdTargets(pid, fds, opts.procRoot, limits.maxFdsPerProcess);
+    let evidence: ProcessEvidence = 'open-files';
+    let tied = match.runsOf(targets);
+    if (tied.size === 0) [evidence, tied] = ['command-line', runsNamed(argv, cwd, match)];
+    if (tied.size === 0 && cwd !== null) [evidence, tied] = ['cwd', match.runsOf([cwd])];
+    if (tied.size === 0) continue;
+    const stats = await readProcStats(pid, opts.procRoot);
+    if (!stats || stats.ppid === opts.selfPid) continue;
+    for (const run of tied) found.push({ pid, run, evidence, startTicks: stats.startTicks });
+  }
+  return found;
+}
