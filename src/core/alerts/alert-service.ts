@@ -111,9 +111,13 @@ export class AlertService {
     this.handle(out);
   }
 
-  /** A live system sample: memory / GPU rules run on it as points of the machine pseudo-run. */
+  /** A live system sample: memory / GPU rules run on it as points of the machine pseudo-run; a run whose known
+   * trainer process exited before it finished raises trainer-exited. */
   onSnapshot(snap: SystemSnapshot): void {
-    this.handle(this.machine.feed(snap));
+    const exits = (snap.processExits ?? []).flatMap((e) =>
+      this.configured.has(e.run) && !this.finished.has(e.run) ? this.engine.processExited(e.run, e.at) : [],
+    );
+    this.handle([...this.machine.feed(snap), ...exits]);
   }
 
   /** Stalled-run checks and held-back notification summaries; call it on a timer. */

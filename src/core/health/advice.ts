@@ -25,6 +25,8 @@ const OWN_ADVICE: Partial<Record<RuleId, string>> = {
     'A loss or reward became NaN/Inf: training is broken. Lower the learning rate, check the reward function and enable gradient clipping.',
   'stalled-run':
     'No new data for much longer than this run usually takes between writes: check the training process.',
+  'trainer-exited':
+    'The process writing this run is gone and the run did not finish: look at its log for the error (or an out-of-memory kill), then resume from the last checkpoint.',
   // The three combined signals: seed 004 §7's troubleshooting table.
   'entropy-collapse-low-temperature':
     'Entropy collapsed while the sampling temperature is low: the temperature controller is too suppressive. Lower `qps_sensitivity` or raise `min_temperature`.',

@@ -14,7 +14,7 @@ import {
 import { COMBINED_RULES, judgeCombined, RunSummary } from './combined-rules';
 import { AlertGates, type CitedPoint } from './gates';
 import { POINT_RULES, type PointRule, type RuleContext } from './rules';
-import { ArrivalGaps, STALLED_RUN } from './stall';
+import { ArrivalGaps, STALLED_RUN, TRAINER_EXITED } from './stall';
 import { DEFAULT_THRESHOLDS, type ThresholdName, type Thresholds } from './thresholds';
 import type { Alert, AlertSink, AlertTransition, RuleId } from './types';
 
@@ -50,6 +50,8 @@ interface RunState {
   finished: boolean;
   /** The point that arrived last (of any tag): a stall cites it. */
   lastPoint: CitedPoint | null;
+  /** Its trainer process exited (processExited) and no data came since. */
+  exited: boolean;
   lastTrainingWall: number;
   /** Data arrivals (clock time), for stall detection. */
   arrivals: ArrivalGaps;
@@ -110,8 +112,38 @@ export class HealthEngine {
     const r = this.run(run);
     r.finished = finished;
     if (!finished) return [];
-    const cleared = this.gates.clearNow(run, STALLED_RUN.id, r.lastPoint ?? NO_POINT, this.opts.clock());
-    return cleared ? [cleared] : [];
+    const now = this.opts.clock();
+    const point = r.lastPoint ?? NO_POINT;
+    return [STALLED_RUN, TRAINER_EXITED].flatMap((rule) => this.gates.clearNow(run, rule.id, point, now) ?? []);
+  }
+
+  /**
+   * The run's known trainer process exited at `at` (ms) while the run had not finished: critical at once, citing
+   * the run's last logged point (its step; the seconds since it as the value). New data or finishing clears it.
+   */
+  processExited(run: string, at: number): AlertTransition[] {
+    const r = this.runs.get(run);
+    if (!r || r.finished || r.lastPoint === null) return [];
+    const { step, wallTime } = r.lastPoint;
+    const silentS = Math.max(0, Math.round((at - (r.arrivals.lastArrival ?? at)) / 1000));
+    r.exited = true;
+    return this.gates.judge(
+      {
+        run,
+        rule: TRAINER_EXITED,
+        tag: null,
+        quantity: null,
+        point: { tag: null, step, wallTime, value: silentS },
+        level: {
+          kind: 'bad',
+          severity: 'critical',
+          after: 1,
+          message: `the trainer process exited ${silentS} s after the last data, before the run finished`,
+        },
+        scope: r.scope,
+      },
+      this.opts.clock(),
+    );
   }
 
   /** Forget a run: its active alerts are cleared (so raised/cleared still alternate). */
@@ -145,7 +177,8 @@ export class HealthEngine {
   tick(now = this.opts.clock()): AlertTransition[] {
     const out: AlertTransition[] = [];
     for (const [run, r] of this.runs) {
-      if (r.finished || r.lastPoint === null) continue;
+      // An exited trainer is already reported (critical): its silence is no second incident.
+      if (r.finished || r.exited || r.lastPoint === null) continue;
       const stall = r.arrivals.stall(now, this.thresholdsOf(r));
       if (stall === null) continue;
       // It cites the run's last logged point: its step, and the silence since it as the value.
@@ -198,6 +231,7 @@ export class HealthEngine {
         explicit: new Set(),
         finished: false,
         lastPoint: null,
+        exited: false,
         lastTrainingWall: -Infinity,
         arrivals: new ArrivalGaps(),
         primary: new Map(),
@@ -245,9 +279,12 @@ export class HealthEngine {
       value: raw,
     };
     r.lastPoint = point;
-    // Any arrival ends a stall.
-    const unstalled = this.gates.clearNow(run, STALLED_RUN.id, point, now);
-    if (unstalled) out.push(unstalled);
+    // Any arrival ends a stall, and an exit (a trainer restarted in the same folder).
+    r.exited = false;
+    for (const rule of [STALLED_RUN, TRAINER_EXITED]) {
+      const cleared = this.gates.clearNow(run, rule.id, point, now);
+      if (cleared) out.push(cleared);
+    }
     const t = this.tagState(run, r, tag);
     if (step < t.lastStep) {
       // Restart from a checkpoint: the windows describe a timeline that no longer exists. Reset

@@ -17,6 +17,7 @@ export const RULE_TITLES: Readonly<Record<RuleId, string>> = {
   'memory-high': 'System memory high',
   'gpu-memory-high': 'GPU memory nearly full',
   'stalled-run': 'Run stalled',
+  'trainer-exited': 'Trainer exited',
   'entropy-collapse-low-temperature': 'Entropy collapse at low temperature',
   'kl-high-reward-falling': 'KL high while reward falls',
   'clip-near-zero-slow-learning': 'Clip fraction near zero, slow learning',

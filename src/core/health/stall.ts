@@ -8,6 +8,8 @@ import type { Level } from './types';
 
 /** One silence raises; the next arrival (or finishing the run) clears. */
 export const STALLED_RUN: Hysteresis = { id: 'stalled-run', clearAfter: 1 };
+/** The run's known trainer process is gone before the run finished: raised at once, cleared like a stall. */
+export const TRAINER_EXITED: Hysteresis = { id: 'trainer-exited', clearAfter: 1 };
 
 /** Arrivals closer than this are one batch (a reader delivers a file's new points together). */
 const SAME_ARRIVAL_MS = 1000;
@@ -18,6 +20,11 @@ export class ArrivalGaps {
   /** Clock time of the last arrival, and the gaps between distinct arrivals. */
   private last: number | null = null;
   private readonly gaps: number[] = [];
+
+  /** Clock time of the last arrival; null before any. */
+  get lastArrival(): number | null {
+    return this.last;
+  }
 
   note(now: number): void {
     if (this.last !== null && now - this.last >= SAME_ARRIVAL_MS) {

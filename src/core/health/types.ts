@@ -34,6 +34,7 @@ export const RULE_IDS = [
   'memory-high',
   'gpu-memory-high',
   'stalled-run',
+  'trainer-exited',
   'entropy-collapse-low-temperature',
   'kl-high-reward-falling',
   'clip-near-zero-slow-learning',

@@ -163,6 +163,25 @@ describe('stalled run', () => {
     clock.now += 400_000;
     expect(engine.tick()).toHaveLength(1);
   });
+  it('a known trainer process that exits before the run finished is reported at once, critical, not as a later stall', () => {
+    const { clock, engine } = live(2000, 20);
+    clock.now += 3_000;
+    const [exited] = engine.processExited('r', clock.now);
+    expect(exited).toMatchObject({
+      kind: 'raised',
+      alert: { rule: 'trainer-exited', severity: 'critical', tag: null, step: 19, value: 3 },
+    });
+    clock.now += 60_000;
+    expect(engine.tick()).toEqual([]);
+    // The trainer restarted in the same folder: data again clears it.
+    expect(engine.feed('r', 'loss', 0, 0, 1)[0]).toMatchObject({
+      kind: 'cleared',
+      alert: { rule: 'trainer-exited' },
+    });
+    const { engine: done } = live(2000, 20);
+    done.setFinished('r');
+    expect(done.processExited('r', 0)).toEqual([]);
+  });
   it('not for a run read once from disk, nor a finished run', () => {
     const { clock, engine } = harness();
     for (let i = 0; i < 100; i++) engine.feed('old', 'loss', i, i, 1);
