@@ -62,6 +62,8 @@ export class AlertService {
   private readonly runPath: RunPath;
   private readonly configured = new Set<string>();
   private readonly finished = new Set<string>();
+  /** Each run's progress fraction as the last run list said (null: its files do not say). */
+  private readonly progress = new Map<string, number | null>();
   /** Incidents acknowledged while open when the last session ended: re-acknowledged when they raise again. */
   private readonly pendingAcks = new Set<string>();
   private readonly batchListeners = new Set<AlertBatchListener>();
@@ -103,6 +105,7 @@ export class AlertService {
     const out: AlertTransition[] = [];
     for (const r of runs) {
       this.ensureRun(r.run);
+      this.progress.set(r.run, r.progress?.fraction ?? null);
       if ((r.progress?.fraction === 1 || (r.ended ?? null) !== null) && !this.finished.has(r.run)) {
         this.finished.add(r.run);
         out.push(...this.engine.setFinished(r.run));
@@ -115,7 +118,9 @@ export class AlertService {
    * trainer process exited before it finished raises trainer-exited. */
   onSnapshot(snap: SystemSnapshot): void {
     const exits = (snap.processExits ?? []).flatMap((e) =>
-      this.configured.has(e.run) && !this.finished.has(e.run) ? this.engine.processExited(e.run, e.at) : [],
+      this.configured.has(e.run) && !this.finished.has(e.run)
+        ? this.engine.processExited(e.run, e.at, this.progress.get(e.run) ?? null)
+        : [],
     );
     this.handle([...this.machine.feed(snap), ...exits]);
   }
@@ -143,6 +148,7 @@ export class AlertService {
     this.registry.forgetSession();
     this.configured.clear();
     this.finished.clear();
+    this.progress.clear();
     this.pendingAcks.clear();
     this.machine.forget();
   }

@@ -114,14 +114,18 @@ export class HealthEngine {
     if (!finished) return [];
     const now = this.opts.clock();
     const point = r.lastPoint ?? NO_POINT;
-    return [STALLED_RUN, TRAINER_EXITED].flatMap((rule) => this.gates.clearNow(run, rule.id, point, now) ?? []);
+    return [STALLED_RUN, TRAINER_EXITED].flatMap(
+      (rule) => this.gates.clearNow(run, rule.id, point, now) ?? [],
+    );
   }
 
   /**
-   * The run's known trainer process exited at `at` (ms) while the run had not finished: critical at once, citing
-   * the run's last logged point (its step; the seconds since it as the value). New data or finishing clears it.
+   * The run's known trainer process exited at `at` (ms) while the run had not finished, citing the run's last
+   * logged point (its step; the seconds since it as the value), at once. `progress` is the run's progress
+   * fraction: below 1 it certainly did not finish (critical); null when its files cannot say (a warning: a
+   * healthy SB3 or TensorBoard run ends the same way). New data or finishing clears it.
    */
-  processExited(run: string, at: number): AlertTransition[] {
+  processExited(run: string, at: number, progress: number | null): AlertTransition[] {
     const r = this.runs.get(run);
     if (!r || r.finished || r.lastPoint === null) return [];
     const { step, wallTime } = r.lastPoint;
@@ -136,9 +140,12 @@ export class HealthEngine {
         point: { tag: null, step, wallTime, value: silentS },
         level: {
           kind: 'bad',
-          severity: 'critical',
+          severity: progress === null ? 'warning' : 'critical',
           after: 1,
-          message: `the trainer process exited ${silentS} s after the last data, before the run finished`,
+          message:
+            progress === null
+              ? `the trainer process exited ${silentS} s after the last data; the run's files do not say whether it finished`
+              : `the trainer process exited ${silentS} s after the last data, at ${Math.round(progress * 100)} % of the run`,
         },
         scope: r.scope,
       },
@@ -338,7 +345,10 @@ export class HealthEngine {
       if (!rule.inputs.includes(role)) continue;
       const level = judgeCombined(rule, r.summary, this.gates.isOn(run, rule.companion), th);
       out.push(
-        ...this.gates.judge({ run, rule, tag: null, quantity: null, point, level, scope: r.scope }, now),
+        ...this.gates.judge(
+          { run, rule, tag: null, quantity: null, point, level, scope: r.scope, companion: rule.companion },
+          now,
+        ),
       );
     }
   }

@@ -88,6 +88,8 @@ export interface GateInput {
   level: Level;
   /** The run's world: the alert's advice is worded for it. */
   scope: RunScope;
+  /** A combined rule's companion: while that rule's incident is open, this one is its symptom and joins it. */
+  companion?: RuleId;
 }
 
 const memberId = (run: string, rule: RuleId, tag: string | null): string => JSON.stringify([run, rule, tag]);
@@ -99,7 +101,7 @@ export class AlertGates {
   constructor(private readonly sink: AlertSink | undefined) {}
 
   judge(input: GateInput, now: number): AlertTransition[] {
-    const { run, rule, tag, quantity, point, level, scope } = input;
+    const { run, rule, tag, quantity, point, level, scope, companion } = input;
     const mid = memberId(run, rule.id, tag);
     let m = this.members.get(mid);
     if (!m) {
@@ -129,18 +131,17 @@ export class AlertGates {
     if (m.bad < level.after) return [];
     const severity: Severity =
       level.severity === 'critical' && m.crit >= level.after ? 'critical' : 'warning';
-    const latched = !m.on;
     m.on = true;
     s.on.add(mid);
     if (!s.active && s.partOf === null) {
-      const host = this.freshIncident(s);
+      const host = this.incidentOf(run, companion) ?? this.freshIncident(s);
       if (host !== null) {
         s.partOf = host;
         host.joined.add(s);
-        return this.absorb(host, point, severity, level, latched, now);
+        return this.absorb(host, point, severity, level, now);
       }
     }
-    if (s.partOf !== null) return this.absorb(s.partOf, point, severity, level, latched, now);
+    if (s.partOf !== null) return this.absorb(s.partOf, point, severity, level, now);
     if (!s.active) {
       // Flapping (raised again soon after it cleared): it must stay quiet longer before the next clear.
       s.damping =
@@ -167,7 +168,7 @@ export class AlertGates {
       };
       return [this.emit({ kind: 'raised', alert: s.active, notify: this.notifies(s, now) })];
     }
-    return this.absorb(s, point, severity, level, latched, now);
+    return this.absorb(s, point, severity, level, now);
   }
 
   /** A bad level on an incident's own stream or on a symptom joined to it: its tag is listed; a critical level
@@ -177,12 +178,11 @@ export class AlertGates {
     point: CitedPoint,
     severity: Severity,
     level: Extract<Level, { kind: 'bad' }>,
-    latched: boolean,
     now: number,
   ): AlertTransition[] {
     const a = s.active;
     if (a === null) return [];
-    if (latched && point.tag !== null && !a.tags.includes(point.tag))
+    if (point.tag !== null && !a.tags.includes(point.tag))
       s.active = { ...a, tags: [...a.tags, point.tag] };
     if (s.active!.severity === 'warning' && severity === 'critical') {
       s.active = {
@@ -200,6 +200,19 @@ export class AlertGates {
       ];
     }
     return [];
+  }
+
+  /** The open incident a latched member of `rule` belongs to on the run (its own, or the one it joined). */
+  private incidentOf(run: string, rule: RuleId | undefined): Stream | null {
+    if (rule === undefined) return null;
+    for (const m of this.members.values()) {
+      if (!m.on || m.rule !== rule) continue;
+      const s = this.streams.get(m.stream);
+      if (s?.run !== run) continue;
+      const host = s.active ? s : s.partOf;
+      if (host?.active) return host;
+    }
+    return null;
   }
 
   /** A policy incident of the same run raised a few levels ago, that a new symptom joins; null when none. */

@@ -69,6 +69,9 @@ class ReplayWorkspace {
   listRuns(): RunInfo[] {
     return this.rec.runs;
   }
+  runDirs(): { run: string; dir: string }[] {
+    return this.rec.runs.map((r) => ({ run: r.run, dir: join(this.root ?? '', r.run) }));
+  }
   configOf(run: string): Record<string, unknown> | null {
     return this.rec.config.get(run) ?? null;
   }

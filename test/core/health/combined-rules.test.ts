@@ -37,34 +37,40 @@ describe('entropy collapse + low temperature', () => {
 describe('KL high + reward falling', () => {
   const base = (i: number) => (i < 30 ? 0.1 + 0.03 * i : 1.0 - 0.05 * (i - 30));
 
-  it('raises on its own when reward falls long after KL went high, citing the point that re-evaluated it', () => {
-    const ts = feedRows(rows(60, (i) => ({ approx_kl: i < 20 ? 0.01 : 0.05, reward: base(i) })));
-    const [combined] = raised(ts, 'kl-high-reward-falling');
-    expect(['approx_kl', 'reward']).toContain(combined!.alert.tag);
-    const step = combined!.alert.step;
-    expect(combined!.alert.value).toBe(combined!.alert.tag === 'reward' ? base(step) : 0.05);
-    expect(combined!.alert.message).toMatch(
-      /^KL above target while reward's median fell to [\d.]+ from [\d.]+$/,
-    );
-    expect(combined!.alert.statistic).toMatchObject({ kind: 'median', toStep: step });
+  it('is a symptom of the open KL incident: that one alert names the reward tag, no second alert', () => {
+    const { clock, engine } = harness();
+    const ts: AlertTransition[] = [];
+    for (let i = 0; i < 60; i++) {
+      clock.now += 1000;
+      ts.push(...engine.feed('r', 'approx_kl', i, 1e9 + i, i < 20 ? 0.01 : 0.05));
+      ts.push(...engine.feed('r', 'reward', i, 1e9 + i, base(i)));
+    }
+    expect(ts.filter((t) => t.kind === 'raised').map((t) => t.alert.rule)).toEqual(['kl-above-target']);
+    expect(engine.active('r')[0]?.tags).toEqual(['approx_kl', 'reward']);
   });
 
-  it('stays quiet while reward still rises', () => {
-    const ts = feedRows(rows(60, (i) => ({ approx_kl: 0.05, reward: 0.1 + 0.01 * i })));
-    expect(raised(ts, 'kl-above-target')).toHaveLength(1);
-    expect(raised(ts, 'kl-high-reward-falling')).toEqual([]);
+  it('not while reward still rises', () => {
+    const { clock, engine } = harness();
+    for (let i = 0; i < 60; i++) {
+      clock.now += 1000;
+      engine.feed('r', 'approx_kl', i, 1e9 + i, 0.05);
+      engine.feed('r', 'reward', i, 1e9 + i, 0.1 + 0.01 * i);
+    }
+    expect(engine.active('r').map((a) => [a.rule, a.tags])).toEqual([['kl-above-target', ['approx_kl']]]);
   });
 });
 
 describe('clip fraction near zero + slow learning', () => {
-  it('raises when reward has plateaued and clipping engaged once but is now near zero', () => {
-    const ts = feedRows(rows(200, (i) => ({ reward: 0.5, clipfrac: i === 0 ? 0.2 : 0.01 })));
-    const [plateau] = raised(ts, 'reward-plateau');
-    const [combined] = raised(ts, 'clip-near-zero-slow-learning');
-    // It cites the point that re-evaluated it: the reward point that completed the plateau, as logged.
-    expect(combined!.alert).toMatchObject({ step: plateau!.alert.step, value: 0.5, tag: 'reward' });
-    expect(combined!.alert.statistic).toMatchObject({ kind: 'median', value: 0.01 });
-    expect(combined!.alert.message).toBe("clip fraction's median 0.01 near zero while reward has plateaued");
+  it('joins the reward plateau when clipping engaged once but is now near zero', () => {
+    const { clock, engine } = harness();
+    const ts: AlertTransition[] = [];
+    for (let i = 0; i < 200; i++) {
+      clock.now += 1000;
+      ts.push(...engine.feed('r', 'reward', i, 1e9 + i, 0.5));
+      ts.push(...engine.feed('r', 'clipfrac', i, 1e9 + i, i === 0 ? 0.2 : 0.01));
+    }
+    expect(ts.filter((t) => t.kind === 'raised').map((t) => t.alert.rule)).toEqual(['reward-plateau']);
+    expect(engine.active('r')[0]?.tags).toEqual(['reward', 'clipfrac']);
   });
 
   it('not when clipping never engaged (every point exactly 0)', () => {
