@@ -1,4 +1,5 @@
-// Vitest projects: unit tests on the sources; 'built' checks of the built bundles; cluster (Prometheus); e2e in Chromium.
+// Vitest projects: unit tests on the sources; 'built' checks of the built bundles; cluster (Prometheus); e2e in Chromium;
+// 'alerts' the alert benchmark's CI gate (score.py on the labelled recordings, real time, ≈ 6 min).
 import { defineConfig } from 'vitest/config';
 
 // Nothing a test starts (CLI children inherit the environment) may touch the user's real database.
@@ -11,7 +12,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**', 'test/built/**', 'test/cluster/**', 'node_modules/**'],
+          exclude: ['test/e2e/**', 'test/built/**', 'test/cluster/**', 'test/alerts/**', 'node_modules/**'],
           environment: 'node',
           testTimeout: 30_000,
         },
@@ -33,6 +34,18 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        // ../shared/scenarios/score.py (python3) replaying every labelled recording under the built CLI's
+        // `watch --json`: the recordings replay in real time, in parallel (the longest ≈ 5 min plus its tail).
+        test: {
+          name: 'alerts',
+          include: ['test/alerts/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 12 * 60_000,
+          hookTimeout: 60_000,
           fileParallelism: false,
         },
       },

@@ -1,4 +1,5 @@
-// `npm test`: unit tests, the app build, checks of the built bundles, cluster tests, e2e in Chromium; ends "N passed, M failed".
+// `npm test`: unit tests, the app build, checks of the built bundles, cluster tests, the alert benchmark's gate, e2e in
+// Chromium; ends "N passed, M failed".
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,6 +46,9 @@ else {
   runProject('built');
   // Needs prometheus and prometheus-alertmanager (apt): its tests fail saying so when they are missing.
   runProject('cluster');
+  // The alert benchmark (issue 20): python3 and ../shared/scenarios; its test fails saying so when either is missing.
+  // Replays the labelled recordings in real time: ≈ 6 min.
+  runProject('alerts');
 }
 
 const chromium = findChromium();
