@@ -38,10 +38,18 @@ export interface AlertServiceOptions {
   notifyWindowMs?: number;
 }
 
-/** What one call changed: the engine's transitions and the contract's alert changes they became (or an ack/snooze). */
+/** A run's status turning stalled (silent past its own rhythm) or live again (data came back). */
+export interface RunStatusChange {
+  run: string;
+  status: 'stalled' | 'live';
+}
+
+/** What one call changed: the engine's transitions and the contract's alert changes they became (or an ack/snooze),
+ * and runs whose stalled status changed. */
 export interface AlertBatch {
   transitions: readonly AlertTransition[];
   changes: readonly AlertChange[];
+  statuses?: readonly RunStatusChange[];
 }
 
 export type AlertBatchListener = (batch: AlertBatch) => void;
@@ -62,6 +70,8 @@ export class AlertService {
   private readonly runPath: RunPath;
   private readonly configured = new Set<string>();
   private readonly finished = new Set<string>();
+  /** Runs that showed as stalled at the last tick. */
+  private stalledNow = new Set<string>();
   /** Each run's progress fraction as the last run list said (null: its files do not say). */
   private readonly progress = new Map<string, number | null>();
   /** Incidents acknowledged while open when the last session ended: re-acknowledged when they raise again. */
@@ -97,6 +107,9 @@ export class AlertService {
     this.ensureRun(d.run);
     this.machine.noteDelta(d);
     this.handle(this.engine.feedBatch(d.run, d.tag, d.steps, d.wallTimes, d.values));
+    // Data again: a run that showed stalled is live at once (not at the next tick).
+    if (d.steps.length > 0 && this.stalledNow.delete(d.run))
+      this.emit({ transitions: [], changes: [], statuses: [{ run: d.run, status: 'live' }] });
   }
 
   /** The run list: runs at 100 % progress, or whose log says they ended (a W&B exit record, finished or
@@ -125,10 +138,21 @@ export class AlertService {
     this.handle([...this.machine.feed(snap), ...exits]);
   }
 
-  /** Stalled-run checks and held-back notification summaries; call it on a timer. */
+  /** Stalled statuses, stalled-run checks and held-back notification summaries; call it on a timer. */
   tick(now = this.opts.clock()): void {
+    this.updateStatuses(now);
     this.handle(this.engine.tick(now));
     for (const n of this.limiter.due()) this.notify(n);
+  }
+
+  /** Runs silent past their own rhythm show as stalled (and live again when data comes back): a status, no alert. */
+  private updateStatuses(now: number): void {
+    const next = new Set(this.engine.stalledRuns(now));
+    const statuses: RunStatusChange[] = [];
+    for (const run of next) if (!this.stalledNow.has(run)) statuses.push({ run, status: 'stalled' });
+    for (const run of this.stalledNow) if (!next.has(run)) statuses.push({ run, status: 'live' });
+    this.stalledNow = next;
+    if (statuses.length > 0) this.emit({ transitions: [], changes: [], statuses });
   }
 
   /** Settings changed: every configured run's thresholds are resolved again. */
@@ -148,6 +172,7 @@ export class AlertService {
     this.registry.forgetSession();
     this.configured.clear();
     this.finished.clear();
+    this.stalledNow.clear();
     this.progress.clear();
     this.pendingAcks.clear();
     this.machine.forget();
@@ -165,7 +190,7 @@ export class AlertService {
 
   overlayFor(run: string): AlertOverlay {
     let worstAlert: Severity | null = null;
-    let stalled = false;
+    let stalled = this.stalledNow.has(run);
     for (const a of this.registry.activeAlerts(run)) {
       worstAlert = worseSeverity(worstAlert, a.severity);
       if (a.rule === 'stalled-run') stalled = true;

@@ -9,10 +9,10 @@ export function userThresholds(s: Settings): Partial<Thresholds> {
   for (const [k, v] of Object.entries(s.thresholds)) {
     if (k in DEFAULT_THRESHOLDS && Number.isFinite(v)) out[k as keyof Thresholds] = v;
   }
-  // "Stalled after N minutes", when the user set it, is the stalled-run limit; unset, each run's own rhythm is.
-  if (out.stall_floor_s === undefined && s.stalledAfterMinutes !== null) {
-    out.stall_floor_s = s.stalledAfterMinutes * 60;
-    out.stall_gap_factor = 0;
+  // "Stalled after N minutes", when the user set it, is the stalled-run alert's limit; unset, each run's rhythm is.
+  if (out.stall_alert_floor_s === undefined && s.stalledAfterMinutes !== null) {
+    out.stall_alert_floor_s = s.stalledAfterMinutes * 60;
+    out.stall_alert_gap_factor = 0;
   }
   return out;
 }

@@ -458,7 +458,10 @@ export class AppCore {
   /** Alert changes go out as they are; runs.changed follows when a run's overlay (worst alert, stalled) moved. */
   private onAlerts(batch: AlertBatch): void {
     for (const c of batch.changes) this.bus.emit('alerts.changed', c);
-    const touched = new Set(batch.changes.map((c) => c.alert.run));
+    const touched = new Set([
+      ...batch.changes.map((c) => c.alert.run),
+      ...(batch.statuses ?? []).map((s) => s.run),
+    ]);
     const all = this.runs();
     if (!this.overlay.moved(all, touched)) return;
     this.overlay.pushedAll(all);

@@ -67,7 +67,7 @@ interface RunState {
 /** Rules about the run as a whole: evaluated on the run's primary tag of their role only. */
 const RUN_LEVEL_RULES = new Set<RuleId>(['reward-plateau']);
 /** Rules whose alert is about the run, whatever tag trips them: one incident per run (a NaN in three losses). */
-const PER_RUN_RULES = new Set<RuleId>(['non-finite']);
+const PER_RUN_RULES = new Set<RuleId>(['non-finite', 'learning-stagnant']);
 
 const NO_POINT: CitedPoint = { tag: null, step: Number.NaN, wallTime: null, value: Number.NaN };
 
@@ -208,6 +208,17 @@ export class HealthEngine {
     return out;
   }
 
+  /** Runs that show as stalled at `now`: silent past their own rhythm (max(2.5 × their typical gap, 25 s)), not
+   * finished, their trainer not known to have exited. A status, not an alert: a run that simply ended shows so
+   * too; the stalled-run alert comes from tick() after a longer silence. */
+  stalledRuns(now = this.opts.clock()): string[] {
+    const out: string[] = [];
+    for (const [run, r] of this.runs)
+      if (!r.finished && !r.exited && r.lastPoint !== null && r.arrivals.stalled(now, this.thresholdsOf(r)))
+        out.push(run);
+    return out;
+  }
+
   /** Marks an alert seen: its later transitions do not notify until it clears and a new incident starts. */
   acknowledge(id: string): boolean {
     return this.gates.acknowledge(id);
@@ -313,6 +324,7 @@ export class HealthEngine {
       th,
       explicit: (name) => r.explicit.has(name),
       step,
+      role,
       scope: r.scope,
       // A negated tag (SB3 `train/entropy_loss` = −entropy) is judged as its negative: messages say so.
       tag: t.cls?.transform === 'negate' ? `−${tag}` : tag,

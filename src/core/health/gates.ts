@@ -182,8 +182,7 @@ export class AlertGates {
   ): AlertTransition[] {
     const a = s.active;
     if (a === null) return [];
-    if (point.tag !== null && !a.tags.includes(point.tag))
-      s.active = { ...a, tags: [...a.tags, point.tag] };
+    if (point.tag !== null && !a.tags.includes(point.tag)) s.active = { ...a, tags: [...a.tags, point.tag] };
     if (s.active!.severity === 'warning' && severity === 'critical') {
       s.active = {
         ...s.active!,

@@ -17,7 +17,7 @@ export const RULE_THRESHOLDS: Readonly<Partial<Record<RuleId, readonly Threshold
   'gpu-util-low': ['gpu_util_min'],
   'memory-high': ['memory_max'],
   'gpu-memory-high': ['gpu_memory_max'],
-  'stalled-run': ['stall_floor_s'],
+  'stalled-run': ['stall_alert_floor_s', 'stall_alert_gap_factor'],
   'entropy-collapse-low-temperature': ['entropy_min', 'temperature_min'],
   'kl-high-reward-falling': ['target_kl'],
   'clip-near-zero-slow-learning': ['clip_low'],

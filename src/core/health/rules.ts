@@ -14,6 +14,8 @@ export interface RuleContext {
   /** The tag as messages name it (a negated tag as `−tag`). */
   tag: string;
   step: number;
+  /** The tag's catalog role (null for an unclassified tag). */
+  role: Role | null;
   scope: RunScope;
   /** Tag logs one point per epoch (`Epoch/*`): each point is an epoch for plateau/variance rules. */
   epochLevel: boolean;
@@ -161,24 +163,54 @@ interface EntropyState {
   early: Window;
   /** Recent points not judged a sudden drop. */
   w: Window;
-  peak: number;
+  /** Recent rolling medians, and the level the entropy last settled at (stable for a while, below its start). */
+  meds: Window;
+  settled: Statistic | null;
   n: number;
 }
 
-/** Without an entropy_min of the user's or the run's, the floor is this fraction of the early entropy (a two-action
- * policy starts at ln 2 = 0.69, a 16-token one at 2.77: one fixed number cannot fit both). */
-const ENTROPY_FLOOR_OF_EARLY = 0.25;
+/** Without an entropy_min of the user's or the run's, the floor is this fraction of the early entropy: a policy
+ * this near determinism has collapsed whatever its action space (a two-action policy starts at ln 2 = 0.69, a
+ * 16-token one at 2.77: no fixed number fits both, and a solved task legitimately ends near a tenth of the start). */
+const ENTROPY_FLOOR_OF_EARLY = 0.05;
 const EARLY_POINTS = 5;
+/** Rolling medians this many points in a row within ±SETTLED_BAND of their median, drifting less than that from the
+ * first to the last, are a settled level… */
+const SETTLED_POINTS = 15;
+const SETTLED_BAND = 0.1;
+/** …when that level is below the start (learning narrowed the policy, then it held). */
+const SETTLED_BELOW_EARLY = 0.9;
+
+/** The level the rolling medians settled at, or null while they move (or still sit at the start). */
+function settledLevel(meds: Window, early: number): number | null {
+  if (meds.length < SETTLED_POINTS) return null;
+  const level = meds.median();
+  if (!(level > 0) || !(level <= SETTLED_BELOW_EARLY * early)) return null;
+  const ms = meds.values();
+  // Within the band and not drifting across it: a steady decline (learning) passes the first test, not the second.
+  const drift = Math.abs(ms[ms.length - 1]! - ms[0]!);
+  return drift <= SETTLED_BAND * level && ms.every((m) => Math.abs(m - level) <= SETTLED_BAND * level)
+    ? level
+    : null;
+}
 
 /**
- * Entropy collapse: below entropy_min (set by the user or the run's config) or else below a quarter of its early
- * level; a sudden fall under half its recent median; or a sustained fall under half its best rolling median.
+ * Entropy collapse: below entropy_min (set by the user or the run's config), else below a twentieth of its early
+ * level; a sudden fall under half its recent median; or, once the entropy had settled at a level (learning
+ * narrowed the policy, then it held), a fall under half that level. A steady decline from the start is learning
+ * (a solved Acrobot ends near a tenth of its starting entropy), not a collapse.
  */
 export const entropyCollapse: PointRule<EntropyState> = {
   id: 'entropy-collapse',
   clearAfter: 5,
   applies: (role) => role === 'entropy',
-  init: () => ({ early: new Window(EARLY_POINTS), w: new Window(10), peak: -Infinity, n: 0 }),
+  init: () => ({
+    early: new Window(EARLY_POINTS),
+    w: new Window(10),
+    meds: new Window(SETTLED_POINTS),
+    settled: null,
+    n: 0,
+  }),
   observe: (s, v, { th, tag, step, explicit }) => {
     if (!Number.isFinite(v)) return HOLD;
     s.n++;
@@ -196,7 +228,7 @@ export const entropyCollapse: PointRule<EntropyState> = {
       const { severity, after } = byMargin(v > 0 ? floor / v : Infinity, 4);
       const what = own
         ? `entropy_min ${fmt(floor)}`
-        : `a quarter of its early level ${fmt(early)} (steps ${s.early.fromStep}–${s.early.toStep})`;
+        : `a twentieth of its early level ${fmt(early)} (steps ${s.early.fromStep}–${s.early.toStep})`;
       levels.push(
         bad(
           severity,
@@ -221,16 +253,21 @@ export const entropyCollapse: PointRule<EntropyState> = {
     if (levels.length > 0) return mostUrgent(levels);
     s.w.push(v, step);
     const med = s.w.median();
-    // The peak is of rolling medians (not raw points) so one noisy high point cannot fake a drop.
-    if (s.n >= 10) s.peak = Math.max(s.peak, med);
-    if (s.n >= 20 && s.peak > 0 && med < 0.5 * s.peak)
+    if (s.w.length >= 10) {
+      s.meds.push(med, step);
+      const level = settledLevel(s.meds, early);
+      if (level !== null)
+        s.settled = { kind: 'median', fromStep: s.meds.fromStep, toStep: s.meds.toStep, value: level };
+    }
+    const settled = s.settled;
+    if (settled !== null && med < 0.5 * settled.value)
       return bad(
         'warning',
         3,
-        `${tag} = ${fmt(v)} at step ${step}; its median ${fmt(med)} fell under half its peak ${fmt(s.peak)}`,
-        windowStat('median', s.w, med),
+        `${tag} = ${fmt(v)} at step ${step}; its median ${fmt(med)} fell under half the level it had settled at, ${fmt(settled.value)} (steps ${settled.fromStep}–${settled.toStep})`,
+        settled,
       );
-    const recovered = !(v < 1.1 * floor) && !(s.peak > 0 && med < 0.6 * s.peak);
+    const recovered = !(v < 1.1 * floor) && !(settled !== null && med < 0.6 * settled.value);
     return recovered ? OK : HOLD;
   },
 };
@@ -262,50 +299,41 @@ export const clipBand: PointRule<Window> = {
   },
 };
 
-interface GradState {
-  hist: Window;
-  spikes: number[];
-}
-
-/** A single point this many times the rolling median is no longer clipping at work: it raises alone. */
-const GRAD_BLOWUP_FACTOR = 10;
+/** A point this many times its recent median is a blow-up, not clipping at work nor a heavy tail (a healthy A2C
+ * run's grad norm jumps 18× for a while when it solves CartPole; an explosion is ×1000). */
+const GRAD_BLOWUP_FACTOR = 30;
+const GRAD_CRITICAL_FACTOR = 100;
 
 /**
- * Gradient-norm spikes judged against the run's own recent history, never against max_grad_norm:
- * HF/TRL log `grad_norm` before clipping, so a steady level above the clip value is normal. A spike
- * is a robust z-score > 6 vs median/MAD of the last 50 points and > 1.5× the median; one spike is
- * the clipping doing its job, so it takes 2 within 20 points to raise, or one point
- * GRAD_BLOWUP_FACTOR× the median (critical at 10× that).
+ * Gradient-norm blow-ups judged against the run's own recent history, never against max_grad_norm: HF/TRL and SB3
+ * log the norm before clipping, so a steady level above the clip value is normal, and spikes of a few times the
+ * median come and go in healthy runs. A point GRAD_BLOWUP_FACTOR× the median of the last 50 (and a robust z-score
+ * over 6) raises on its own; 100× is critical.
  */
-export const gradNormSpike: PointRule<GradState> = {
+export const gradNormSpike: PointRule<Window> = {
   id: 'grad-norm-spike',
   clearAfter: 10,
   applies: (role) => role === 'grad_norm',
-  init: () => ({ hist: new Window(50), spikes: [] }),
-  observe: (s, v, { tag, step }) => {
+  init: () => new Window(50),
+  observe: (hist, v, { tag, step }) => {
     if (!Number.isFinite(v)) return HOLD;
-    let spike = false;
-    let med = NaN;
-    let stat: Statistic | undefined;
-    if (s.hist.length >= 20) {
-      med = s.hist.median();
-      stat = windowStat('median', s.hist, med);
-      const sigma = Math.max(mad(s.hist.values(), med), 1e-3 * Math.abs(med), 1e-12);
-      spike = (v - med) / sigma > 6 && v > 1.5 * med;
+    let level: Level = hist.length >= 20 ? OK : HOLD;
+    if (hist.length >= 20) {
+      const med = hist.median();
+      const sigma = Math.max(mad(hist.values(), med), 1e-3 * Math.abs(med), 1e-12);
+      const ratio = v / med;
+      if (med > 0 && ratio >= GRAD_BLOWUP_FACTOR && (v - med) / sigma > 6) {
+        level = bad(
+          ratio >= GRAD_CRITICAL_FACTOR ? 'critical' : 'warning',
+          1,
+          `${tag} = ${fmt(v)} at step ${step}, ${fmt(ratio)}× its recent median ${fmt(med)}`,
+          windowStat('median', hist, med),
+        );
+      }
     }
-    s.spikes.push(spike ? 1 : 0);
-    if (s.spikes.length > 20) s.spikes.shift();
-    s.hist.push(v, step);
-    const n = s.spikes.reduce((a, b) => a + b, 0);
-    const ratio = v / med;
-    if (spike && (n >= 2 || (med > 0 && ratio >= GRAD_BLOWUP_FACTOR)))
-      return bad(
-        med > 0 && ratio >= GRAD_BLOWUP_FACTOR * FAR_MARGIN ? 'critical' : 'warning',
-        1,
-        `${tag} = ${fmt(v)} at step ${step}, ${fmt(ratio)}× its recent median ${fmt(med)}`,
-        stat,
-      );
-    return n === 0 ? OK : HOLD;
+    // A blow-up does not become the baseline it is measured against.
+    if (level.kind !== 'bad') hist.push(v, step);
+    return level;
   },
 };
 
@@ -351,6 +379,46 @@ export const rewardPlateau: PointRule<PlateauState> = {
           1,
           `${tag} = ${fmt(v)} at step ${step}: its mean has not improved on ${fmt(s.best)} for ${s.since} ${unit}`,
           stat,
+        )
+      : HOLD;
+  },
+};
+
+/** What an exact 0 means, per role, and how many in a row say learning stopped (a schedule ends at 0 for one point). */
+const STAGNANT: Partial<Record<Role, { after: number; meaning: string }>> = {
+  kl: { after: 5, meaning: 'the policy no longer changes (a learning rate of 0, or no gradient)' },
+  learning_rate: { after: 3, meaning: 'nothing is learnt' },
+  reward_std: {
+    after: 5,
+    meaning: 'every sample of a group gets the same reward, so the advantages are 0 and nothing is learnt',
+  },
+};
+
+/**
+ * Learning stopped: a quantity that moves while a policy learns — KL between successive policies, the learning
+ * rate, the reward's spread within a group (GRPO's advantages) — sits at exactly 0 for several updates after it
+ * was not. The reward itself may keep rising for a while on what was learnt (a plateau rule needs 100 points).
+ */
+export const learningStagnant: PointRule<{ role: Role | null; moved: boolean; zeros: number }> = {
+  id: 'learning-stagnant',
+  clearAfter: 3,
+  applies: (role) => role !== null && STAGNANT[role] !== undefined,
+  init: () => ({ role: null, moved: false, zeros: 0 }),
+  observe: (s, v, { tag, step, role }) => {
+    if (!Number.isFinite(v)) return HOLD;
+    const spec = role === null ? undefined : STAGNANT[role];
+    if (v !== 0 || spec === undefined) {
+      s.moved = true;
+      s.zeros = 0;
+      return OK;
+    }
+    if (!s.moved) return HOLD;
+    s.zeros++;
+    return s.zeros >= spec.after
+      ? bad(
+          'warning',
+          1,
+          `${tag} has been exactly 0 for ${s.zeros} updates (to step ${step}): ${spec.meaning}`,
         )
       : HOLD;
   },
@@ -506,6 +574,7 @@ export const POINT_RULES: readonly PointRule<any>[] = [
   clipBand,
   gradNormSpike,
   rewardPlateau,
+  learningStagnant,
   rewardVariance,
   truncationRising,
   importanceRatio,

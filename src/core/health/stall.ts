@@ -35,17 +35,27 @@ export class ArrivalGaps {
   }
 
   /**
-   * The run's silence at `now` when it is well past its typical gap (with a floor), as a bad level
-   * and the silence in seconds; null while it is not, or with too few arrivals to know the gap.
+   * The run's silence at `now` when it is past `floorS` seconds and `factor` of its typical gaps, in seconds, with
+   * the typical gap in seconds; null while it is not, or with too few arrivals to know the gap.
    */
-  stall(now: number, th: Thresholds): { level: Level; silentS: number } | null {
+  silence(now: number, floorS: number, factor: number): { silentS: number; typicalS: number } | null {
     if (this.last === null || this.gaps.length < 2) return null;
     const typical = median(this.gaps);
-    const limit = Math.max(th.stall_floor_s * 1000, th.stall_gap_factor * typical);
     const silent = now - this.last;
-    if (silent <= limit) return null;
-    const silentS = Math.round(silent / 1000);
-    const message = `no new data for ${silentS} s (usually every ${formatNumber(typical / 1000, 2)} s)`;
-    return { level: { kind: 'bad', severity: 'warning', after: 1, message }, silentS };
+    if (silent <= Math.max(floorS * 1000, factor * typical)) return null;
+    return { silentS: Math.round(silent / 1000), typicalS: typical / 1000 };
+  }
+
+  /** The stalled-run alert's level once the silence is past the alert's limit (well after the run shows stalled). */
+  stall(now: number, th: Thresholds): { level: Level; silentS: number } | null {
+    const s = this.silence(now, th.stall_alert_floor_s, th.stall_alert_gap_factor);
+    if (s === null) return null;
+    const message = `no new data for ${s.silentS} s (usually every ${formatNumber(s.typicalS, 2)} s)`;
+    return { level: { kind: 'bad', severity: 'warning', after: 1, message }, silentS: s.silentS };
+  }
+
+  /** Whether the run shows as stalled: silent past its own rhythm (sooner than the alert). */
+  stalled(now: number, th: Thresholds): boolean {
+    return this.silence(now, th.stall_floor_s, th.stall_gap_factor) !== null;
   }
 }

@@ -8,11 +8,15 @@ export interface Thresholds extends Record<ThresholdKey, number> {
   plateau_epochs: number;
   /** Points per block when reward is logged per step rather than per epoch. */
   plateau_block: number;
-  /** Stalled run: never fire before this many seconds of silence. */
+  /** A run shows as stalled (its status, a `run` line) after this many seconds of silence at least… */
   stall_floor_s: number;
-  /** Stalled run: and not before this many of the run's typical gaps between writes (its own rhythm: a PyTorch
-   * writer flushing every 120 s is stalled after 5 min, a CSV logger writing every 2 s after the floor). */
+  /** …and this many of its typical gaps between writes (its own rhythm: a PyTorch writer flushing every 120 s is
+   * stalled after 5 min, a CSV logger writing every 2 s after the floor). */
   stall_gap_factor: number;
+  /** The stalled-run alert (a notification) comes later: after this many seconds… */
+  stall_alert_floor_s: number;
+  /** …and this many typical gaps. A run that simply ended shows stalled; only a long silence is an alert. */
+  stall_alert_gap_factor: number;
   /** GPU idle only counts while a training metric arrived within this many seconds (data time). */
   training_active_s: number;
 }
@@ -40,6 +44,8 @@ export const DEFAULT_THRESHOLDS: Readonly<Thresholds> = {
   // room for the watcher's and the tick's delays inside that.
   stall_floor_s: 25,
   stall_gap_factor: 2.5,
+  stall_alert_floor_s: 120,
+  stall_alert_gap_factor: 10,
   training_active_s: 600,
 };
 

@@ -4,7 +4,7 @@ import type { RunInfo, SeriesDelta, Settings } from '../../shared/domain';
 import type { SystemSnapshot } from '../../shared/system-types';
 import { AlertService } from '../alerts/alert-service';
 import { openStore } from '../store';
-import { alertLine, type AlertLine } from './watch-lines';
+import { alertLine, type AlertFeedLine } from './watch-lines';
 import type { AlertFeed } from './watch-session';
 
 export interface WatchAlertsOptions {
@@ -21,7 +21,7 @@ export interface WatchAlertsOptions {
 
 /** Each call hands the service one input and answers the alert lines its transitions became. */
 export class WatchAlerts implements AlertFeed {
-  private pending: AlertLine[] = [];
+  private pending: AlertFeedLine[] = [];
 
   constructor(
     readonly service: AlertService,
@@ -30,30 +30,31 @@ export class WatchAlerts implements AlertFeed {
     service.onBatch((b) => {
       const t = this.clock();
       for (const tr of b.transitions) this.pending.push(alertLine(tr, t));
+      for (const s of b.statuses ?? []) this.pending.push({ t, type: 'run', run: s.run, state: s.status });
     });
   }
 
-  feed(d: SeriesDelta): AlertLine[] {
+  feed(d: SeriesDelta): AlertFeedLine[] {
     this.service.feed(d);
     return this.drain();
   }
 
-  onRuns(runs: RunInfo[]): AlertLine[] {
+  onRuns(runs: RunInfo[]): AlertFeedLine[] {
     this.service.onRuns(runs);
     return this.drain();
   }
 
-  onSnapshot(s: SystemSnapshot): AlertLine[] {
+  onSnapshot(s: SystemSnapshot): AlertFeedLine[] {
     this.service.onSnapshot(s);
     return this.drain();
   }
 
-  tick(now: number): AlertLine[] {
+  tick(now: number): AlertFeedLine[] {
     this.service.tick(now);
     return this.drain();
   }
 
-  private drain(): AlertLine[] {
+  private drain(): AlertFeedLine[] {
     const out = this.pending;
     this.pending = [];
     return out;

@@ -15,11 +15,12 @@ export interface ScalarsLine {
   points: [number, number, number | null][];
 }
 
+/** A run appeared or went away, or its status changed: stalled (silent past its own rhythm) or live again. */
 export interface RunLine {
   t: number;
   type: 'run';
   run: string;
-  state: 'discovered' | 'removed';
+  state: 'discovered' | 'removed' | 'stalled' | 'live';
 }
 
 export interface ProgressLine extends Record<string, unknown> {
@@ -81,6 +82,9 @@ export interface ResetLine {
   tag: string;
   reason: SeriesReset['reason'];
 }
+
+/** What the alert pipeline prints: alert lines, and run lines for stalled / live statuses. */
+export type AlertFeedLine = AlertLine | RunLine;
 
 export type WatchLine =
   | ScalarsLine

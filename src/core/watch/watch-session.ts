@@ -8,7 +8,7 @@ import {
   RunTracker,
   scalarsLine,
   systemLine,
-  type AlertLine,
+  type AlertFeedLine,
   type WatchLine,
 } from './watch-lines';
 import type { RunInfo, SeriesDelta } from '../../shared/domain';
@@ -17,12 +17,12 @@ export interface SnapshotSource {
   subscribe(listener: (s: SystemSnapshot) => void): () => void;
 }
 
-/** Turns what the session sees (points, run lists, system samples, time) into alert lines (watch-alerts.ts). */
+/** Turns what the session sees (points, run lists, system samples, time) into alert and run-status lines (watch-alerts.ts). */
 export interface AlertFeed {
-  feed(delta: SeriesDelta): AlertLine[];
-  tick?(now: number): AlertLine[];
-  onRuns?(runs: RunInfo[]): AlertLine[];
-  onSnapshot?(snapshot: SystemSnapshot): AlertLine[];
+  feed(delta: SeriesDelta): AlertFeedLine[];
+  tick?(now: number): AlertFeedLine[];
+  onRuns?(runs: RunInfo[]): AlertFeedLine[];
+  onSnapshot?(snapshot: SystemSnapshot): AlertFeedLine[];
 }
 
 export interface WatchSessionOptions {

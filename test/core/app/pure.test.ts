@@ -242,8 +242,8 @@ describe('settings', () => {
     // A stalled-after time the user set is the limit itself; unset (the default), each run's own rhythm judges.
     expect(userThresholds({ ...next, stalledAfterMinutes: 3 })).toEqual({
       entropy_min: 0.3,
-      stall_floor_s: 180,
-      stall_gap_factor: 0,
+      stall_alert_floor_s: 180,
+      stall_alert_gap_factor: 0,
     });
     expect(userThresholds(next)).toEqual({ entropy_min: 0.3 });
     expect(parseSettings({ stalledAfterMinutes: 5 }).stalledAfterMinutes).toBe(5);

@@ -196,13 +196,13 @@ describe('MetricsExposition', () => {
     const src = new FakeSource();
     src.alerts = [alert('(this machine)', 'memory-high', 'memory_pct'), alert('r', 'stalled-run', null)];
     src.addRun('r', {});
-    src.thresholds = { memory_max: 90, stall_floor_s: 600 };
+    src.thresholds = { memory_max: 90, stall_alert_floor_s: 600 };
     const m = new MetricsExposition(src, { clock: () => NOW });
     let all = await scrape(m);
     expect(value(all, 'rlwatch_alert', { run: 'r', rule: 'stalled-run', tag: '' })).toBe(1);
-    expect(value(all, 'rlwatch_alert_threshold', { rule: 'stalled-run', threshold: 'stall_floor_s' })).toBe(
-      600,
-    );
+    expect(
+      value(all, 'rlwatch_alert_threshold', { rule: 'stalled-run', threshold: 'stall_alert_floor_s' }),
+    ).toBe(600);
     expect(value(all, 'rlwatch_alert_threshold', { rule: 'memory-high', threshold: 'memory_max' })).toBe(90);
     src.alerts = [];
     all = await scrape(m);

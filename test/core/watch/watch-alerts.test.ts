@@ -73,6 +73,7 @@ interface Rig {
   ws: FakeWorkspace;
   clock: { now: number };
   alerts: () => AlertLine[];
+  statuses: () => string[];
   snapshot: (s: SystemSnapshot) => void;
   tick: () => void;
   close: () => void;
@@ -103,6 +104,7 @@ function rig(settings: Settings = DEFAULT_SETTINGS): Rig {
     ws,
     clock,
     alerts: () => lines.filter((l): l is AlertLine => l.type === 'alert'),
+    statuses: () => lines.flatMap((l) => (l.type === 'run' ? [`${l.run} ${l.state}`] : [])),
     snapshot: (s) => snapshotListener?.(s),
     tick: () => {
       for (const l of alerts.tick(clock.now)) lines.push(l);
@@ -112,6 +114,34 @@ function rig(settings: Settings = DEFAULT_SETTINGS): Rig {
 }
 
 describe('watch alert lines', () => {
+  test('a killed trainer: the run line says stalled within 30 s, the alert follows at 2 min, data makes it live', () => {
+    const r = rig();
+    r.ws.emit('runs.changed', [runInfo('run1', null)]);
+    for (let i = 0; i < 10; i++) {
+      r.clock.now += 2000;
+      r.ws.emit('series.appended', delta('run1', 'loss', [i], [1]));
+    }
+    r.clock.now += 20_000;
+    r.tick();
+    expect(r.statuses()).toEqual(['run1 discovered']);
+    r.clock.now += 8_000;
+    r.tick();
+    expect(r.statuses()).toEqual(['run1 discovered', 'run1 stalled']);
+    expect(r.alerts()).toEqual([]);
+    r.clock.now += 100_000;
+    r.tick();
+    expect(r.alerts().map((a) => [a.rule, a.state, a.step, a.value])).toEqual([
+      ['stalled-run', 'raised', 9, 128],
+    ]);
+    r.ws.emit('series.appended', delta('run1', 'loss', [10], [1]));
+    expect(r.statuses()).toEqual(['run1 discovered', 'run1 stalled', 'run1 live']);
+    expect(r.alerts().map((a) => [a.rule, a.state])).toEqual([
+      ['stalled-run', 'raised'],
+      ['stalled-run', 'cleared'],
+    ]);
+    r.close();
+  });
+
   test('a stalled W&B run whose log then says it ended (no progress file) prints the stalled alert cleared', () => {
     const r = rig();
     r.ws.emit('runs.changed', [runInfo('run1', null)]);
