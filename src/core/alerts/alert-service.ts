@@ -38,10 +38,11 @@ export interface AlertServiceOptions {
   notifyWindowMs?: number;
 }
 
-/** A run's status turning stalled (silent past its own rhythm) or live again (data came back). */
+/** A run's status turning stalled (silent past its own rhythm), exited (its trainer process is gone and its files
+ * cannot say whether it finished), or live again (data came back). */
 export interface RunStatusChange {
   run: string;
-  status: 'stalled' | 'live';
+  status: 'stalled' | 'exited' | 'live';
 }
 
 /** What one call changed: the engine's transitions and the contract's alert changes they became (or an ack/snooze),
@@ -70,8 +71,8 @@ export class AlertService {
   private readonly runPath: RunPath;
   private readonly configured = new Set<string>();
   private readonly finished = new Set<string>();
-  /** Runs that showed as stalled at the last tick. */
-  private stalledNow = new Set<string>();
+  /** Runs that showed as stalled or exited at the last check. */
+  private statusNow = new Map<string, RunStatusChange['status']>();
   /** Each run's progress fraction as the last run list said (null: its files do not say). */
   private readonly progress = new Map<string, number | null>();
   /** Incidents acknowledged while open when the last session ended: re-acknowledged when they raise again. */
@@ -108,7 +109,7 @@ export class AlertService {
     this.machine.noteDelta(d);
     this.handle(this.engine.feedBatch(d.run, d.tag, d.steps, d.wallTimes, d.values));
     // Data again: a run that showed stalled is live at once (not at the next tick).
-    if (d.steps.length > 0 && this.stalledNow.delete(d.run))
+    if (d.steps.length > 0 && this.statusNow.delete(d.run))
       this.emit({ transitions: [], changes: [], statuses: [{ run: d.run, status: 'live' }] });
   }
 
@@ -130,12 +131,15 @@ export class AlertService {
   /** A live system sample: memory / GPU rules run on it as points of the machine pseudo-run; a run whose known
    * trainer process exited before it finished raises trainer-exited. */
   onSnapshot(snap: SystemSnapshot): void {
+    const alive = new Set((snap.trainingProcesses ?? []).map((p) => p.run));
+    for (const run of this.configured) this.engine.setProcessAlive(run, alive.has(run));
     const exits = (snap.processExits ?? []).flatMap((e) =>
       this.configured.has(e.run) && !this.finished.has(e.run)
         ? this.engine.processExited(e.run, e.at, this.progress.get(e.run) ?? null)
         : [],
     );
     this.handle([...this.machine.feed(snap), ...exits]);
+    if (exits.length > 0 || (snap.processExits ?? []).length > 0) this.updateStatuses(this.opts.clock());
   }
 
   /** Stalled statuses, stalled-run checks and held-back notification summaries; call it on a timer. */
@@ -145,13 +149,17 @@ export class AlertService {
     for (const n of this.limiter.due()) this.notify(n);
   }
 
-  /** Runs silent past their own rhythm show as stalled (and live again when data comes back): a status, no alert. */
+  /** Runs silent past their own rhythm show as stalled, runs whose trainer exited as exited, and live again when
+   * data comes back: statuses, not alerts. */
   private updateStatuses(now: number): void {
-    const next = new Set(this.engine.stalledRuns(now));
+    const exited = new Set(this.engine.exitedRuns());
+    const next = new Map<string, RunStatusChange['status']>();
+    for (const run of this.engine.stalledRuns(now)) next.set(run, 'stalled');
+    for (const run of exited) next.set(run, 'exited');
     const statuses: RunStatusChange[] = [];
-    for (const run of next) if (!this.stalledNow.has(run)) statuses.push({ run, status: 'stalled' });
-    for (const run of this.stalledNow) if (!next.has(run)) statuses.push({ run, status: 'live' });
-    this.stalledNow = next;
+    for (const [run, status] of next) if (this.statusNow.get(run) !== status) statuses.push({ run, status });
+    for (const run of this.statusNow.keys()) if (!next.has(run)) statuses.push({ run, status: 'live' });
+    this.statusNow = next;
     if (statuses.length > 0) this.emit({ transitions: [], changes: [], statuses });
   }
 
@@ -172,7 +180,7 @@ export class AlertService {
     this.registry.forgetSession();
     this.configured.clear();
     this.finished.clear();
-    this.stalledNow.clear();
+    this.statusNow.clear();
     this.progress.clear();
     this.pendingAcks.clear();
     this.machine.forget();
@@ -190,7 +198,7 @@ export class AlertService {
 
   overlayFor(run: string): AlertOverlay {
     let worstAlert: Severity | null = null;
-    let stalled = this.stalledNow.has(run);
+    let stalled = this.statusNow.has(run);
     for (const a of this.registry.activeAlerts(run)) {
       worstAlert = worseSeverity(worstAlert, a.severity);
       if (a.rule === 'stalled-run') stalled = true;

@@ -31,7 +31,7 @@ export const RELATED_ROLES: Readonly<Record<RuleId, readonly Role[]>> = {
   'gpu-memory-high': ['gpu_memory_pct', 'memory_pct', 'gpu_util'],
   'stalled-run': ['reward', 'loss'],
   'trainer-exited': ['reward', 'loss'],
-  'learning-stagnant': ['reward', 'kl', 'learning_rate'],
+  'learning-stagnation': ['reward', 'kl', 'learning_rate'],
   'entropy-collapse-low-temperature': ['entropy', 'sampling_temperature', 'reward'],
   'kl-high-reward-falling': ['kl', 'reward', 'entropy'],
   'clip-near-zero-slow-learning': ['clip_fraction', 'reward', 'learning_rate'],

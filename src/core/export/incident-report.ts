@@ -134,7 +134,8 @@ export function incidentReport(o: IncidentReportInput): string {
   const { entries, more } = configEntries(o.config);
   const state = a.active
     ? 'active'
-    : `cleared${a.clearedStep === null ? '' : ` at step ${a.clearedStep}`}${a.clearedAt === null ? '' : ` (${when(a.clearedAt)})`}`;
+    : // The clearing point's own wall time: the clock time of a replay would be when the export ran.
+      `cleared${a.clearedStep === null ? '' : ` at step ${a.clearedStep}`}${a.clearedWallTime === null ? '' : ` (written ${when(a.clearedWallTime * 1000)})`}`;
   const runSteps = o.window.runSteps;
   return [
     `# ${title}: ${mdText(a.run)}, step ${a.step}`,
@@ -149,7 +150,14 @@ export function incidentReport(o: IncidentReportInput): string {
     `| Tag | ${a.tag === null ? '—' : mdText(a.tag)} |`,
     `| Step | ${a.step} |`,
     `| Wall time | ${when(o.wallTimeMs)} |`,
-    `| Value | ${exactNumberText(a.value, false)} |`,
+    // A value that is a float32 (TensorBoard) is written as its shortest float32 text, not 16 digits of its float64.
+    `| Value | ${exactNumberText(a.value, Object.is(Math.fround(a.value), a.value))} |`,
+    ...(a.statistic === null
+      ? []
+      : [
+          `| Judged on | ${a.statistic.kind} ${exactNumberText(a.statistic.value, false)} over steps ${a.statistic.fromStep} to ${a.statistic.toStep} |`,
+        ]),
+    ...(a.tags.length > 1 ? [`| Tags | ${a.tags.map(mdText).join(', ')} |`] : []),
     `| Threshold | ${thresholds.length > 0 ? thresholds.join('; ') : 'none: judged against the run’s own recent history'} |`,
     '',
     '## What happened',

@@ -61,7 +61,10 @@ export function incidentWindow(
       : Math.max(1, Math.ceil(WINDOW_FRACTION * (runSteps ? runSteps.max - runSteps.min : 0)));
   const total = (): number => tags.reduce((n, t) => n + pointsIn(reader, run, t, step - w, step + w), 0);
   while (w > 0 && total() > MAX_WINDOW_POINTS) w = Math.floor(w / 2);
-  return { min: step - w, max: step + w, halfWidth: w, runSteps };
+  // Never past the run's own steps ("steps −139 to 461" for an alert near the start).
+  const min = runSteps ? Math.max(step - w, Math.min(runSteps.min, step)) : step - w;
+  const max = runSteps ? Math.min(step + w, Math.max(runSteps.max, step)) : step + w;
+  return { min, max, halfWidth: w, runSteps };
 }
 
 /** Every tag's points in the window at full resolution, as series (float32 values stay float32: exact CSV text). */

@@ -25,7 +25,7 @@ const OWN_ADVICE: Partial<Record<RuleId, string>> = {
     'A loss or reward became NaN/Inf: training is broken. Lower the learning rate, check the reward function and enable gradient clipping.',
   'stalled-run':
     'No new data for much longer than this run usually takes between writes: check the training process.',
-  'learning-stagnant':
+  'learning-stagnation':
     'Nothing is being learnt: check the learning-rate schedule (a rate of 0), that gradients flow, and that the reward still varies between samples.',
   'trainer-exited':
     'The process writing this run is gone and the run did not finish: look at its log for the error (or an out-of-memory kill), then resume from the last checkpoint.',

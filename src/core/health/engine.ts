@@ -52,6 +52,8 @@ interface RunState {
   lastPoint: CitedPoint | null;
   /** Its trainer process exited (processExited) and no data came since. */
   exited: boolean;
+  /** A process attributed to the run is alive (setProcessAlive): its silence is a hang. */
+  processAlive: boolean;
   lastTrainingWall: number;
   /** Data arrivals (clock time), for stall detection. */
   arrivals: ArrivalGaps;
@@ -67,7 +69,7 @@ interface RunState {
 /** Rules about the run as a whole: evaluated on the run's primary tag of their role only. */
 const RUN_LEVEL_RULES = new Set<RuleId>(['reward-plateau']);
 /** Rules whose alert is about the run, whatever tag trips them: one incident per run (a NaN in three losses). */
-const PER_RUN_RULES = new Set<RuleId>(['non-finite', 'learning-stagnant']);
+const PER_RUN_RULES = new Set<RuleId>(['non-finite', 'learning-stagnation']);
 
 const NO_POINT: CitedPoint = { tag: null, step: Number.NaN, wallTime: null, value: Number.NaN };
 
@@ -120,10 +122,10 @@ export class HealthEngine {
   }
 
   /**
-   * The run's known trainer process exited at `at` (ms) while the run had not finished, citing the run's last
-   * logged point (its step; the seconds since it as the value), at once. `progress` is the run's progress
-   * fraction: below 1 it certainly did not finish (critical); null when its files cannot say (a warning: a
-   * healthy SB3 or TensorBoard run ends the same way). New data or finishing clears it.
+   * The run's known trainer process exited at `at` (ms) while the run had not finished. `progress` is the run's
+   * progress fraction: below 1 it certainly stopped short — critical at once, citing the run's last logged point
+   * (its step; the seconds since it as the value); null when its files cannot say (a healthy SB3 or TensorBoard
+   * run ends the same way): the run shows exited (exitedRuns), no alert. New data or finishing clears both.
    */
   processExited(run: string, at: number, progress: number | null): AlertTransition[] {
     const r = this.runs.get(run);
@@ -131,6 +133,9 @@ export class HealthEngine {
     const { step, wallTime } = r.lastPoint;
     const silentS = Math.max(0, Math.round((at - (r.arrivals.lastArrival ?? at)) / 1000));
     r.exited = true;
+    r.processAlive = false;
+    // Files that cannot say whether the run finished: a run that ended looks the same. A status, no alert.
+    if (progress === null) return [];
     return this.gates.judge(
       {
         run,
@@ -140,17 +145,25 @@ export class HealthEngine {
         point: { tag: null, step, wallTime, value: silentS },
         level: {
           kind: 'bad',
-          severity: progress === null ? 'warning' : 'critical',
+          severity: 'critical',
           after: 1,
-          message:
-            progress === null
-              ? `the trainer process exited ${silentS} s after the last data; the run's files do not say whether it finished`
-              : `the trainer process exited ${silentS} s after the last data, at ${Math.round(progress * 100)} % of the run`,
+          message: `the trainer process exited ${silentS} s after the last data, at ${Math.round(progress * 100)} % of the run`,
         },
         scope: r.scope,
       },
       this.opts.clock(),
     );
+  }
+
+  /** Whether a process attributed to the run is alive now (the sampler's per-run attribution). */
+  setProcessAlive(run: string, alive: boolean): void {
+    const r = this.runs.get(run);
+    if (r) r.processAlive = alive;
+  }
+
+  /** Runs whose trainer process exited while they had not finished (and no data came since). */
+  exitedRuns(): string[] {
+    return [...this.runs].flatMap(([run, r]) => (r.exited && !r.finished ? [run] : []));
   }
 
   /** Forget a run: its active alerts are cleared (so raised/cleared still alternate). */
@@ -186,7 +199,7 @@ export class HealthEngine {
     for (const [run, r] of this.runs) {
       // An exited trainer is already reported (critical): its silence is no second incident.
       if (r.finished || r.exited || r.lastPoint === null) continue;
-      const stall = r.arrivals.stall(now, this.thresholdsOf(r));
+      const stall = r.arrivals.stall(now, this.thresholdsOf(r), r.processAlive);
       if (stall === null) continue;
       // It cites the run's last logged point: its step, and the silence since it as the value.
       const { step, wallTime } = r.lastPoint;
@@ -250,6 +263,7 @@ export class HealthEngine {
         finished: false,
         lastPoint: null,
         exited: false,
+        processAlive: false,
         lastTrainingWall: -Infinity,
         arrivals: new ArrivalGaps(),
         primary: new Map(),

@@ -16,7 +16,7 @@ export const RULE_TITLES: Readonly<Record<RuleId, string>> = {
   'gpu-util-low': 'GPU utilisation low',
   'memory-high': 'System memory high',
   'gpu-memory-high': 'GPU memory nearly full',
-  'learning-stagnant': 'Learning stopped',
+  'learning-stagnation': 'Learning stopped',
   'stalled-run': 'Run stalled',
   'trainer-exited': 'Trainer exited',
   'entropy-collapse-low-temperature': 'Entropy collapse at low temperature',

@@ -399,8 +399,8 @@ const STAGNANT: Partial<Record<Role, { after: number; meaning: string }>> = {
  * rate, the reward's spread within a group (GRPO's advantages) — sits at exactly 0 for several updates after it
  * was not. The reward itself may keep rising for a while on what was learnt (a plateau rule needs 100 points).
  */
-export const learningStagnant: PointRule<{ role: Role | null; moved: boolean; zeros: number }> = {
-  id: 'learning-stagnant',
+export const learningStagnation: PointRule<{ role: Role | null; moved: boolean; zeros: number }> = {
+  id: 'learning-stagnation',
   clearAfter: 3,
   applies: (role) => role !== null && STAGNANT[role] !== undefined,
   init: () => ({ role: null, moved: false, zeros: 0 }),
@@ -574,7 +574,7 @@ export const POINT_RULES: readonly PointRule<any>[] = [
   clipBand,
   gradNormSpike,
   rewardPlateau,
-  learningStagnant,
+  learningStagnation,
   rewardVariance,
   truncationRising,
   importanceRatio,

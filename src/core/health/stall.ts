@@ -46,11 +46,15 @@ export class ArrivalGaps {
     return { silentS: Math.round(silent / 1000), typicalS: typical / 1000 };
   }
 
-  /** The stalled-run alert's level once the silence is past the alert's limit (well after the run shows stalled). */
-  stall(now: number, th: Thresholds): { level: Level; silentS: number } | null {
-    const s = this.silence(now, th.stall_alert_floor_s, th.stall_alert_gap_factor);
+  /** The stalled-run alert's level once the silence is past the alert's limit (well after the run shows stalled;
+   * sooner while the run's trainer process is known to be alive: then it is a hang, not an end). */
+  stall(now: number, th: Thresholds, processAlive: boolean): { level: Level; silentS: number } | null {
+    const floor = processAlive
+      ? Math.min(th.stall_hang_floor_s, th.stall_alert_floor_s)
+      : th.stall_alert_floor_s;
+    const s = this.silence(now, floor, th.stall_alert_gap_factor);
     if (s === null) return null;
-    const message = `no new data for ${s.silentS} s (usually every ${formatNumber(s.typicalS, 2)} s)`;
+    const message = `no new data for ${s.silentS} s (usually every ${formatNumber(s.typicalS, 2)} s)${processAlive ? ' while its trainer process is alive: a hang' : ''}`;
     return { level: { kind: 'bad', severity: 'warning', after: 1, message }, silentS: s.silentS };
   }
 

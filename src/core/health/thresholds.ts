@@ -17,6 +17,8 @@ export interface Thresholds extends Record<ThresholdKey, number> {
   stall_alert_floor_s: number;
   /** …and this many typical gaps. A run that simply ended shows stalled; only a long silence is an alert. */
   stall_alert_gap_factor: number;
+  /** While a process attributed to the run is alive, its silence is a hang: the alert comes after this floor. */
+  stall_hang_floor_s: number;
   /** GPU idle only counts while a training metric arrived within this many seconds (data time). */
   training_active_s: number;
 }
@@ -44,8 +46,9 @@ export const DEFAULT_THRESHOLDS: Readonly<Thresholds> = {
   // room for the watcher's and the tick's delays inside that.
   stall_floor_s: 25,
   stall_gap_factor: 2.5,
-  stall_alert_floor_s: 120,
+  stall_alert_floor_s: 600,
   stall_alert_gap_factor: 10,
+  stall_hang_floor_s: 120,
   training_active_s: 600,
 };
 

@@ -33,7 +33,7 @@ export const RULE_IDS = [
   'gpu-util-low',
   'memory-high',
   'gpu-memory-high',
-  'learning-stagnant',
+  'learning-stagnation',
   'stalled-run',
   'trainer-exited',
   'entropy-collapse-low-temperature',

@@ -15,12 +15,13 @@ export interface ScalarsLine {
   points: [number, number, number | null][];
 }
 
-/** A run appeared or went away, or its status changed: stalled (silent past its own rhythm) or live again. */
+/** A run appeared or went away, or its status changed: stalled (silent past its own rhythm), exited (its trainer
+ * process is gone; its files cannot say whether it finished), or live again. */
 export interface RunLine {
   t: number;
   type: 'run';
   run: string;
-  state: 'discovered' | 'removed' | 'stalled' | 'live';
+  state: 'discovered' | 'removed' | 'stalled' | 'exited' | 'live';
 }
 
 export interface ProgressLine extends Record<string, unknown> {

@@ -378,7 +378,7 @@ describe('stalled run', () => {
       core.tick();
       expect(core.runs()[0]).toMatchObject({ stalled: true, worstAlert: null });
       expect(core.alerts()).toEqual([]);
-      now += 2 * 60_000;
+      now += 10 * 60_000;
       core.tick();
       expect(core.alerts()[0]).toMatchObject({ rule: 'stalled-run', active: true, tag: null });
       expect(core.runs()[0]).toMatchObject({ stalled: true, worstAlert: 'warning' });

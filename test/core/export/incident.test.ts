@@ -13,6 +13,7 @@ import { incidentTags } from '../../../src/core/export/incident-figure';
 import {
   codeSpan,
   configEntries,
+  incidentReport,
   mdText,
   MAX_CONFIG_ENTRIES,
 } from '../../../src/core/export/incident-report';
@@ -97,7 +98,9 @@ describe('the incident snapshot of the demo KL alert', () => {
     expect(report).toContain(`| Step | ${alert.step} |`);
     // Exact: the text parses back to the very value the alert carries.
     const value = /\| Value \| (\S+) \|/.exec(report)![1]!;
-    expect(Number(value)).toBe(alert.value);
+    // A float32 (the demo's event file) is written as its shortest float32 text: it parses back as a float32.
+    expect(Math.fround(Number(value))).toBe(alert.value);
+    expect(value.length).toBeLessThanOrEqual(12);
     // The demo's config.json sets target_kl: the origin names it, as the chart's info tip does.
     expect(report).toContain('| Threshold | target_kl 0.02 (run config: target_kl) |');
     const advice = ruleAdvice('kl-above-target', replay.alerts.service.scopeOf('ppo_demo'));
@@ -259,6 +262,47 @@ describe('alert ids', () => {
 });
 
 describe('pure parts', () => {
+  test('the report cites the float32 as its shortest text, the statistic judged, and the clearing point’s own time', () => {
+    const alert: AlertInfo = {
+      id: '["r","clip-fraction-out-of-band","clip_fraction",3584]',
+      rule: 'clip-fraction-out-of-band',
+      severity: 'warning',
+      run: 'r',
+      tag: 'train/clip_fraction',
+      tags: ['train/clip_fraction', 'history/train/clip_fraction'],
+      step: 3584,
+      wallTime: 1_700_000_000,
+      value: Math.fround(0.0361328125),
+      statistic: { kind: 'median', fromStep: 1536, toStep: 3584, value: 0.4 },
+      message: 'm',
+      advice: null,
+      raisedAt: 1_800_000_000_000,
+      acknowledged: false,
+      snoozedUntil: null,
+      active: false,
+      clearedAt: 1_900_000_000_000,
+      clearedStep: 4096,
+      clearedWallTime: 1_700_000_100,
+    };
+    const report = incidentReport({
+      alert,
+      wallTimeMs: 1_700_000_000_000,
+      thresholds: {},
+      advice: '',
+      config: null,
+      system: null,
+      window: { min: 3000, max: 4000, halfWidth: 500, runSteps: { min: 0, max: 5000 } },
+      files: [],
+    });
+    expect(report).toContain('| Value | 0.036132813 |');
+    expect(report).toContain('| Judged on | median 0.4 over steps 1536 to 3584 |');
+    expect(report).toContain('| Tags | train/clip\\_fraction, history/train/clip\\_fraction |');
+    // Written at the clearing point's wall time, not when the export ran (clearedAt, a replay's clock).
+    expect(report).toContain(
+      `| State | cleared at step 4096 (written ${new Date(1_700_000_100_000).toISOString()}) |`,
+    );
+  });
+
   /** A view with one point per step 0..n-1 for each tag. */
   const denseReader = (n: number): ViewReader => ({
     getWindow: (_run, _tag, q) => {
@@ -277,6 +321,12 @@ describe('pure parts', () => {
     expect(3 * (2 * big.halfWidth + 1)).toBeLessThanOrEqual(MAX_WINDOW_POINTS);
     expect(3 * (4 * big.halfWidth + 1)).toBeGreaterThan(MAX_WINDOW_POINTS);
     expect(incidentWindow(denseReader(1001), 'r', ['a'], 500, 7)).toMatchObject({ min: 493, max: 507 });
+    // Never past the run's own steps: an alert at step 5 of 0–1000 reads 0 to 105, not −95 to 105.
+    expect(incidentWindow(denseReader(1001), 'r', ['a'], 5)).toMatchObject({
+      min: 0,
+      max: 105,
+      halfWidth: 100,
+    });
   });
 
   test('related charts: the alert tag, then each related role’s tag with the most points', () => {

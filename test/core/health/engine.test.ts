@@ -132,7 +132,7 @@ describe('stalled run', () => {
     }
     return { clock, engine };
   };
-  it('a killed trainer that logged every 2 s shows stalled within 30 s, and alerts after 2 min (not 10)', () => {
+  it('a silent run that logged every 2 s shows stalled within 30 s; the alert comes after 10 min, 2 while its process lives', () => {
     const { clock, engine } = live(2000, 20);
     clock.now += 24_000;
     expect(engine.stalledRuns()).toEqual([]);
@@ -141,6 +141,10 @@ describe('stalled run', () => {
     expect(engine.stalledRuns()).toEqual(['r']);
     expect(engine.tick()).toEqual([]);
     clock.now += 95_000;
+    // Silence alone cannot tell an end from a crash: no alert at 2 min…
+    expect(engine.tick()).toEqual([]);
+    // …unless the run's trainer process is alive: then it hangs.
+    engine.setProcessAlive('r', true);
     // It cites the run's last logged step, and the silence in seconds as its value.
     expect(engine.tick()[0]).toMatchObject({
       kind: 'raised',
@@ -155,7 +159,7 @@ describe('stalled run', () => {
       clock.now += 2000;
       engine.feed('r', 'loss', i, i, 1);
     }
-    clock.now += 130_000;
+    clock.now += 610_000;
     expect(engine.tick()[0]?.alert.step).toBe(4);
   });
   it('a writer that buffers for 120 s shows stalled after 5 min, and alerts after 20', () => {
@@ -167,6 +171,13 @@ describe('stalled run', () => {
     expect(engine.tick()).toEqual([]);
     clock.now += 900_000;
     expect(engine.tick()).toHaveLength(1);
+  });
+  it('a run without any process information alerts after 10 minutes of silence', () => {
+    const { clock, engine } = live(2000, 20);
+    clock.now += 590_000;
+    expect(engine.tick()).toEqual([]);
+    clock.now += 20_000;
+    expect(engine.tick()[0]?.alert).toMatchObject({ rule: 'stalled-run', value: 610 });
   });
   it('a known trainer process that exits before the run finished is reported at once, critical, not as a later stall', () => {
     const { clock, engine } = live(2000, 20);
@@ -187,8 +198,11 @@ describe('stalled run', () => {
     done.setFinished('r');
     expect(done.processExited('r', 0, 0.4)).toEqual([]);
     // A run whose files cannot say whether it finished (no total) ended or crashed: a warning, not critical.
+    // Its files cannot say whether it finished (a healthy SB3 run ends the same way): it shows exited, no alert.
     const { engine: unknown } = live(2000, 20);
-    expect(unknown.processExited('r', 0, null)[0]?.alert.severity).toBe('warning');
+    expect(unknown.processExited('r', 0, null)).toEqual([]);
+    expect(unknown.exitedRuns()).toEqual(['r']);
+    expect(unknown.stalledRuns(1e15)).toEqual([]);
   });
   it('not for a run read once from disk, nor a finished run', () => {
     const { clock, engine } = harness();

@@ -186,16 +186,16 @@ describe('reward rules', () => {
   });
 });
 
-describe('learning-stagnant', () => {
+describe('learning-stagnation', () => {
   it('KL exactly 0 for 5 updates after it moved: the policy no longer changes (a learning rate silently 0)', () => {
     const ts = run('train/approx_kl', [...noise(15, 30, 0.005, 0.001), ...Array(10).fill(0)]);
-    const [a] = raised(ts, 'learning-stagnant');
+    const [a] = raised(ts, 'learning-stagnation');
     expect(a?.alert).toMatchObject({ step: 34, value: 0, tag: 'train/approx_kl', severity: 'warning' });
     expect(a?.alert.message).toMatch(/exactly 0 for 5 updates/);
   });
   it('a GRPO group whose rewards all agree (reward_std 0) gives no advantage to learn from', () => {
     const ts = run('reward_std', [...noise(16, 30, 0.25, 0.02), ...Array(6).fill(0)]);
-    expect(raised(ts, 'learning-stagnant')[0]?.alert.message).toMatch(/advantages are 0/);
+    expect(raised(ts, 'learning-stagnation')[0]?.alert.message).toMatch(/advantages are 0/);
   });
   it('not a schedule that ends at 0, nor a metric that was always 0', () => {
     expect(run('train/learning_rate', [...ramp(50, 3e-4, 1e-6), 0])).toEqual([]);
