@@ -100,7 +100,10 @@ export class AlertRegistry {
   }
 
   /** Mirrors an engine-side change (ack, snooze) into the active alert; null when it is not active. */
-  update(id: string, patch: Partial<Pick<AlertInfo, 'acknowledged' | 'snoozedUntil'>>): AlertInfo | null {
+  update(
+    id: string,
+    patch: Partial<Pick<AlertInfo, 'acknowledged' | 'snoozedUntil' | 'tags'>>,
+  ): AlertInfo | null {
     const a = this.active.get(id);
     if (!a) return null;
     const next = { ...a, ...patch };

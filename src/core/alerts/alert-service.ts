@@ -19,6 +19,7 @@ import { userThresholds } from './user-thresholds';
 import { AlertRegistry } from './alert-registry';
 import { runPathIn, StoreAlertSink, type RunPath } from './alert-sink';
 import { MACHINE_RUN, MachineRun } from './machine-run';
+import { inWriteOrder } from './load-order';
 import { NotificationLimiter, type PlannedNotification } from './notify-limiter';
 
 export interface AlertServiceOptions {
@@ -71,6 +72,8 @@ export class AlertService {
   private readonly runPath: RunPath;
   private readonly configured = new Set<string>();
   private readonly finished = new Set<string>();
+  /** Points of runs on their first read, held until it is done. */
+  private readonly held = new Map<string, SeriesDelta[]>();
   /** Runs that showed as stalled or exited at the last check. */
   private statusNow = new Map<string, RunStatusChange['status']>();
   /** Each run's progress fraction as the last run list said (null: its files do not say). */
@@ -103,14 +106,50 @@ export class AlertService {
 
   // --- inputs ---
 
-  /** Appended points of one series. */
+  /** Appended points of one series. During a run's first read (reading … read) they are held, then judged in the
+   * order they were written: a finished run opened from disk raises what watching it live raised. */
   feed(d: SeriesDelta): void {
     this.ensureRun(d.run);
     this.machine.noteDelta(d);
+    const held = this.held.get(d.run);
+    if (held) {
+      held.push(d);
+      return;
+    }
     this.handle(this.engine.feedBatch(d.run, d.tag, d.steps, d.wallTimes, d.values));
+    this.syncTags(d.run);
     // Data again: a run that showed stalled is live at once (not at the next tick).
     if (d.steps.length > 0 && this.statusNow.delete(d.run))
       this.emit({ transitions: [], changes: [], statuses: [{ run: d.run, status: 'live' }] });
+  }
+
+  /** An open incident that a symptom joined lists its tag: the alert as shown is updated (no transition). */
+  private syncTags(run: string): void {
+    const changes: AlertChange[] = [];
+    for (const a of this.engine.active(run)) {
+      const shown = this.registry.activeAlerts(run).find((x) => x.id === a.id);
+      if (!shown || shown.tags.length === a.tags.length) continue;
+      const info = this.registry.update(a.id, { tags: a.tags });
+      if (info) changes.push({ kind: 'updated', alert: info });
+    }
+    if (changes.length > 0) this.emit({ transitions: [], changes });
+  }
+
+  /** A run's first read starts: its points are held until `read`. */
+  reading(run: string): void {
+    if (!this.held.has(run)) this.held.set(run, []);
+  }
+
+  /** A run's first read is done: its held points are judged in write order (load-order.ts). */
+  read(run: string): void {
+    const held = this.held.get(run);
+    if (!held) return;
+    this.held.delete(run);
+    const out: AlertTransition[] = [];
+    for (const p of inWriteOrder(held))
+      out.push(...this.engine.feed(run, p.tag, p.step, p.wallTime, p.value));
+    this.handle(out);
+    this.syncTags(run);
   }
 
   /** The run list: runs at 100 % progress, or whose log says they ended (a W&B exit record, finished or
@@ -181,6 +220,7 @@ export class AlertService {
     this.configured.clear();
     this.finished.clear();
     this.statusNow.clear();
+    this.held.clear();
     this.progress.clear();
     this.pendingAcks.clear();
     this.machine.forget();

@@ -378,6 +378,8 @@ export class AppCore {
   private attach(ws: Workspace): (() => void)[] {
     return [
       ws.on('series.appended', (d) => this.onDelta(d)),
+      ws.on('run.reading', (run) => this.alertService.reading(run)),
+      ws.on('run.read', (run) => this.alertService.read(run)),
       // The next delta's `from` says where the view continues; trackers and the engine follow it then.
       ws.on('series.reset', (r) => this.bus.emit('series.reset', r)),
       ws.on('runs.changed', (runs) => this.onRuns(runs)),

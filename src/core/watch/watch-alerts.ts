@@ -39,6 +39,16 @@ export class WatchAlerts implements AlertFeed {
     return this.drain();
   }
 
+  reading(run: string): AlertFeedLine[] {
+    this.service.reading(run);
+    return this.drain();
+  }
+
+  read(run: string): AlertFeedLine[] {
+    this.service.read(run);
+    return this.drain();
+  }
+
   onRuns(runs: RunInfo[]): AlertFeedLine[] {
     this.service.onRuns(runs);
     return this.drain();

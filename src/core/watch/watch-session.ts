@@ -22,6 +22,9 @@ export interface AlertFeed {
   feed(delta: SeriesDelta): AlertFeedLine[];
   tick?(now: number): AlertFeedLine[];
   onRuns?(runs: RunInfo[]): AlertFeedLine[];
+  /** A run's first read starts / is done (its points are judged in write order once it is). */
+  reading?(run: string): AlertFeedLine[];
+  read?(run: string): AlertFeedLine[];
   onSnapshot?(snapshot: SystemSnapshot): AlertFeedLine[];
 }
 
@@ -55,6 +58,12 @@ export class WatchSession {
         for (const r of runs) this.maybeProgress(r.run, t);
       }),
       ws.on('app.notice', (n) => o.emit({ t: this.now(), type: 'notice', ...n })),
+      ws.on('run.reading', (run) => {
+        for (const a of o.alerts?.reading?.(run) ?? []) o.emit(a);
+      }),
+      ws.on('run.read', (run) => {
+        for (const a of o.alerts?.read?.(run) ?? []) o.emit(a);
+      }),
       ws.on('series.reset', (r) => o.emit({ t: this.now(), type: 'reset', ...r })),
       ws.on('series.appended', (d) => {
         const t = this.now();

@@ -56,7 +56,14 @@ const SWEEP_MAX_SOURCES = 500;
 /** The most of the time throttled runs.changed (listing runs and what listeners do) may take. */
 const RUNS_CHANGED_SHARE = 0.1;
 
-type Listener<E extends keyof PushPayloads> = (payload: PushPayloads[E]) => void;
+/** The contract's push events, and the workspace's own: a run's first read starting and done (its name), so the
+ * alert pipeline can judge that read's points in the order they were written (alerts/load-order.ts). */
+export interface WorkspaceEvents extends PushPayloads {
+  'run.reading': string;
+  'run.read': string;
+}
+
+type Listener<E extends keyof WorkspaceEvents> = (payload: WorkspaceEvents[E]) => void;
 
 export class Workspace {
   private readonly emitter = new EventEmitter();
@@ -88,7 +95,7 @@ export class Workspace {
       {
         epoch: () => this.epoch,
         isCurrent: (run) => this.runs.get(run.run) === run,
-        emit: (event, payload) => this.emit(event, payload),
+        emit: (event, payload) => this.emitter.emit(event, payload),
         notice: (level, text) => this.notice(level, text),
         runsChanged: (now) => this.runsChanged(now),
         rediscover: () => void this.rediscover(),
@@ -101,12 +108,12 @@ export class Workspace {
     return this._root;
   }
 
-  on<E extends keyof PushPayloads>(event: E, listener: Listener<E>): () => void {
+  on<E extends keyof WorkspaceEvents>(event: E, listener: Listener<E>): () => void {
     this.emitter.on(event, listener);
     return () => this.emitter.off(event, listener);
   }
 
-  private emit<E extends keyof PushPayloads>(event: E, payload: PushPayloads[E]): void {
+  private emit<E extends keyof WorkspaceEvents>(event: E, payload: WorkspaceEvents[E]): void {
     this.emitter.emit(event, payload);
   }
 
@@ -362,9 +369,11 @@ export class Workspace {
       .concat(moved.map(({ run, entry }) => this.loader.requestRead(run, entry)));
     newRuns.sort(byRunName);
     for (const run of newRuns) {
+      this.emit('run.reading', run.run);
       await this.loader.enqueue(run, () => this.loader.loadRun(run));
       if (epoch !== this.epoch) return;
       run.loaded = true;
+      this.emit('run.read', run.run);
       // Appends that arrived while the run was being read: read them now rather than at the next sweep.
       for (const e of run.entries) void this.loader.requestRead(run, e);
       this.progress.runLoaded();
