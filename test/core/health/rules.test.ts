@@ -47,6 +47,38 @@ describe('kl-above-target', () => {
   });
 });
 
+describe('kl-above-target on an LLM run without a target_kl', () => {
+  // A TRL GRPO run's KL grows from 0 as the policy leaves its reference (0.0001 → 0.85 over a healthy run);
+  // judged against PPO's target_kl 0.02 it was CRITICAL for the whole run.
+  const growth = Array.from({ length: 80 }, (_, i) => 0.0001 + 0.01 * i * (1 + 0.1 * Math.sin(i)));
+  it('its steady growth is no alert; a jump to several times its recent level is', () => {
+    expect(run('kl', growth, () => [['completions/mean_length', 5]])).toEqual([]);
+    const blowup = [...growth.slice(0, 50), 3.1, 2.5, 2.0];
+    const [a] = raised(
+      run('kl', blowup, () => [['completions/mean_length', 5]]),
+      'kl-above-target',
+    );
+    expect(a?.alert).toMatchObject({ step: 50, value: 3.1, severity: 'critical' });
+    expect(a?.alert.message).toMatch(/× its recent median/);
+    expect(a?.alert.statistic).toMatchObject({ kind: 'median', fromStep: 40, toStep: 49 });
+  });
+});
+
+describe('one incident per quantity', () => {
+  it('the same quantity under several names (train/x and history/train/x) is one alert naming both tags', () => {
+    const { clock, engine } = harness();
+    const ts: AlertTransition[] = [];
+    for (let i = 0; i < 30; i++) {
+      clock.now += 1000;
+      const v = i < 20 ? 0.005 : 0.5;
+      ts.push(...engine.feed('r', 'train/approx_kl', i, 1e9 + i, v));
+      ts.push(...engine.feed('r', 'history/train/approx_kl', i, 1e9 + i, v));
+    }
+    expect(ts.filter((t) => t.kind === 'raised')).toHaveLength(1);
+    expect(engine.active('r')[0]?.tags).toEqual(['train/approx_kl', 'history/train/approx_kl']);
+  });
+});
+
 describe('entropy-collapse', () => {
   it('fires below entropy_min', () => {
     expect(
