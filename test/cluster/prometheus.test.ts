@@ -217,7 +217,7 @@ describe('Prometheus and Alertmanager on a live rlwatch agent', () => {
     });
     expect(a.annotations.run).toBe('ppo_demo');
     expect(a.annotations.tag).toBe('approx_kl');
-    expect(a.annotations.message).toMatch(/^approx_kl = \S+ (above|is more than twice) target_kl 0\.02$/);
+    expect(a.annotations.message).toMatch(/^approx_kl = \S+ at step \d+, \S+× target_kl 0\.02$/);
     expect(a.annotations.advice!.length).toBeGreaterThan(20);
     expect(a.annotations.threshold).toBe('target_kl = 0.02');
   });

@@ -42,7 +42,8 @@ describe('rlwatch export --incident', () => {
     const line = await watch.waitFor(/^(\{"t":.*"type":"alert".*"rule":"kl-above-target".*)$/m);
     await watch.stop();
     const id = (JSON.parse(line[1]!) as { id: string }).id;
-    expect(id).toBe('["ppo_demo","kl-above-target","approx_kl"]');
+    // One incident: run, rule, quantity (KL, whatever its tag) and the step it began at.
+    expect(id).toMatch(/^\["ppo_demo","kl-above-target","kl",\d+\]$/);
     const out = tmp('rlwatch-e2e-incident-out-');
     const p = runCli(['export', demo, '--incident', id, '--out', out, '--json']);
     expect(await exitStatus(p)).toBe(0);
@@ -61,7 +62,7 @@ describe('rlwatch export --incident', () => {
       .trim()
       .split('\n')
       .map((l) => (JSON.parse(l) as { id: string }).id);
-    const id = '[".","entropy-collapse","train/entropy_loss"]';
+    const id = '[".","entropy-collapse","entropy",18000]';
     expect(ids).toContain(id);
     const out = tmp('rlwatch-e2e-incident-out-');
     const p = runCli(['export', run, '--incident', id, '--out', out]);
@@ -73,12 +74,12 @@ describe('rlwatch export --incident', () => {
 
   test('an unknown id exits 2 naming the run’s alert ids; nothing is written', async () => {
     const out = tmp('rlwatch-e2e-incident-out-');
-    const p = runCli(['export', demo, '--incident', '["ppo_demo","kl-above-target","nope"]', '--out', out]);
+    const p = runCli(['export', demo, '--incident', '["ppo_demo","kl-above-target","nope",1]', '--out', out]);
     expect(await exitStatus(p)).toBe(2);
     expect(p.output()).toMatch(
-      /rlwatch: no alert \["ppo_demo","kl-above-target","nope"\] in this folder; its \d+ alert id\(s\)/,
+      /rlwatch: no alert \["ppo_demo","kl-above-target","nope",1\] in this folder; its \d+ alert id\(s\)/,
     );
-    expect(p.output()).toContain('["ppo_demo","kl-above-target","approx_kl"]');
+    expect(p.output()).toMatch(/\["ppo_demo","kl-above-target","kl",\d+\]/);
     expect(readdirSync(out)).toEqual([]);
   });
 });
