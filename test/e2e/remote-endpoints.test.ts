@@ -203,7 +203,8 @@ describe('many rlwatch endpoints in one window', () => {
     expect((await endpointList()).map((e) => e.id)).toContain('127.0.0.1:1');
     await page.getByLabel('remove endpoint 127.0.0.1:1').click();
     await expect.poll(async () => (await endpointList()).map((e) => e.id)).toEqual([hostOf(0), hostOf(1)]);
-    expect(await page.locator('.endpoint').count()).toBe(2);
+    // The list answers before the section re-renders: wait for the DOM too (a race that failed under CI load).
+    await expect.poll(() => page.locator('.endpoint').count()).toBe(2);
     expect(errors).toEqual([]);
   });
 });
