@@ -11,16 +11,21 @@ export async function seeChart(page: Page, tag: string): Promise<void> {
   await page.locator(`figure.chart[data-tag="${tag}"]`).first().waitFor();
 }
 
-/** Scrolls every not-yet-seen cell into view once (the grid keeps charts it has created), then back to the top. */
+/** Scrolls every not-yet-seen cell into view once (the grid keeps charts it has created), then back to the top.
+ * A live run can add cells while this scrolls, and a loaded machine can be slow to create a chart: passes repeat
+ * until none is left. */
 export async function seeAllCharts(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    for (let i = 0; i < 500; i++) {
-      const el = document.querySelector('[data-lazy]');
-      if (!el) break;
-      el.scrollIntoView();
-      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 20)));
-    }
-    document.querySelector('main.content')?.scrollTo(0, 0);
-  });
-  expect(await page.locator('[data-lazy]').count()).toBe(0);
+  const pass = async (): Promise<number> => {
+    await page.evaluate(async () => {
+      for (let i = 0; i < 500; i++) {
+        const el = document.querySelector('[data-lazy]');
+        if (!el) break;
+        el.scrollIntoView();
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 20)));
+      }
+    });
+    return page.locator('[data-lazy]').count();
+  };
+  await expect.poll(pass, { timeout: 60_000, interval: 500 }).toBe(0);
+  await page.evaluate(() => document.querySelector('main.content')?.scrollTo(0, 0));
 }
