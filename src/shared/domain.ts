@@ -106,7 +106,7 @@ export interface AlertStatistic {
 
 /**
  * One incident as the health engine raises it: one per run + rule + quantity (a metric role, whatever tags log
- * it) until it clears; the policy rules (KL, entropy, clip fraction…) of one run share one incident. It cites the
+ * it) until it clears; a policy symptom (entropy, clip fraction…) starting with a KL incident joins it. It cites the
  * logged point that tripped it — `tag`, `step`, `wallTime`, `value` exactly as the file holds them — and any
  * statistic it judged beside that. The engine narrows `rule`.
  */

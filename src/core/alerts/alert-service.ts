@@ -72,6 +72,8 @@ export class AlertService {
   private readonly runPath: RunPath;
   private readonly configured = new Set<string>();
   private readonly finished = new Set<string>();
+  /** The engine's tagChanges when syncTags last looked. */
+  private tagChangesSeen = 0;
   /** Points of runs on their first read, held until it is done. */
   private readonly held = new Map<string, SeriesDelta[]>();
   /** Runs that showed as stalled or exited at the last check. */
@@ -117,17 +119,20 @@ export class AlertService {
       return;
     }
     this.handle(this.engine.feedBatch(d.run, d.tag, d.steps, d.wallTimes, d.values));
-    this.syncTags(d.run);
+    this.syncTags();
     // Data again: a run that showed stalled is live at once (not at the next tick).
     if (d.steps.length > 0 && this.statusNow.delete(d.run))
       this.emit({ transitions: [], changes: [], statuses: [{ run: d.run, status: 'live' }] });
   }
 
-  /** An open incident that a symptom joined lists its tag: the alert as shown is updated (no transition). */
-  private syncTags(run: string): void {
+  /** An open incident that a symptom joined lists its tag: the alert as shown is updated (no transition). Runs per
+   * delta, so it looks at the alerts only when the engine says some incident's tags grew since the last look. */
+  private syncTags(): void {
+    if (this.engine.tagChanges === this.tagChangesSeen) return;
+    this.tagChangesSeen = this.engine.tagChanges;
     const changes: AlertChange[] = [];
-    for (const a of this.engine.active(run)) {
-      const shown = this.registry.activeAlerts(run).find((x) => x.id === a.id);
+    for (const a of this.engine.active()) {
+      const shown = this.registry.activeAlerts(a.run).find((x) => x.id === a.id);
       if (!shown || shown.tags.length === a.tags.length) continue;
       const info = this.registry.update(a.id, { tags: a.tags });
       if (info) changes.push({ kind: 'updated', alert: info });
@@ -149,7 +154,7 @@ export class AlertService {
     for (const p of inWriteOrder(held))
       out.push(...this.engine.feed(run, p.tag, p.step, p.wallTime, p.value));
     this.handle(out);
-    this.syncTags(run);
+    this.syncTags();
   }
 
   /** The run list: runs at 100 % progress, or whose log says they ended (a W&B exit record, finished or

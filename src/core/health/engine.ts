@@ -242,6 +242,11 @@ export class HealthEngine {
     return this.gates.snooze(id, untilMs);
   }
 
+  /** Grows whenever an open incident lists a new tag (no transition says so). */
+  get tagChanges(): number {
+    return this.gates.tagChanges;
+  }
+
   /** Active alerts, critical first, then by raise time. */
   active(run?: string): Alert[] {
     return this.gates.active(run);

@@ -97,6 +97,8 @@ const memberId = (run: string, rule: RuleId, tag: string | null): string => JSON
 export class AlertGates {
   private readonly members = new Map<string, Member>();
   private readonly streams = new Map<string, Stream>();
+  /** Bumped whenever an open incident lists a new tag (a symptom joined): readers compare it, not every alert. */
+  tagChanges = 0;
 
   constructor(private readonly sink: AlertSink | undefined) {}
 
@@ -182,7 +184,10 @@ export class AlertGates {
   ): AlertTransition[] {
     const a = s.active;
     if (a === null) return [];
-    if (point.tag !== null && !a.tags.includes(point.tag)) s.active = { ...a, tags: [...a.tags, point.tag] };
+    if (point.tag !== null && !a.tags.includes(point.tag)) {
+      s.active = { ...a, tags: [...a.tags, point.tag] };
+      this.tagChanges++;
+    }
     if (s.active!.severity === 'warning' && severity === 'critical') {
       s.active = {
         ...s.active!,

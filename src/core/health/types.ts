@@ -48,7 +48,7 @@ export type Alert = SharedAlert<RuleId>;
 /**
  * What the engine emits. Per alert id, `raised` and `cleared` alternate; `escalated` (warning →
  * critical) only happens between them, so `--exit-on critical` sees a KL blow-up that first
- * crossed the warning line. Surfaces that know only raised/cleared print `escalated` as raised.
+ * crossed the warning line. `watch --json` prints it as `state: "escalated"` (same id: not a new alert).
  * `notify` is false while the alert is snoozed or acknowledged (history still records it).
  */
 export type AlertTransition =
