@@ -183,7 +183,7 @@ export class AlertService {
         : [],
     );
     this.handle([...this.machine.feed(snap), ...exits]);
-    if (exits.length > 0 || (snap.processExits ?? []).length > 0) this.updateStatuses(this.opts.clock());
+    if ((snap.processExits ?? []).length > 0) this.updateStatuses(this.opts.clock());
   }
 
   /** Stalled statuses, stalled-run checks and held-back notification summaries; call it on a timer. */
