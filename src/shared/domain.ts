@@ -98,7 +98,7 @@ export interface LoadProgress {
 
 /** A statistic an alert's rule judged (a window median, an early baseline, a ratio to it) and the steps it spans. */
 export interface AlertStatistic {
-  kind: 'median' | 'early-median' | 'ratio-to-median' | 'peak-median' | 'mean' | 'silence';
+  kind: 'median' | 'early-median' | 'mean';
   fromStep: number;
   toStep: number;
   value: number;

@@ -66,7 +66,7 @@ export const alertInfoShape: z.ZodType<AlertInfo> = z.object({
   value: num,
   statistic: z
     .object({
-      kind: z.enum(['median', 'early-median', 'ratio-to-median', 'peak-median', 'mean', 'silence']),
+      kind: z.enum(['median', 'early-median', 'mean']),
       fromStep: num,
       toStep: num,
       value: num,

@@ -45,7 +45,7 @@ const bad = (severity: Severity, after: number, message: string, statistic?: Sta
 const fmt = (v: number): string => formatNumber(v);
 
 /** A margin this far past the threshold (value ÷ threshold, or its inverse for floors) raises on its own point. */
-export const FAR_MARGIN = 10;
+const FAR_MARGIN = 10;
 
 /**
  * Severity and persistence from the margin past a threshold (≥ 1 is past it): far past it (`far`, 10× by default)
