@@ -82,6 +82,25 @@ function runsNamed(argv: readonly string[], cwd: string | null, match: RunMatche
   return out;
 }
 
+/** Ancestors' depth looked at: the chain from a desktop session to rlwatch is a few processes deep. */
+const MAX_ANCESTORS = 32;
+
+/**
+ * The processes that started rlwatch (its parent, that one's parent, … up to init): a shell, `npm run`, a launcher
+ * script naming the run folder on its command line started us; none of them is the run's trainer.
+ */
+async function ancestorsOf(selfPid: number, procRoot: string): Promise<Set<number>> {
+  const out = new Set<number>();
+  let pid = selfPid;
+  for (let i = 0; i < MAX_ANCESTORS; i++) {
+    const ppid = (await readProcStats(pid, procRoot))?.ppid ?? 0;
+    if (ppid <= 1 || out.has(ppid)) break;
+    out.add(ppid);
+    pid = ppid;
+  }
+  return out;
+}
+
 /**
  * Each process of this user (whose fd folder can be read; others' are refused by the kernel) that is not
  * rlwatch's own is tied to the runs its strongest evidence names: the run folders it holds files open
@@ -97,8 +116,9 @@ export async function attributeProcesses(
   const packageName = opts.packageName ?? readPackageName;
   const match = new RunMatcher(runs);
   const found: Attribution[] = [];
+  const launchers = await ancestorsOf(opts.selfPid, opts.procRoot);
   for (const pid of await listPids(opts.procRoot, limits)) {
-    if (opts.exclude.has(pid)) continue;
+    if (opts.exclude.has(pid) || launchers.has(pid)) continue;
     const fds = await listFds(pid, opts.procRoot);
     if (fds === null) continue;
     const argv = await readCmdline(pid, opts.procRoot);

@@ -68,6 +68,17 @@ describe('attributeProcesses', () => {
     ]);
   });
 
+  it('never the processes that started rlwatch: npm run, a launcher script naming the folder, their shell', async () => {
+    // `npm run check:runs -- DIR` ran a script that started rlwatch: on a 449-day-old corpus run they were listed.
+    proc.add(SELF, { cwd: '/home/u', ppid: 45 });
+    proc.add(45, { cwd: '/home/u', ppid: 40, argv: ['node', 'render-check/main.ts', `${ROOT}/a`] });
+    proc.add(40, { cwd: '/home/u', ppid: 30, argv: ['npm', 'run', 'check:runs', '--', `${ROOT}/a`] });
+    proc.add(30, { cwd: `${ROOT}/a`, ppid: 1, argv: ['bash'] });
+    // A trainer beside them, started by the same shell, is still found.
+    proc.add(70, { fds: [`${ROOT}/a/log.csv`], cwd: `${ROOT}/a`, ppid: 30, argv: ['python', 'train.py'] });
+    expect(await attribute()).toEqual([{ pid: 70, run: 'a', evidence: 'open-files', startTicks: 100 }]);
+  });
+
   it('never rlwatch’s own processes: our pid, our children, rlwatch CLI / agent / Electron app and helpers', async () => {
     const inA = { fds: [`${ROOT}/a/metrics.jsonl`], cwd: `${ROOT}/a` };
     proc.add(SELF, inA);
