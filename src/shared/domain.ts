@@ -52,6 +52,18 @@ export interface RestartMark {
   dropped: number;
 }
 
+/** One session of a series: the points written between two restarts (or since the last), in write order. */
+export interface SessionInfo {
+  /** 1-based, in write order; the last is the current session. */
+  index: number;
+  startStep: number;
+  endStep: number;
+  /** Seconds since epoch of its first and last point; null where the source holds no times. */
+  startWall: number | null;
+  endWall: number | null;
+  points: number;
+}
+
 /** Display-ready points of one series over an x-range, downsampled in the core (per-pixel min/max). */
 export interface SeriesWindow {
   run: string;
@@ -69,6 +81,10 @@ export interface SeriesWindow {
   /** Extent of the whole live view, for zoom-out limits; null when empty. */
   extent: { stepMin: number; stepMax: number; wallMin: number; wallMax: number } | null;
   restarts: RestartMark[];
+  /** Every session of the series (one when it never restarted, none when empty). */
+  sessions: SessionInfo[];
+  /** Set when the window shows one earlier session's own points (`series.get {session}`), not the live view. */
+  session?: number;
 }
 
 /** Points appended to one series' live view, full resolution, starting at index `from`. */

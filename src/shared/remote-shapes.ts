@@ -101,6 +101,21 @@ export const seriesWindowShape: z.ZodType<SeriesWindow> = z.object({
   downsampled: z.boolean(),
   extent: z.object({ stepMin: num, stepMax: num, wallMin: num, wallMax: num }).nullable(),
   restarts: z.array(z.object({ step: num, wallTime: num, dropped: num })).max(100_000),
+  // An endpoint older than sessions sends none: its series read as one session.
+  sessions: z
+    .array(
+      z.object({
+        index: num,
+        startStep: num,
+        endStep: num,
+        startWall: num.nullable(),
+        endWall: num.nullable(),
+        points: num,
+      }),
+    )
+    .max(100_000)
+    .default([]),
+  session: num.optional(),
 });
 
 export const seriesDeltaShape: z.ZodType<SeriesDelta> = z.object({

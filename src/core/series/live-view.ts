@@ -1,33 +1,15 @@
-// The live view of one run's tag: segments over the sources' own ScalarSeries (no copies), restarts cut in.
+// The live view of one run's tag: segments over the sources' own ScalarSeries (no copies), restarts cut in, and
+// every session (the points written between two restarts) kept whole.
 
-import type { RestartMark, SeriesReset, SeriesWindow } from '../../shared/domain';
-import { Acc, BLOCK_SCAN_THRESHOLD, blockIndexOf } from './block-index';
-import { lowerBound, minMaxIndices, upperBound } from './downsample';
+import type { RestartMark, SeriesReset, SeriesWindow, SessionInfo } from '../../shared/domain';
+import { BLOCK_SCAN_THRESHOLD, blockIndexOf } from './block-index';
+import { lowerBound } from './downsample';
 import type { ScalarSeries } from './scalar-series';
+import { SegmentList, type ViewPoints, type WindowQuery } from './segment-list';
+
+export type { Segment, ViewPoints, WindowQuery } from './segment-list';
 
 export type ResetReason = SeriesReset['reason'];
-
-/** A contiguous range [start, end) of one source series that is part of the view. */
-export interface Segment {
-  series: ScalarSeries;
-  start: number;
-  end: number;
-}
-
-/** Full-resolution points of the view, from view index `from`. */
-export interface ViewPoints {
-  from: number;
-  steps: Float64Array;
-  wallTimes: Float64Array;
-  values: Float64Array;
-}
-
-export interface WindowQuery {
-  pixels: number;
-  xMin?: number;
-  xMax?: number;
-  axis?: 'step' | 'wall';
-}
 
 interface Part {
   series: ScalarSeries;
@@ -35,13 +17,16 @@ interface Part {
   consumed: number;
 }
 
-const EMPTY = new Float64Array(0);
-
 /**
  * The points of one tag as the user sees them: the given series (one per source, in file order)
  * concatenated, except that a step lower than the highest seen is a restart (TensorBoard's
  * preemption rule): points before it with step >= the restart step leave the view (they stay in
- * the source series) and a RestartMark records it. The view is therefore sorted by step.
+ * the source series) and a RestartMark records it. The view is therefore sorted by step: the run as it
+ * now stands.
+ *
+ * Sessions: each restart starts a session; a session is every point written between two restarts, in
+ * write order (steps non-decreasing), whatever the view later cut. Sessions are never dropped: a crashed
+ * session's tail stays readable (`sessionWindow`, `sessionPoints`) after the restart hid it from the view.
  *
  * Memory: a few numbers per segment; the points themselves are only referenced.
  * Consumers learn about changes through `takeReset()` and `takeDelta()`: after a reset, the next
@@ -49,22 +34,28 @@ const EMPTY = new Float64Array(0);
  */
 export class LiveView {
   private parts: Part[] = [];
-  private readonly segments: Segment[] = [];
+  private readonly view = new SegmentList();
+  /** Every session's own points, in write order; the last is the current one. */
+  private readonly sessionLists: SegmentList[] = [];
   /** Index of the part being fed; parts before it are fully consumed. */
   private cursor = 0;
   private maxStep = Number.NEGATIVE_INFINITY;
-  private _length = 0;
   private _restarts: RestartMark[] = [];
   /** View points consumers were sent. */
   private emitted = 0;
   private pendingReset: ResetReason | null = null;
 
   get length(): number {
-    return this._length;
+    return this.view.length;
   }
 
   get restarts(): readonly RestartMark[] {
     return this._restarts;
+  }
+
+  /** Sessions so far (0 before any point). */
+  get sessionCount(): number {
+    return this.sessionLists.length;
   }
 
   /** Points of the parts not yet fed into the view. */
@@ -124,27 +115,20 @@ export class LiveView {
     const series = part.series;
     const steps = series.steps();
     const first = part.consumed;
-    let seg = this.segments[this.segments.length - 1];
-    if (!seg || seg.series !== series || seg.end !== first) {
-      seg = { series, start: first, end: first };
-      this.segments.push(seg);
-    }
     let runStart = first;
     let max = this.maxStep;
+    if (first < stop && this.sessionLists.length === 0) this.sessionLists.push(new SegmentList());
     for (let i = first; i < stop; i++) {
       const st = steps[i]!;
       if (st < max) {
-        seg.end = i;
-        this._length += i - runStart;
+        this.accept(series, runStart, i);
         this.cut(st, series.wallTime(i));
-        seg = { series, start: i, end: i };
-        this.segments.push(seg);
+        this.sessionLists.push(new SegmentList());
         runStart = i;
         max = st;
       } else if (st > max) max = st;
     }
-    seg.end = stop;
-    this._length += stop - runStart;
+    this.accept(series, runStart, stop);
     this.maxStep = max;
     part.consumed = stop;
     // Fed points are final: summarise their blocks now (inside the caller's slice) for fast windows.
@@ -152,31 +136,38 @@ export class LiveView {
     return stop - first;
   }
 
+  /** Points [start, end) of `series` join the view and the current session. */
+  private accept(series: ScalarSeries, start: number, end: number): void {
+    this.view.append(series, start, end);
+    this.sessionLists[this.sessionLists.length - 1]!.append(series, start, end);
+  }
+
   /** A restart at `step`: drops every view point with step >= step (the view is sorted by step). */
   private cut(step: number, wallTime: number): void {
+    const segments = this.view.segments;
     let dropped = 0;
-    while (this.segments.length > 0) {
-      const s = this.segments[this.segments.length - 1]!;
+    while (segments.length > 0) {
+      const s = segments[segments.length - 1]!;
       const j = lowerBound(s.series.steps(), step, s.start, s.end);
       dropped += s.end - j;
       s.end = j;
       if (j > s.start) break;
-      this.segments.pop();
+      segments.pop();
     }
-    this._length -= dropped;
+    this.view.length -= dropped;
     this._restarts.push({ step, wallTime, dropped });
-    if (this.emitted > this._length) {
-      this.emitted = this._length;
+    if (this.emitted > this.view.length) {
+      this.emitted = this.view.length;
       this.pendingReset ??= 'restart';
     }
   }
 
   private rebuild(series: readonly ScalarSeries[], reason: ResetReason): void {
     this.parts = series.map((s) => ({ series: s, consumed: 0 }));
-    this.segments.length = 0;
+    this.view.clear();
+    this.sessionLists.length = 0;
     this.cursor = 0;
     this.maxStep = Number.NEGATIVE_INFINITY;
-    this._length = 0;
     this._restarts = [];
     if (this.emitted > 0) this.pendingReset = reason;
     this.emitted = 0;
@@ -191,59 +182,31 @@ export class LiveView {
 
   /** The next up to `max` points consumers have not been sent, or null when they have everything. */
   takeDelta(max = Number.POSITIVE_INFINITY): ViewPoints | null {
-    if (this.emitted >= this._length) return null;
+    if (this.emitted >= this.view.length) return null;
     const from = this.emitted;
-    const to = Math.min(this._length, from + Math.max(1, max));
+    const to = Math.min(this.view.length, from + Math.max(1, max));
     this.emitted = to;
-    return this.gather(from, to);
+    return this.view.gather(from, to);
   }
 
   /** Full-resolution points [from, to) of the view. */
   gather(from: number, to: number): ViewPoints {
-    const n = Math.max(0, Math.min(to, this._length) - from);
-    const out: ViewPoints = {
-      from,
-      steps: new Float64Array(n),
-      wallTimes: new Float64Array(n),
-      values: new Float64Array(n),
-    };
-    let base = 0;
-    let k = 0;
-    for (const seg of this.segments) {
-      if (k >= n) break;
-      const len = seg.end - seg.start;
-      if (base + len <= from) {
-        base += len;
-        continue;
-      }
-      const a = seg.start + Math.max(0, from - base);
-      const b = seg.start + Math.min(len, from + n - base);
-      out.steps.set(seg.series.steps().subarray(a, b), k);
-      out.values.set(seg.series.values().subarray(a, b), k);
-      for (let i = a; i < b; i++) out.wallTimes[k + i - a] = seg.series.wallTime(i);
-      k += b - a;
-      base += len;
-    }
-    return out;
+    return this.view.gather(from, to);
   }
 
   extent(): SeriesWindow['extent'] {
-    if (this._length === 0) return null;
-    const first = this.segments[0]!;
-    const last = this.segments[this.segments.length - 1]!;
-    let wallMin = Number.POSITIVE_INFINITY;
-    let wallMax = Number.NEGATIVE_INFINITY;
-    // Wall times are (almost always) increasing within a segment: its ends bound it.
-    for (const s of this.segments) {
-      wallMin = Math.min(wallMin, s.series.wallTime(s.start));
-      wallMax = Math.max(wallMax, s.series.wallTime(s.end - 1));
-    }
-    return {
-      stepMin: first.series.step(first.start),
-      stepMax: last.series.step(last.end - 1),
-      wallMin,
-      wallMax,
-    };
+    return this.view.extent();
+  }
+
+  /** What each session holds, in write order (1-based `index`). */
+  sessions(): SessionInfo[] {
+    return this.sessionLists.map((s, k) => sessionInfo(s, k + 1));
+  }
+
+  /** Every point session `index` (1-based) wrote, in write order; null for no such session. */
+  sessionPoints(index: number): ViewPoints | null {
+    const s = this.sessionLists[index - 1];
+    return s ? s.gather(0, s.length) : null;
   }
 
   /**
@@ -253,155 +216,30 @@ export class LiveView {
    * lines reach the edges. The 'wall' axis assumes wall times increase along the view.
    */
   window(q: WindowQuery): Omit<SeriesWindow, 'run' | 'tag'> {
-    const extent = this.extent();
-    const restarts = this._restarts.slice();
-    if (!extent) {
-      return {
-        steps: EMPTY.slice(),
-        wallTimes: EMPTY.slice(),
-        values: EMPTY.slice(),
-        length: 0,
-        inRange: 0,
-        downsampled: false,
-        extent,
-        restarts,
-      };
-    }
-    const wall = q.axis === 'wall';
-    const x0 = q.xMin ?? (wall ? extent.wallMin : extent.stepMin);
-    const x1 = q.xMax ?? (wall ? extent.wallMax : extent.stepMax);
-    // Per segment: the in-range index range; globally: first in-range view index and the end.
-    const ranges: { seg: Segment; a: number; b: number }[] = [];
-    let gLo = 0;
-    let gHi = 0;
-    for (const seg of this.segments) {
-      let a: number;
-      let b: number;
-      if (x1 < x0) a = b = seg.start;
-      else if (wall) {
-        a = boundBy(seg, x0, false, seg.start, seg.end);
-        b = boundBy(seg, x1, true, a, seg.end);
-      } else {
-        const steps = seg.series.steps();
-        a = lowerBound(steps, x0, seg.start, seg.end);
-        b = upperBound(steps, x1, a, seg.end);
-      }
-      gLo += a - seg.start;
-      gHi += b - seg.start;
-      if (b > a) ranges.push({ seg, a, b });
-    }
-    const inRange = gHi - gLo;
-    const pixels = Math.max(1, Math.floor(q.pixels));
-    const withBefore = q.xMin !== undefined && gLo > 0 ? 1 : 0;
-    const withAfter = q.xMax !== undefined && gHi < this._length ? 1 : 0;
-    if (inRange <= 2 * pixels) {
-      const p = this.gather(gLo - withBefore, gHi + withAfter);
-      return {
-        steps: p.steps,
-        wallTimes: p.wallTimes,
-        values: p.values,
-        length: this._length,
-        inRange,
-        downsampled: false,
-        extent,
-        restarts,
-      };
-    }
-    const buckets = Math.max(1, Math.floor(pixels / 2));
-    const picks: { seg: Segment; idx: Int32Array; offset: number }[] = [];
-    let total = withBefore + withAfter;
-    for (const { seg, a, b } of ranges) {
-      let idx: Int32Array;
-      let offset = 0;
-      if (b - a > BLOCK_SCAN_THRESHOLD) {
-        idx = blockMinMax(seg, a, b, x0, x1, buckets, wall);
-      } else if (wall) {
-        const xs = new Float64Array(b - a);
-        for (let i = a; i < b; i++) xs[i - a] = seg.series.wallTime(i);
-        idx = minMaxIndices(xs, seg.series.values().subarray(a, b), 0, b - a, x0, x1, buckets);
-        offset = a;
-      } else {
-        idx = minMaxIndices(seg.series.steps(), seg.series.values(), a, b, x0, x1, buckets);
-      }
-      picks.push({ seg, idx, offset });
-      total += idx.length;
-    }
-    const steps = new Float64Array(total);
-    const wallTimes = new Float64Array(total);
-    const values = new Float64Array(total);
-    let k = 0;
-    const put = (p: ViewPoints): void => {
-      steps[k] = p.steps[0]!;
-      wallTimes[k] = p.wallTimes[0]!;
-      values[k] = p.values[0]!;
-      k++;
-    };
-    if (withBefore) put(this.gather(gLo - 1, gLo));
-    for (const { seg, idx, offset } of picks) {
-      for (const j of idx) {
-        const i = j + offset;
-        steps[k] = seg.series.step(i);
-        wallTimes[k] = seg.series.wallTime(i);
-        values[k] = seg.series.value(i);
-        k++;
-      }
-    }
-    if (withAfter) put(this.gather(gHi, gHi + 1));
-    return { steps, wallTimes, values, length: this._length, inRange, downsampled: true, extent, restarts };
+    return { ...this.view.window(q), restarts: this._restarts.slice(), sessions: this.sessions() };
+  }
+
+  /** `window` over session `index` (1-based): every point it wrote, cut or not; null for no such session.
+   * `length` is the session's point count (sessions before the current one no longer grow). */
+  sessionWindow(index: number, q: WindowQuery): Omit<SeriesWindow, 'run' | 'tag'> | null {
+    const s = this.sessionLists[index - 1];
+    if (!s) return null;
+    return { ...s.window(q), restarts: [], sessions: this.sessions(), session: index };
   }
 }
 
-/** Binary search on a segment's wall times in [lo, hi): first index with wall >= x (or > x when `upper`). */
-function boundBy(seg: Segment, x: number, upper: boolean, lo: number, hi: number): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const w = seg.series.wallTime(mid);
-    if (upper ? w <= x : w < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/**
- * Per-pixel min/max over a long range [a, b) of one segment in O(buckets · (log n + BLOCK)): each
- * bucket's index range comes from a binary search on x, its min/max/first non-finite from the
- * series' block summaries. Keeps, per bucket, its first and last point, min, max and first
- * non-finite (NaN/±Inf travel as they are), ascending and without repeats.
- */
-function blockMinMax(
-  seg: Segment,
-  a: number,
-  b: number,
-  x0: number,
-  x1: number,
-  buckets: number,
-  wall: boolean,
-): Int32Array {
-  const series = seg.series;
-  const ix = blockIndexOf(series);
-  const steps = series.steps();
-  const values = series.values();
-  const span = x1 - x0;
-  const out: number[] = [];
-  const pick = [0, 0, 0, 0, 0];
-  let i = a;
-  for (let k = 0; k < buckets && i < b; k++) {
-    const limit = k === buckets - 1 ? Number.POSITIVE_INFINITY : x0 + ((k + 1) * span) / buckets;
-    const j = wall ? boundBy(seg, limit, false, i, b) : lowerBound(steps, limit, i, b);
-    if (j === i) continue;
-    const acc = ix.range(values, i, j, new Acc());
-    pick[0] = i;
-    pick[1] = acc.lo;
-    pick[2] = acc.hi;
-    pick[3] = j - 1;
-    pick[4] = acc.bad;
-    pick.sort((p, q) => p - q);
-    let prev = -1;
-    for (const p of pick) {
-      if (p >= 0 && p !== prev) out.push(p);
-      prev = p;
-    }
-    i = j;
-  }
-  return Int32Array.from(out);
+function sessionInfo(s: SegmentList, index: number): SessionInfo {
+  const e = s.extent();
+  const first = s.segments[0];
+  const last = s.segments[s.segments.length - 1];
+  const startWall = first ? first.series.wallTime(first.start) : Number.NaN;
+  const endWall = last ? last.series.wallTime(last.end - 1) : Number.NaN;
+  return {
+    index,
+    startStep: e?.stepMin ?? 0,
+    endStep: e?.stepMax ?? 0,
+    startWall: Number.isFinite(startWall) ? startWall : null,
+    endWall: Number.isFinite(endWall) ? endWall : null,
+    points: s.length,
+  };
 }

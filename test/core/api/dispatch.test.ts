@@ -51,6 +51,7 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
       downsampled: false,
       extent: null,
       restarts: [],
+      sessions: [],
     }),
     ...overrides,
   };

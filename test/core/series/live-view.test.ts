@@ -42,6 +42,44 @@ describe('LiveView', () => {
     for (let i = 1; i < st.length; i++) expect(st[i]).toBeGreaterThanOrEqual(st[i - 1]!);
   });
 
+  test('sessions: every point each session wrote stays readable after a restart hid it from the view', () => {
+    // A crash at 44 updates (steps 1024..45056), then a restart from 0 that wrote 31: TensorBoard's Python
+    // loader keeps all 75 points; the view (the run as it now stands) holds the 31, the sessions all 75.
+    const first = series(range(1, 44).map((k) => k * 1024), (st) => st / 1024, 1000);
+    const second = series(range(1, 31).map((k) => k * 1024), (st) => -st / 1024, 9000);
+    const v = fed([first, second]);
+    expect(v.length).toBe(31);
+    expect(v.sessionCount).toBe(2);
+    expect(v.sessions()).toEqual([
+      { index: 1, startStep: 1024, endStep: 45056, startWall: 2024, endWall: 1000 + 45056, points: 44 },
+      { index: 2, startStep: 1024, endStep: 31744, startWall: 10024, endWall: 9000 + 31744, points: 31 },
+    ]);
+    const crashed = v.sessionPoints(1)!;
+    expect([...crashed.values]).toEqual(range(1, 44));
+    expect([...v.sessionPoints(2)!.values]).toEqual(range(1, 31).map((k) => -k));
+    expect(v.sessionPoints(3)).toBeNull();
+    const w = v.sessionWindow(1, { pixels: 1000 })!;
+    expect(w.session).toBe(1);
+    expect([...w.steps]).toEqual(range(1, 44).map((k) => k * 1024));
+    expect(w.extent).toMatchObject({ stepMin: 1024, stepMax: 45056 });
+    expect(v.window({ pixels: 1000 }).sessions).toHaveLength(2);
+  });
+
+  test('sessions within one file and across a resume from a checkpoint; a rebuild starts them over', () => {
+    const s = series([...range(0, 100), ...range(60, 80)], (st) => st, 1000);
+    const v = fed([s]);
+    expect(v.sessions().map((x) => [x.startStep, x.endStep, x.points])).toEqual([
+      [0, 100, 101],
+      [60, 80, 21],
+    ]);
+    // The view keeps session 1's points before the resume step; session 1 keeps its cut tail (61..100).
+    expect(v.length).toBe(81);
+    expect([...v.sessionPoints(1)!.steps]).toEqual(range(0, 100));
+    v.setParts([series([5, 6])], 'bulk');
+    v.feed(Infinity);
+    expect(v.sessions().map((x) => x.points)).toEqual([2]);
+  });
+
   test('a second file starting lower restarts across parts; equal steps are not a restart', () => {
     const v = fed([series([0, 1, 2, 3, 3, 4, 5]), series([2, 3, 4, 5, 6])]);
     expect(stepsOf(v)).toEqual([0, 1, 2, 3, 4, 5, 6]);

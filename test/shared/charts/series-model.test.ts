@@ -32,6 +32,7 @@ function window(steps: number[], values: number[], over: Partial<SeriesWindow> =
         }
       : null,
     restarts: [],
+    sessions: [],
     ...over,
   };
 }
