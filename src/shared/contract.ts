@@ -91,6 +91,8 @@ export const requestSchemas = {
     xMin: finite.optional(),
     xMax: finite.optional(),
     axis: z.enum(['step', 'wall']).optional(),
+    /** One session's own points (1-based, `SeriesWindow.sessions`) instead of the live view. */
+    session: z.number().int().min(1).max(1_000_000).optional(),
   }),
   'alerts.list': z.strictObject({ run: runName.optional() }),
   'alerts.ack': z.strictObject({ id: z.string().min(1).max(8192) }),

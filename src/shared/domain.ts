@@ -10,6 +10,8 @@ export interface SourceInfo {
   errors: { offset: number; kind: ReadErrorKindName; message: string }[];
   /** The file was deleted (or rotated away): its data stays, it gets no more points. */
   dead: boolean;
+  /** Earlier contents of a file its writer cut short and rewrote (a restarted trainer): kept as a session. */
+  rewritten?: boolean;
 }
 
 export type Severity = 'warning' | 'critical';

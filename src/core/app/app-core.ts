@@ -218,10 +218,14 @@ export class AppCore {
   series(
     run: string,
     tag: string,
-    q: { pixels: number; xMin?: number; xMax?: number; axis?: 'step' | 'wall' },
+    q: { pixels: number; xMin?: number; xMax?: number; axis?: 'step' | 'wall'; session?: number },
   ): SeriesWindow {
     const w = this.ws.getWindow(run, tag, q);
-    if (!w) throw new ApiError('not-found', `no series ${tag} in run ${run}`);
+    if (!w)
+      throw new ApiError(
+        'not-found',
+        q.session === undefined ? `no series ${tag} in run ${run}` : `no session ${q.session} of ${tag} in run ${run}`,
+      );
     return w;
   }
 

@@ -38,6 +38,7 @@ export function runInfo(state: RunState): RunInfo {
           : []),
       ],
       dead: e.state === 'dead',
+      ...(e.state === 'dead' && e.rewritten ? { rewritten: true } : {}),
     })),
     tags: [...state.views.keys()].sort(),
     points,

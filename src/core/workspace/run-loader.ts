@@ -8,6 +8,7 @@ import type { RunEnd } from '../../shared/domain';
 import { bestFormatParts, type SourceFormatName } from '../../shared/formats';
 import { LiveView, type ResetReason } from '../series/live-view';
 import type { ScalarSeries } from '../series/scalar-series';
+import type { SeriesSet } from '../series/series-set';
 import { errorCode, fileIdentity } from '../readers/file-io';
 import { yieldToLoop } from '../readers/reader';
 import type { LoadProgressTracker } from './load-progress';
@@ -331,16 +332,19 @@ export class RunLoader {
         entry.identity !== null &&
         (info === null || info.identity !== entry.identity || headsDiffer(entry.head, head));
       entry.head = head;
-      if (replaced) {
-        // The old file's data stays, as a dead source; the live one reads the new file.
-        run.entries.push(
-          deadEntry(entry, {
-            records: recordsBefore,
-            errors: errorsBefore,
-            config: configBefore,
-            set: oldSet,
-          }),
-        );
+      // The old data stays, as a dead source; the live one reads the new file. A file cut short by its writer
+      // keeps its earlier contents too (a restarted trainer truncating its log starts a session), unless what
+      // it is rewritten with repeats them (settleRewrites).
+      const truncated = !replaced && oldSet.pointCount() > 0;
+      if (replaced || truncated) {
+        const dead = deadEntry(entry, {
+          records: recordsBefore,
+          errors: errorsBefore,
+          config: configBefore,
+          set: oldSet,
+        });
+        if (truncated) dead.rewritten = 'pending';
+        run.entries.push(dead);
         entry.gen = ++run.gens;
         sortEntries(run.entries);
         this.host.runsChanged(true);
@@ -376,6 +380,25 @@ export class RunLoader {
     }
     if (live.records !== recordsBefore || entry.set !== oldSet)
       for (const [tag] of entry.set.entries()) if (!dirty.has(tag)) dirty.set(tag, 'bulk');
+    this.settleRewrites(run, entry, dirty);
+  }
+
+  /** Earlier contents of `entry`'s file, cut short by its writer: once the new contents hold as many points,
+   * they are a restart's session (kept) where any point differs, else a whole-file rewrite (dropped). */
+  private settleRewrites(run: RunState, entry: LiveEntry, dirty: Map<string, ResetReason>): void {
+    for (const old of run.entries) {
+      if (old.state !== 'dead' || old.rewritten !== 'pending' || old.path !== entry.path) continue;
+      const verdict = rewriteVerdict(old.set, entry.set);
+      if (verdict === 'pending') continue;
+      if (verdict === 'differs') {
+        old.rewritten = 'kept';
+        continue;
+      }
+      run.entries.splice(run.entries.indexOf(old), 1);
+      for (const [tag] of old.set.entries()) dirty.set(tag, 'bulk');
+      this.host.runsChanged(true);
+      return;
+    }
   }
 
   /** The file is gone: its data stays in the views, it reads no more; a new file there is a new source. */
@@ -419,6 +442,23 @@ export class RunLoader {
       if (epoch !== this.host.epoch()) return;
     }
   }
+}
+
+/** Whether `now` repeats `before` (a whole-file rewrite): 'differs' at the first point that differs (step or
+ * value, in any tag), 'repeats' once every tag holds all of `before`'s points unchanged, else 'pending'. */
+export function rewriteVerdict(before: SeriesSet, now: SeriesSet): 'repeats' | 'differs' | 'pending' {
+  let complete = true;
+  for (const [tag, old] of before.entries()) {
+    const cur = now.has(tag) ? now.get(tag) : null;
+    const n = Math.min(old.length, cur?.length ?? 0);
+    for (let i = 0; i < n; i++) {
+      const a = old.value(i);
+      const b = cur!.value(i);
+      if (old.step(i) !== cur!.step(i) || (a !== b && !(a !== a && b !== b))) return 'differs';
+    }
+    if (n < old.length) complete = false;
+  }
+  return complete ? 'repeats' : 'pending';
 }
 
 /** The series of `tag` a view concatenates: those of the best-ranked format carrying it, in file order. */

@@ -40,9 +40,13 @@ export interface LiveEntry extends EntryBase {
   snapshot: boolean;
 }
 
-/** A source whose file is gone (deleted or rotated away): its series stay in the views, frozen. */
+/** A source whose file is gone (deleted or rotated away) or whose earlier contents were rewritten shorter (a
+ * restarted trainer truncating its log): its series stay in the views, frozen. */
 export interface DeadEntry extends EntryBase {
   state: 'dead';
+  /** Earlier contents of the live file at the same path, truncated by its writer: an earlier session, unless
+   * the new contents turn out to repeat them (a logger rewriting its whole file), then it is dropped. */
+  rewritten?: 'pending' | 'kept';
   /** Records, errors and config when it died. */
   records: number;
   errors: readonly ReadError[];

@@ -228,11 +228,14 @@ export class Workspace {
     return found;
   }
 
-  /** The live view of `tag` in `run` over an x-range, downsampled for `pixels`; null for an unknown run/tag. */
-  getWindow(run: string, tag: string, q: WindowQuery): SeriesWindow | null {
+  /** The live view of `tag` in `run` over an x-range, downsampled for `pixels` (or one session's own points
+   * with `session`); null for an unknown run/tag/session. */
+  getWindow(run: string, tag: string, q: WindowQuery & { session?: number }): SeriesWindow | null {
     const view = this.runs.get(run)?.views.get(tag);
     if (!view) return null;
-    return { run, tag, ...view.window(q) };
+    if (q.session === undefined) return { run, tag, ...view.window(q) };
+    const w = view.sessionWindow(q.session, q);
+    return w ? { run, tag, ...w } : null;
   }
 
   /** Folders the watcher follows (0 when not watching): bounded whatever links the folder holds. */

@@ -1,5 +1,5 @@
 // A file deleted and re-created at its path (ext4 reuses the inode) is a new file: the old data stays
-// as a dead source; a file truncated in place is still a truncation.
+// as a dead source; a file truncated in place is still a truncation (its earlier contents kept, marked rewritten).
 
 import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,7 +44,7 @@ test('deleted and re-created at the same path: old points stay (dead source), ne
   expect(ws.storedStats().points).toBe(85 + 3);
 });
 
-test('truncated in place and rewritten: a truncation, the view starts over', async () => {
+test('truncated in place and rewritten: a truncation, the earlier contents kept as an earlier session', async () => {
   dir = mkdtempSync(join(tmpdir(), 'rlwatch-truncate-'));
   const csv = join(dir, 'progress.csv');
   writeFileSync(csv, `step,loss\n${rows(0, 85)}`);
@@ -53,6 +53,9 @@ test('truncated in place and rewritten: a truncation, the view starts over', asy
   expect(window('loss')).toHaveLength(85);
   writeFileSync(csv, `step,loss\n${rows(0, 3)}`);
   await waitFor(() => window('loss').length === 3, 'the rewritten file shown', 5000);
-  expect(ws.listRuns()[0]!.sources.map((s) => s.dead)).toEqual([false]);
-  expect(ws.storedStats().points).toBe(3);
+  expect(ws.listRuns()[0]!.sources.map((s) => [s.dead, s.rewritten ?? false])).toEqual([
+    [true, true],
+    [false, false],
+  ]);
+  expect(ws.storedStats().points).toBe(85 + 3);
 });

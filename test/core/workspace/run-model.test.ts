@@ -136,7 +136,7 @@ describe('one format per tag', () => {
 });
 
 describe('truncation, deletion, rotation', () => {
-  test('a CSV rewritten shorter (truncated, re-read from the start) is a truncated reset, then its points from 0', async () => {
+  test('a CSV rewritten shorter by a restarted trainer: its earlier contents stay as session 1, the new ones are session 2', async () => {
     const dir = tmp();
     const csv = join(dir, 'metrics.csv');
     writeFileSync(
@@ -157,14 +157,48 @@ describe('truncation, deletion, rotation', () => {
       () => rec.resets.length > 0 && ws!.getWindow('.', 'loss', { pixels: 9 })!.length === 2,
       'reset',
     );
-    expect(rec.resets).toEqual([{ run: '.', tag: 'loss', reason: 'truncated' }]);
+    // The steps went back: a restart, as for a new event file; the view is the new session.
+    expect(rec.resets).toEqual([{ run: '.', tag: 'loss', reason: 'restart' }]);
     const last = rec.deltas[rec.deltas.length - 1]!;
     expect(last.from).toBe(0);
     expect([...last.values]).toEqual([100, 101]);
-    expect([...ws.getWindow('.', 'loss', { pixels: 9 })!.values]).toEqual([100, 101]);
+    const w = ws.getWindow('.', 'loss', { pixels: 9 })!;
+    expect([...w.values]).toEqual([100, 101]);
+    expect(w.sessions.map((x) => x.points)).toEqual([10, 2]);
+    expect([...ws.getWindow('.', 'loss', { pixels: 99, session: 1 })!.values]).toEqual(range(0, 9));
+    const run = ws.listRuns()[0]!;
+    expect(run.restarts).toBe(1);
+    expect(run.sources.map((s) => [s.dead, s.rewritten ?? false])).toEqual([
+      [true, true],
+      [false, false],
+    ]);
   });
 
-  test('an event file truncated and rewritten in place is a truncated reset', async () => {
+  test('a CSV rewritten whole with the same rows and more (a logger dumping its table) is no session', async () => {
+    const dir = tmp();
+    const csv = join(dir, 'metrics.csv');
+    const table = (n: number): string =>
+      'step,loss\n' +
+      range(0, n)
+        .map((s) => `${s},${s / 3}`)
+        .join('\n') +
+      '\n';
+    writeFileSync(csv, table(9));
+    ws = createWorkspace({ sweepMs: 30 });
+    await ws.open(dir);
+    // Caught half-written: the rows so far repeat the old ones, so it is undecided (kept, shown as a session).
+    writeFileSync(csv, table(3));
+    await waitFor(() => ws!.listRuns()[0]!.sources.length === 2, 'the cut-short contents seen', 5000);
+    writeFileSync(csv, table(12));
+    await waitFor(() => windowSteps('.', 'loss').length === 13, 'the whole table shown', 5000);
+    const run = ws.listRuns()[0]!;
+    expect(run.sources.map((s) => s.dead)).toEqual([false]);
+    expect(run.restarts).toBe(0);
+    expect(ws.getWindow('.', 'loss', { pixels: 99 })!.sessions).toHaveLength(1);
+    expect(ws.storedStats().points).toBe(13);
+  });
+
+  test('an event file truncated and rewritten in place: the earlier contents stay as a session', async () => {
     const dir = tmp();
     const w = new EventFileWriter(dir, { fileName: 'events.out.tfevents.1.host' });
     writeSteps(w, range(0, 30));
@@ -180,11 +214,11 @@ describe('truncation, deletion, rotation', () => {
       () => rec.resets.length > 0 && ws!.getWindow('.', 'loss', { pixels: 99 })!.length === 5,
       'reset',
     );
-    expect(rec.resets).toEqual([{ run: '.', tag: 'loss', reason: 'truncated' }]);
-    expect([...ws.getWindow('.', 'loss', { pixels: 99 })!.wallTimes]).toEqual(
-      range(0, 4).map((s) => 1_800_000_000 + s),
-    );
-    expect(ws.listRuns()[0]!.sources.map((s) => s.dead)).toEqual([false]);
+    expect(rec.resets).toEqual([{ run: '.', tag: 'loss', reason: 'restart' }]);
+    const win = ws.getWindow('.', 'loss', { pixels: 99 })!;
+    expect([...win.wallTimes]).toEqual(range(0, 4).map((s) => 1_800_000_000 + s));
+    expect(win.sessions.map((x) => x.points)).toEqual([31, 5]);
+    expect(ws.listRuns()[0]!.sources.map((s) => s.dead)).toEqual([true, false]);
   });
 
   test('a deleted file becomes a dead source and its data stays', async () => {
