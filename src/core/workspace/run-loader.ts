@@ -9,6 +9,7 @@ import { bestFormatParts, type SourceFormatName } from '../../shared/formats';
 import { LiveView, type ResetReason } from '../series/live-view';
 import type { ScalarSeries } from '../series/scalar-series';
 import type { SeriesSet } from '../series/series-set';
+import { splitWriters, wallSpan, writerTag, type Writer } from '../series/writers';
 import { errorCode, fileIdentity } from '../readers/file-io';
 import { yieldToLoop } from '../readers/reader';
 import type { LoadProgressTracker } from './load-progress';
@@ -418,25 +419,39 @@ export class RunLoader {
     this.host.runsChanged(true);
   }
 
-  /** Refreshes the views of `tags` and pushes what changed: resets, then appended points. */
+  /** Refreshes the views of `tags` (source tags: each writer of one is a view) and pushes what changed:
+   * resets, then appended points. */
   async syncViews(run: RunState, tags: Map<string, ResetReason>): Promise<void> {
     const epoch = this.host.epoch();
     for (const [tag, reason] of tags) {
-      let view = run.views.get(tag);
-      if (!view) {
-        view = new LiveView();
-        run.views.set(tag, view);
-      }
-      view.setParts(partsOf(run, tag), reason);
-      for (;;) {
-        const fed = view.feed(FEED_SLICE);
-        const reset = view.takeReset();
-        if (reset) this.host.emit('series.reset', { run: run.run, tag, reason: reset });
-        for (let d = view.takeDelta(DELTA_MAX); d; d = view.takeDelta(DELTA_MAX))
-          this.host.emit('series.appended', { run: run.run, tag, ...d });
-        if (fed < FEED_SLICE) break;
-        await this.pause();
-        if (epoch !== this.host.epoch()) return;
+      const writers = writersOf(run, tag);
+      const shown = writers.map((w) => writerTag(tag, w.label));
+      const before = run.writerTags.get(tag);
+      if (before)
+        for (const gone of before)
+          if (!shown.includes(gone) && run.views.delete(gone)) this.host.runsChanged(true);
+      if (shown.length > 1 || before) run.writerTags.set(tag, shown);
+      for (let k = 0; k < writers.length; k++) {
+        const viewTag = shown[k]!;
+        let view = run.views.get(viewTag);
+        if (!view) {
+          view = new LiveView();
+          run.views.set(viewTag, view);
+        }
+        view.setParts(
+          writers[k]!.sources.map((x) => x.ref),
+          reason,
+        );
+        for (;;) {
+          const fed = view.feed(FEED_SLICE);
+          const reset = view.takeReset();
+          if (reset) this.host.emit('series.reset', { run: run.run, tag: viewTag, reason: reset });
+          for (let d = view.takeDelta(DELTA_MAX); d; d = view.takeDelta(DELTA_MAX))
+            this.host.emit('series.appended', { run: run.run, tag: viewTag, ...d });
+          if (fed < FEED_SLICE) break;
+          await this.pause();
+          if (epoch !== this.host.epoch()) return;
+        }
       }
       await this.maybePause();
       if (epoch !== this.host.epoch()) return;
@@ -461,10 +476,16 @@ export function rewriteVerdict(before: SeriesSet, now: SeriesSet): 'repeats' | '
   return complete ? 'repeats' : 'pending';
 }
 
-/** The series of `tag` a view concatenates: those of the best-ranked format carrying it, in file order. */
-function partsOf(run: RunState, tag: string): ScalarSeries[] {
+/** The writers of `tag`: the sources of the best-ranked format carrying it, in file order, split where they
+ * were written at the same time (series/writers.ts). */
+function writersOf(run: RunState, tag: string): Writer<ScalarSeries>[] {
   const carrying = run.entries.filter((e) => e.set.has(tag));
-  return bestFormatParts(carrying, (e) => e.format).map((e) => e.set.get(tag));
+  return splitWriters(
+    bestFormatParts(carrying, (e) => e.format).map((e) => {
+      const series = e.set.get(tag);
+      return { name: e.name, ...wallSpan(series), ref: series };
+    }),
+  );
 }
 
 export function message(e: unknown): string {

@@ -59,7 +59,10 @@ export interface RunState {
   run: string;
   dir: string;
   entries: SourceEntry[];
+  /** Live views by shown tag: a tag's own name, or `tag (label)` for another writer of it (series/writers.ts). */
   views: Map<string, LiveView>;
+  /** Source tags written by several writers at once → the shown tags of their views (to drop stale ones). */
+  writerTags: Map<string, string[]>;
   fileWrittenAt: number | null;
   /** How the run ended (W&B exit record, or a cut-off log that stopped growing); null while unknown. */
   ended: RunEnd | null;
@@ -82,6 +85,7 @@ export function newRunState(run: string, dir: string, config: RunConfig | null):
     dir,
     entries: [],
     views: new Map(),
+    writerTags: new Map(),
     fileWrittenAt: null,
     ended: null,
     cutTail: null,
