@@ -4,6 +4,7 @@ import { inspectPath, type InspectReport } from '../core/inspect';
 import { terminalSafe } from './terminal-text';
 import { parseFlags, UsageError } from './usage';
 import { formatValue } from '../shared/format';
+import { sessionText } from '../shared/session-text';
 
 export async function runInspect(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags(args, { json: { type: 'boolean' } });
@@ -84,6 +85,10 @@ export function formatReport(report: InspectReport): string {
       const pct = run.progress.fraction === null ? '?' : `${(run.progress.fraction * 100).toFixed(1)}%`;
       const eta = run.progress.etaSeconds === null ? '' : `, ETA ${Math.round(run.progress.etaSeconds)} s`;
       out.push(`  progress ${pct}${eta}`);
+    }
+    if (run.sessions.length > 1) {
+      out.push(`  ${run.sessions.length} sessions (the steps went back ${run.sessions.length - 1}×: restarts)`);
+      for (const sess of run.sessions) out.push(`    ${sessionText(sess)}`);
     }
     const config = run.config && configLine(run.config);
     if (config) out.push(`  config ${terminalSafe(config)}`);

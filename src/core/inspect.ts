@@ -2,13 +2,16 @@
 
 import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import type { SourceFormatName } from '../shared/formats';
+import type { SessionInfo } from '../shared/domain';
+import { bestFormatParts, type SourceFormatName } from '../shared/formats';
 import { discoverRuns, type DiscoveredRun } from './discovery';
 import { effectiveConfig, readRunConfig, type RunConfig } from './readers/run-config';
 import { classifyFile } from './sources/sniff';
 import type { ProgressInfo, ReadError } from './readers/types';
 import { summarize, type ScalarSeries, type ScalarSummary } from './series/scalar-series';
 import { readSource } from './sources/registry';
+import { joinSessions, runSessions, stepRuns, type StepRun } from './series/sessions';
+import { splitWriters, wallSpan } from './series/writers';
 
 export interface InspectSource {
   file: string;
@@ -21,6 +24,8 @@ export interface InspectRun {
   run: string;
   sources: InspectSource[];
   scalars: Record<string, ScalarSummary>;
+  /** The run's sessions (each restart starts one), as the dashboard counts them. */
+  sessions: SessionInfo[];
   progress: ({ fraction: number | null; etaSeconds: number | null } & Record<string, unknown>) | null;
   /** The run's effective config: config.json over its sources' own (W&B config); null when none. */
   config: RunConfig | null;
@@ -82,7 +87,7 @@ export interface RunRead<T = ScalarSeries> {
  */
 export async function readRunWhole<T = ScalarSeries>(
   d: DiscoveredRun,
-  keep: (series: ScalarSeries, format: SourceFormatName) => T = (x) => x as unknown as T,
+  keep: (series: ScalarSeries, format: SourceFormatName, file: string) => T = (x) => x as unknown as T,
   onFile: (file: string) => void = () => {},
 ): Promise<RunRead<T>> {
   const series = new Map<string, T[]>();
@@ -96,7 +101,7 @@ export async function readRunWhole<T = ScalarSeries>(
     for (const [tag, one] of r.series.entries()) {
       let list = series.get(tag);
       if (!list) series.set(tag, (list = []));
-      list.push(keep(one, s.format));
+      list.push(keep(one, s.format, s.name));
     }
     if (r.progress) progress = progressOf(r.progress);
     sourceConfigs.push(r.config);
@@ -105,11 +110,44 @@ export async function readRunWhole<T = ScalarSeries>(
   return { run: d.run, sources, series, progress, config };
 }
 
+/** What inspect keeps of one file's series of a tag: its summary, and what its sessions need. */
+interface KeptSeries {
+  summary: ScalarSummary;
+  format: SourceFormatName;
+  file: string;
+  runs: StepRun[];
+  span: { start: number; end: number };
+}
+
+/** The run's sessions as the dashboard shows them: per tag, the best format's files split into writers, each
+ * writer's step runs joined; the tag with the most sessions speaks for the run. */
+function sessionsOf(series: Map<string, KeptSeries[]>): SessionInfo[] {
+  const perWriter: SessionInfo[][] = [];
+  for (const list of series.values()) {
+    const shown = bestFormatParts(list, (k) => k.format);
+    for (const w of splitWriters(shown.map((k) => ({ name: k.file, ...k.span, ref: k }))))
+      perWriter.push(joinSessions(w.sources.map((x) => x.ref.runs)));
+  }
+  return runSessions(perWriter);
+}
+
 async function inspectRun(d: DiscoveredRun, onFile: (file: string) => void): Promise<InspectRun> {
-  const read = await readRunWhole(d, summarize, onFile);
+  const read = await readRunWhole(
+    d,
+    (s, format, file): KeptSeries => ({ summary: summarize(s), format, file, runs: stepRuns(s), span: wallSpan(s) }),
+    onFile,
+  );
   const scalars: Record<string, ScalarSummary> = {};
-  for (const tag of [...read.series.keys()].sort()) scalars[tag] = combineSummaries(read.series.get(tag)!);
-  return { run: read.run, sources: read.sources, scalars, progress: read.progress, config: read.config };
+  for (const tag of [...read.series.keys()].sort())
+    scalars[tag] = combineSummaries(read.series.get(tag)!.map((k) => k.summary));
+  return {
+    run: read.run,
+    sources: read.sources,
+    scalars,
+    sessions: sessionsOf(read.series),
+    progress: read.progress,
+    config: read.config,
+  };
 }
 
 /** The runs under a folder (or the one run of a single recognised file), sorted by name. */

@@ -1,4 +1,4 @@
-// Long-format CSV text (run, tag, step, wall_time, value), shared by `rlwatch export` and a chart's "Download data".
+// Long-format CSV text (run, tag, step, wall_time, value, session), shared by `rlwatch export` and a chart's "Download data".
 
 import { exactNumberText } from './number-text';
 
@@ -7,7 +7,8 @@ export function csvField(text: string): string {
   return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export const LONG_CSV_HEADER = 'run,tag,step,wall_time,value\n';
+/** `session`: which session wrote the point (1-based; each restart starts one), empty where unknown. */
+export const LONG_CSV_HEADER = 'run,tag,step,wall_time,value,session\n';
 
 /** A step as written: float64's shortest round-trip form. */
 export const stepText = (step: number): string => exactNumberText(step, false);
@@ -23,6 +24,7 @@ export function longCsvLine(
   wall: number,
   value: number,
   isFloat32: boolean,
+  session: number | null,
 ): string {
-  return `${runField},${tagField},${stepText(step)},${wallText(wall)},${exactNumberText(value, isFloat32)}\n`;
+  return `${runField},${tagField},${stepText(step)},${wallText(wall)},${exactNumberText(value, isFloat32)},${session ?? ''}\n`;
 }

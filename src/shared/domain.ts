@@ -31,6 +31,8 @@ export interface RunInfo {
   loaded: boolean;
   /** How many times a step went backwards (a restart from a checkpoint) in any tag. */
   restarts: number;
+  /** The run's sessions (those of the tag that restarted most): each restart starts one; empty before any point. */
+  sessions: SessionInfo[];
   /** Worst active alert of the run, null when healthy. */
   worstAlert: Severity | null;
   /** The health engine thinks the run stopped writing while it looked alive. */

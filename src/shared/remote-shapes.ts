@@ -34,7 +34,19 @@ const sourceInfo = z.object({
     )
     .max(10_000),
   dead: z.boolean(),
+  rewritten: z.boolean().optional(),
 });
+
+const sessionInfo = z.object({
+  index: num,
+  startStep: num,
+  endStep: num,
+  startWall: num.nullable(),
+  endWall: num.nullable(),
+  points: num,
+});
+// An endpoint older than sessions sends none: its series read as one session.
+const sessionList = z.array(sessionInfo).max(100_000).default([]);
 
 export const runInfoShape: z.ZodType<RunInfo> = z.object({
   run: name,
@@ -46,6 +58,7 @@ export const runInfoShape: z.ZodType<RunInfo> = z.object({
   progress: z.object({ fraction: num.nullable(), etaSeconds: num.nullable() }).nullable(),
   loaded: z.boolean(),
   restarts: num,
+  sessions: sessionList,
   worstAlert: severity.nullable(),
   stalled: z.boolean(),
   ended: z.enum(['finished', 'crashed']).nullable().optional(),
@@ -101,20 +114,7 @@ export const seriesWindowShape: z.ZodType<SeriesWindow> = z.object({
   downsampled: z.boolean(),
   extent: z.object({ stepMin: num, stepMax: num, wallMin: num, wallMax: num }).nullable(),
   restarts: z.array(z.object({ step: num, wallTime: num, dropped: num })).max(100_000),
-  // An endpoint older than sessions sends none: its series read as one session.
-  sessions: z
-    .array(
-      z.object({
-        index: num,
-        startStep: num,
-        endStep: num,
-        startWall: num.nullable(),
-        endWall: num.nullable(),
-        points: num,
-      }),
-    )
-    .max(100_000)
-    .default([]),
+  sessions: sessionList,
   session: num.optional(),
 });
 

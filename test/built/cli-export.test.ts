@@ -29,7 +29,7 @@ test('export writes each run folder and --json prints what was written', () => {
   expect(report.written).toHaveLength(9);
   for (const w of report.written) expect(existsSync(w.path)).toBe(true);
   const header = readFileSync(join(out, 'small', 'metrics_long.csv'), 'utf8').split('\n')[0];
-  expect(header).toBe('run,tag,step,wall_time,value');
+  expect(header).toBe('run,tag,step,wall_time,value,session');
   // Progress: one line per file on a non-TTY stderr.
   expect(r.stderr.split('\n').filter((l) => /^rlwatch: \d+\/9 wrote /.test(l))).toHaveLength(9);
 });

@@ -135,12 +135,12 @@ describe('inspect', () => {
     expect(byName.get('bare')!.config).toBeNull();
     const wandb = report.runs.find((r) => r.sources[0]!.format === 'wandb')!;
     expect(wandb.config).toEqual({ batch_size: 32, epochs: 5, lr: 0.001, optimizer: 'adam', seed: 1234 });
-    expect(Object.keys(wandb)).toEqual(['run', 'sources', 'scalars', 'progress', 'config']);
+    expect(Object.keys(wandb)).toEqual(['run', 'sources', 'scalars', 'sessions', 'progress', 'config']);
     const text = formatReport(report);
     expect(text).toMatch(/config\s+target_kl=0\.03/);
     expect(text).toMatch(/config\s+batch_size=32, epochs=5, lr=0\.001, optimizer=adam, seed=1234/);
     // W&B's own bookkeeping stays out of the table (the JSON has it); a config of only that prints no line.
-    const run = { run: 'r', sources: [], scalars: {}, progress: null };
+    const run = { run: 'r', sources: [], scalars: {}, sessions: [], progress: null };
     const lines = (config: Record<string, unknown>): string[] =>
       formatReport({ root: '/x', runs: [{ ...run, config }], walkErrors: [] })
         .split('\n')

@@ -77,6 +77,7 @@ describe('inspect text report', () => {
               nonFinite: 0,
             },
           },
+          sessions: [],
           progress: null,
           config: { 'k\u001b': 'v\n' },
         },

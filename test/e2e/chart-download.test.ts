@@ -46,7 +46,7 @@ interface Row {
 /** The long CSV, split naively: these run and tag names need no quoting. */
 function parseCsv(text: string): Row[] {
   const [header, ...lines] = text.trimEnd().split('\n');
-  expect(header).toBe('run,tag,step,wall_time,value');
+  expect(header).toBe('run,tag,step,wall_time,value,session');
   return lines.map((l) => {
     const [run, tag, step, wall, value] = l.split(',');
     return { run: run!, tag: tag!, step: Number(step), wall: Number(wall), value: value! };

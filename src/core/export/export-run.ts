@@ -29,6 +29,8 @@ import {
 } from './figure-set';
 import { ExportWriteError, writeAtomically } from './safe-write';
 import { jsonHistory, longCsv, wideCsv, wideTable, type RunSeries } from './tables';
+import { shownViews } from '../series/shown-views';
+import type { TagSource } from '../series/writers';
 
 export interface DataExportOptions {
   /** Folder the files go to (created); never inside the exported folder. */
@@ -216,16 +218,19 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
   for (const d of chosen) {
     if (opts.signal?.aborted) break;
     const formatOf = new Map<ScalarSeries, SourceFormatName>();
-    const read = await readRunWhole(d, (s, format) => {
+    const fileOf = new Map<ScalarSeries, string>();
+    const read = await readRunWhole(d, (s, format, file) => {
       formatOf.set(s, format);
+      fileOf.set(s, file);
       return s;
     });
     const series: RunSeries = new Map([...read.series].filter(([tag]) => !opts.tags || opts.tags.test(tag)));
     // Two runs whose names map to one folder name (`a/b` and `a__b`) get distinct folders.
     const dir = join(out, names.take(runFolderName(d.run, root)));
-    const table = opts.csv || opts.json ? wideTable(series) : null;
+    const views = opts.csv || opts.json ? shownViews(tagSources(series, formatOf, fileOf)) : null;
+    const table = views ? wideTable(views) : null;
     if (opts.csv) {
-      await writeData(join(dir, 'metrics_long.csv'), () => longCsv(d.run, series));
+      await writeData(join(dir, 'metrics_long.csv'), () => longCsv(d.run, views!));
       await writeData(join(dir, 'metrics_wide.csv'), () => wideCsv(table!));
     }
     if (opts.json) await writeData(join(dir, 'training_metrics.json'), () => jsonHistory(table!));
@@ -258,6 +263,21 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
   }
   await inFlight;
   return report;
+}
+
+/** A read run's series with each one's file and format, as shownViews takes them. */
+function tagSources(
+  series: RunSeries,
+  formatOf: ReadonlyMap<ScalarSeries, SourceFormatName>,
+  fileOf: ReadonlyMap<ScalarSeries, string>,
+): Map<string, TagSource[]> {
+  const out = new Map<string, TagSource[]>();
+  for (const [tag, parts] of series)
+    out.set(
+      tag,
+      parts.map((s) => ({ name: fileOf.get(s) ?? '', format: formatOf.get(s) ?? 'json', series: s })),
+    );
+  return out;
 }
 
 /**

@@ -13,7 +13,7 @@ import { incidentFigure, incidentTags } from './incident-figure';
 import { incidentReport, mdText, type SystemAtIncident } from './incident-report';
 import { incidentWindow, windowSeries, type ViewReader } from './incident-window';
 import { ExportWriteError, writeAtomically } from './safe-write';
-import { longCsv, type RunSeries } from './tables';
+import { longCsvOf, type RunSeries } from './tables';
 
 export interface IncidentRequest {
   alert: AlertInfo;
@@ -96,8 +96,8 @@ export async function writeIncident(req: IncidentRequest): Promise<IncidentSnaps
   const files: { name: string; what: string; bytes: () => Iterable<string | Uint8Array> }[] = [
     {
       name: 'window.csv',
-      what: `every tag's points in the window, as read (run, tag, step, wall_time, value)`,
-      bytes: () => longCsv(alert.run, series),
+      what: `every tag's points in the window, as read (run, tag, step, wall_time, value, session)`,
+      bytes: () => longCsvOf(alert.run, series),
     },
   ];
   if (figure) {

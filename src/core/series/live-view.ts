@@ -53,6 +53,11 @@ export class LiveView {
     return this._restarts;
   }
 
+  /** Whether every part holds float32 values (their exact text is float32's shortest form). */
+  get float32(): boolean {
+    return this.parts.every((p) => !p.series.isDouble);
+  }
+
   /** Sessions so far (0 before any point). */
   get sessionCount(): number {
     return this.sessionLists.length;

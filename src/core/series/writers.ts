@@ -1,6 +1,7 @@
 // Concurrent writers of one tag: sources written at the same time (train and validation event files copied into
 // one folder, two nodes writing one folder) are kept apart, sources written one after another form one writer.
 
+import { bestFormatParts, type SourceFormatName } from '../../shared/formats';
 import type { ScalarSeries } from './scalar-series';
 
 export interface WriterSource<T> {
@@ -93,4 +94,19 @@ export function writerLabel(firstName: string, name: string, index: number): str
 /** The shown name of a writer's series: the tag, or `tag (label)`. */
 export function writerTag(tag: string, label: string | null): string {
   return label === null ? tag : `${tag} (${label})`;
+}
+
+/** A tag's series in one source, as both the live workspace and whole-run readers hold them. */
+export interface TagSource {
+  name: string;
+  format: SourceFormatName;
+  series: ScalarSeries;
+}
+
+/** The writers of a tag as the dashboard shows them: the sources of the best-ranked format carrying it (one format
+ * per tag), in file order, split where they were written at the same time. */
+export function shownWriters(sources: readonly TagSource[]): Writer<ScalarSeries>[] {
+  return splitWriters(
+    bestFormatParts(sources, (s) => s.format).map((s) => ({ name: s.name, ...wallSpan(s.series), ref: s.series })),
+  );
 }

@@ -1,14 +1,19 @@
 // The RunInfo projection of a run's state: what runs.changed and listRuns() tell the UI and the CLI.
 
 import type { RunInfo } from '../../shared/domain';
+import type { LiveView } from '../series/live-view';
 import { errorsOf, recordsOf, sourceProgress, type RunState } from './run-state';
 
 export function runInfo(state: RunState): RunInfo {
   let points = 0;
   let restarts = 0;
+  // The run's sessions are those of the tag that restarted most (one preemption shows in every tag).
+  let most: LiveView | null = null;
   for (const v of state.views.values()) {
     points += v.length;
     restarts = Math.max(restarts, v.restarts.length);
+    if (!most || v.sessionCount > most.sessionCount || (v.sessionCount === most.sessionCount && v.length > most.length))
+      most = v;
   }
   let lastWall = -Infinity;
   let progress: RunInfo['progress'] = null;
@@ -47,6 +52,7 @@ export function runInfo(state: RunState): RunInfo {
     progress,
     loaded: state.loaded,
     restarts,
+    sessions: most?.sessions() ?? [],
     worstAlert: null,
     stalled: false,
     ended: state.ended,

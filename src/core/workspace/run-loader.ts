@@ -5,11 +5,11 @@ import { stat } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import type { PushPayloads } from '../../shared/contract';
 import type { RunEnd } from '../../shared/domain';
-import { bestFormatParts, type SourceFormatName } from '../../shared/formats';
+import type { SourceFormatName } from '../../shared/formats';
 import { LiveView, type ResetReason } from '../series/live-view';
 import type { ScalarSeries } from '../series/scalar-series';
 import type { SeriesSet } from '../series/series-set';
-import { splitWriters, wallSpan, writerTag, type Writer } from '../series/writers';
+import { shownWriters, writerTag, type Writer } from '../series/writers';
 import { errorCode, fileIdentity } from '../readers/file-io';
 import { yieldToLoop } from '../readers/reader';
 import type { LoadProgressTracker } from './load-progress';
@@ -479,12 +479,8 @@ export function rewriteVerdict(before: SeriesSet, now: SeriesSet): 'repeats' | '
 /** The writers of `tag`: the sources of the best-ranked format carrying it, in file order, split where they
  * were written at the same time (series/writers.ts). */
 function writersOf(run: RunState, tag: string): Writer<ScalarSeries>[] {
-  const carrying = run.entries.filter((e) => e.set.has(tag));
-  return splitWriters(
-    bestFormatParts(carrying, (e) => e.format).map((e) => {
-      const series = e.set.get(tag);
-      return { name: e.name, ...wallSpan(series), ref: series };
-    }),
+  return shownWriters(
+    run.entries.filter((e) => e.set.has(tag)).map((e) => ({ name: e.name, format: e.format, series: e.set.get(tag) })),
   );
 }
 

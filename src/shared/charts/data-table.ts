@@ -66,14 +66,15 @@ export function chartTable(
   return { tag, runs };
 }
 
-/** `run,tag,step,wall_time,value` lines, numbers exactly as `rlwatch export` writes them. */
+/** `run,tag,step,wall_time,value,session` lines, numbers exactly as `rlwatch export` writes them (session empty:
+ * a chart's live line mixes the kept points of several sessions). */
 export function chartCsv(table: ChartTable): string {
   const parts = [LONG_CSV_HEADER];
   const tagField = csvField(table.tag);
   for (const r of table.runs) {
     const runField = csvField(r.run);
     for (let i = 0; i < r.steps.length; i++)
-      parts.push(longCsvLine(runField, tagField, r.steps[i]!, r.walls[i]!, r.values[i]!, r.isFloat32));
+      parts.push(longCsvLine(runField, tagField, r.steps[i]!, r.walls[i]!, r.values[i]!, r.isFloat32, null));
   }
   return parts.join('');
 }

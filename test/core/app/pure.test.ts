@@ -97,6 +97,7 @@ describe('tray model', () => {
     progress: null,
     loaded: true,
     restarts: 0,
+    sessions: [],
     worstAlert: null,
     stalled: false,
   });

@@ -13,7 +13,9 @@ import {
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { exportData, runFolderName } from '../../../src/core/export/export-run';
-import { findRuns, inspectPath, readRunWhole } from '../../../src/core/inspect';
+import { findRuns, readRunWhole } from '../../../src/core/inspect';
+import type { ScalarSeries } from '../../../src/core/series/scalar-series';
+import { bestFormatParts, type SourceFormatName } from '../../../src/shared/formats';
 import { tempDirs } from '../../helpers/temp-dirs';
 
 const repo = join(import.meta.dirname, '..', '..', '..');
@@ -26,52 +28,77 @@ const tmp = tempDirs();
 
 describe('CSV round trip on every corpus run', () => {
   test.each(groups)(
-    '%s: each long CSV value parses back to exactly the value the reader holds',
+    '%s: every point of every session is in the long CSV with its session, exactly (values and wall times)',
     async (group) => {
       const out = tmp('rlwatch-export-');
       const report = await exportData(group, { out, csv: true, json: true });
       expect(report.failed).toEqual([]);
-      const inspected = await inspectPath(group);
       const { root, runs } = await findRuns(group);
       expect(report.runs).toEqual(runs.map((r) => r.run));
       for (const d of runs) {
-        const read = await readRunWhole(d);
+        const formats = new Map<ScalarSeries, SourceFormatName>();
+        const read = await readRunWhole(d, (s, format) => {
+          formats.set(s, format);
+          return s;
+        });
+        type Row = {
+          run: string;
+          tag: string;
+          step: string;
+          wall_time: string;
+          value: string;
+          session: string;
+        };
         const rows = parse(readFileSync(join(out, runFolderName(d.run, root), 'metrics_long.csv')), {
           columns: true,
-        }) as { run: string; tag: string; step: string; wall_time: string; value: string }[];
-        const expected: [string, number, number, boolean][] = [];
-        for (const tag of [...read.series.keys()].sort()) {
-          for (const s of read.series.get(tag)!) {
-            for (let i = 0; i < s.length; i++) expected.push([tag, s.step(i), s.value(i), !s.isDouble]);
+        }) as Row[];
+        for (const row of rows) expect(row.run).toBe(d.run);
+        // Per tag: the shown format's files (one format per tag), every point of them — a restart hides none.
+        const familyOf = (tag: string): string =>
+          read.series.has(tag) ? tag : tag.replace(/ \([^()]*\)$/, '');
+        for (const [tag, parts] of read.series) {
+          const shown = bestFormatParts(parts, (s) => formats.get(s)!);
+          const key = (step: number, wall: number, value: number): string =>
+            `${step}|${wall}|${Object.is(value, -0) ? '-0' : value}`;
+          const expected: string[] = [];
+          for (const s of shown)
+            for (let i = 0; i < s.length; i++) expected.push(key(s.step(i), s.wallTime(i), s.value(i)));
+          const f32 = shown.every((s) => !s.isDouble);
+          const got = rows
+            .filter((r) => familyOf(r.tag) === tag)
+            .map((r) => {
+              // Exact, NaN and ±Infinity included: a float32 value parses back to the same float32.
+              const v = f32 ? Math.fround(Number(r.value)) : Number(r.value);
+              return key(Number(r.step), r.wall_time === '' ? Number.NaN : Number(r.wall_time), v);
+            });
+          expect(got.sort()).toEqual(expected.sort());
+        }
+        // Sessions: within one shown tag, in write order; a new session exactly where the step went back.
+        const byTag = new Map<string, Row[]>();
+        for (const r of rows) byTag.set(r.tag, [...(byTag.get(r.tag) ?? []), r]);
+        for (const [tag, list] of byTag) {
+          for (let i = 1; i < list.length; i++) {
+            const back = Number(list[i]!.step) < Number(list[i - 1]!.step);
+            const next = Number(list[i]!.session) === Number(list[i - 1]!.session) + 1;
+            const same = list[i]!.session === list[i - 1]!.session;
+            if (back ? !next : !same)
+              expect({ tag, i, row: list[i], before: list[i - 1] }).toBe(
+                'one session per run of rising steps',
+              );
           }
+          expect(list[0]!.session).toBe('1');
         }
-        expect(rows.length).toBe(expected.length);
-        rows.forEach((row, i) => {
-          const [tag, step, value, f32] = expected[i]!;
-          expect(row.run).toBe(d.run);
-          expect(row.tag).toBe(tag);
-          expect(Number(row.step)).toBe(step);
-          // Exact, NaN and ±Infinity included: a float32 value parses back to the same float32.
-          const parsed = f32 ? Math.fround(Number(row.value)) : Number(row.value);
-          if (!Object.is(parsed, value)) expect({ tag, i, text: row.value }).toEqual({ tag, i, value });
-        });
-        // The same counts as `rlwatch inspect --json`.
-        const scalars = inspected.runs.find((r) => r.run === d.run)!.scalars;
-        for (const [tag, summary] of Object.entries(scalars)) {
-          expect(rows.filter((r) => r.tag === tag).length).toBe(summary.count);
-          expect(rows.filter((r) => r.tag === tag && !Number.isFinite(Number(r.value))).length).toBe(
-            summary.nonFinite,
-          );
-        }
-        // The wide CSV has one row per distinct step and a column per tag.
+        // The wide CSV and the JSON: one row per session and step, never mixing sessions.
         const wide = parse(readFileSync(join(out, runFolderName(d.run, root), 'metrics_wide.csv')), {
           columns: true,
         }) as Record<string, string>[];
-        expect(wide.length).toBe(new Set(expected.map(([, step]) => step)).size);
+        expect(wide.length).toBe(new Set(rows.map((r) => `${r.session}|${Number(r.step)}`)).size);
         const history = JSON.parse(
           readFileSync(join(out, runFolderName(d.run, root), 'training_metrics.json'), 'utf8'),
+        ) as { step: number; session: number }[];
+        expect(history.map((h) => [h.session, h.step])).toEqual(
+          wide.map((w) => [Number(w.session), Number(w.step)]),
         );
-        expect(history.length).toBe(wide.length);
       }
     },
   );
@@ -126,7 +153,9 @@ describe('writes are safe', () => {
       'b/training_metrics.json',
     ]);
     expect(readdirSync(join(out, 'a')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-    expect(readFileSync(join(out, 'a', 'metrics_wide.csv'), 'utf8')).toBe('step,loss\n1,0.5\n2,NaN\n');
+    expect(readFileSync(join(out, 'a', 'metrics_wide.csv'), 'utf8')).toBe(
+      'step,session,loss\n1,1,0.5\n2,1,NaN\n',
+    );
   });
 
   test('runs whose names map to one folder name are written to distinct folders', async () => {

@@ -20,6 +20,7 @@ function run(name: string, over: Partial<RunInfo> = {}): RunInfo {
     progress: null,
     loaded: true,
     restarts: 0,
+    sessions: [],
     worstAlert: null,
     stalled: false,
     ...over,

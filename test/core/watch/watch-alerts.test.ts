@@ -56,6 +56,7 @@ const runInfo = (run: string, fraction: number | null): RunInfo => ({
   progress: fraction === null ? null : { fraction, etaSeconds: null },
   loaded: true,
   restarts: 0,
+  sessions: [],
   worstAlert: null,
   stalled: false,
 });

@@ -68,6 +68,7 @@ describe('watch lines', () => {
       progress: null,
       loaded: true,
       restarts: 0,
+      sessions: [],
       worstAlert: null,
       stalled: false,
     });
@@ -139,7 +140,7 @@ describe('watch session on a live demo', () => {
 });
 
 describe('problems reach watch as lines', () => {
-  test('a symlink loop is a notice line, a corrupt event file an error line, a truncated CSV a reset line', async () => {
+  test('a symlink loop is a notice line, a corrupt event file an error line, a CSV rewritten shorter a reset line', async () => {
     const root = mkdtempSync(join(tmpdir(), 'rlwatch-watch-problems-'));
     dirs.push(root);
     mkdirSync(join(root, 'run'));
@@ -179,13 +180,14 @@ describe('problems reach watch as lines', () => {
         message: expect.any(String),
       },
     ]);
-    // The CSV is rewritten shorter: points already printed no longer stand.
+    // The CSV is rewritten shorter by a restarted writer: its steps went back, points printed past step 1 no
+    // longer stand in the live view (the earlier contents stay as session 1).
     writeFileSync(join(root, 'run', 'metrics.csv'), 'step,acc\n1,0.5\n');
     await vi.waitFor(() => expect(lines.some((l) => l.type === 'reset')).toBe(true), { timeout: 10_000 });
     expect(lines.find((l) => l.type === 'reset')).toMatchObject({
       run: 'run',
       tag: 'acc',
-      reason: 'truncated',
+      reason: 'restart',
     });
     session.close();
   });

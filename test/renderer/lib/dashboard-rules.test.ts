@@ -63,6 +63,7 @@ describe('run status dot', () => {
     progress: null,
     loaded: true,
     restarts: 0,
+    sessions: [],
     worstAlert: null,
     stalled: false,
   };

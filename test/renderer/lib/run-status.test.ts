@@ -15,6 +15,7 @@ const base: RunInfo = {
   progress: null,
   loaded: true,
   restarts: 0,
+  sessions: [],
   worstAlert: null,
   stalled: false,
 };

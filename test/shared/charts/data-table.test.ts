@@ -55,13 +55,13 @@ describe('chartCsv and chartJson', () => {
   test('CSV: long format, quoted fields, float32 shortest, NaN and ±Infinity spelled out, no wall time empty', () => {
     expect(chartCsv(table)).toBe(
       [
-        'run,tag,step,wall_time,value',
-        'a,"train/loss, total",0,100,0.1',
-        'a,"train/loss, total",10,101,NaN',
-        'a,"train/loss, total",20,102,Infinity',
-        'a,"train/loss, total",30,103,-2.5',
-        '"b,""x""","train/loss, total",5,200,0.123456789',
-        '"b,""x""","train/loss, total",15,,-Infinity',
+        'run,tag,step,wall_time,value,session',
+        'a,"train/loss, total",0,100,0.1,',
+        'a,"train/loss, total",10,101,NaN,',
+        'a,"train/loss, total",20,102,Infinity,',
+        'a,"train/loss, total",30,103,-2.5,',
+        '"b,""x""","train/loss, total",5,200,0.123456789,',
+        '"b,""x""","train/loss, total",15,,-Infinity,',
         '',
       ].join('\n'),
     );

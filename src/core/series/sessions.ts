@@ -1,0 +1,67 @@
+// Sessions from step runs: a session is a maximal run of non-decreasing steps in write order (the live view's
+// restart rule), found per file so a whole-run reader (inspect) need not hold a run's points at once.
+
+import type { SessionInfo } from '../../shared/domain';
+import type { ScalarSeries } from './scalar-series';
+
+/** A stretch of one file's series whose steps never decrease. */
+export interface StepRun {
+  startStep: number;
+  endStep: number;
+  startWall: number;
+  endWall: number;
+  points: number;
+}
+
+/** The non-decreasing stretches of a series, in order (none for an empty one). */
+export function stepRuns(s: ScalarSeries): StepRun[] {
+  const out: StepRun[] = [];
+  const steps = s.steps();
+  let from = 0;
+  for (let i = 1; i <= s.length; i++) {
+    if (i < s.length && steps[i]! >= steps[i - 1]!) continue;
+    out.push({
+      startStep: steps[from]!,
+      endStep: steps[i - 1]!,
+      startWall: s.wallTime(from),
+      endWall: s.wallTime(i - 1),
+      points: i - from,
+    });
+    from = i;
+  }
+  return out;
+}
+
+/** The sessions of files read one after another (their step runs in file order): a file's first stretch continues
+ * the session before it unless its first step is below that session's last. */
+export function joinSessions(files: readonly (readonly StepRun[])[]): SessionInfo[] {
+  const out: SessionInfo[] = [];
+  const time = (t: number): number | null => (Number.isFinite(t) ? t : null);
+  for (const runs of files)
+    for (const r of runs) {
+      const last = out[out.length - 1];
+      if (last && r.startStep >= last.endStep) {
+        last.endStep = r.endStep;
+        last.endWall = time(r.endWall);
+        last.points += r.points;
+      } else
+        out.push({
+          index: out.length + 1,
+          startStep: r.startStep,
+          endStep: r.endStep,
+          startWall: time(r.startWall),
+          endWall: time(r.endWall),
+          points: r.points,
+        });
+    }
+  return out;
+}
+
+/** Of several tags' sessions, the run's: the tag with the most sessions, then the most points. */
+export function runSessions(perTag: Iterable<readonly SessionInfo[]>): SessionInfo[] {
+  let best: readonly SessionInfo[] = [];
+  const points = (s: readonly SessionInfo[]): number => s.reduce((n, x) => n + x.points, 0);
+  for (const s of perTag)
+    if (s.length > best.length || (s.length === best.length && points(s) > points(best))) best = s;
+  return [...best];
+}
