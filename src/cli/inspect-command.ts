@@ -87,7 +87,9 @@ export function formatReport(report: InspectReport): string {
       out.push(`  progress ${pct}${eta}`);
     }
     if (run.sessions.length > 1) {
-      out.push(`  ${run.sessions.length} sessions (the steps went back ${run.sessions.length - 1}×: restarts)`);
+      out.push(
+        `  ${run.sessions.length} sessions (the steps went back ${run.sessions.length - 1}×: restarts)`,
+      );
       for (const sess of run.sessions) out.push(`    ${sessionText(sess)}`);
     }
     const config = run.config && configLine(run.config);

@@ -134,7 +134,13 @@ function sessionsOf(series: Map<string, KeptSeries[]>): SessionInfo[] {
 async function inspectRun(d: DiscoveredRun, onFile: (file: string) => void): Promise<InspectRun> {
   const read = await readRunWhole(
     d,
-    (s, format, file): KeptSeries => ({ summary: summarize(s), format, file, runs: stepRuns(s), span: wallSpan(s) }),
+    (s, format, file): KeptSeries => ({
+      summary: summarize(s),
+      format,
+      file,
+      runs: stepRuns(s),
+      span: wallSpan(s),
+    }),
     onFile,
   );
   const scalars: Record<string, ScalarSummary> = {};

@@ -25,7 +25,9 @@ function exitStatus(p: CliProcess): Promise<number | null> {
 async function expectSnapshot(folder: string, id: string): Promise<void> {
   expect(readdirSync(folder).sort()).toEqual(['charts.png', 'report.md', 'window.csv']);
   expect(readFileSync(join(folder, 'report.md'), 'utf8')).toContain(`\`${id}\``);
-  expect(readFileSync(join(folder, 'window.csv'), 'utf8')).toMatch(/^run,tag,step,wall_time,value,session\n.+/);
+  expect(readFileSync(join(folder, 'window.csv'), 'utf8')).toMatch(
+    /^run,tag,step,wall_time,value,session\n.+/,
+  );
   const png = await loadImage(readFileSync(join(folder, 'charts.png')));
   expect([png.width, png.height]).toEqual([1600, 900]);
 }

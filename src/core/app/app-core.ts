@@ -224,7 +224,9 @@ export class AppCore {
     if (!w)
       throw new ApiError(
         'not-found',
-        q.session === undefined ? `no series ${tag} in run ${run}` : `no session ${q.session} of ${tag} in run ${run}`,
+        q.session === undefined
+          ? `no series ${tag} in run ${run}`
+          : `no session ${q.session} of ${tag} in run ${run}`,
       );
     return w;
   }

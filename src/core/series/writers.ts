@@ -107,6 +107,10 @@ export interface TagSource {
  * per tag), in file order, split where they were written at the same time. */
 export function shownWriters(sources: readonly TagSource[]): Writer<ScalarSeries>[] {
   return splitWriters(
-    bestFormatParts(sources, (s) => s.format).map((s) => ({ name: s.name, ...wallSpan(s.series), ref: s.series })),
+    bestFormatParts(sources, (s) => s.format).map((s) => ({
+      name: s.name,
+      ...wallSpan(s.series),
+      ref: s.series,
+    })),
   );
 }

@@ -12,7 +12,11 @@ export function runInfo(state: RunState): RunInfo {
   for (const v of state.views.values()) {
     points += v.length;
     restarts = Math.max(restarts, v.restarts.length);
-    if (!most || v.sessionCount > most.sessionCount || (v.sessionCount === most.sessionCount && v.length > most.length))
+    if (
+      !most ||
+      v.sessionCount > most.sessionCount ||
+      (v.sessionCount === most.sessionCount && v.length > most.length)
+    )
       most = v;
   }
   let lastWall = -Infinity;

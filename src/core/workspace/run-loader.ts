@@ -480,7 +480,9 @@ export function rewriteVerdict(before: SeriesSet, now: SeriesSet): 'repeats' | '
  * were written at the same time (series/writers.ts). */
 function writersOf(run: RunState, tag: string): Writer<ScalarSeries>[] {
   return shownWriters(
-    run.entries.filter((e) => e.set.has(tag)).map((e) => ({ name: e.name, format: e.format, series: e.set.get(tag) })),
+    run.entries
+      .filter((e) => e.set.has(tag))
+      .map((e) => ({ name: e.name, format: e.format, series: e.set.get(tag) })),
   );
 }
 

@@ -45,8 +45,16 @@ describe('LiveView', () => {
   test('sessions: every point each session wrote stays readable after a restart hid it from the view', () => {
     // A crash at 44 updates (steps 1024..45056), then a restart from 0 that wrote 31: TensorBoard's Python
     // loader keeps all 75 points; the view (the run as it now stands) holds the 31, the sessions all 75.
-    const first = series(range(1, 44).map((k) => k * 1024), (st) => st / 1024, 1000);
-    const second = series(range(1, 31).map((k) => k * 1024), (st) => -st / 1024, 9000);
+    const first = series(
+      range(1, 44).map((k) => k * 1024),
+      (st) => st / 1024,
+      1000,
+    );
+    const second = series(
+      range(1, 31).map((k) => k * 1024),
+      (st) => -st / 1024,
+      9000,
+    );
     const v = fed([first, second]);
     expect(v.length).toBe(31);
     expect(v.sessionCount).toBe(2);

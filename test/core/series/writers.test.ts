@@ -6,7 +6,8 @@ import { splitWriters, writerLabel, writerTag } from '../../../src/core/series/w
 import { createWorkspace } from '../../../src/core/workspace/create';
 
 const src = (name: string, start: number, end: number) => ({ name, start, end, ref: name });
-const names = (ws: ReturnType<typeof splitWriters<string>>) => ws.map((w) => [w.label, w.sources.map((s) => s.ref)]);
+const names = (ws: ReturnType<typeof splitWriters<string>>) =>
+  ws.map((w) => [w.label, w.sources.map((s) => s.ref)]);
 
 describe('splitWriters', () => {
   test('a restart (a new file after the last point of the old one) continues the writer', () => {
@@ -28,10 +29,12 @@ describe('splitWriters', () => {
   });
 
   test('labels: a part with letters the first writer lacks names the writer (a suffix, a host)', () => {
-    expect(writerLabel('events.out.tfevents.1.nodeA.5.0', 'events.out.tfevents.1.nodeB.7.0', 1)).toBe('nodeB');
-    expect(writerLabel('events.out.tfevents.1.h.5.0.train', 'events.out.tfevents.1.h.5.1.validation', 1)).toBe(
-      'validation',
+    expect(writerLabel('events.out.tfevents.1.nodeA.5.0', 'events.out.tfevents.1.nodeB.7.0', 1)).toBe(
+      'nodeB',
     );
+    expect(
+      writerLabel('events.out.tfevents.1.h.5.0.train', 'events.out.tfevents.1.h.5.1.validation', 1),
+    ).toBe('validation');
     expect(writerTag('epoch_loss', 'validation')).toBe('epoch_loss (validation)');
     expect(writerTag('epoch_loss', null)).toBe('epoch_loss');
   });
