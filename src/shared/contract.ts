@@ -47,6 +47,7 @@ export const settingsPatchSchema = z.strictObject({
   xAxis: z.enum(['step', 'relative', 'wall']).optional(),
   logY: z.boolean().optional(),
   ignoreOutliers: z.boolean().optional(),
+  earlierSessions: z.boolean().optional(),
   notifications: z.boolean().optional(),
   usePolling: z.boolean().optional(),
   stalledAfterMinutes: z

@@ -254,6 +254,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = {
   xAxis: 'step',
   logY: false,
   ignoreOutliers: false,
+  earlierSessions: true,
   notifications: true,
   usePolling: false,
   stalledAfterMinutes: null,
@@ -271,6 +272,8 @@ export interface Settings {
    * marking clipped points. Off by default: a spike is often the very thing to see (a KL blow-up).
    */
   ignoreOutliers: boolean;
+  /** Draw a restarted run's earlier sessions (faded) beside the current one; on by default (a crash stays visible). */
+  earlierSessions: boolean;
   notifications: boolean;
   usePolling: boolean;
   /** A fixed stalled-run limit; null (the default) judges each run's silence against its own logging rhythm. */

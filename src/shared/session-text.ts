@@ -19,5 +19,5 @@ export function sessionText(s: SessionInfo): string {
 export function sessionsDrawn(count: number, drawn: 'all' | 'current'): string {
   if (count <= 1) return '';
   if (drawn === 'current') return `session ${count} of ${count} (earlier sessions hidden)`;
-  return `sessions 1–${count} (${count === 2 ? '1' : `1–${count - 1}`} faded)`;
+  return `sessions 1–${count} (${count === 2 ? '1' : `1–${count - 1}`} dashed, faded)`;
 }

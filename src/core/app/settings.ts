@@ -29,6 +29,7 @@ export function parseSettings(stored: JsonValue | undefined): Settings {
     xAxis: oneOf(o.xAxis, ['step', 'relative', 'wall'] as const, d.xAxis),
     logY: bool(o.logY, d.logY),
     ignoreOutliers: bool(o.ignoreOutliers, d.ignoreOutliers),
+    earlierSessions: bool(o.earlierSessions, d.earlierSessions),
     notifications: bool(o.notifications, d.notifications),
     usePolling: bool(o.usePolling, d.usePolling),
     stalledAfterMinutes:

@@ -4,6 +4,8 @@
 import { bestFormatParts, type SourceFormatName } from '../../shared/formats';
 import type { ScalarSeries } from './scalar-series';
 
+export { writerTag } from '../../shared/writer-tag';
+
 export interface WriterSource<T> {
   /** The source's file name (a writer's label comes from what sets its name apart). */
   name: string;
@@ -89,11 +91,6 @@ export function writerLabel(firstName: string, name: string, index: number): str
   const theirs = new Set(firstName.split('.'));
   const own = name.split('.').filter((p) => !theirs.has(p) && /[a-z]/i.test(p) && p.length <= 40);
   return own.length > 0 ? own.join('.') : `writer ${index + 1}`;
-}
-
-/** The shown name of a writer's series: the tag, or `tag (label)`. */
-export function writerTag(tag: string, label: string | null): string {
-  return label === null ? tag : `${tag} (${label})`;
 }
 
 /** A tag's series in one source, as both the live workspace and whole-run readers hold them. */

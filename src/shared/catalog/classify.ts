@@ -1,6 +1,7 @@
 // Maps a logged tag name to its catalog role: exact aliases first, then normalised patterns; memoised per tag.
 
 import { ROLES, type HealthyRange, type MetricGroup, type Role, type Transform } from './roles';
+import { writerBase } from '../writer-tag';
 
 export interface TagClass {
   role: Role;
@@ -216,7 +217,8 @@ const MEMO_LIMIT = 50_000;
 export function classifyTag(tag: string): TagClass | null {
   const hit = memo.get(tag);
   if (hit !== undefined) return hit;
-  const c = lookup(tag);
+  // Another writer's series (`loss (writer 2)`) is the same metric.
+  const c = lookup(writerBase(tag));
   // A bound on the memo keeps a pathological writer (unique tag per step) from growing it forever.
   if (memo.size >= MEMO_LIMIT) memo.clear();
   memo.set(tag, c);
@@ -239,7 +241,7 @@ const PREFIX_GROUPS: readonly (readonly [RegExp, MetricGroup])[] = [
 export function groupOf(tag: string): MetricGroup {
   const c = classifyTag(tag);
   if (c) return c.group;
-  const norm = normaliseTag(tag);
+  const norm = normaliseTag(writerBase(tag));
   for (const [re, g] of PREFIX_GROUPS) if (re.test(norm)) return g;
   return 'Other';
 }

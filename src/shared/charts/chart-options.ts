@@ -16,6 +16,10 @@ export interface SeriesLines {
   run: string;
   raw: Pt[];
   smoothed: Pt[];
+  /** Palette index (default: the line's position): an earlier session takes its run's colour. */
+  colorIndex?: number;
+  /** An earlier session of a restarted run: drawn faded, under the current lines. */
+  faded?: boolean;
 }
 
 /** Everything a chart shows, as data. */
@@ -51,25 +55,31 @@ export function lineDatasets(
   const out: ChartDataset<'line', Pt[]>[] = [];
   const smoothingOn = smoothing > 0;
   series.forEach((s, i) => {
-    const colour = runColor(i);
+    const colour = runColor(s.colorIndex ?? i);
+    // Faded (an earlier session): lighter, dashed, drawn first (chart.js draws higher `order` sooner).
+    const fade = s.faded ? 0.45 : 1;
+    const tint = (alpha: number): string => (alpha === 1 ? colour : withAlpha(colour, alpha));
+    const look = s.faded ? { borderDash: [4, 3], order: 1 } : { order: 0 };
     out.push({
       label: s.run,
       data: s.raw,
-      borderColor: smoothingOn ? withAlpha(colour, 0.28) : colour,
+      borderColor: tint((smoothingOn ? 0.28 : 1) * fade),
       borderWidth: smoothingOn ? 1 : 1.5,
       pointRadius: 0,
       pointHitRadius: 0,
       spanGaps: false,
+      ...look,
     });
     if (smoothingOn) {
       out.push({
         label: `${s.run} (smoothed)`,
         data: s.smoothed,
-        borderColor: colour,
+        borderColor: tint(fade),
         borderWidth: 1.75,
         pointRadius: 0,
         pointHitRadius: 0,
         spanGaps: false,
+        ...look,
       });
     }
   });
@@ -218,7 +228,7 @@ export function overlayPoints(
   const dots: OverlayState['dots'] = [];
   const clipped: OverlayState['clipped'] = [];
   series.forEach((s, i) => {
-    const colour = runColor(i);
+    const colour = runColor(s.colorIndex ?? i);
     for (const p of isolatedPoints(s.raw)) dots.push({ x: p.x, y: p.y, colour });
     if (fit.min !== undefined && fit.max !== undefined)
       for (const c of clippedPoints(s.raw, fit.min, fit.max)) clipped.push({ ...c, colour });

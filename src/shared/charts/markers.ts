@@ -2,6 +2,7 @@
 
 import type { AlertInfo, Severity } from '../domain';
 import { xOf, type XAxisMode } from './axis';
+import { utcStamp } from '../session-text';
 
 /** The columns a marker's x is looked up in (a RunSeries satisfies this). */
 export interface StepColumns {
@@ -18,6 +19,8 @@ export interface Marker {
   severity?: Severity;
   active?: boolean;
   label: string;
+  /** Drawn beside the marker (a restart's session and start time); the label is the long form. */
+  short?: string;
 }
 
 /** First index whose step is ≥ step (steps ascending); n when none. */
@@ -62,10 +65,17 @@ export function buildMarkers(
 ): Marker[] {
   const out: Marker[] = [];
   for (const s of series) {
-    for (const r of s.restarts) {
+    s.restarts.forEach((r, k) => {
       const x = mode === 'step' ? r.step : xOf(mode, r.step, r.wallTime, s.origin);
-      out.push({ kind: 'restart', x, label: `restart at step ${r.step}` });
-    }
+      const session = k + 2;
+      const at = utcStamp(r.wallTime);
+      out.push({
+        kind: 'restart',
+        x,
+        label: `restart at step ${r.step}: session ${session} started ${at}`,
+        short: Number.isFinite(r.wallTime) ? `${session} · ${at.slice(11, 16)}` : `${session}`,
+      });
+    });
   }
   for (const a of alerts) {
     const s = series.find((c) => c.run === a.run);

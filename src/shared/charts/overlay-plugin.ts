@@ -77,7 +77,7 @@ export function overlayPlugin(state: OverlayState): Plugin<'line'> & { state: Ov
           ctx.setLineDash([]);
           ctx.fillStyle = state.theme.restart;
           ctx.font = '10px system-ui, sans-serif';
-          ctx.fillText('↺', px + 2, a.top + 10);
+          ctx.fillText(m.short ? `↺ ${m.short}` : '↺', px + 2, a.top + 10);
         } else if (m.kind === 'alert') {
           const colour = m.severity === 'critical' ? state.theme.critical : state.theme.warning;
           ctx.globalAlpha = m.active === false ? 0.45 : 1;

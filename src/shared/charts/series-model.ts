@@ -1,6 +1,6 @@
 // One run's drawn series: columns from a downsampled window plus live deltas, turned into chart.js {x,y} points.
 
-import type { RestartMark, SeriesDelta, SeriesWindow } from '../domain';
+import type { RestartMark, SeriesDelta, SeriesWindow, SessionInfo } from '../domain';
 import { xOf, type XAxisMode } from './axis';
 import { emaStart, smoothInto, type EmaState } from './smoothing';
 
@@ -67,6 +67,8 @@ export class RunSeries {
   /** Wall time (s) of the run's first point: the zero of the relative axis. */
   origin = Number.NaN;
   restarts: RestartMark[] = [];
+  /** The series' sessions (each restart starts one), from the last window. */
+  sessions: SessionInfo[] = [];
   extent: SeriesWindow['extent'] = null;
   /** The window the columns came from was a zoomed x-range (not the whole series). */
   partial = false;
@@ -96,9 +98,13 @@ export class RunSeries {
     this.values = pick(w.values);
     this.length = w.length;
     this.restarts = w.restarts;
+    this.sessions = w.sessions;
     this.extent = w.extent;
     this.partial = partial;
-    const first = w.extent?.wallMin ?? (partial ? Number.NaN : this.walls[0]);
+    // The run's first point, earlier sessions included (a restart from step 0 leaves them out of the view).
+    const start = w.sessions[0]?.startWall ?? Number.NaN;
+    const viewFirst = w.extent?.wallMin ?? (partial ? Number.NaN : this.walls[0]);
+    const first = Number.isFinite(start) && !(viewFirst! < start) ? start : viewFirst;
     if (first !== undefined && Number.isFinite(first)) this.origin = first;
     else if (!Number.isFinite(this.origin) && this.walls.length > 0) this.origin = this.walls[0]!;
     this.built = 0;

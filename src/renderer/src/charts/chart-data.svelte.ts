@@ -9,6 +9,14 @@ import { GROWTH_FACTOR, RunSeries } from '../../../shared/charts/series-model';
 
 /** A zoomed window covers the visible range plus this fraction of its width on each side. */
 export const ZOOM_MARGIN = 0.5;
+/** Earlier sessions drawn per run at most (the latest ones before the current session). */
+export const MAX_EARLIER_SESSIONS = 8;
+
+/** One earlier session of a run, as drawn (faded) beside its current line. */
+export interface EarlierSession {
+  session: number;
+  series: RunSeries;
+}
 
 /** What the data state asks of its panel: the backend, layout and view facts, and redraw requests. */
 export interface ChartDataHost {
@@ -38,6 +46,9 @@ export class ChartData {
   private requestSeq = 0;
   private tag = '';
   private runCount = 0;
+  private earlierOn = true;
+  /** Per run: its earlier sessions as last fetched, and what they were fetched for (range and sessions). */
+  private readonly earlier = new Map<string, { key: string; lines: EarlierSession[] }>();
 
   constructor(private readonly host: ChartDataHost) {}
 
@@ -47,6 +58,7 @@ export class ChartData {
     this.tag = tag;
     this.runCount = runs.length;
     this.series.clear();
+    this.earlier.clear();
     this.queued.clear();
     this.loadState = 'loading';
     this.errorText = '';
@@ -58,6 +70,21 @@ export class ChartData {
     const offs = runs.map((run) => feed.subscribe(run, tag, listener));
     for (const run of runs) void this.load(run, null);
     return () => offs.forEach((off) => off());
+  }
+
+  /** Whether earlier sessions are drawn; turning them on fetches them. */
+  setEarlierSessions(on: boolean): void {
+    if (on === this.earlierOn) return;
+    this.earlierOn = on;
+    this.earlier.clear();
+    if (on) this.reloadAll(this.host.zoomRange());
+    else this.host.windowLoaded();
+  }
+
+  /** Every run's earlier sessions to draw (none when they are off). */
+  earlierLines(): EarlierSession[] {
+    if (!this.earlierOn) return [];
+    return [...this.earlier.values()].flatMap((e) => e.lines);
   }
 
   /** Drops every answer still in flight (the panel is going away). */
@@ -114,6 +141,36 @@ export class ChartData {
     let gap = false;
     for (const d of pending) if (s.applyDelta(d) === 'gap') gap = true;
     if (gap) void this.load(run, this.host.zoomRange());
+    this.host.windowLoaded();
+    void this.loadEarlier(run, args, r.value, gen);
+  }
+
+  /** Fetches the run's earlier sessions (frozen: again only when the range or the sessions changed). */
+  private async loadEarlier(
+    run: string,
+    args: RequestArgs['series.get'],
+    w: SeriesWindow,
+    gen: number,
+  ): Promise<void> {
+    const sessions = w.sessions.slice(0, -1).slice(-MAX_EARLIER_SESSIONS);
+    if (!this.earlierOn || sessions.length === 0) {
+      if (this.earlier.delete(run)) this.host.windowLoaded();
+      return;
+    }
+    const key = `${args.xMin ?? ''}|${args.xMax ?? ''}|${args.axis ?? ''}|${args.pixels}|${sessions.map((x) => `${x.index}:${x.points}`).join(',')}`;
+    if (this.earlier.get(run)?.key === key) return;
+    const answers = await Promise.all(
+      sessions.map((x) => this.host.fetchWindow({ ...args, session: x.index })),
+    );
+    if (gen !== this.generation || !this.earlierOn || !this.series.has(run)) return;
+    const lines: EarlierSession[] = [];
+    answers.forEach((a, k) => {
+      if (!a.ok) return;
+      const s = new RunSeries(run);
+      s.setWindow(a.value, args.pixels, args.xMin !== undefined);
+      lines.push({ session: sessions[k]!.index, series: s });
+    });
+    this.earlier.set(run, { key, lines });
     this.host.windowLoaded();
   }
 

@@ -3,7 +3,9 @@
 import { DEFAULT_SETTINGS, type Settings } from '../../../shared/domain';
 import type { Backend } from '../backend/backend';
 
-type Patch = Partial<Pick<Settings, 'theme' | 'smoothing' | 'xAxis' | 'logY' | 'ignoreOutliers'>>;
+type Patch = Partial<
+  Pick<Settings, 'theme' | 'smoothing' | 'xAxis' | 'logY' | 'ignoreOutliers' | 'earlierSessions'>
+>;
 const LOCAL_KEY = 'rlwatch.settings';
 
 function readLocal(): Patch {
