@@ -13,7 +13,7 @@ import { openPage, servedUrl, serveIsolated } from './demo-server';
 import { seeChart } from './lazy-charts';
 
 const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
-const RUN_BLUE = [0x25, 0x63, 0xeb]; // the first run's colour (#2563eb)
+const RUN_BLUE = [0x00, 0x72, 0xb2]; // the first run's colour (#0072b2)
 const chart = (tag: string): string => `figure.chart[data-tag="${tag}"]`;
 
 describe('export from the window (serve mode)', () => {
@@ -124,7 +124,7 @@ describe('export from the window (serve mode)', () => {
         root: doc.documentElement.nodeName,
         error: doc.querySelector('parsererror') !== null,
         width: doc.documentElement.getAttribute('width'),
-        runPaths: strokes.filter((s) => s === '#2563eb').length,
+        runPaths: strokes.filter((s) => s === '#0072b2').length,
       };
     }, text);
     expect(parsed).toMatchObject({ root: 'svg', error: false, width: '960' });

@@ -4,7 +4,8 @@ import type { ChartConfiguration, ChartDataset, ChartOptions, Scale } from 'char
 import { formatNumber } from '../format';
 import { AXIS_TITLES, formatX, type XAxisMode } from './axis';
 import type { BandRange } from './band';
-import { runColor, withAlpha, type ChartTheme } from './chart-theme';
+import { runColor, runDash, withAlpha, type ChartTheme } from './chart-theme';
+import { emptyMessage, type SeriesFacts } from './figure-notes';
 import type { Marker } from './markers';
 import { overlayPlugin, type OverlayState } from './overlay-plugin';
 import type { Pt, ViewOptions } from './series-model';
@@ -16,6 +17,8 @@ export interface SeriesLines {
   run: string;
   raw: Pt[];
   smoothed: Pt[];
+  /** What was read beyond the points drawn (a figure's lines carry it: counts, non-finite positions). */
+  facts?: SeriesFacts;
 }
 
 /** Everything a chart shows, as data. */
@@ -52,11 +55,13 @@ export function lineDatasets(
   const smoothingOn = smoothing > 0;
   series.forEach((s, i) => {
     const colour = runColor(i);
+    const dash = runDash(i);
     out.push({
       label: s.run,
       data: s.raw,
       borderColor: smoothingOn ? withAlpha(colour, 0.28) : colour,
       borderWidth: smoothingOn ? 1 : 1.5,
+      ...(dash.length > 0 && !smoothingOn ? { borderDash: dash } : {}),
       pointRadius: 0,
       pointHitRadius: 0,
       spanGaps: false,
@@ -67,6 +72,7 @@ export function lineDatasets(
         data: s.smoothed,
         borderColor: colour,
         borderWidth: 1.75,
+        ...(dash.length > 0 ? { borderDash: dash } : {}),
         pointRadius: 0,
         pointHitRadius: 0,
         spanGaps: false,
@@ -210,20 +216,28 @@ export function chartOptions(spec: ChartSpec, theme: ChartTheme): ChartOptions<'
   };
 }
 
-/** What the overlay draws over the lines for these series: lone points as dots, and marks where points are clipped. */
+/**
+ * What the overlay draws over the lines for these series: lone points as dots, marks where points are clipped,
+ * non-finite values' positions on the x-axis and, on a plot with nothing to draw, the reason in words.
+ */
 export function overlayPoints(
   series: readonly SeriesLines[],
   fit: YFit,
-): Pick<OverlayState, 'dots' | 'clipped'> {
+  /** The y-axis kind for the blank-plot message; omitted (the live dashboard): no message. */
+  logY?: boolean,
+): Pick<OverlayState, 'dots' | 'clipped' | 'nonFinite' | 'message'> {
   const dots: OverlayState['dots'] = [];
   const clipped: OverlayState['clipped'] = [];
+  const nonFinite: NonNullable<OverlayState['nonFinite']> = [];
   series.forEach((s, i) => {
     const colour = runColor(i);
     for (const p of isolatedPoints(s.raw)) dots.push({ x: p.x, y: p.y, colour });
     if (fit.min !== undefined && fit.max !== undefined)
       for (const c of clippedPoints(s.raw, fit.min, fit.max)) clipped.push({ ...c, colour });
+    for (const m of s.facts?.marks ?? []) nonFinite.push({ ...m, colour });
   });
-  return { dots, clipped };
+  const message = logY === undefined ? null : emptyMessage(series, logY);
+  return { dots, clipped, nonFinite, message };
 }
 
 /**
@@ -238,7 +252,11 @@ export function chartConfiguration(
     band: spec.band,
     markers: [...(spec.markers ?? [])],
     hoverX: null,
-    ...overlayPoints(spec.series, fitY(spec.series, spec.view.logY, spec.view.ignoreOutliers ?? false)),
+    ...overlayPoints(
+      spec.series,
+      fitY(spec.series, spec.view.logY, spec.view.ignoreOutliers ?? false),
+      spec.view.logY,
+    ),
   },
 ): ChartConfiguration<'line', Pt[]> {
   return {
