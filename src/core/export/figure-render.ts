@@ -65,7 +65,16 @@ let registered = false;
 function registerOnce(): void {
   if (registered) return;
   registered = true;
-  Chart.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Title, SubTitle, Legend);
+  Chart.register(
+    LineController,
+    LineElement,
+    PointElement,
+    LinearScale,
+    LogarithmicScale,
+    Title,
+    SubTitle,
+    Legend,
+  );
 }
 
 /** The options checked: whole positive sizes within the limits. */
@@ -179,8 +188,10 @@ export function svgTextRuns(doc: string): string {
     .replace(/<text\b[^>]*><\/text>/g, '')
     .replace(/(<text\b[^>]*?\s)x="([^",]*)(?:,[^"]*)?"/g, '$1x="$2"')
     .replace(/(<text\b[^>]*?\s)y="([^",]*)(?:,[^"]*)?"/g, '$1y="$2"')
-    .replace(/(<text\b[^>]*?\sfont-family=")([^"]*)"/g, (_, head: string, family: string) =>
-      `${head}${family.includes('sans-serif') ? family : `${family}, sans-serif`}"`,
+    .replace(
+      /(<text\b[^>]*?\sfont-family=")([^"]*)"/g,
+      (_, head: string, family: string) =>
+        `${head}${family.includes('sans-serif') ? family : `${family}, sans-serif`}"`,
     );
 }
 

@@ -205,7 +205,12 @@ function evaluationFigure(run: FigureRun, tags: readonly string[], o: FigureSetO
   // One axis for every evaluation tag: log when every one of them asks for it.
   const logY = tags.every((t) => logYFor(o, t));
   const series = tags.map((t) =>
-    figureLines(t, run.series.get(t) ?? [], { xAxis: 'step', smoothing: o.smoothing, pixels: o.pixels, logY }),
+    figureLines(t, run.series.get(t) ?? [], {
+      xAxis: 'step',
+      smoothing: o.smoothing,
+      pixels: o.pixels,
+      logY,
+    }),
   );
   return {
     title: 'Evaluation metrics',
@@ -307,8 +312,9 @@ export function planRunFigures(run: FigureRun, o: FigureSetOptions): FigurePlan 
   const names = new UniqueNames();
   for (const item of items.slice(0, cap)) {
     if (item.members.length > 1) {
+      // `system/cpu.*.cpu_percent` → `figures/system__cpu.all.cpu_percent`.
       figures.push({
-        name: `figures/${names.take(safeFileName(item.name, 150))}`,
+        name: `figures/${names.take(safeFileName(item.name.replace('*', 'all'), 150))}`,
         build: () => familyFigure(run, item, o),
       });
       continue;
@@ -324,7 +330,14 @@ export function planRunFigures(run: FigureRun, o: FigureSetOptions): FigurePlan 
 }
 
 /** The order groups' figures are made in when a run has more tags than figures: what a reader looks at first. */
-const FIGURE_GROUP_ORDER: readonly MetricGroup[] = ['Reward', 'Policy', 'Loss', 'Performance', 'Other', 'System'];
+const FIGURE_GROUP_ORDER: readonly MetricGroup[] = [
+  'Reward',
+  'Policy',
+  'Loss',
+  'Performance',
+  'Other',
+  'System',
+];
 
 /** One per-tag figure: a tag, or a family of per-core (per-device) system tags drawn together. */
 export interface FigureItem {

@@ -17,7 +17,8 @@ export interface LegendEntry {
 export function legendEntries(series: readonly { run: string; raw: readonly Pt[] }[]): LegendEntry[] {
   const out: LegendEntry[] = [];
   series.forEach((s, i) => {
-    if (s.raw.some((p) => Number.isFinite(p.y))) out.push({ run: s.run, colour: runColor(i), dash: runDash(i) });
+    if (s.raw.some((p) => Number.isFinite(p.y)))
+      out.push({ run: s.run, colour: runColor(i), dash: runDash(i) });
   });
   return out;
 }

@@ -59,7 +59,11 @@ export function overlayPlugin(state: OverlayState): Plugin<'line'> & { state: Ov
         ctx.font = '10px system-ui, sans-serif';
         ctx.textAlign = 'right';
         ctx.textBaseline = above ? 'top' : 'bottom';
-        ctx.fillText(`healthy band ${state.bandOffScale} this range`, a.right - 4, above ? a.top + 2 : a.bottom - 2);
+        ctx.fillText(
+          `healthy band ${state.bandOffScale} this range`,
+          a.right - 4,
+          above ? a.top + 2 : a.bottom - 2,
+        );
         ctx.restore();
         return;
       }
