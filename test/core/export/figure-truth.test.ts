@@ -239,6 +239,7 @@ describe('13: every transform is written on the figure', () => {
         downsampled: false,
         extent: { stepMin: 0, stepMax: 199, wallMin: 1_700_000_000, wallMax: 1_700_000_199 },
         restarts: [],
+        sessions: [],
       };
     };
     const f = chartFigure(
