@@ -181,22 +181,21 @@ function innerSvg(doc: string): string {
  * Skia's SVG `<text>` placed as a paper's tools expect: Skia writes one x (and y) per glyph ("10, 22.0, 33.0, "),
  * which pins every letter (a restyled font overlaps itself) and is not valid SVG list syntax; the text starts at
  * the first glyph (chart.js' centring is already resolved there); an empty run (Skia splits at some spaces) goes.
- * The font Skia resolved falls back to any sans-serif.
+ * The font-family attribute stays the one family Skia drew with (ImageMagick's renderer draws no text at all
+ * for a family list); the document's <style> gives viewers that honour CSS the figure's fallback list.
  */
 export function svgTextRuns(doc: string): string {
   return doc
     .replace(/<text\b[^>]*><\/text>/g, '')
     .replace(/(<text\b[^>]*?\s)x="([^",]*)(?:,[^"]*)?"/g, '$1x="$2"')
-    .replace(/(<text\b[^>]*?\s)y="([^",]*)(?:,[^"]*)?"/g, '$1y="$2"')
-    .replace(
-      /(<text\b[^>]*?\sfont-family=")([^"]*)"/g,
-      (_, head: string, family: string) =>
-        `${head}${family.includes('sans-serif') ? family : `${family}, sans-serif`}"`,
-    );
+    .replace(/(<text\b[^>]*?\s)y="([^",]*)(?:,[^"]*)?"/g, '$1y="$2"');
 }
 
+/** CSS for the figure's text: the fonts the figure asks for, restylable with one rule. */
+const SVG_STYLE = `<style>text { font-family: ${FIGURE_FONT.replace(/"/g, "'")}; }</style>`;
+
 /**
- * SVG: each panel drawn on its own SVG canvas (Skia's SVG backend, the same drawing as the PNG), nested in place.
+ * SVG: each panel drawn on its own SVG canvas (Skia's SVG backend, the same drawing as the PNG), moved in place.
  * Text stays text (`<text>`, selectable, restylable in a paper's tools), lines and the band stay vector paths.
  */
 function renderSvg(figure: Figure, o: FigureOptions): Buffer {
@@ -205,6 +204,7 @@ function renderSvg(figure: Figure, o: FigureOptions): Buffer {
   drawTitleBand(head.getContext('2d'), figure, o.width, theme.text, theme.muted);
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${o.width}" height="${o.height}" viewBox="0 0 ${o.width} ${o.height}">`,
+    SVG_STYLE,
     `<rect width="${o.width}" height="${o.height}" fill="${theme.panel}"/>`,
     `<g class="title">${svgTextRuns(innerSvg(head.getContent().toString('utf8')))}</g>`,
   ];
@@ -212,9 +212,10 @@ function renderSvg(figure: Figure, o: FigureOptions): Buffer {
     const panel = createCanvas(r.width, r.height, SvgExportFlag.NoPrettyXML);
     withPanel(panel, figure, i, 1, o.theme, () =>
       parts.push(
-        `<svg class="panel" x="${r.x}" y="${r.y}" width="${r.width}" height="${r.height}" viewBox="0 0 ${r.width} ${r.height}">`,
+        // A translated group, not a nested <svg x y>: ImageMagick's own renderer drew every nested panel at 0,0.
+        `<g class="panel" transform="translate(${r.x} ${r.y})">`,
         svgTextRuns(innerSvg(panel.getContent().toString('utf8'))),
-        '</svg>',
+        '</g>',
       ),
     );
   });
