@@ -22,6 +22,12 @@ export const EXPORTS = [
     path: join(root, 'test', 'fixtures', 'tfevents', '0pk0__rl4avs'),
     args: ['--png', '--tags', '^(rollout/ep_rew_mean|train/(loss|approx_kl|entropy_loss))$'],
   },
+  {
+    // Two W&B runs (wandb's own fixtures) compared on the tag they share, in the dark theme.
+    name: 'wandb-compare-dark',
+    path: join(root, 'test', 'fixtures', 'wandb', 'wandb__wandb'),
+    args: ['--png', '--runs', '^leet-workspace-multi/', '--tags', '^train/loss$', '--theme', 'dark'],
+  },
 ];
 
 /** The PNG files below `dir`, sorted, as absolute paths. */

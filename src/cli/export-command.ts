@@ -10,6 +10,8 @@ import {
 } from '../core/export/export-run';
 import { watchExport } from '../core/export/export-watch';
 import { DEFAULT_FIGURE, MAX_FIGURE_SIDE } from '../core/export/figure-render';
+import { replayAlerts } from '../core/watch/replay-incident';
+import type { AlertInfo, Settings } from '../shared/domain';
 import { runIncidentExport } from './incident-command';
 import { terminalSafe } from './terminal-text';
 import { parseFlags, parseNumber, untilSignal, UsageError } from './usage';
@@ -32,6 +34,8 @@ const INCIDENT_IGNORES = [
   'scale',
   'theme',
   'smoothing',
+  'log-y',
+  'log-y-tags',
   'watch',
   'every',
 ] as const;
@@ -66,10 +70,33 @@ function progressPrinter(tty: boolean): (e: ExportFileEvent) => void {
   };
 }
 
+/**
+ * The folder's alerts as `rlwatch watch` (and the window) raise them: the folder replayed through the one
+ * AlertService, so headless figures mark the same alerts as the window's "Export run…".
+ */
+export function replayedAlerts(settings: Settings): (root: string) => Promise<readonly AlertInfo[]> {
+  return async (root) => {
+    const replay = await replayAlerts(root, settings);
+    try {
+      return replay.list();
+    } finally {
+      await replay.close();
+    }
+  };
+}
+
+/** `--report json|text`: how the summary of what was written is printed (default a line of text). */
+function reportFormat(raw: string | boolean | undefined): 'json' | 'text' {
+  const v = str(raw) ?? 'text';
+  if (v !== 'json' && v !== 'text') throw new UsageError(`--report must be json or text, got '${v}'`);
+  return v;
+}
+
 /** The export's options from the flags (formats: none named means CSV, JSON and PNG). */
 function exportOptions(values: Record<string, string | boolean | undefined>): DataExportOptions {
   const named = ['csv', 'json', 'png', 'svg'].some((f) => values[f] === true);
   const theme = str(values.theme) ?? DEFAULT_FIGURE.theme;
+  const settings = savedSettings();
   if (theme !== 'light' && theme !== 'dark')
     throw new UsageError(`--theme must be light or dark, got '${theme}'`);
   return {
@@ -85,13 +112,19 @@ function exportOptions(values: Record<string, string | boolean | undefined>): Da
       theme,
     },
     smoothing: parseNumber('smoothing', str(values.smoothing), 0, 0.999) ?? 0,
-    userThresholds: userThresholds(savedSettings()),
+    ...(values['log-y'] === true
+      ? { logY: true }
+      : typeof values['log-y-tags'] === 'string'
+        ? { logY: regexFlag('log-y-tags', values['log-y-tags']) }
+        : {}),
+    userThresholds: userThresholds(settings),
+    alerts: replayedAlerts(settings),
     runs: regexFlag('runs', values.runs),
     tags: regexFlag('tags', values.tags),
   };
 }
 
-/** One round's summary: the JSON report on stdout with --json, else a line; notices and failures on stderr. */
+/** One round's summary: the JSON report on stdout with --report json, else a line; notices and failures on stderr. */
 function printReport(report: ExportReport, json: boolean, noticesShown: Set<string>): void {
   if (json) process.stdout.write(JSON.stringify(report) + '\n');
   else {
@@ -131,6 +164,9 @@ export async function runExport(args: string[]): Promise<number> {
     scale: { type: 'string' },
     theme: { type: 'string' },
     smoothing: { type: 'string' },
+    'log-y': { type: 'boolean' },
+    'log-y-tags': { type: 'string' },
+    report: { type: 'string' },
     watch: { type: 'boolean' },
     every: { type: 'string' },
     incident: { type: 'string' },
@@ -146,14 +182,18 @@ export async function runExport(args: string[]): Promise<number> {
     return runIncidentExport(positionals[0]!, values.incident, {
       out: typeof values.out === 'string' ? values.out : undefined,
       svg: values.svg === true,
-      json: values.json === true,
+      // A snapshot writes no JSON data: --json prints its report (as --report json does).
+      json: values.json === true || reportFormat(values.report) === 'json',
     });
   }
   if (typeof values.out !== 'string' || values.out === '') throw new UsageError('export needs --out FOLDER');
   if (values.every !== undefined && values.watch !== true) throw new UsageError('--every goes with --watch');
+  if (values['log-y'] === true && values['log-y-tags'] !== undefined)
+    throw new UsageError('--log-y (every figure) and --log-y-tags REGEX (some tags) exclude each other');
   const path = positionals[0]!;
   const tty = process.stderr.isTTY === true;
-  const json = values.json === true;
+  // --json writes the JSON data (training_metrics.json); --report json prints the JSON report.
+  const json = reportFormat(values.report) === 'json';
   const opts: DataExportOptions = { ...exportOptions(values), onFile: progressPrinter(tty) };
   const noticesShown = new Set<string>();
   const endBar = (): void => {

@@ -28,16 +28,20 @@ Usage:
                                    first critical alert
   rlwatch export PATH --out FOLDER [--csv] [--json] [--png] [--svg] [--runs REGEX] [--tags REGEX]
                  [--width W --height H --scale S] [--theme light|dark] [--smoothing X]
-                 [--watch [--every N]]
+                 [--log-y | --log-y-tags REGEX] [--report json|text] [--watch [--every N]]
                                    write each run's data to FOLDER/RUN/: metrics_long.csv (every
                                    point as read), metrics_wide.csv (a row per step) and
-                                   training_metrics.json (history); figures as PNG/SVG:
-                                   training_progress, policy_metrics, evaluation_metrics, system,
-                                   figures/TAG (the first 100 tags), FOLDER/comparison for several
-                                   runs (none named: CSV, JSON and PNG; figures 1600×900, scale 1);
-                                   --watch exports again when the run changes, at most every N s
-                                   (30) until Ctrl-C; --json also prints what was written (per round
-                                   with --watch); never into PATH
+                                   training_metrics.json (history, --json); figures as PNG/SVG
+                                   (SVG text is <text>): training_progress, policy_metrics,
+                                   evaluation_metrics, system, figures/TAG (100 at most: reward,
+                                   policy, loss first; per-core system tags as one), for several
+                                   runs FOLDER/comparison (reward) and FOLDER/comparisons/TAG
+                                   (each tag they share); alerts marked as the window marks them,
+                                   every transform (smoothing, log y) written on the figure
+                                   (none named: CSV, JSON and PNG; figures 1600×900, scale 1);
+                                   --report json prints what was written as JSON (per round with
+                                   --watch); --watch exports again when the run changes, at most
+                                   every N s (30) until Ctrl-C; never into PATH
   rlwatch export PATH --incident ID --out FOLDER [--svg] [--json]
                                    an alert's snapshot in FOLDER/incident-RULE-RUN-stepN/:
                                    report.md, window.csv (every tag around the step) and

@@ -34,7 +34,7 @@ function pngSize(file: string): [number, number] {
   return [b.readUInt32BE(16), b.readUInt32BE(20)];
 }
 
-test('--png --svg --scale 2 writes both formats at the asked size; --json prints them', () => {
+test('--png --svg --scale 2 writes both formats at the asked size; --report json prints them', () => {
   const out = join(root, 'both');
   const r = rlwatch(
     'export',
@@ -54,6 +54,8 @@ test('--png --svg --scale 2 writes both formats at the asked size; --json prints
     '--tags',
     '^loss$',
     '--json',
+    '--report',
+    'json',
     '--theme',
     'dark',
   );
@@ -100,7 +102,8 @@ test('--watch exports again after the run grows and stops cleanly on Ctrl-C', as
     '--watch',
     '--every',
     '1',
-    '--json',
+    '--report',
+    'json',
     '--width',
     '320',
     '--height',

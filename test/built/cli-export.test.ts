@@ -16,8 +16,19 @@ function rlwatch(...args: string[]): { status: number | null; stdout: string; st
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-test('export writes each run folder and --json prints what was written', () => {
-  const r = rlwatch('export', runs, '--out', out, '--json', '--csv', '--tags', '^loss$|^acc');
+test('export writes each run folder and --report json prints what was written', () => {
+  const r = rlwatch(
+    'export',
+    runs,
+    '--out',
+    out,
+    '--json',
+    '--csv',
+    '--tags',
+    '^loss$|^acc',
+    '--report',
+    'json',
+  );
   expect(r.status).toBe(0);
   const report = JSON.parse(r.stdout) as {
     runs: string[];

@@ -13,7 +13,7 @@ import { openPage, servedUrl, serveIsolated } from './demo-server';
 import { seeChart } from './lazy-charts';
 
 const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
-const RUN_BLUE = [0x25, 0x63, 0xeb]; // the first run's colour (#2563eb)
+const RUN_BLUE = [0x00, 0x72, 0xb2]; // the first run's colour (#0072b2)
 const chart = (tag: string): string => `figure.chart[data-tag="${tag}"]`;
 
 describe('export from the window (serve mode)', () => {
@@ -124,7 +124,7 @@ describe('export from the window (serve mode)', () => {
         root: doc.documentElement.nodeName,
         error: doc.querySelector('parsererror') !== null,
         width: doc.documentElement.getAttribute('width'),
-        runPaths: strokes.filter((s) => s === '#2563eb').length,
+        runPaths: strokes.filter((s) => s === '#0072b2').length,
       };
     }, text);
     expect(parsed).toMatchObject({ root: 'svg', error: false, width: '960' });
@@ -162,6 +162,32 @@ describe('export from the window (serve mode)', () => {
     expect(figures).toContain('approx_kl.png');
     expect(Number(wrote![1])).toBe(names.length - 1 + figures.length);
     expect(readFileSync(join(target, 'ppo_demo', 'metrics_long.csv'), 'utf8')).toMatch(/approx_kl/);
+    // One figure definition, alerts included: headless `rlwatch export` of the same (finished) demo draws the
+    // window's figure, alert marker and all (it replays the folder's alerts as the window raised them).
+    const headless = join(outDir, 'headless');
+    const cli = runCli(['export', dir, '--out', headless, '--png', '--tags', '^approx_kl$'], {
+      ...process.env,
+      RLWATCH_STORE: 'memory',
+    });
+    await cli.waitFor(/exported 1 run/, 60_000);
+    await cli.stop();
+    const fig = join('ppo_demo', 'figures', 'approx_kl.png');
+    const [fromWindow, fromCli] = await Promise.all(
+      [join(target, fig), join(headless, fig)].map(async (f) => {
+        const img = await loadImage(readFileSync(f));
+        const ctx = createCanvas(img.width, img.height).getContext('2d');
+        ctx.drawImage(img, 0, 0);
+        return ctx.getImageData(0, 0, img.width, img.height).data;
+      }),
+    );
+    let differ = 0;
+    for (let i = 0; i < fromWindow!.length; i += 4)
+      if (fromWindow![i] !== fromCli![i] || fromWindow![i + 1] !== fromCli![i + 1]) differ++;
+    expect(differ).toBe(0);
+    // The KL alert's marker: a line in the critical (or warning) colour.
+    const png = readFileSync(join(headless, fig));
+    const marker = (await pixelsNear(png, [0xdc, 0x26, 0x26])) + (await pixelsNear(png, [0xd9, 0x77, 0x06]));
+    expect(marker).toBeGreaterThan(20);
     // The folder is remembered: the next "Export run…" offers it.
     await page.getByRole('button', { name: 'Export run…' }).click();
     expect(await page.getByLabel('Export folder').inputValue()).toBe(target);

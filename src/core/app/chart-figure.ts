@@ -5,6 +5,7 @@ import { toQueryRange } from '../../shared/charts/axis';
 import { resolveBand, type BandInfo } from '../../shared/charts/band';
 import type { SeriesLines } from '../../shared/charts/chart-options';
 import type { Figure } from '../../shared/charts/figure';
+import { seriesFacts } from '../../shared/charts/figure-notes';
 import { alertsFor, buildMarkers } from '../../shared/charts/markers';
 import { RunSeries } from '../../shared/charts/series-model';
 import type { RequestArgs } from '../../shared/contract';
@@ -66,11 +67,10 @@ export function bandMeaning(band: BandInfo | null): string | null {
   return named.length > 0 ? `${range} (${named.join(', ')})` : range;
 }
 
-/** "2 alerts marked"; null for none. */
-const countOf = (n: number, what: string, how: string): string | null =>
-  n === 0 ? null : `${n} ${what}${n === 1 ? '' : 's'} ${how}`;
-
-/** The figure of one chart: title = tag and its catalog description, subtitle = runs, band meaning, smoothing. */
+/**
+ * The figure of one chart: title = tag and its catalog description, subtitle = runs and band meaning; the panel
+ * states its transforms and the values not drawn itself (figure-notes), as every exported figure does.
+ */
 export function chartFigure(source: ChartSource, args: FigureArgs): Figure {
   const known = new Set(source.runs());
   for (const run of args.runs) if (!known.has(run)) throw new ApiError('not-found', `no run ${run}`);
@@ -85,15 +85,22 @@ export function chartFigure(source: ChartSource, args: FigureArgs): Figure {
     );
   const band = resolveBand(args.tag, source.thresholds(drawn[0]!.run));
   const alerts = alertsFor(source.alerts(), args.tag, args.runs);
-  const series: SeriesLines[] = drawn.map((s) => ({ run: s.run, raw: s.raw, smoothed: s.smoothed }));
+  const series: SeriesLines[] = drawn.map((s) => ({
+    run: s.run,
+    raw: s.raw,
+    smoothed: s.smoothed,
+    // The held points (every point up to 40k per run), with the values they hold that are not drawn.
+    facts: seriesFacts(
+      s.raw.map((p) => p.x),
+      s.values,
+      { logY: args.view.logY, pixels: args.width * args.scale, drawn: s.raw.length },
+    ),
+  }));
   const description = band ? roleText(band.role, source.scope(drawn[0]!.run)).description : null;
   const markers = buildMarkers(drawn, alerts, args.view.xAxis, null);
   const subtitle = [
     drawn.length > 1 ? `runs: ${drawn.map((s) => s.run).join(', ')}` : `run: ${drawn[0]!.run}`,
     bandMeaning(band),
-    countOf(markers.filter((m) => m.kind === 'alert').length, 'alert', 'marked'),
-    countOf(markers.filter((m) => m.kind === 'restart').length, 'restart', 'marked'),
-    args.view.smoothing > 0 ? `smoothed (EMA ${formatNumber(args.view.smoothing)})` : null,
   ].filter((p): p is string => p !== null);
   return {
     title: description ? `${args.tag} — ${description}` : args.tag,

@@ -23,6 +23,7 @@ import {
   planComparison,
   planRunFigures,
   shownSeries,
+  TagComparisons,
   type FigureRun,
   type FigureSetOptions,
   type PlannedFigure,
@@ -44,10 +45,15 @@ export interface DataExportOptions {
   figure?: Partial<Pick<FigureOptions, 'width' | 'height' | 'scale' | 'theme'>>;
   /** EMA weight of the figures' smoothed lines, 0 = off (default). */
   smoothing?: number;
+  /** Log y-axes: on every figure (true) or on the panels of the tags a RegExp matches. */
+  logY?: boolean | RegExp;
   /** The user's threshold settings (over each run's config, over the defaults), as the app resolves them. */
   userThresholds?: Partial<Thresholds>;
-  /** Alerts to mark on the figures (each on its run and tag). */
-  alerts?: readonly AlertInfo[];
+  /**
+   * Alerts to mark on the figures (each on its run and tag), or how to get them for the folder read (headless:
+   * a replay through the one AlertService, so the figures match the window's); asked once, only for figures.
+   */
+  alerts?: readonly AlertInfo[] | ((root: string) => Promise<readonly AlertInfo[]>);
   /** Per-tag figures of one run at most (default 100, with a notice naming --tags). */
   maxTagFigures?: number;
   /** Only runs whose name matches; only tags whose name matches. */
@@ -184,7 +190,14 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
     smoothing,
     pixels: look.width * look.scale,
     ...(opts.maxTagFigures !== undefined ? { maxTagFigures: opts.maxTagFigures } : {}),
+    ...(opts.logY !== undefined ? { logY: opts.logY } : {}),
   };
+  const alerts =
+    formats.length === 0 || opts.alerts === undefined
+      ? undefined
+      : typeof opts.alerts === 'function'
+        ? await opts.alerts(root)
+        : opts.alerts;
   /** Builds a planned figure once and writes it in each format; a figure that fails to build fails its files. */
   const writeFigure = async (base: string, planned: PlannedFigure): Promise<void> => {
     if (opts.signal?.aborted) return;
@@ -214,6 +227,8 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
   };
   const names = new UniqueNames();
   const comparing: FigureRun[] = [];
+  let comparedRuns = 0;
+  const tagComparisons = new TagComparisons(figureOpts);
   let comparedOut = 0;
   for (const d of chosen) {
     if (opts.signal?.aborted) break;
@@ -239,13 +254,15 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
       { run: d.run, config: read.config },
       root,
       shownSeries(series, (s) => formatOf.get(s) ?? 'json'),
-      opts,
+      { userThresholds: opts.userThresholds, ...(alerts ? { alerts } : {}) },
     );
     const plan = planRunFigures(run, figureOpts);
     report.notices.push(...plan.notices);
     total += plan.figures.length * formats.length;
     for (const planned of plan.figures) await writeFigure(join(dir, planned.name), planned);
-    // Only the main reward stays held for the comparison, not the whole run.
+    // Only the main reward and the compared tags' downsampled lines stay held for the comparisons, not the run.
+    if (comparedRuns < MAX_COMPARED_RUNS) tagComparisons.add(run);
+    comparedRuns++;
     const reward = mainReward(run.series);
     if (reward === null) continue;
     if (comparing.length < MAX_COMPARED_RUNS)
@@ -256,11 +273,22 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
     report.notices.push(
       `comparison shows the first ${MAX_COMPARED_RUNS} runs with a reward; ${comparedOut} more left out (choose with --runs REGEX)`,
     );
+  if (comparedRuns > MAX_COMPARED_RUNS)
+    report.notices.push(
+      `comparisons/ overlay the first ${MAX_COMPARED_RUNS} runs; ${comparedRuns - MAX_COMPARED_RUNS} more left out (choose with --runs REGEX)`,
+    );
   const comparison = planComparison(comparing, figureOpts);
   if (comparison) {
     total += formats.length;
     await writeFigure(join(out, comparison.name), comparison);
-  }
+  } else if (comparedRuns >= 2)
+    report.notices.push(
+      `no comparison figure: ${comparing.length === 0 ? 'no run logs' : 'only one run logs'} a reward tag (comparisons/ has the tags runs share)`,
+    );
+  const shared = tagComparisons.plan();
+  report.notices.push(...shared.notices);
+  total += shared.figures.length * formats.length;
+  for (const planned of shared.figures) await writeFigure(join(out, planned.name), planned);
   await inFlight;
   return report;
 }
@@ -288,7 +316,7 @@ export function figureRunOf(
   read: Pick<RunRead, 'run' | 'config'>,
   root: string,
   series: FigureRun['series'],
-  opts: Pick<DataExportOptions, 'userThresholds' | 'alerts'>,
+  opts: { userThresholds?: Partial<Thresholds>; alerts?: readonly AlertInfo[] },
 ): FigureRun {
   return {
     run: read.run,

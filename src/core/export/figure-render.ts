@@ -1,4 +1,4 @@
-// Draws a figure headless: chart.js in Node on @napi-rs/canvas (Skia), as PNG or as SVG (vector paths).
+// Draws a figure headless: chart.js in Node on @napi-rs/canvas (Skia), as PNG or as SVG (vector lines, real <text>).
 
 import {
   createCanvas,
@@ -16,6 +16,7 @@ import {
   LineElement,
   LogarithmicScale,
   PointElement,
+  SubTitle,
   Title,
   type ChartItem,
 } from 'chart.js';
@@ -64,7 +65,16 @@ let registered = false;
 function registerOnce(): void {
   if (registered) return;
   registered = true;
-  Chart.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Title, Legend);
+  Chart.register(
+    LineController,
+    LineElement,
+    PointElement,
+    LinearScale,
+    LogarithmicScale,
+    Title,
+    SubTitle,
+    Legend,
+  );
 }
 
 /** The options checked: whole positive sizes within the limits. */
@@ -124,7 +134,8 @@ function withPanel(
   themeName: FigureThemeName,
   use: () => void,
 ): void {
-  const config = panelConfiguration(figure.panels[i]!, figureTheme(themeName), ratio);
+  // The canvas still has its CSS size here (chart.js scales the buffer by the ratio when it starts).
+  const config = panelConfiguration(figure.panels[i]!, figureTheme(themeName), ratio, canvas.width);
   // A non-DOM platform: chart.js draws synchronously (no animation) on construction.
   const chart = new Chart(canvas as unknown as ChartItem, config);
   try {
@@ -166,23 +177,45 @@ function innerSvg(doc: string): string {
   return doc.slice(open + 1, end);
 }
 
-/** SVG: each panel drawn on its own SVG canvas (text as paths, so no font is needed to view it), nested in place. */
+/**
+ * Skia's SVG `<text>` placed as a paper's tools expect: Skia writes one x (and y) per glyph ("10, 22.0, 33.0, "),
+ * which pins every letter (a restyled font overlaps itself) and is not valid SVG list syntax; the text starts at
+ * the first glyph (chart.js' centring is already resolved there); an empty run (Skia splits at some spaces) goes.
+ * The font-family attribute stays the one family Skia drew with (ImageMagick's renderer draws no text at all
+ * for a family list); the document's <style> gives viewers that honour CSS the figure's fallback list.
+ */
+export function svgTextRuns(doc: string): string {
+  return doc
+    .replace(/<text\b[^>]*><\/text>/g, '')
+    .replace(/(<text\b[^>]*?\s)x="([^",]*)(?:,[^"]*)?"/g, '$1x="$2"')
+    .replace(/(<text\b[^>]*?\s)y="([^",]*)(?:,[^"]*)?"/g, '$1y="$2"');
+}
+
+/** CSS for the figure's text: the fonts the figure asks for, restylable with one rule. */
+const SVG_STYLE = `<style>text { font-family: ${FIGURE_FONT.replace(/"/g, "'")}; }</style>`;
+
+/**
+ * SVG: each panel drawn on its own SVG canvas (Skia's SVG backend, the same drawing as the PNG), moved in place.
+ * Text stays text (`<text>`, selectable, restylable in a paper's tools), lines and the band stay vector paths.
+ */
 function renderSvg(figure: Figure, o: FigureOptions): Buffer {
   const theme = figureTheme(o.theme);
-  const head = createCanvas(o.width, TITLE_BAND, SvgExportFlag.ConvertTextToPaths);
+  const head = createCanvas(o.width, TITLE_BAND, SvgExportFlag.NoPrettyXML);
   drawTitleBand(head.getContext('2d'), figure, o.width, theme.text, theme.muted);
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${o.width}" height="${o.height}" viewBox="0 0 ${o.width} ${o.height}">`,
+    SVG_STYLE,
     `<rect width="${o.width}" height="${o.height}" fill="${theme.panel}"/>`,
-    `<g class="title">${innerSvg(head.getContent().toString('utf8'))}</g>`,
+    `<g class="title">${svgTextRuns(innerSvg(head.getContent().toString('utf8')))}</g>`,
   ];
   figureLayout(figure, o.width, o.height).forEach((r, i) => {
-    const panel = createCanvas(r.width, r.height, SvgExportFlag.ConvertTextToPaths);
+    const panel = createCanvas(r.width, r.height, SvgExportFlag.NoPrettyXML);
     withPanel(panel, figure, i, 1, o.theme, () =>
       parts.push(
-        `<svg class="panel" x="${r.x}" y="${r.y}" width="${r.width}" height="${r.height}" viewBox="0 0 ${r.width} ${r.height}">`,
-        innerSvg(panel.getContent().toString('utf8')),
-        '</svg>',
+        // A translated group, not a nested <svg x y>: ImageMagick's own renderer drew every nested panel at 0,0.
+        `<g class="panel" transform="translate(${r.x} ${r.y})">`,
+        svgTextRuns(innerSvg(panel.getContent().toString('utf8'))),
+        '</g>',
       ),
     );
   });

@@ -2,6 +2,7 @@
 
 import type { SeriesLines } from '../../shared/charts/chart-options';
 import { xOf, type XAxisMode } from '../../shared/charts/axis';
+import { seriesFacts } from '../../shared/charts/figure-notes';
 import type { Pt } from '../../shared/charts/series-model';
 import { smooth } from '../../shared/charts/smoothing';
 import type { RestartMark } from '../../shared/domain';
@@ -16,6 +17,8 @@ export interface LineOptions {
   pixels: number;
   /** Only points with step in [min, max] (an incident's window). */
   steps?: { min: number; max: number };
+  /** A log y-axis: values ≤ 0 are not drawn (and counted). */
+  logY?: boolean;
 }
 
 /** A figure's series: the lines, and where the run restarted (steps went back) in this tag. */
@@ -78,14 +81,14 @@ function sortedByX(xs: Float64Array, ys: Float64Array): { xs: Float64Array; ys: 
   return { xs: Float64Array.from(order, (i) => xs[i]!), ys: Float64Array.from(order, (i) => ys[i]!) };
 }
 
-/** Points at `keep`; a non-finite value becomes a gap (y NaN), as the dashboard draws it. */
-function pick(xs: Float64Array, ys: ArrayLike<number>, keep: Int32Array | null): Pt[] {
+/** Points at `keep`; a non-finite value (or one ≤ 0 on a log axis) becomes a gap (y NaN), as the dashboard draws it. */
+function pick(xs: Float64Array, ys: ArrayLike<number>, keep: Int32Array | null, logY: boolean): Pt[] {
   const n = keep ? keep.length : xs.length;
   const out: Pt[] = new Array(n);
   for (let j = 0; j < n; j++) {
     const i = keep ? keep[j]! : j;
     const y = ys[i]!;
-    out[j] = { x: xs[i]!, y: Number.isFinite(y) ? y : Number.NaN };
+    out[j] = { x: xs[i]!, y: Number.isFinite(y) && (!logY || y > 0) ? y : Number.NaN };
   }
   return out;
 }
@@ -96,11 +99,13 @@ export function figureLines(label: string, parts: readonly ScalarSeries[], o: Li
   const { xs, ys } = sortedByX(read.xs, read.ys);
   const n = xs.length;
   const pixels = Math.max(1, Math.round(o.pixels));
+  const logY = o.logY === true;
   const keep = n > 4 * pixels ? minMaxIndices(xs, ys, 0, n, xs[0]!, xs[n - 1]!, pixels) : null;
-  const raw = pick(xs, ys, keep);
-  if (!(o.smoothing > 0)) return { run: label, raw, smoothed: raw, restarts: read.restarts };
+  const raw = pick(xs, ys, keep, logY);
+  const facts = seriesFacts(xs, ys, { logY, pixels, drawn: raw.length });
+  if (!(o.smoothing > 0)) return { run: label, raw, smoothed: raw, facts, restarts: read.restarts };
   const sm = smooth(ys, o.smoothing);
   // The smoothed line keeps its own per-pixel extremes (they are not where the raw ones are).
   const smKeep = n > 4 * pixels ? minMaxIndices(xs, sm, 0, n, xs[0]!, xs[n - 1]!, pixels) : null;
-  return { run: label, raw, smoothed: pick(xs, sm, smKeep), restarts: read.restarts };
+  return { run: label, raw, smoothed: pick(xs, sm, smKeep, logY), facts, restarts: read.restarts };
 }

@@ -1,6 +1,6 @@
 // Which figures runs make (seed 003's set, one per tag, a comparison of runs) and how each is built from the series.
 
-import { classifyTag, groupOf, normaliseTag, type Role } from '../../shared/catalog';
+import { classifyTag, groupOf, normaliseTag, type MetricGroup, type Role } from '../../shared/catalog';
 import { xAxisFor } from '../../shared/charts/axis';
 import { resolveBand, type BandInfo } from '../../shared/charts/band';
 import type { Figure, FigurePanel } from '../../shared/charts/figure';
@@ -8,7 +8,7 @@ import { alertsFor, buildMarkers } from '../../shared/charts/markers';
 import type { AlertInfo } from '../../shared/domain';
 import { bestFormatParts, type SourceFormatName } from '../../shared/formats';
 import { formatNumber } from '../../shared/format';
-import type { ScalarSeries } from '../series/scalar-series';
+import { ScalarSeries } from '../series/scalar-series';
 import { safeFileName, UniqueNames } from './file-names';
 import { figureLines, type FigureLines } from './figure-series';
 import type { RunSeries } from './tables';
@@ -33,6 +33,13 @@ export interface FigureSetOptions {
   pixels: number;
   /** Per-tag figures of one run at most; the rest are left out with a notice (default 100). */
   maxTagFigures?: number;
+  /** Log y-axes: true on every panel, a RegExp on the panels of the tags it matches; default none. */
+  logY?: boolean | RegExp;
+}
+
+/** Whether `tag`'s panels draw a log y-axis. */
+export function logYFor(o: Pick<FigureSetOptions, 'logY'>, tag: string): boolean {
+  return o.logY === true || (o.logY instanceof RegExp && o.logY.test(tag));
 }
 
 export interface PlannedFigure {
@@ -130,17 +137,19 @@ export function bandNote(band: BandInfo | null): string | null {
 function tagPanel(run: FigureRun, tag: string, o: FigureSetOptions, pixels: number): FigurePanel {
   // As the dashboard draws it: system metrics against time since the run's start, the rest against step.
   const xAxis = xAxisFor(groupOf(tag), 'step');
+  const logY = logYFor(o, tag);
   const lines = figureLines(labelOf(run), run.series.get(tag) ?? [], {
     xAxis,
     smoothing: o.smoothing,
     pixels,
+    logY,
   });
   const band = resolveBand(tag, run.thresholds);
   return {
     title: tag,
     yTitle: band?.label ?? '',
     spec: {
-      view: { xAxis, logY: false, smoothing: o.smoothing },
+      view: { xAxis, logY, smoothing: o.smoothing },
       series: [lines],
       band: band && (band.min !== null || band.max !== null) ? band : null,
       // Markers are placed by step: none on a time axis.
@@ -193,8 +202,15 @@ function panelsFigure(
 
 /** The evaluation chart: every evaluation tag as its own series on one panel, in palette order. */
 function evaluationFigure(run: FigureRun, tags: readonly string[], o: FigureSetOptions): Figure {
+  // One axis for every evaluation tag: log when every one of them asks for it.
+  const logY = tags.every((t) => logYFor(o, t));
   const series = tags.map((t) =>
-    figureLines(t, run.series.get(t) ?? [], { xAxis: 'step', smoothing: o.smoothing, pixels: o.pixels }),
+    figureLines(t, run.series.get(t) ?? [], {
+      xAxis: 'step',
+      smoothing: o.smoothing,
+      pixels: o.pixels,
+      logY,
+    }),
   );
   return {
     title: 'Evaluation metrics',
@@ -204,7 +220,7 @@ function evaluationFigure(run: FigureRun, tags: readonly string[], o: FigureSetO
         title: 'evaluation',
         yTitle: 'value',
         spec: {
-          view: { xAxis: 'step', logY: false, smoothing: o.smoothing },
+          view: { xAxis: 'step', logY, smoothing: o.smoothing },
           series,
           band: null,
         },
@@ -288,12 +304,22 @@ export function planRunFigures(run: FigureRun, o: FigureSetOptions): FigurePlan 
   }
 
   const cap = o.maxTagFigures ?? DEFAULT_MAX_TAG_FIGURES;
-  if (tags.length > cap)
+  const items = figureItems(tags);
+  if (items.length > cap)
     notices.push(
-      `${labelOf(run)}: ${tags.length} tags: figures of the first ${cap} only (by name); choose others with --tags REGEX`,
+      `${labelOf(run)}: ${tags.length} tags: figures of the first ${cap} by catalog group (reward, policy, loss first; per-core system metrics together); choose others with --tags REGEX`,
     );
   const names = new UniqueNames();
-  for (const tag of tags.slice(0, cap)) {
+  for (const item of items.slice(0, cap)) {
+    if (item.members.length > 1) {
+      // `system/cpu.*.cpu_percent` → `figures/system__cpu.all.cpu_percent`.
+      figures.push({
+        name: `figures/${names.take(safeFileName(item.name.replace('*', 'all'), 150))}`,
+        build: () => familyFigure(run, item, o),
+      });
+      continue;
+    }
+    const tag = item.name;
     const description = classifyTag(tag)?.description;
     figures.push({
       name: `figures/${names.take(safeFileName(tag, 150))}`,
@@ -303,12 +329,181 @@ export function planRunFigures(run: FigureRun, o: FigureSetOptions): FigurePlan 
   return { figures, notices };
 }
 
+/** The order groups' figures are made in when a run has more tags than figures: what a reader looks at first. */
+const FIGURE_GROUP_ORDER: readonly MetricGroup[] = [
+  'Reward',
+  'Policy',
+  'Loss',
+  'Performance',
+  'Other',
+  'System',
+];
+
+/** One per-tag figure: a tag, or a family of per-core (per-device) system tags drawn together. */
+export interface FigureItem {
+  /** The tag, or the family's name with `*` for the index (`system/cpu.*.cpu_percent`). */
+  name: string;
+  members: string[];
+}
+
+/** A system tag's index part (`.0.` in `system/cpu.0.cpu_percent`, `/3/` in `gpu/3/util`). */
+const DEVICE_INDEX = /(^|[./_:])\d+(?=[./_:]|$)/;
+
+/**
+ * The per-tag figures in the order they are made: by catalog group (reward, policy, loss first, system last),
+ * catalog-known tags before others, then by name; system tags that differ only by a device index (one per CPU
+ * core or GPU) are one family, one figure.
+ */
+export function figureItems(tags: readonly string[]): FigureItem[] {
+  const families = new Map<string, string[]>();
+  const singles: string[] = [];
+  for (const t of tags) {
+    if (groupOf(t) === 'System' && DEVICE_INDEX.test(t)) {
+      const key = t.replace(DEVICE_INDEX, '$1*');
+      const list = families.get(key);
+      if (list) list.push(t);
+      else families.set(key, [t]);
+    } else singles.push(t);
+  }
+  const items: FigureItem[] = singles.map((t) => ({ name: t, members: [t] }));
+  for (const [key, members] of families)
+    items.push(members.length > 1 ? { name: key, members } : { name: members[0]!, members });
+  const rank = (i: FigureItem): number => FIGURE_GROUP_ORDER.indexOf(groupOf(i.members[0]!));
+  const known = (i: FigureItem): number => (classifyTag(i.members[0]!) ? 0 : 1);
+  return items.sort(
+    (a, b) => rank(a) - rank(b) || known(a) - known(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
+}
+
+/**
+ * A family of per-device tags as one figure: at each step the mean, lowest and highest value over its members
+ * (finite values only), so 64 CPU cores read as one band, not 64 lines.
+ */
+function familyFigure(run: FigureRun, item: FigureItem, o: FigureSetOptions): Figure {
+  const byStep = new Map<number, { wall: number; sum: number; n: number; min: number; max: number }>();
+  for (const tag of item.members)
+    for (const s of run.series.get(tag) ?? [])
+      for (let i = 0; i < s.length; i++) {
+        const v = s.value(i);
+        if (!Number.isFinite(v)) continue;
+        const at = byStep.get(s.step(i));
+        if (at) {
+          at.sum += v;
+          at.n++;
+          at.min = Math.min(at.min, v);
+          at.max = Math.max(at.max, v);
+        } else byStep.set(s.step(i), { wall: s.wallTime(i), sum: v, n: 1, min: v, max: v });
+      }
+  const steps = [...byStep.keys()].sort((a, b) => a - b);
+  type Agg = { sum: number; n: number; min: number; max: number };
+  const line = (f: (a: Agg) => number): ScalarSeries => {
+    const out = new ScalarSeries(steps.length, 'f64');
+    for (const st of steps) {
+      const a = byStep.get(st)!;
+      out.append(st, a.wall, f(a));
+    }
+    return out;
+  };
+  const xAxis = xAxisFor('System', 'step');
+  const logY = item.members.every((t) => logYFor(o, t));
+  const aggregates: [string, (a: Agg) => number][] = [
+    [`mean of ${item.members.length}`, (a) => a.sum / a.n],
+    ['lowest', (a) => a.min],
+    ['highest', (a) => a.max],
+  ];
+  const lines = aggregates.map(([label, f]) =>
+    figureLines(label, [line(f)], { xAxis, smoothing: o.smoothing, pixels: o.pixels, logY }),
+  );
+  return {
+    title: `${item.name} — ${item.members.length} devices`,
+    subtitle: `run ${labelOf(run)} · mean, lowest and highest of ${item.members.join(', ')}`,
+    panels: [
+      {
+        title: item.name,
+        yTitle: resolveBand(item.members[0]!, run.thresholds)?.label ?? '',
+        spec: { view: { xAxis, logY, smoothing: o.smoothing }, series: lines, band: null },
+      },
+    ],
+  };
+}
+
+/** Tags compared across runs at most (each run keeps its lines of these until the end of the export). */
+export const MAX_COMPARED_TAGS = 24;
+
+/**
+ * Comparisons of the tags runs share: each run's lines of its first MAX_COMPARED_TAGS tags (in figure order)
+ * are kept as it is read (downsampled: a run's full series is not held), then every tag two or more runs have
+ * gets `comparisons/TAG`, the runs overlaid in palette order.
+ */
+export class TagComparisons {
+  private readonly lines = new Map<string, FigureLines[]>();
+  private readonly runs: string[] = [];
+  private readonly leftOut = new Set<string>();
+
+  constructor(private readonly o: FigureSetOptions) {}
+
+  /** Keeps `run`'s lines of its first tags; call with at most MAX_COMPARED_RUNS runs. */
+  add(run: FigureRun): void {
+    this.runs.push(labelOf(run));
+    const tags = figureItems([...run.series.keys()].filter((t) => points(run.series.get(t)!) > 0))
+      .filter((i) => i.members.length === 1)
+      .map((i) => i.name);
+    for (const t of tags.slice(MAX_COMPARED_TAGS)) this.leftOut.add(t);
+    for (const tag of tags.slice(0, MAX_COMPARED_TAGS)) {
+      const xAxis = xAxisFor(groupOf(tag), 'step');
+      const lines = figureLines(labelOf(run), run.series.get(tag)!, {
+        xAxis,
+        smoothing: this.o.smoothing,
+        pixels: this.o.pixels,
+        logY: logYFor(this.o, tag),
+      });
+      const list = this.lines.get(tag);
+      if (list) list.push(lines);
+      else this.lines.set(tag, [lines]);
+    }
+  }
+
+  plan(): FigurePlan {
+    const notices: string[] = [];
+    const figures: PlannedFigure[] = [];
+    if (this.runs.length < 2) return { figures, notices };
+    const names = new UniqueNames();
+    const shared = [...this.lines].filter(([, l]) => l.length >= 2);
+    for (const [tag, lines] of shared) {
+      const xAxis = xAxisFor(groupOf(tag), 'step');
+      const logY = logYFor(this.o, tag);
+      figures.push({
+        name: `comparisons/${names.take(safeFileName(tag, 150))}`,
+        build: () => ({
+          title: `Comparison: ${tag}`,
+          subtitle: `${lines.length} runs: ${lines.map((l) => l.run).join(' · ')}`,
+          panels: [
+            {
+              title: tag,
+              yTitle: resolveBand(tag, {})?.label ?? '',
+              spec: { view: { xAxis, logY, smoothing: this.o.smoothing }, series: lines, band: null },
+            },
+          ],
+        }),
+      });
+    }
+    if (shared.length === 0) notices.push(`no comparisons: the ${this.runs.length} runs share no tag`);
+    const missed = [...this.leftOut].filter((t) => !this.lines.has(t) || this.lines.get(t)!.length < 2);
+    if (missed.length > 0)
+      notices.push(
+        `comparisons cover each run's first ${MAX_COMPARED_TAGS} tags by catalog group; ${missed.length} more not compared (choose with --tags REGEX)`,
+      );
+    return { figures, notices };
+  }
+}
+
 /** The runs' main rewards overlaid on one chart (run i in palette colour i); null with fewer than two. */
 export function planComparison(runs: readonly FigureRun[], o: FigureSetOptions): PlannedFigure | null {
   const chosen = runs
     .map((r) => ({ run: r, tag: mainReward(r.series) }))
     .filter((c): c is { run: FigureRun; tag: string } => c.tag !== null);
   if (chosen.length < 2) return null;
+  const logY = chosen.every((c) => logYFor(o, c.tag));
   return {
     name: 'comparison',
     build: () => ({
@@ -319,12 +514,13 @@ export function planComparison(runs: readonly FigureRun[], o: FigureSetOptions):
           title: 'reward',
           yTitle: 'Reward',
           spec: {
-            view: { xAxis: 'step', logY: false, smoothing: o.smoothing },
+            view: { xAxis: 'step', logY, smoothing: o.smoothing },
             series: chosen.map((c) =>
               figureLines(labelOf(c.run), c.run.series.get(c.tag) ?? [], {
                 xAxis: 'step',
                 smoothing: o.smoothing,
                 pixels: o.pixels,
+                logY,
               }),
             ),
             band: null,

@@ -4,7 +4,8 @@ import type { ChartConfiguration, ChartDataset, ChartOptions, Scale } from 'char
 import { formatNumber } from '../format';
 import { AXIS_TITLES, formatX, type XAxisMode } from './axis';
 import type { BandRange } from './band';
-import { runColor, withAlpha, type ChartTheme } from './chart-theme';
+import { EARLIER_SESSION_DASH, runColor, runDash, withAlpha, type ChartTheme } from './chart-theme';
+import { emptyMessage, type SeriesFacts } from './figure-notes';
 import type { Marker } from './markers';
 import { overlayPlugin, type OverlayState } from './overlay-plugin';
 import type { Pt, ViewOptions } from './series-model';
@@ -18,8 +19,10 @@ export interface SeriesLines {
   smoothed: Pt[];
   /** Palette index (default: the line's position): an earlier session takes its run's colour. */
   colorIndex?: number;
-  /** An earlier session of a restarted run: drawn faded, under the current lines. */
+  /** An earlier session of a restarted run: drawn faded and dashed, under the current lines. */
   faded?: boolean;
+  /** What was read beyond the points drawn (a figure's lines carry it: counts, non-finite positions). */
+  facts?: SeriesFacts;
 }
 
 /** Everything a chart shows, as data. */
@@ -56,15 +59,17 @@ export function lineDatasets(
   const smoothingOn = smoothing > 0;
   series.forEach((s, i) => {
     const colour = runColor(s.colorIndex ?? i);
-    // Faded (an earlier session): lighter, dashed, drawn first (chart.js draws higher `order` sooner).
+    // Faded (an earlier session): lighter, finely dashed, drawn first (chart.js draws higher `order` sooner).
     const fade = s.faded ? 0.45 : 1;
     const tint = (alpha: number): string => (alpha === 1 ? colour : withAlpha(colour, alpha));
-    const look = s.faded ? { borderDash: [4, 3], order: 1 } : { order: 0 };
+    const dash = s.faded ? [...EARLIER_SESSION_DASH] : runDash(s.colorIndex ?? i);
+    const look = { order: s.faded ? 1 : 0 };
     out.push({
       label: s.run,
       data: s.raw,
       borderColor: tint((smoothingOn ? 0.28 : 1) * fade),
       borderWidth: smoothingOn ? 1 : 1.5,
+      ...(dash.length > 0 && !smoothingOn ? { borderDash: dash } : {}),
       pointRadius: 0,
       pointHitRadius: 0,
       spanGaps: false,
@@ -76,6 +81,7 @@ export function lineDatasets(
         data: s.smoothed,
         borderColor: tint(fade),
         borderWidth: 1.75,
+        ...(dash.length > 0 ? { borderDash: dash } : {}),
         pointRadius: 0,
         pointHitRadius: 0,
         spanGaps: false,
@@ -220,20 +226,28 @@ export function chartOptions(spec: ChartSpec, theme: ChartTheme): ChartOptions<'
   };
 }
 
-/** What the overlay draws over the lines for these series: lone points as dots, and marks where points are clipped. */
+/**
+ * What the overlay draws over the lines for these series: lone points as dots, marks where points are clipped,
+ * non-finite values' positions on the x-axis and, on a plot with nothing to draw, the reason in words.
+ */
 export function overlayPoints(
   series: readonly SeriesLines[],
   fit: YFit,
-): Pick<OverlayState, 'dots' | 'clipped'> {
+  /** The y-axis kind for the blank-plot message; omitted (the live dashboard): no message. */
+  logY?: boolean,
+): Pick<OverlayState, 'dots' | 'clipped' | 'nonFinite' | 'message'> {
   const dots: OverlayState['dots'] = [];
   const clipped: OverlayState['clipped'] = [];
+  const nonFinite: NonNullable<OverlayState['nonFinite']> = [];
   series.forEach((s, i) => {
     const colour = runColor(s.colorIndex ?? i);
     for (const p of isolatedPoints(s.raw)) dots.push({ x: p.x, y: p.y, colour });
     if (fit.min !== undefined && fit.max !== undefined)
       for (const c of clippedPoints(s.raw, fit.min, fit.max)) clipped.push({ ...c, colour });
+    for (const m of s.facts?.marks ?? []) nonFinite.push({ ...m, colour });
   });
-  return { dots, clipped };
+  const message = logY === undefined ? null : emptyMessage(series, logY);
+  return { dots, clipped, nonFinite, message };
 }
 
 /**
@@ -248,7 +262,11 @@ export function chartConfiguration(
     band: spec.band,
     markers: [...(spec.markers ?? [])],
     hoverX: null,
-    ...overlayPoints(spec.series, fitY(spec.series, spec.view.logY, spec.view.ignoreOutliers ?? false)),
+    ...overlayPoints(
+      spec.series,
+      fitY(spec.series, spec.view.logY, spec.view.ignoreOutliers ?? false),
+      spec.view.logY,
+    ),
   },
 ): ChartConfiguration<'line', Pt[]> {
   return {

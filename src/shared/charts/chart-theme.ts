@@ -50,9 +50,30 @@ function isDark(color: string): boolean | null {
   return lum < 128;
 }
 
-/** Run colours for overlays (Okabe–Ito-like, readable on light and dark). */
-const PALETTE = ['#2563eb', '#e4572e', '#17a398', '#9b5de5', '#f2a900', '#d6336c', '#4d908e', '#8d6e63'];
+/**
+ * Run colours, the one palette of the dashboard and the figures: Okabe & Ito's colour-blind-safe set (black left
+ * out: it vanishes on the dark theme), yellow last (faint on white; by then a dash tells the run too). Every pair
+ * stays ΔE2000 ≥ 10 apart under simulated deuteranopia and protanopia (test/shared/charts/palette.test.ts).
+ */
+export const PALETTE: readonly string[] = [
+  '#0072b2', // blue
+  '#e69f00', // orange
+  '#009e73', // bluish green
+  '#d55e00', // vermillion
+  '#cc79a7', // reddish purple
+  '#56b4e9', // sky blue
+  '#f0e442', // yellow
+];
 export const runColor = (i: number): string => PALETTE[i % PALETTE.length]!;
+
+/** Line styles: the first three runs solid, then dashes, so more runs never rely on colour alone. */
+const DASHES: readonly (readonly number[])[] = [[], [8, 4], [2, 3], [8, 3, 2, 3]];
+export const runDash = (i: number): number[] => [
+  ...(i < 3 ? DASHES[0]! : DASHES[1 + ((i - 3 + Math.floor(i / PALETTE.length)) % (DASHES.length - 1))]!),
+];
+
+/** An earlier session's line (faded too): a dash no run style uses, so it never reads as another run. */
+export const EARLIER_SESSION_DASH: readonly number[] = [3, 2];
 
 /** `#rrggbb` + alpha → rgba(). */
 export function withAlpha(hex: string, alpha: number): string {

@@ -2,8 +2,10 @@
 
 import type { ChartConfiguration, ChartOptions, Plugin } from 'chart.js';
 import { AXIS_TITLES } from './axis';
+import { shortenNames } from '../names';
 import { chartConfiguration, type ChartSpec } from './chart-options';
 import type { ChartTheme } from './chart-theme';
+import { panelNotes } from './figure-notes';
 import { legendEntries } from './legend';
 import type { Pt } from './series-model';
 
@@ -93,12 +95,26 @@ function backgroundPlugin(colour: string): Plugin<'line'> {
   };
 }
 
-/** Legend entries longer than this keep their end (run names differ at the end: `…/run-20260102_030405-a`). */
+/** Legend entries longer than this are shortened as the sidebar shortens run names (the part that differs kept). */
 const LEGEND_MAX_CHARS = 28;
 
-/** A legend entry that fits beside the panel title: a long name keeps its last characters after an ellipsis. */
-function legendText(name: string): string {
-  return name.length <= LEGEND_MAX_CHARS ? name : `…${name.slice(name.length - LEGEND_MAX_CHARS + 1)}`;
+/** Characters of 11 px text per CSS pixel of a line (a conservative average: a note line never overflows). */
+const NOTE_CHAR_PX = 6.2;
+
+/** `notes` joined with " · " into lines of at most `chars` characters (a note longer than a line is its own line). */
+export function wrapNotes(notes: readonly string[], chars: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const n of notes) {
+    if (line === '') line = n;
+    else if (line.length + 3 + n.length <= chars) line += ` · ${n}`;
+    else {
+      lines.push(line);
+      line = n;
+    }
+  }
+  if (line !== '') lines.push(line);
+  return lines;
 }
 
 /**
@@ -110,6 +126,7 @@ export function panelConfiguration(
   panel: FigurePanel,
   theme: ChartTheme,
   pixelRatio = 1,
+  width = 800,
 ): ChartConfiguration<'line', Pt[]> {
   const config = chartConfiguration(panel.spec, theme);
   const options = config.options as ChartOptions<'line'>;
@@ -118,6 +135,12 @@ export function panelConfiguration(
   options.font = font;
   options.layout = { padding: { top: 4, right: 24, bottom: 4, left: 8 } };
   const drawn = legendEntries(panel.spec.series);
+  const names = shortenNames(
+    drawn.map((e) => e.run),
+    LEGEND_MAX_CHARS,
+  );
+  // Every transform and every value not drawn, under the panel's title (one wording for every figure).
+  const notes = wrapNotes(panelNotes(panel.spec), Math.max(20, Math.floor((width - 40) / NOTE_CHAR_PX)));
   options.plugins = {
     ...options.plugins,
     title: {
@@ -126,6 +149,13 @@ export function panelConfiguration(
       color: theme.text,
       font: { ...font, size: 13, weight: 'bold' },
       padding: { top: 4, bottom: 4 },
+    },
+    subtitle: {
+      display: notes.length > 0,
+      text: notes,
+      color: theme.muted,
+      font: { ...font, size: 11 },
+      padding: { top: 0, bottom: 4 },
     },
     legend: {
       display: drawn.length > 0,
@@ -138,11 +168,13 @@ export function panelConfiguration(
         boxHeight: 3,
         // As the dashboard's legend: only runs with points in this chart, each in its line's colour.
         generateLabels: () =>
-          drawn.map((e) => ({
-            text: legendText(e.run),
-            fillStyle: e.colour,
+          drawn.map((e, i) => ({
+            text: names[i]!,
+            fillStyle: e.dash.length > 0 ? theme.panel : e.colour,
             strokeStyle: e.colour,
-            lineWidth: 0,
+            // A dashed run's swatch is its dash: colour is never the only cue.
+            lineWidth: e.dash.length > 0 ? 2 : 0,
+            lineDash: e.dash,
             hidden: false,
             fontColor: theme.text,
           })),

@@ -1,11 +1,13 @@
 // Which runs an overlay chart's legend lists: only those with points in this chart, in their drawing colour.
 
-import { runColor } from './chart-theme';
+import { runColor, runDash } from './chart-theme';
 import type { Pt } from './series-model';
 
 export interface LegendEntry {
   run: string;
   colour: string;
+  /** The line's dash pattern ([] solid). */
+  dash: number[];
 }
 
 /**
@@ -15,7 +17,20 @@ export interface LegendEntry {
 export function legendEntries(series: readonly { run: string; raw: readonly Pt[] }[]): LegendEntry[] {
   const out: LegendEntry[] = [];
   series.forEach((s, i) => {
-    if (s.raw.some((p) => Number.isFinite(p.y))) out.push({ run: s.run, colour: runColor(i) });
+    if (s.raw.some((p) => Number.isFinite(p.y)))
+      out.push({ run: s.run, colour: runColor(i), dash: runDash(i) });
   });
   return out;
+}
+
+/** A legend swatch's CSS background: the colour, dashed as the line is (a dashed run is not told by colour alone). */
+export function swatchBackground(e: Pick<LegendEntry, 'colour' | 'dash'>): string {
+  if (e.dash.length === 0) return e.colour;
+  const stops: string[] = [];
+  let at = 0;
+  e.dash.forEach((len, k) => {
+    stops.push(`${k % 2 === 0 ? e.colour : 'transparent'} ${at}px ${at + len / 2}px`);
+    at += len / 2;
+  });
+  return `repeating-linear-gradient(90deg, ${stops.join(', ')})`;
 }

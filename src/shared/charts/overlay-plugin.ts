@@ -19,6 +19,12 @@ export interface OverlayState {
   dots?: { x: number; y: number; colour: string }[];
   /** Points outside a y-range that ignores outliers: a small triangle on the edge they went past. */
   clipped?: { x: number; above: boolean; colour: string }[];
+  /** Non-finite values (a figure's lines carry their positions): a tick on the x-axis, +Inf at the top edge. */
+  nonFinite?: { x: number; kind: 'nan' | 'inf' | '-inf'; colour: string }[];
+  /** Words in the middle of a plot with nothing to draw ("no finite values (20 NaN)"); null or absent: none. */
+  message?: string | null;
+  /** Set while drawing: the healthy band lies wholly above or below the plotted range (said in words there). */
+  bandOffScale?: 'above' | 'below' | null;
 }
 
 /** Radius of an isolated point's dot (TensorBoard draws lone points about this size). */
@@ -43,7 +49,24 @@ export function overlayPlugin(state: OverlayState): Plugin<'line'> & { state: Ov
       const logY = y.type === 'logarithmic';
       const top = b.max === null ? a.top : clampY(y.getPixelForValue(b.max), a);
       const bottom = b.min === null || (logY && b.min <= 0) ? a.bottom : clampY(y.getPixelForValue(b.min), a);
-      if (!(bottom > top)) return;
+      state.bandOffScale = null;
+      if (!(bottom > top)) {
+        // Off the plotted range: never silently absent, say where it is.
+        const above = b.min !== null && (logY && b.min <= 0 ? false : y.getPixelForValue(b.min) < a.top);
+        state.bandOffScale = above ? 'above' : 'below';
+        ctx.save();
+        ctx.fillStyle = state.theme.target;
+        ctx.font = '10px system-ui, sans-serif';
+        ctx.textAlign = 'right';
+        ctx.textBaseline = above ? 'top' : 'bottom';
+        ctx.fillText(
+          `healthy band ${state.bandOffScale} this range`,
+          a.right - 4,
+          above ? a.top + 2 : a.bottom - 2,
+        );
+        ctx.restore();
+        return;
+      }
       ctx.save();
       ctx.fillStyle = state.theme.band;
       ctx.fillRect(a.left, top, a.right - a.left, bottom - top);
@@ -123,6 +146,22 @@ export function overlayPlugin(state: OverlayState): Plugin<'line'> & { state: Ov
         ctx.lineTo(px, edge);
         ctx.closePath();
         ctx.fill();
+      }
+      for (const m of state.nonFinite ?? []) {
+        const px = x.getPixelForValue(m.x);
+        if (!Number.isFinite(px) || px < a.left - 1 || px > a.right + 1) continue;
+        const top = m.kind === 'inf';
+        ctx.strokeStyle = state.theme.critical;
+        ctx.lineWidth = 1.5;
+        ctx.setLineDash([]);
+        line(ctx, px, top ? a.top : a.bottom, px, top ? a.top + 7 : a.bottom - 7);
+      }
+      if (state.message) {
+        ctx.fillStyle = state.theme.muted;
+        ctx.font = '13px system-ui, sans-serif';
+        ctx.textAlign = 'center';
+        ctx.textBaseline = 'middle';
+        ctx.fillText(state.message, (a.left + a.right) / 2, (a.top + a.bottom) / 2);
       }
       if (state.hoverX !== null) {
         const px = x.getPixelForValue(state.hoverX);

@@ -15,12 +15,13 @@ import type { RequestArgs } from '../../../src/shared/contract';
 import type { ExportedFigure, ExportProgress, RunExportStarted } from '../../../src/shared/domain';
 import { decodeWire, encodeWire } from '../../../src/shared/wire-codec';
 import type { Handlers } from '../../../src/shared/contract';
+import { panelNotes } from '../../../src/shared/charts/figure-notes';
 import { pixelsNear } from '../../helpers/pixels';
 import { figureArgs } from './figure-args';
 import { waitFor } from '../../helpers/wait-for';
 
-const BLUE = [0x25, 0x63, 0xeb]; // runColor(0)
-const ORANGE = [0xe4, 0x57, 0x2e]; // runColor(1)
+const BLUE = [0x00, 0x72, 0xb2]; // runColor(0)
+const ORANGE = [0xe6, 0x9f, 0x00]; // runColor(1)
 
 let tmp: string;
 let root: string;
@@ -111,7 +112,7 @@ describe('export.figure', () => {
     expect(Buffer.from(loss.bytes).equals(Buffer.from(single.bytes))).toBe(false);
   });
 
-  test('the title names the tag and its catalog description; the subtitle the runs, band, alerts and smoothing', () => {
+  test('the title names the tag and its catalog description; the subtitle the runs and band; the panel its alerts and smoothing', () => {
     const alert = {
       run: 'run2',
       tag: 'approx_kl',
@@ -132,9 +133,8 @@ describe('export.figure', () => {
       figureArgs({ runs: ['run1', 'run2'], view: { ...figureArgs().view, smoothing: 0.6 } }),
     );
     expect(f.title).toMatch(/^approx_kl — .*KL/);
-    expect(f.subtitle).toBe(
-      'runs: run1, run2 · shaded: healthy below 0.05 (target_kl 0.05) · 1 alert marked · smoothed (EMA 0.6)',
-    );
+    expect(f.subtitle).toBe('runs: run1, run2 · shaded: healthy below 0.05 (target_kl 0.05)');
+    expect(panelNotes(f.panels[0]!.spec)).toEqual(['smoothed (EMA 0.6, raw faint)', '1 alert marked']);
     expect(f.panels[0]!.spec.band).toEqual({ min: null, max: 0.05, target: 0.05 });
     expect(f.panels[0]!.spec.series.map((s) => [s.run, s.raw.length])).toEqual([
       ['run1', 60],
@@ -165,7 +165,7 @@ describe('export.figure', () => {
     const text = Buffer.from(svg.bytes).toString('utf8');
     expect(text.startsWith('<svg')).toBe(true);
     expect(text.trimEnd().endsWith('</svg>')).toBe(true);
-    expect(text).toMatch(/<path[^>]*stroke="#2563eb"/i);
+    expect(text).toMatch(/<path[^>]*stroke="#0072b2"/i);
   });
 
   test('a zoomed view draws only the visible x window', async () => {
@@ -233,7 +233,9 @@ describe('export.run', () => {
     const { started, files, result } = await runExport(['run1', 'run2'], out);
     expect(started.folder).toBe(out);
     expect(result.failed).toEqual([]);
-    expect(readdirSync(out).sort()).toEqual(['run1', 'run2']);
+    // Per run, and the tags both runs log compared in comparisons/.
+    expect(readdirSync(out).sort()).toEqual(['comparisons', 'run1', 'run2']);
+    expect(readdirSync(join(out, 'comparisons')).sort()).toEqual(['approx_kl.png', 'loss.png']);
     // Per run: the data and the figures (seed 003's set where the run has the tags, one per tag).
     for (const run of ['run1', 'run2']) {
       const names = readdirSync(join(out, run)).sort();

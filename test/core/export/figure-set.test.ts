@@ -162,7 +162,7 @@ describe('seed 003 set', () => {
       'figures/a__b-3',
     ]);
     expect(plan.notices).toContain(
-      'r: 13 tags: figures of the first 5 only (by name); choose others with --tags REGEX',
+      'r: 13 tags: figures of the first 5 by catalog group (reward, policy, loss first; per-core system metrics together); choose others with --tags REGEX',
     );
   });
 

@@ -46,7 +46,7 @@ describe('themeFromProperties', () => {
 });
 
 test('palette cycles; withAlpha turns #rrggbb into rgba()', () => {
-  expect(runColor(8)).toBe(runColor(0));
+  expect(runColor(7)).toBe(runColor(0));
   expect(runColor(1)).not.toBe(runColor(0));
   expect(withAlpha('#2563eb', 0.28)).toBe('rgba(37, 99, 235, 0.28)');
 });

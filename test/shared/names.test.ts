@@ -1,7 +1,7 @@
 // Run-name shortening for the sidebar: short, distinct, and keeping the part that tells runs apart.
 
 import { describe, expect, test } from 'vitest';
-import { fitNames, shortenNames } from '../../../src/renderer/src/lib/names';
+import { fitNames, shortenNames } from '../../src/shared/names';
 
 /** Run names as the corpus folder gives them (27 runs, many sharing long prefixes). */
 const CORPUS = [

@@ -1,4 +1,4 @@
-// Run names short enough for the sidebar that stay distinguishable: a middle ellipsis that keeps the part that differs.
+// Run names short enough for a sidebar or a figure legend that stay distinguishable: a middle ellipsis that keeps the part that differs.
 
 const ELLIPSIS = '…';
 
