@@ -8,7 +8,16 @@
  * numbers (learning rate, gradient norm: not a loss, not the policy) and progress counters (epoch, steps,
  * FLOPs) as their own groups; unknown tags go to Other.
  */
-export const GROUPS = ['Reward', 'Loss', 'Policy', 'Optimizer', 'Performance', 'Progress', 'System', 'Other'] as const;
+export const GROUPS = [
+  'Reward',
+  'Loss',
+  'Policy',
+  'Optimizer',
+  'Performance',
+  'Progress',
+  'System',
+  'Other',
+] as const;
 export type MetricGroup = (typeof GROUPS)[number];
 
 /** Groups whose points mean the trainer is training (a stall or an idle GPU only matters then). */

@@ -76,12 +76,35 @@ export function lineDatasets(
   return out;
 }
 
+/**
+ * Round tick values inside [min, max] at the spacing chart.js chose. With `bounds: 'data'` chart.js counts its
+ * ticks from the data's first x (25, 1025, 2025…) and adds one at the last: these are the multiples of its
+ * spacing instead (1000, 2000…), the ends left unlabelled.
+ */
+export function roundTicksWithin(
+  ticks: readonly { value: number }[],
+  min: number,
+  max: number,
+): { value: number }[] {
+  if (ticks.length < 3) return [...ticks];
+  const spacing = ticks[1]!.value - ticks[0]!.value;
+  if (!(spacing > 0) || !Number.isFinite(min) || !Number.isFinite(max)) return [...ticks];
+  const out: { value: number }[] = [];
+  const slack = spacing * 1e-9;
+  for (let k = Math.ceil((min - slack) / spacing); k * spacing <= max + slack; k++)
+    out.push({ value: Number((k * spacing).toPrecision(12)) });
+  return out;
+}
+
 /** The x scale for an axis mode: linear, labelled as steps, durations or clock times, ending where the data
  * ends (not at the next round tick: data ending at 601,600 steps is not drawn on an axis to 800k). */
 export function xScaleOptions(xAxis: XAxisMode, theme: ChartTheme): ScaleOptions {
   return {
     type: 'linear',
     bounds: 'data',
+    afterBuildTicks(scale: Scale) {
+      scale.ticks = roundTicksWithin(scale.ticks, scale.min, scale.max);
+    },
     grid: { color: theme.grid },
     border: { color: theme.grid },
     title: { display: false, text: AXIS_TITLES[xAxis] },

@@ -12,6 +12,7 @@ import {
   TOP_PADDING,
   xScaleOptions,
   yBounds,
+  roundTicksWithin,
   tickDigits,
   yTickLabel,
   yScaleOptions,
@@ -94,9 +95,17 @@ describe('x axis', () => {
     expect((x as { title: { text: string } }).title.text).toBe('step');
   });
 
-  test('the x axis ends where the data ends, not at the next round tick', () => {
+  test('the x axis ends where the data ends, not at the next round tick; its ticks stay round', () => {
     for (const mode of ['step', 'relative', 'wall'] as const)
       expect((xScaleOptions(mode, theme) as { bounds?: string }).bounds).toBe('data');
+    // chart.js with bounds 'data' counts from the data's first x: 25, 1025, … and ends on the last.
+    const fromData = [25, 1025, 2025, 3025, 4025, 5000].map((value) => ({ value }));
+    expect(roundTicksWithin(fromData, 25, 5000).map((t) => t.value)).toEqual([1000, 2000, 3000, 4000, 5000]);
+    const sb3 = [2048, 202048, 402048, 601600].map((value) => ({ value }));
+    expect(roundTicksWithin(sb3, 2048, 601600).map((t) => t.value)).toEqual([200000, 400000, 600000]);
+    expect(
+      roundTicksWithin([{ value: 0.1 }, { value: 0.2 }, { value: 0.3 }], 0.1, 0.3).map((t) => t.value),
+    ).toEqual([0.1, 0.2, 0.3]);
   });
 
   test('wall axis labels clock times (with the date when the visible span is over a day)', () => {

@@ -25,7 +25,7 @@ describe('flat series', () => {
     expect(drawnValues([line(1.5, NaN, 1.5), line(1.5)], false)).toEqual([1.5, 1.5, 1.5]);
   });
 
-  test('a change below the data\'s precision is flat, at the digits the values agree on', () => {
+  test("a change below the data's precision is flat, at the digits the values agree on", () => {
     // A W&B disk gauge: 722.51797 → 722.51799 GB (a relative span of 3e-8) drew as a climb over the whole chart.
     const disk = line(722.51797, 722.51798, 722.51799, 722.51797);
     const fit = fitY([disk], false, false);
@@ -33,7 +33,9 @@ describe('flat series', () => {
     expect(fit.suggestedMin).toBeCloseTo(650.27, 1);
     // float32's last bits: 0.1f and its neighbour.
     const f = Math.fround(0.1);
-    const next = new Float32Array(new Uint32Array([new Uint32Array(new Float32Array([f]).buffer)[0]! + 1]).buffer)[0]!;
+    const next = new Float32Array(
+      new Uint32Array([new Uint32Array(new Float32Array([f]).buffer)[0]! + 1]).buffer,
+    )[0]!;
     expect(flatLevel(f, next)).toBeCloseTo(0.1, 7);
     // A real change, however small next to its magnitude above the bound, is not flat; nor is one near zero.
     expect(flatLevel(1000, 1000 * (1 + 10 * FLAT_RELATIVE_SPAN))).toBeNull();
