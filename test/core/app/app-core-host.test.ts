@@ -324,6 +324,10 @@ describe('machine health from live samples', () => {
       'System/GPU_Memory_Percent/gpu0',
     ]);
     expect(points[2]!.value).toBeCloseTo(98.75);
+    // A late read's repeated figures are no new sample of the GPU.
+    expect(machinePoints({ ...snap(5, 2000), gpusStale: true }).map((p) => p.tag)).toEqual([
+      'System/Memory_Percent',
+    ]);
     const engine = new HealthEngine({ clock: () => 0 });
     const fire = (trainingAt: number | null): string[] => {
       const e = new HealthEngine({ clock: () => 0 });
