@@ -1,4 +1,5 @@
-// Run names short enough for a sidebar or a figure legend that stay distinguishable: a middle ellipsis that keeps the part that differs.
+// Names cut in the middle, never at the end: run names for the sidebar and figure legends (keeping the part that
+// differs), chart titles.
 
 const ELLIPSIS = '…';
 
@@ -131,4 +132,18 @@ export function fitNames(
     else hi = mid - 1;
   }
   return shortenWith(names, spans, lo);
+}
+
+/** A title's end that stays whole when it is cut: the metric's own name (its last path part), or this many characters. */
+const TITLE_TAIL = 18;
+
+/**
+ * Pure: a chart title as [head, tail] for a middle ellipsis in CSS: the head shrinks with an ellipsis, the tail
+ * (the last path part with its slash, or the last TITLE_TAIL characters of a longer one) always shows, so
+ * `rewards/diversity_reward_fn/mean` and `…/std` never both read "rewards/diversity_rew…".
+ */
+export function titleParts(tag: string): [string, string] {
+  const slash = tag.lastIndexOf('/');
+  const cut = slash > 0 && tag.length - slash <= TITLE_TAIL ? slash : Math.max(0, tag.length - TITLE_TAIL);
+  return [tag.slice(0, cut), tag.slice(cut)];
 }

@@ -113,6 +113,9 @@ export interface SystemSnapshot {
   memTotalMiB: number | null;
   /** null when the NVIDIA query failed or there is no NVIDIA GPU (see `nvidia`). */
   gpus: NvidiaGpu[] | null;
+  /** The GPUs are the last read's figures again: this tick's read was late or gave none (never an empty list
+   * between two that name the GPUs). Absent or false on a fresh read. */
+  gpusStale?: boolean;
   nvidia: NvidiaStatus;
   /** True on the one snapshot where `nvidia` changed state, so the panel announces it once. */
   nvidiaChanged: boolean;
@@ -129,6 +132,8 @@ export interface SystemWatchLine {
   type: 'system';
   cpuPct: number | null;
   memPct: number | null;
+  /** The GPU figures repeat the last read's (this tick's was late). */
+  gpusStale: boolean;
   gpus: Array<{
     index: number;
     name: string | null;

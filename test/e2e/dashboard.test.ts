@@ -44,15 +44,26 @@ describe('the dashboard on the live demo', () => {
     await server?.stop();
   });
 
-  test('chart groups appear in the seeds order; progress fields are not charts', async () => {
+  test('chart groups appear in the seeds order; progress counters are charts too', async () => {
     // Charts are created as they come into view: see each once, as a user scrolling the grid would.
     await page.locator('.charts > [data-tag="System/GPU_Utilization"]').waitFor();
     await seeAllCharts(page);
     await page.locator(chart('approx_kl')).waitFor();
     await page.locator(chart('System/GPU_Utilization')).waitFor();
     const groups = await page.$$eval('.chart-group', (els) => els.map((e) => e.getAttribute('data-group')));
-    const order = ['Pinned', 'Reward', 'Loss', 'Policy', 'Performance', 'System', 'Other'];
-    expect(groups.slice(0, 5)).toEqual(['Reward', 'Loss', 'Policy', 'Performance', 'System']);
+    const order = [
+      'Pinned',
+      'Reward',
+      'Loss',
+      'Policy',
+      'Optimizer',
+      'Performance',
+      'Progress',
+      'System',
+      'Other',
+    ];
+    expect(groups.slice(0, 3)).toEqual(['Reward', 'Loss', 'Policy']);
+    expect(groups).toContain('System');
     expect([...groups].sort((a, b) => order.indexOf(a!) - order.indexOf(b!))).toEqual(groups);
     // The group heading names the seed group, and its charts are inside it.
     await expect
@@ -62,9 +73,9 @@ describe('the dashboard on the live demo', () => {
     expect(await page.locator(`.chart-group[data-group="Reward"] ${chart('Train/AvgReward')}`).count()).toBe(
       1,
     );
-    // training_progress.json fields are progress (the sidebar's bar), not charts.
-    for (const tag of ['max_steps', 'total_chunks', 'global_step'])
-      expect(await page.locator(chart(tag)).count()).toBe(0);
+    // training_progress.json fields are the sidebar's bar and, like every series inspect lists, charts.
+    for (const tag of ['max_steps', 'global_step'])
+      expect(await page.locator(`.chart-group[data-group="Progress"] ${chart(tag)}`).count()).toBe(1);
     const run = page.locator('.run-item[data-run="ppo_demo"]');
     await run.locator('progress').waitFor();
     expect(await run.getAttribute('data-status')).toMatch(/^(live|warning|critical)$/);

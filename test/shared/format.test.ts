@@ -1,7 +1,7 @@
 // The one number formatter: same text on charts, alerts, tray and CLI, with one exponent rule.
 
 import { describe, expect, test } from 'vitest';
-import { formatNumber, formatValue } from '../../src/shared/format';
+import { formatFull, formatNumber, formatValue } from '../../src/shared/format';
 
 describe('formatNumber', () => {
   test('4 significant digits on screen; integers in full below a million', () => {
@@ -10,6 +10,23 @@ describe('formatNumber', () => {
     expect(formatNumber(1200)).toBe('1200');
     expect(formatNumber(123456)).toBe('123456');
     expect(formatNumber(35.2718)).toBe('35.27');
+  });
+
+  test('integer digits are never rounded away: 54713.18 is not "54710"', () => {
+    expect(formatNumber(54713.18)).toBe('54713');
+    expect(formatNumber(77350.9963)).toBe('77351');
+    expect(formatNumber(-1234.5678)).toBe('-1235');
+  });
+
+  test('formatFull: every digit a value has, float32 values in their shortest float32 form', () => {
+    expect(formatFull(54713.18)).toBe('54713.18');
+    expect(formatFull(77350.9963)).toBe('77350.9963');
+    expect(formatFull(Math.fround(0.1))).toBe('0.1');
+    expect(formatFull(Math.fround(0.5695228576660156))).toBe('0.56952286');
+    expect(formatFull(5.27162132754432e20)).toBe('5.27162132754432e+20');
+    expect(formatFull(4.5e-6)).toBe('4.5e-6');
+    expect(formatFull(Number.NaN)).toBe('NaN');
+    expect(formatFull(0)).toBe('0');
   });
 
   test('one exponent rule: below 1e-3 or from 1e6 on', () => {

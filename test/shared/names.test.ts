@@ -1,7 +1,7 @@
 // Run-name shortening for the sidebar: short, distinct, and keeping the part that tells runs apart.
 
 import { describe, expect, test } from 'vitest';
-import { fitNames, shortenNames } from '../../src/shared/names';
+import { fitNames, shortenNames, titleParts } from '../../src/shared/names';
 
 /** Run names as the corpus folder gives them (27 runs, many sharing long prefixes). */
 const CORPUS = [
@@ -86,5 +86,20 @@ describe('fitting names to a pixel width', () => {
     expect(
       shortenNames(names, Math.max(...fitted.map((s) => s.length)) + 1).some((s) => measure(s) > 120),
     ).toBe(true);
+  });
+});
+
+describe('chart titles', () => {
+  test("cut in the middle: the metric's own name (last path part) always shows", () => {
+    expect(titleParts('rewards/diversity_reward_fn/mean')).toEqual(['rewards/diversity_reward_fn', '/mean']);
+    expect(titleParts('rewards/diversity_reward_fn/std')).toEqual(['rewards/diversity_reward_fn', '/std']);
+    expect(titleParts('A2C/Episode/cumulative_reward')).toEqual(['A2C/Episode', '/cumulative_reward']);
+    // A long last part or no path: its last characters.
+    expect(titleParts('completions/mean_terminated_length_of_all')).toEqual([
+      'completions/mean_termin',
+      'ated_length_of_all',
+    ]);
+    expect(titleParts('loss')).toEqual(['', 'loss']);
+    expect(titleParts('eval_samples_per_second_total')).toEqual(['eval_sample', 's_per_second_total']);
   });
 });

@@ -13,12 +13,13 @@ export interface MachinePoint {
   value: number;
 }
 
-/** Tags chosen so the catalog classifies them (memory_pct, gpu_util, gpu_memory_pct). Missing fields give no point. */
+/** Tags chosen so the catalog classifies them (memory_pct, gpu_util, gpu_memory_pct). Missing fields give no point,
+ * nor do stale GPU figures (the last read's, repeated while nvidia-smi is late: not a new observation). */
 export function machinePoints(s: SystemSnapshot): MachinePoint[] {
   const out: MachinePoint[] = [];
   if (s.memPct !== null && Number.isFinite(s.memPct))
     out.push({ tag: 'System/Memory_Percent', value: s.memPct });
-  for (const g of s.gpus ?? []) {
+  for (const g of s.gpusStale ? [] : (s.gpus ?? [])) {
     if (g.utilizationGpuPct !== null)
       out.push({ tag: `System/GPU_Utilization/gpu${g.index}`, value: g.utilizationGpuPct });
     if (g.memoryUsedMiB !== null && g.memoryTotalMiB !== null && g.memoryTotalMiB > 0)

@@ -33,7 +33,14 @@ import { KeyNumberTracker } from './key-numbers';
 import { exportChartFigure, type ChartSource } from './chart-figure';
 import { buildRunDetails } from './run-details';
 import { startRunExport } from './run-export';
-import { applySettingsPatch, parseSettings, SETTINGS_KEY } from './settings';
+import {
+  applySettingsPatch,
+  parseFolderView,
+  parseSettings,
+  SETTINGS_KEY,
+  splitFolderView,
+  type FolderView,
+} from './settings';
 import { RunMetaRecorder } from './run-meta';
 import { RunOverlay } from './run-overlay';
 import { SystemFeed } from './system-feed';
@@ -57,6 +64,8 @@ export class AppCore {
   private readonly clock: () => number;
   private readonly folder: FolderSession;
   private settings: Settings;
+  /** The open folder's view settings (x-axis mode, ignore outliers); null while no folder is open. */
+  private folderView: FolderView | null = null;
   private readonly alertService: AlertService;
   private readonly keys = new KeyNumberTracker();
   private readonly tags = new TagTracker();
@@ -135,6 +144,7 @@ export class AppCore {
     this.notices = this.notices.filter((n) => n.scope === 'session');
     const root = await this.folder.open(folder, target, opts.until);
     this.store.touchRun(root, this.clock());
+    this.folderView = parseFolderView(this.storedView(root));
     this.runMeta.reset();
     this.runMeta.record(root, this.ws.listRuns());
     this.system.start(this.ws.runDirs());
@@ -149,6 +159,7 @@ export class AppCore {
     this.overlay.clear();
     this.keys.clear();
     this.tags.clear();
+    this.folderView = null;
     this.system.stop();
     this.stopTicking();
     await this.folder.close();
@@ -197,9 +208,15 @@ export class AppCore {
     return this.store.recentRuns().map((r) => ({ path: r.path, lastOpened: r.lastOpened }));
   }
 
+  /** Saves the window's view of the open folder; the folder's view settings stay in the same record. */
   saveView(view: Record<string, unknown>): void {
     if (this.root === null) throw new ApiError('unavailable', 'no folder is open');
-    this.store.saveRunView(this.root, view as RunView, this.clock());
+    this.store.saveRunView(this.root, { ...(view as RunView), ...this.folderView }, this.clock());
+  }
+
+  /** The view record stored for a folder (the open one was just touched: it is the most recent). */
+  private storedView(root: string): RunView | null {
+    return this.store.recentRuns().find((r) => r.path === root)?.view ?? null;
   }
 
   details(run: string): RunDetails {
@@ -249,13 +266,24 @@ export class AppCore {
     return this.system.history(sinceMs);
   }
 
+  /** The settings, with the open folder's own view settings (x-axis mode, ignore outliers) over them. */
   getSettings(): Settings {
-    return { ...this.settings, thresholds: { ...this.settings.thresholds } };
+    return { ...this.settings, ...this.folderView, thresholds: { ...this.settings.thresholds } };
   }
 
-  /** Applies a validated patch, persists it, and re-resolves the thresholds of every open run. */
+  /**
+   * Applies a validated patch, persists it, and re-resolves the thresholds of every open run. The x-axis mode
+   * and ignore outliers belong to the open folder (its view record), so another folder opens with its own.
+   */
   setSettings(patch: Partial<Settings>): Settings {
-    this.settings = applySettingsPatch(this.settings, patch);
+    const root = this.root;
+    const { folder, global } =
+      root !== null && this.folderView ? splitFolderView(patch) : { folder: {}, global: patch };
+    if (root !== null && this.folderView && Object.keys(folder).length > 0) {
+      this.folderView = { ...this.folderView, ...folder };
+      this.store.saveRunView(root, { ...this.storedView(root), ...this.folderView }, this.clock());
+    }
+    this.settings = applySettingsPatch(this.settings, global);
     this.store.setSetting(SETTINGS_KEY, this.settings as unknown as JsonValue);
     if (patch.thresholds !== undefined || patch.stalledAfterMinutes !== undefined)
       this.alertService.reapplyThresholds();

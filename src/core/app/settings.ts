@@ -3,7 +3,7 @@
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/domain';
 
 export { DEFAULT_SETTINGS };
-import type { JsonValue } from '../store';
+import type { JsonValue, RunView } from '../store';
 
 export const SETTINGS_KEY = 'settings';
 
@@ -52,4 +52,28 @@ export function applySettingsPatch(current: Settings, patch: Partial<Settings>):
   }
   next.thresholds = { ...(patch.thresholds ?? current.thresholds) };
   return next;
+}
+
+/** How a folder's charts are viewed (x-axis mode, ignore outliers): kept per folder, never carried to the next. */
+export type FolderView = Pick<Settings, 'xAxis' | 'ignoreOutliers'>;
+
+/** A folder's view from its stored view record; the defaults for a folder never viewed. */
+export function parseFolderView(view: RunView | null): FolderView {
+  const d = DEFAULT_SETTINGS;
+  return {
+    xAxis: oneOf(view?.xAxis, ['step', 'relative', 'wall'] as const, d.xAxis),
+    ignoreOutliers: bool(view?.ignoreOutliers, d.ignoreOutliers),
+  };
+}
+
+/** A settings patch split into the open folder's view and the settings for every folder. */
+export function splitFolderView(patch: Partial<Settings>): {
+  folder: Partial<FolderView>;
+  global: Partial<Settings>;
+} {
+  const { xAxis, ignoreOutliers, ...global } = patch;
+  const folder: Partial<FolderView> = {};
+  if (xAxis !== undefined) folder.xAxis = xAxis;
+  if (ignoreOutliers !== undefined) folder.ignoreOutliers = ignoreOutliers;
+  return { folder, global };
 }

@@ -1,6 +1,12 @@
 // Polls every source at 1 Hz (slower when hidden) into timestamped SystemSnapshots: history ring + subscribers.
 
-import type { AppleGpu, GpuProcess, NvidiaStatus, SystemSnapshot } from '../../shared/system-types';
+import type {
+  AppleGpu,
+  GpuProcess,
+  NvidiaGpu,
+  NvidiaStatus,
+  SystemSnapshot,
+} from '../../shared/system-types';
 import type { RunDir, TrainingSample } from './training-process';
 import type { HostSample } from './host';
 import type { NvidiaSample } from './nvidia-source';
@@ -62,6 +68,8 @@ export class SystemSampler {
   /** The last status this sampler made up itself (no source answer), so each new one is announced once. */
   private lastFallback: string | null = null;
   private readonly nvidiaLate: LateSource<NvidiaSample> | null;
+  /** The GPUs of the last read that named any, repeated (marked stale) while reads are late or give none. */
+  private lastGpus: NvidiaGpu[] | null = null;
   private readonly appleLate: LateSource<AppleGpu | null> | null;
 
   constructor(
@@ -176,20 +184,49 @@ export class SystemSampler {
     const nv: NvidiaSample | null =
       nvLate?.value && nvLate.late ? { ...nvLate.value, changed: false } : (nvLate?.value ?? null);
     const appleGpu = appleLate?.value ?? null;
-    const gpus = nv?.gpus ?? null;
+    const { status, changed } = this.nvidiaStatus(nv, nvLate?.late === true ? deadline : null);
+    const { gpus, stale } = this.gpusOf(nv, nvLate?.late === true, status);
     const gpuProcesses = (gpus ?? []).flatMap((g) => g.processes ?? []);
     const trainingSample = training ? await training.sample(gpuProcesses).catch(() => null) : null;
-    const { status, changed } = this.nvidiaStatus(nv, nvLate?.late === true ? deadline : null);
     return {
       t,
       ...hostSample,
       gpus,
+      ...(stale ? { gpusStale: true } : {}),
       nvidia: status,
       nvidiaChanged: changed,
       appleGpu,
       trainingProcesses: trainingSample?.processes ?? [],
       processExits: trainingSample?.exited ?? [],
     };
+  }
+
+  /**
+   * This tick's GPUs: a fresh read's, or, when the read was late or gave no figures while nvidia-smi still
+   * works (a stream restarting, a backoff, a timeout under load), the last read's marked stale: a 2-GPU
+   * machine never reads as "no GPU" between two samples. Only a source that says there is no GPU (or is
+   * off, or fails for another reason than time) gives none.
+   */
+  private gpusOf(
+    nv: NvidiaSample | null,
+    late: boolean,
+    status: NvidiaStatus,
+  ): { gpus: NvidiaGpu[] | null; stale: boolean } {
+    if (nv?.gpus) {
+      // A late tick gets the newest read there is (one that arrived after an earlier tick's deadline).
+      this.lastGpus = nv.gpus;
+      return { gpus: nv.gpus, stale: late };
+    }
+    const slow =
+      late ||
+      status.state === 'ok' ||
+      status.state === 'pending' ||
+      (status.state === 'failing' && status.error.kind === 'timeout');
+    if (!slow) {
+      if (status.state === 'absent' || status.state === 'disabled') this.lastGpus = null;
+      return { gpus: null, stale: false };
+    }
+    return { gpus: this.lastGpus, stale: this.lastGpus !== null };
   }
 
   private nvidiaStatus(

@@ -8,6 +8,7 @@ export function toSystemWatchLine(s: SystemSnapshot, emittedAt: number): SystemW
     type: 'system',
     cpuPct: s.cpuPct,
     memPct: s.memPct,
+    gpusStale: s.gpusStale === true,
     gpus: (s.gpus ?? []).map((g) => ({
       index: g.index,
       name: g.name,

@@ -114,22 +114,35 @@ const ALIASES: Record<string, Alias> = {
   completion_length: ['response_length'],
   reward_std: ['reward_std'],
   grad_norm: ['grad_norm'],
+  explained_variance: ['explained_variance'],
+  vf_explained_var: ['explained_variance'],
   // W&B system stats
   'system/memory': ['memory_pct'],
   'system/cpu': ['cpu_pct'],
+  // Progress counters (HF Trainer, SB3, training_progress.json, W&B), found as a tag's last path part too.
+  epoch: ['progress'],
+  epochs: ['progress'],
+  episode: ['progress'],
+  episodes: ['progress'],
+  step: ['progress'],
+  _step: ['progress'],
+  global_step: ['progress'],
+  current_step: ['progress'],
+  max_steps: ['progress'],
+  total_steps: ['progress'],
+  n_updates: ['progress'],
+  iterations: ['progress'],
+  total_timesteps: ['progress'],
+  num_timesteps: ['progress'],
+  total_flos: ['progress'],
+  num_tokens: ['progress'],
+  num_train_epochs: ['progress'],
+  training_sessions: ['progress'],
+  completed_chunks: ['progress'],
+  total_chunks: ['progress'],
+  requests_done: ['progress'],
+  total_requests: ['progress'],
 };
-
-/** Prefixes that only say "this is a training scalar"; stripped before a second alias lookup. */
-const STRIP_PREFIXES = [
-  'train/',
-  'training/',
-  'trainer/',
-  'ppo/',
-  'policy/',
-  'metrics/',
-  'charts/',
-  'stats/',
-];
 
 /**
  * Patterns on the normalised tag (lower case, `-`/space/`.` → `_`), for tags no alias names:
@@ -157,7 +170,7 @@ const PATTERNS: readonly (readonly [RegExp, Role, Transform?])[] = [
   [/(^|\/)reward_?var(iance)?$/, 'reward_variance'],
   [/^(rewards|criteria|final)\/.*_(mean|recent_mean)$/, 'reward'],
   [/^rewards\/[^/]+\/mean$/, 'reward'],
-  [/(^|\/)(mean_|avg_?|ep_rew_mean$)?rewards?(_mean)?$/, 'reward'],
+  [/(^|\/)(mean_|avg_?|ep(isode)?_)?(rewards?|rew)(_mean)?$/, 'reward'],
   [/(^|\/)(cumulative_)?success_rate(_ema)?$/, 'success_rate'],
   [/(^|\/)(mean_)?ep(isode)?_len(gth)?(_mean)?$/, 'episode_length'],
   [/(^|\/)(policy|pg|actor)_?loss$/, 'policy_loss'],
@@ -190,19 +203,20 @@ function build(role: Role, transform: Transform = 'identity'): TagClass {
   };
 }
 
+/**
+ * The role by the metric's own name: the whole tag as an alias, then its trailing path parts, longest
+ * first (`history/rollout/ep_rew_mean` is SB3's `rollout/ep_rew_mean` kept in a history; `train/epoch`
+ * is the `epoch` counter, whatever namespace a writer puts it in), then the patterns. A bare
+ * `entropy_loss` is no alias (its sign differs per writer), so `x/entropy_loss` falls to the loss pattern.
+ */
 function lookup(tag: string): TagClass | null {
   const lower = tag.trim().toLowerCase();
   const direct = ALIASES[lower] ?? ALIASES[normaliseTag(tag)];
   if (direct) return build(direct[0], direct[1]);
   const norm = normaliseTag(tag);
-  for (const p of STRIP_PREFIXES) {
-    if (norm.startsWith(p)) {
-      const rest = norm.slice(p.length);
-      // SB3's `train/entropy_loss` is caught by the alias table; any other `x/entropy_loss` is
-      // ambiguous in sign, so it falls through to the loss pattern rather than guessing.
-      const a = ALIASES[rest];
-      if (a && rest !== 'entropy_loss') return build(a[0], a[1]);
-    }
+  for (let slash = norm.indexOf('/'); slash >= 0; slash = norm.indexOf('/', slash + 1)) {
+    const a = ALIASES[norm.slice(slash + 1)];
+    if (a) return build(a[0], a[1]);
   }
   for (const [re, role, transform] of PATTERNS) {
     if (re.test(norm)) return build(role, transform);
@@ -225,7 +239,11 @@ export function classifyTag(tag: string): TagClass | null {
   return c;
 }
 
-/** Prefix groups for tags without a role (verl `actor/*`, `critic/*`, `timing_s/*`; TRL `rewards/*`…). */
+/**
+ * Groups of the namespaces the seeds define, for tags without a role (verl `actor/*`, `critic/*`,
+ * `timing_s/*`; TRL `rewards/*`…). Generic namespaces (`train/`, `epoch/`, `eval/`) say nothing about
+ * what a metric is: their unknown tags go to Other (the namespace still makes a section there).
+ */
 const PREFIX_GROUPS: readonly (readonly [RegExp, MetricGroup])[] = [
   [/^(system|sys)\//, 'System'],
   [
@@ -234,10 +252,9 @@ const PREFIX_GROUPS: readonly (readonly [RegExp, MetricGroup])[] = [
   ],
   [/^(rewards?|critic|criteria|final|epoch\/.*reward|scoring|difficulty)\//, 'Reward'],
   [/^(actor|policy|objective)\//, 'Policy'],
-  [/^(train|epoch)\//, 'Loss'],
 ];
 
-/** The chart group of a tag: its role's group, else a group by prefix, else Other. */
+/** The chart group of a tag: its role's group, else its seed namespace's group, else Other. */
 export function groupOf(tag: string): MetricGroup {
   const c = classifyTag(tag);
   if (c) return c.group;

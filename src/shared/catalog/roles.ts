@@ -3,18 +3,38 @@
 // Descriptions and advice are shown to users: provenance (which seed document a convention comes
 // from) stays in these code comments, never in the strings.
 
-/** Chart groups in the seeds' order (seed 000 "Metric Groups", seed 003 plots); unknown tags go to Other. */
-export const GROUPS = ['Reward', 'Loss', 'Policy', 'Performance', 'System', 'Other'] as const;
+/**
+ * Chart groups in the seeds' order (seed 000 "Metric Groups", seed 003 plots), with the optimizer's own
+ * numbers (learning rate, gradient norm: not a loss, not the policy) and progress counters (epoch, steps,
+ * FLOPs) as their own groups; unknown tags go to Other.
+ */
+export const GROUPS = [
+  'Reward',
+  'Loss',
+  'Policy',
+  'Optimizer',
+  'Performance',
+  'Progress',
+  'System',
+  'Other',
+] as const;
 export type MetricGroup = (typeof GROUPS)[number];
 
 /** Groups whose points mean the trainer is training (a stall or an idle GPU only matters then). */
-export const TRAINING_GROUPS: ReadonlySet<MetricGroup> = new Set<MetricGroup>(['Reward', 'Loss', 'Policy']);
+export const TRAINING_GROUPS: ReadonlySet<MetricGroup> = new Set<MetricGroup>([
+  'Reward',
+  'Loss',
+  'Policy',
+  'Optimizer',
+]);
 
 export const GROUP_LABELS: Record<MetricGroup, string> = {
   Reward: 'Reward',
   Loss: 'Loss',
   Policy: 'Policy / KL & entropy',
+  Optimizer: 'Optimizer / learning rate & gradients',
   Performance: 'Performance',
+  Progress: 'Progress',
   System: 'System',
   Other: 'Other',
 };
@@ -57,7 +77,8 @@ export type Role =
   | 'sampling_temperature'
   | 'gpu_temperature'
   | 'episode_length'
-  | 'success_rate';
+  | 'success_rate'
+  | 'progress';
 
 /** Threshold names a healthy range can refer to; resolved per run (see src/core/health/thresholds.ts). */
 export type ThresholdKey =
@@ -174,7 +195,7 @@ export const ROLES: Record<Role, RoleSpec> = {
   },
   // seed 004 `pg_grad_norm`, seed 002 `actor/grad_norm`.
   grad_norm: {
-    group: 'Policy',
+    group: 'Optimizer',
     label: 'Gradient norm',
     description: 'Global gradient norm; monitors gradient scale for stability.',
     // No band at max_grad_norm: HF/TRL log the norm before clipping, so a level above it is normal.
@@ -258,8 +279,9 @@ export const ROLES: Record<Role, RoleSpec> = {
     advice: null,
   },
   // seed 002.
+  // With the critic's other numbers (seed 002 `critic/*`): how well values predict returns, not a loss.
   explained_variance: {
-    group: 'Loss',
+    group: 'Reward',
     label: 'Explained variance',
     description: 'Value function explained variance; 1.0 = perfect predictions, 0.0 = no predictive power.',
     healthy: null,
@@ -299,7 +321,7 @@ export const ROLES: Record<Role, RoleSpec> = {
   },
   // seed 002, 003.
   learning_rate: {
-    group: 'Loss',
+    group: 'Optimizer',
     label: 'Learning rate',
     description: 'Current learning rate for the optimizer.',
     healthy: null,
@@ -427,6 +449,15 @@ export const ROLES: Record<Role, RoleSpec> = {
     group: 'Reward',
     label: 'Success rate',
     description: 'Fraction of samples in this batch considered successful.',
+    healthy: null,
+    advice: null,
+  },
+  // Counters every trainer logs beside its metrics (HF `train/epoch`, `train/total_flos`; SB3 `train/n_updates`,
+  // `time/total_timesteps`; training_progress.json `total_steps`, `training_sessions`).
+  progress: {
+    group: 'Progress',
+    label: 'Progress',
+    description: 'How far training has come (steps, epochs, updates, samples or FLOPs so far).',
     healthy: null,
     advice: null,
   },

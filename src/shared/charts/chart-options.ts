@@ -1,7 +1,7 @@
 // The one chart definition: view settings, series, band, markers and a theme → a chart.js line configuration (no DOM).
 
 import type { ChartConfiguration, ChartDataset, ChartOptions, Scale } from 'chart.js';
-import { formatNumber } from '../format';
+import { formatFull, formatNumber } from '../format';
 import { AXIS_TITLES, formatX, type XAxisMode } from './axis';
 import type { BandRange } from './band';
 import { EARLIER_SESSION_DASH, runColor, runDash, withAlpha, type ChartTheme } from './chart-theme';
@@ -92,10 +92,35 @@ export function lineDatasets(
   return out;
 }
 
-/** The x scale for an axis mode: linear, labelled as steps, durations or clock times. */
+/**
+ * Round tick values inside [min, max] at the spacing chart.js chose. With `bounds: 'data'` chart.js counts its
+ * ticks from the data's first x (25, 1025, 2025…) and adds one at the last: these are the multiples of its
+ * spacing instead (1000, 2000…), the ends left unlabelled.
+ */
+export function roundTicksWithin(
+  ticks: readonly { value: number }[],
+  min: number,
+  max: number,
+): { value: number }[] {
+  if (ticks.length < 3) return [...ticks];
+  const spacing = ticks[1]!.value - ticks[0]!.value;
+  if (!(spacing > 0) || !Number.isFinite(min) || !Number.isFinite(max)) return [...ticks];
+  const out: { value: number }[] = [];
+  const slack = spacing * 1e-9;
+  for (let k = Math.ceil((min - slack) / spacing); k * spacing <= max + slack; k++)
+    out.push({ value: Number((k * spacing).toPrecision(12)) });
+  return out;
+}
+
+/** The x scale for an axis mode: linear, labelled as steps, durations or clock times, ending where the data
+ * ends (not at the next round tick: data ending at 601,600 steps is not drawn on an axis to 800k). */
 export function xScaleOptions(xAxis: XAxisMode, theme: ChartTheme): ScaleOptions {
   return {
     type: 'linear',
+    bounds: 'data',
+    afterBuildTicks(scale: Scale) {
+      scale.ticks = roundTicksWithin(scale.ticks, scale.min, scale.max);
+    },
     grid: { color: theme.grid },
     border: { color: theme.grid },
     title: { display: false, text: AXIS_TITLES[xAxis] },
@@ -119,23 +144,41 @@ export const TOP_PADDING = 8;
 /** Room right of the plot for the last x label, drawn centred on the right edge ("1m 00s" on a time axis). */
 export const RIGHT_PADDING = 18;
 
+/** Tick labels have at least this many significant digits, and more only where ticks would read alike. */
+const TICK_DIGITS = 4;
+const MAX_TICK_DIGITS = 15;
+
+/** The fewest significant digits (from TICK_DIGITS) at which no two neighbouring tick values read the same. */
+export function tickDigits(values: readonly number[]): number {
+  for (let digits = TICK_DIGITS; digits < MAX_TICK_DIGITS; digits++) {
+    let distinct = true;
+    for (let i = 1; i < values.length && distinct; i++)
+      distinct = formatNumber(values[i]!, digits) !== formatNumber(values[i - 1]!, digits);
+    if (distinct) return digits;
+  }
+  return MAX_TICK_DIGITS;
+}
+
 /**
- * The y tick labels: log y labels only the powers of ten (or its one tick), linear y every tick. A label equal
- * to the previous tick's is left blank: a narrow range never shows "1.5 / 1.5" as if the metric moved.
+ * The y tick labels: a single tick (a flat series, one point) shows its value in full; log y labels only the
+ * powers of ten; linear y every tick, with as many digits as it takes for neighbouring labels to differ (a
+ * narrow range reads 722.5180 / 722.5182, never "722.5" twice). A label still equal to the previous tick's
+ * is left blank.
  */
 export function yTickLabel(
   logY: boolean,
 ): (v: number | string, i: number, ticks: { value: number }[]) => string {
-  const label = (n: number, single: boolean): string => {
-    if (!logY || single) return formatNumber(n);
+  const label = (n: number, digits: number): string => {
+    if (!logY) return formatNumber(n, digits);
     const e = Math.log10(n);
     return Math.abs(e - Math.round(e)) < 1e-9 ? formatNumber(n) : '';
   };
   return (v, i, ticks) => {
-    const single = ticks.length === 1;
-    const text = label(Number(v), single);
+    if (ticks.length === 1) return formatFull(Number(v));
+    const digits = logY ? TICK_DIGITS : tickDigits(ticks.map((t) => t.value));
+    const text = label(Number(v), digits);
     const prev = i > 0 ? ticks[i - 1] : undefined;
-    return text !== '' && prev !== undefined && label(prev.value, single) === text ? '' : text;
+    return text !== '' && prev !== undefined && label(prev.value, digits) === text ? '' : text;
   };
 }
 

@@ -1,4 +1,5 @@
-// The y-range rules: pad around a flat series (one tick, never a zig-zag) and the "ignore outliers" percentile range.
+// The y-range rules: pad around a flat series (one tick, never a zig-zag; flat within the data's precision
+// too) and the "ignore outliers" percentile range.
 
 import type { Pt } from './series-model';
 
@@ -8,9 +9,17 @@ const OUTLIER_MARGIN = 0.1;
 /** Percentiles are taken over at most this many values (an even stride through longer series). */
 const OUTLIER_SAMPLE = 4096;
 
+/**
+ * Values whose whole span is at most this fraction of their magnitude are flat: a change below the data's
+ * precision (float32 keeps ~7 digits; a W&B disk gauge 722.51797 → 722.51799 GB is its last bits) is not a
+ * climb to fill the chart with. The render check's flat-line invariant uses the same bound.
+ */
+export const FLAT_RELATIVE_SPAN = 1e-6;
+
 /** What the y scale needs beyond chart.js's own fit: hard bounds (outliers ignored) and the flat value, if any. */
 export interface YFit {
-  /** Every drawn value is this one (a single point, or a constant metric); null otherwise. */
+  /** Every drawn value is this one (a single point, a constant metric), or they agree on every digit up to
+   * their precision (then this is the value with those digits); null otherwise. */
   flat: number | null;
   /** Suggested bounds that give a flat series room around it. */
   suggestedMin: number | undefined;
@@ -29,25 +38,35 @@ export function drawnValues(series: readonly { raw: readonly Pt[] }[], logY: boo
   return out;
 }
 
-/** The value every element equals, or null (none, or two different ones). */
-export function flatValue(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const v = values[0]!;
-  for (const x of values) if (x !== v) return null;
-  return v;
+/**
+ * The value a series of values from `lo` to `hi` is flat at: lo when they are equal; when their span is
+ * within FLAT_RELATIVE_SPAN of their magnitude, the value written with the significant digits both agree
+ * on (722.51797 and 722.51799 → 722.518); null when they differ by more.
+ */
+export function flatLevel(lo: number, hi: number): number | null {
+  if (lo === hi) return lo;
+  if (!(hi - lo <= FLAT_RELATIVE_SPAN * Math.max(Math.abs(lo), Math.abs(hi)))) return null;
+  let agreed = (lo + hi) / 2;
+  for (let digits = 1; digits <= 17; digits++) {
+    const a = lo.toPrecision(digits);
+    if (a !== hi.toPrecision(digits)) break;
+    agreed = Number(a);
+  }
+  return agreed;
 }
 
-/** flatValue of the drawn values, without collecting them (this runs on every frame a chart draws). */
+/** The flat level of the drawn values, without collecting them (this runs on every frame a chart draws). */
 function flatDrawnValue(series: readonly { raw: readonly Pt[] }[], logY: boolean): number | null {
-  let flat: number | null = null;
+  let lo = Infinity;
+  let hi = -Infinity;
   for (const s of series) {
     for (const p of s.raw) {
       if (!Number.isFinite(p.y) || (logY && p.y <= 0)) continue;
-      if (flat === null) flat = p.y;
-      else if (p.y !== flat) return null;
+      if (p.y < lo) lo = p.y;
+      if (p.y > hi) hi = p.y;
     }
   }
-  return flat;
+  return lo > hi ? null : flatLevel(lo, hi);
 }
 
 /** Room around a constant value: ±10 % of it (±1 around 0) on a linear axis, a factor of 2 on a log one. */

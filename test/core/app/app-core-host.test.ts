@@ -161,6 +161,30 @@ describe('settings and thresholds', () => {
     await b.dispose();
   });
 
+  test('the x-axis mode and ignore outliers are kept per folder: the next folder opens with its own', async () => {
+    const db = join(tmp, 'folder-view', 'rlwatch.db');
+    const first = klRun('view-first', 0.05);
+    const second = klRun('view-second', 0.05);
+    const a = new AppCore({ host: HOST, store: openAppStore({ path: db }) });
+    await a.open(first);
+    a.setSettings({ xAxis: 'wall', ignoreOutliers: true, smoothing: 0.8 });
+    // The window's own view save keeps the folder's settings in the same record.
+    a.saveView({ pinned: ['approx_kl'] });
+    await a.open(second);
+    expect(a.getSettings()).toMatchObject({ xAxis: 'step', ignoreOutliers: false, smoothing: 0.8 });
+    a.setSettings({ xAxis: 'relative' });
+    await a.open(first);
+    expect(a.getSettings()).toMatchObject({ xAxis: 'wall', ignoreOutliers: true });
+    await a.dispose();
+    // And after a restart.
+    const b = new AppCore({ host: HOST, store: openAppStore({ path: db }) });
+    await b.open(second);
+    expect(b.getSettings()).toMatchObject({ xAxis: 'relative', ignoreOutliers: false, smoothing: 0.8 });
+    await b.open(first);
+    expect(b.getSettings()).toMatchObject({ xAxis: 'wall', ignoreOutliers: true });
+    await b.dispose();
+  });
+
   test('settings.set applies new thresholds to the runs already open', async () => {
     const root = klRun('live-thresholds', 0.05);
     const core = new AppCore({ host: HOST, store: openStore({ path: null }) });
@@ -300,6 +324,10 @@ describe('machine health from live samples', () => {
       'System/GPU_Memory_Percent/gpu0',
     ]);
     expect(points[2]!.value).toBeCloseTo(98.75);
+    // A late read's repeated figures are no new sample of the GPU.
+    expect(machinePoints({ ...snap(5, 2000), gpusStale: true }).map((p) => p.tag)).toEqual([
+      'System/Memory_Percent',
+    ]);
     const engine = new HealthEngine({ clock: () => 0 });
     const fire = (trainingAt: number | null): string[] => {
       const e = new HealthEngine({ clock: () => 0 });

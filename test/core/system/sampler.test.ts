@@ -55,6 +55,15 @@ const flush = async (): Promise<void> => {
 
 const host = async () => ({ cpuPct: 12.5, memPct: 40, memUsedMiB: 4096, memTotalMiB: 10240 });
 
+type NvidiaSampleLike = Awaited<ReturnType<NvidiaSource['sample']>>;
+
+/** A recorded 2-GPU machine (two RTX 2080s). */
+function dual(): NvidiaGpu[] {
+  const r = parseNvidiaXml(readXml('dual_2080-v13.xml'), 0);
+  if (!r.ok) throw new Error(r.message);
+  return r.value.gpus;
+}
+
 function t4(): NvidiaGpu[] {
   const r = parseNvidiaXml(readXml('tesla-t4.xml'), 0);
   if (!r.ok) throw new Error(r.message);
@@ -260,6 +269,7 @@ describe('SystemSampler', () => {
       type: 'system',
       cpuPct: 12.5,
       memPct: 40,
+      gpusStale: false,
       gpus: [
         {
           index: 0,
@@ -350,11 +360,44 @@ describe('RingBuffer', () => {
     expect(seen.map((s) => s.t - seen[0]!.t).slice(0, 4)).toEqual([0, 1000, 2000, 3000]);
     // The hung query is not started again every tick.
     expect(calls).toBe(2);
-    // A late GPU value is shown while it is recent, then the panel is told nvidia-smi stopped answering.
-    expect(seen[1]!.gpus).toEqual(gpus);
-    expect(seen.at(-1)!.gpus).toBeNull();
+    // The last GPU read stays, marked stale (never an empty list), and the panel is told nvidia-smi stopped answering.
+    expect(seen[0]!.gpusStale).toBeUndefined();
+    expect(seen.slice(1).every((s) => s.gpusStale === true && s.gpus === gpus)).toBe(true);
     expect(seen.at(-1)!.nvidia).toMatchObject({ state: 'failing', error: { kind: 'timeout' } });
     // The timeout status is announced once, when it starts.
     expect(seen.filter((x) => x.nvidia.state === 'failing' && x.nvidiaChanged)).toHaveLength(1);
+  });
+
+  it('a 2-GPU machine never reads as "no GPU" between two samples: a late or empty read repeats the last, stale', async () => {
+    const clock = new FakeClock();
+    const gpus = dual();
+    const ok = { state: 'ok' as const, gpuCount: 2, driverVersion: '1' };
+    // Fresh, a stream restarting (no rows yet), a read past the tick's deadline (a loaded machine), a timeout,
+    // fresh again; then nvidia-smi says there is no GPU.
+    const answers: Array<() => Promise<NvidiaSampleLike>> = [
+      async () => ({ gpus, status: ok, changed: true }),
+      async () => ({ gpus: null, status: ok, changed: false }),
+      () => new Promise((r) => clock.setTimeout(() => r({ gpus, status: ok, changed: false }), 1500)),
+      async () => ({
+        gpus: null,
+        status: { state: 'failing', message: 't', error: { kind: 'timeout', timeoutMs: 5000 } },
+        changed: true,
+      }),
+      async () => ({ gpus, status: ok, changed: true }),
+      async () => ({ gpus: null, status: { state: 'absent', message: 'no', reason: 'no' }, changed: true }),
+    ];
+    let call = 0;
+    const nvidia = { sample: () => answers[Math.min(call++, answers.length - 1)]!() };
+    const sampler = new SystemSampler({ host, nvidia }, { clock, intervalMs: 1000 });
+    const lines: ReturnType<typeof toSystemWatchLine>[] = [];
+    sampler.subscribe((s) => lines.push(toSystemWatchLine(s, s.t)));
+    sampler.start();
+    await clock.advance(7_500);
+    sampler.stop();
+    const shape = lines.map(
+      (l) => `${l.gpus.map((g) => g.index).join('+') || 'none'}${l.gpusStale ? ' stale' : ''}`,
+    );
+    // The late read lands during the next tick: that tick is fresh again.
+    expect(shape.slice(0, 7)).toEqual(['0+1', '0+1 stale', '0+1 stale', '0+1', '0+1 stale', '0+1', 'none']);
   });
 });

@@ -133,7 +133,14 @@ describe('watch session on a live demo', () => {
     expect(lines.filter((l) => l.type === 'alert')).toEqual([fakeAlert]);
 
     systemListener!({ t: 5, cpuPct: 12.5, memPct: null } as unknown as SystemSnapshot);
-    expect(lines[lines.length - 1]).toEqual({ t: 42, type: 'system', cpuPct: 12.5, memPct: null, gpus: [] });
+    expect(lines[lines.length - 1]).toEqual({
+      t: 42,
+      type: 'system',
+      cpuPct: 12.5,
+      memPct: null,
+      gpusStale: false,
+      gpus: [],
+    });
     session.close();
     expect(systemListener).toBeNull();
   });

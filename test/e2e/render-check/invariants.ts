@@ -1,5 +1,6 @@
 // The render check's invariants: pure functions over a drawn chart's state (and the page's text), one per rule.
 
+import { FLAT_RELATIVE_SPAN } from '../../../src/shared/charts/y-range';
 import type { ChartState, PointState } from './chart-state';
 
 export type InvariantName =
@@ -22,8 +23,8 @@ export interface Failure {
 export const THRESHOLDS = {
   /** A point mark must be at least this radius (CSS px) to be visible. */
   minMarkRadius: 1,
-  /** A series whose values span at most this fraction of their magnitude is flat. */
-  flatRelativeSpan: 1e-6,
+  /** A series whose values span at most this fraction of their magnitude is flat (the charts' own rule). */
+  flatRelativeSpan: FLAT_RELATIVE_SPAN,
   /** A flat series may spread over less than this many pixel rows (sub-pixel rounding). */
   flatPixelSpread: 1,
   /** A tick label may overhang the canvas by this much (anti-aliasing) before it counts as clipped. */

@@ -5,7 +5,7 @@ import type { RunInfo } from '../../../src/shared/domain';
 import { filterConfig, flattenConfig } from '../../../src/renderer/src/lib/config';
 import { formatAgo, formatDuration } from '../../../src/renderer/src/lib/format';
 import { LIVE_WINDOW_MS, runStatus } from '../../../src/renderer/src/lib/run-status';
-import { compileFilter, groupTags, KNOWN_PROGRESS_FIELDS } from '../../../src/renderer/src/lib/tags';
+import { compileFilter, groupTags } from '../../../src/renderer/src/lib/tags';
 
 describe('tag groups', () => {
   const tags = [
@@ -18,26 +18,32 @@ describe('tag groups', () => {
     'Performance/Generation_TokensPerSec',
     'entropy',
   ];
-  const progressFields = new Set(KNOWN_PROGRESS_FIELDS);
 
-  test('groups follow the seeds order, unknown tags go to Other, progress fields are not charts', () => {
-    const g = groupTags(tags, { progressFields, filter: null, pinned: new Set() });
+  test('groups follow the seeds order, unknown tags go to Other, progress counters are charts too', () => {
+    const g = groupTags(tags, { filter: null, pinned: new Set() });
     expect(g.groups.map((x) => x.group)).toEqual([
       'Reward',
       'Loss',
       'Policy',
       'Performance',
+      'Progress',
       'System',
       'Other',
     ]);
     expect(g.groups.find((x) => x.group === 'Policy')!.tags).toEqual(['approx_kl', 'entropy']);
-    expect(g.groups.flatMap((x) => x.tags)).not.toContain('max_steps');
+    expect(g.groups.find((x) => x.group === 'Progress')!.tags).toEqual(['max_steps']);
     expect(g.groups.at(-1)!.tags).toEqual(['my_custom_metric']);
+  });
+
+  test('every series is a chart: the set inspect, watch and export list (a training_progress.json snapshot too)', () => {
+    // The top-level fields of a training_progress.json are both progress fields and series: charts.
+    const snapshot = ['total_steps', 'training_sessions', 'epoch', 'total_flos', 'rollout/ep_rew_mean'];
+    const g = groupTags(snapshot, { filter: null, pinned: new Set() });
+    expect(g.groups.flatMap((x) => x.tags).sort()).toEqual([...snapshot].sort());
   });
 
   test('pinned tags come out first and only once; the filter applies to them too', () => {
     const g = groupTags(tags, {
-      progressFields,
       filter: compileFilter('kl|loss').re,
       pinned: new Set(['Train/Loss']),
     });

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { xAxisFor } from '../../../src/shared/charts/axis';
 import { COLLAPSE_ABOVE, groupTags, namespaceOf, sectionOpen } from '../../../src/renderer/src/lib/tags';
 
-const none = { progressFields: new Set<string>(), filter: null, pinned: new Set<string>() };
+const none = { filter: null, pinned: new Set<string>() };
 
 /** The clnzftry W&B run's system stats (16 CPU cores, one GPU), as its .wandb file names them. */
 const WANDB_SYSTEM = [

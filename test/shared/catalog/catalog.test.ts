@@ -83,6 +83,35 @@ describe('classifyTag', () => {
     expect(classifyTag('system/gpu.0.temp')?.group).toBe('System');
   });
 
+  it("groups by the metric's own name, not by a generic namespace (train/, history/)", () => {
+    // HF Trainer, SB3 and training_progress.json counters are progress, wherever a writer puts them.
+    for (const tag of [
+      'train/epoch',
+      'train/total_flos',
+      'train/episode',
+      'train/n_updates',
+      'time/total_timesteps',
+      'total_steps',
+      'training_sessions',
+      'epoch',
+    ])
+      expect([tag, groupOf(tag)]).toEqual([tag, 'Progress']);
+    // The optimizer's numbers are neither a loss nor the policy (a supervised fine-tune has no policy).
+    for (const tag of ['train/learning_rate', 'learning_rate', 'grad_norm', 'train/grad_norm', 'actor/lr'])
+      expect([tag, groupOf(tag)]).toEqual([tag, 'Optimizer']);
+    expect(groupOf('train/explained_variance')).toBe('Reward');
+    expect(groupOf('explained_variance')).toBe('Reward');
+    // A training_progress.json history keeps SB3's names under history/: the same roles.
+    expect(classifyTag('history/rollout/ep_rew_mean')?.role).toBe('reward');
+    expect(groupOf('history/rollout/ep_rew_mean')).toBe('Reward');
+    expect(groupOf('history/rollout/ep_len_mean')).toBe('Performance');
+    expect(classifyTag('history/train/entropy_loss')).toMatchObject({ role: 'entropy', transform: 'negate' });
+    // An unknown train/ tag is not a loss for its namespace.
+    expect(groupOf('train/some_counter')).toBe('Other');
+    expect(groupOf('train/loss')).toBe('Loss');
+    expect(groupOf('train/value_loss')).toBe('Loss');
+  });
+
   it('returns null for unknown tags; they group by prefix', () => {
     expect(classifyTag('foo/bar_baz')).toBeNull();
     expect(groupOf('foo/bar_baz')).toBe('Other');

@@ -12,6 +12,8 @@ import {
   TOP_PADDING,
   xScaleOptions,
   yBounds,
+  roundTicksWithin,
+  tickDigits,
   yTickLabel,
   yScaleOptions,
   type ChartSpec,
@@ -91,6 +93,19 @@ describe('x axis', () => {
     expect(x.type).toBe('linear');
     expect(tickLabel(x, 12_000)).toBe('12k');
     expect((x as { title: { text: string } }).title.text).toBe('step');
+  });
+
+  test('the x axis ends where the data ends, not at the next round tick; its ticks stay round', () => {
+    for (const mode of ['step', 'relative', 'wall'] as const)
+      expect((xScaleOptions(mode, theme) as { bounds?: string }).bounds).toBe('data');
+    // chart.js with bounds 'data' counts from the data's first x: 25, 1025, … and ends on the last.
+    const fromData = [25, 1025, 2025, 3025, 4025, 5000].map((value) => ({ value }));
+    expect(roundTicksWithin(fromData, 25, 5000).map((t) => t.value)).toEqual([1000, 2000, 3000, 4000, 5000]);
+    const sb3 = [2048, 202048, 402048, 601600].map((value) => ({ value }));
+    expect(roundTicksWithin(sb3, 2048, 601600).map((t) => t.value)).toEqual([200000, 400000, 600000]);
+    expect(
+      roundTicksWithin([{ value: 0.1 }, { value: 0.2 }, { value: 0.3 }], 0.1, 0.3).map((t) => t.value),
+    ).toEqual([0.1, 0.2, 0.3]);
   });
 
   test('wall axis labels clock times (with the date when the visible span is over a day)', () => {
@@ -218,9 +233,23 @@ describe('truthful y-axes', () => {
   const labels = (logY: boolean, ...values: number[]): string[] =>
     values.map((v, i, all) => yTickLabel(logY)(v, i, ticks(...all)));
 
-  test('two ticks that format alike never both show the label: the second is blank', () => {
-    expect(labels(false, 1.49995, 1.50001, 1.6)).toEqual(['1.5', '', '1.6']);
+  test('tick labels carry as many digits as it takes to differ', () => {
+    // A narrow range: chart.js's ticks 722.5179 … 722.5181 all read "722.5" at four digits.
+    expect(labels(false, 722.51795, 722.518, 722.51805, 722.5181)).toEqual([
+      '722.51795',
+      '722.518',
+      '722.51805',
+      '722.5181',
+    ]);
+    expect(labels(false, 1.4, 1.5, 1.6)).toEqual(['1.4', '1.5', '1.6']);
     expect(labels(false, 1, 2, 3)).toEqual(['1', '2', '3']);
+    expect(tickDigits([0.1, 0.2])).toBe(4);
+  });
+
+  test('a lone tick shows its value in full (a single value, a flat series)', () => {
+    expect(labels(false, 54713.18)).toEqual(['54713.18']);
+    expect(labels(false, Math.fround(0.1))).toEqual(['0.1']);
+    expect(labels(false, 5.27162132754432e20)).toEqual(['5.27162132754432e+20']);
   });
 
   test('log y labels the powers of ten, and a lone tick whatever it is', () => {

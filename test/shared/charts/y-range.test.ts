@@ -5,8 +5,9 @@ import {
   clippedPoints,
   drawnValues,
   fitY,
+  FLAT_RELATIVE_SPAN,
+  flatLevel,
   flatPadding,
-  flatValue,
   outlierRange,
   quantile,
 } from '../../../src/shared/charts/y-range';
@@ -17,10 +18,29 @@ const line = (...ys: number[]): { raw: { x: number; y: number }[] } => ({
 
 describe('flat series', () => {
   test('a constant or single value is flat; NaN gaps do not count; two values are not', () => {
-    expect(flatValue(drawnValues([line(1.5, NaN, 1.5), line(1.5)], false))).toBe(1.5);
-    expect(flatValue([7])).toBe(7);
-    expect(flatValue([1.5, 1.5000001])).toBeNull();
-    expect(flatValue([])).toBeNull();
+    expect(fitY([line(1.5, NaN, 1.5), line(1.5)], false, false).flat).toBe(1.5);
+    expect(fitY([line(7)], false, false).flat).toBe(7);
+    expect(fitY([line(1.5, 1.5001)], false, false).flat).toBeNull();
+    expect(fitY([line(NaN)], false, false).flat).toBeNull();
+    expect(drawnValues([line(1.5, NaN, 1.5), line(1.5)], false)).toEqual([1.5, 1.5, 1.5]);
+  });
+
+  test("a change below the data's precision is flat, at the digits the values agree on", () => {
+    // A W&B disk gauge: 722.51797 → 722.51799 GB (a relative span of 3e-8) drew as a climb over the whole chart.
+    const disk = line(722.51797, 722.51798, 722.51799, 722.51797);
+    const fit = fitY([disk], false, false);
+    expect(fit.flat).toBe(722.518);
+    expect(fit.suggestedMin).toBeCloseTo(650.27, 1);
+    // float32's last bits: 0.1f and its neighbour.
+    const f = Math.fround(0.1);
+    const next = new Float32Array(
+      new Uint32Array([new Uint32Array(new Float32Array([f]).buffer)[0]! + 1]).buffer,
+    )[0]!;
+    expect(flatLevel(f, next)).toBeCloseTo(0.1, 7);
+    // A real change, however small next to its magnitude above the bound, is not flat; nor is one near zero.
+    expect(flatLevel(1000, 1000 * (1 + 10 * FLAT_RELATIVE_SPAN))).toBeNull();
+    expect(flatLevel(0, 1e-12)).toBeNull();
+    expect(flatLevel(-2, -2)).toBe(-2);
   });
 
   test('padding: ±10 % linear, ±1 around zero, a factor of two on log', () => {

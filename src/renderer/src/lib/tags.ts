@@ -1,19 +1,6 @@
-// Which tags become charts and in which group: catalog groups in seed order, split by tag namespace; progress fields left out.
+// Which tags become charts and in which group: every series is a chart, in catalog groups split by tag namespace.
 
 import { GROUPS, groupOf, type MetricGroup } from '../../../shared/catalog';
-
-/** Progress fields a training_progress.json commonly has, used until the run's details name its own. */
-export const KNOWN_PROGRESS_FIELDS = [
-  'completed_chunks',
-  'total_chunks',
-  'requests_done',
-  'total_requests',
-  'global_step',
-  'current_step',
-  'max_steps',
-  'total_steps',
-  'num_train_epochs',
-];
 
 /** The charts of one namespace (`train/`, `rollout/`, `system/cpu`…) inside a catalog group. */
 export interface TagSection {
@@ -97,17 +84,17 @@ export function compileFilter(text: string): { re: RegExp | null; error: string 
 }
 
 /**
- * Chart tags grouped in the seeds' order: progress fields are not charts (the sidebar shows them),
- * tags not matching the filter are dropped, pinned tags go into their own first group.
+ * Chart tags grouped in the seeds' order. Every series the run has is a chart (the set `inspect`, `watch`
+ * and export list: progress counters too, in the Progress group); tags not matching the filter are dropped,
+ * pinned tags go into their own first group.
  */
 export function groupTags(
   tags: Iterable<string>,
-  opts: { progressFields: ReadonlySet<string>; filter: RegExp | null; pinned: ReadonlySet<string> },
+  opts: { filter: RegExp | null; pinned: ReadonlySet<string> },
 ): { pinned: string[]; groups: TagGroup[] } {
   const byGroup = new Map<MetricGroup, string[]>();
   const pinned: string[] = [];
   for (const tag of new Set(tags)) {
-    if (opts.progressFields.has(tag)) continue;
     if (opts.filter && !opts.filter.test(tag)) continue;
     if (opts.pinned.has(tag)) {
       pinned.push(tag);
