@@ -66,6 +66,8 @@ const chartViewSchema = z.strictObject({
   logY: z.boolean(),
   smoothing: z.number().min(0).max(0.999),
   ignoreOutliers: z.boolean(),
+  /** Draw a restarted run's earlier sessions, faded, as the chart does (default on). */
+  earlierSessions: z.boolean().optional(),
   /** The visible x window when zoomed, in the x axis' own units; absent: the whole series. */
   xRange: z
     .strictObject({ min: finite, max: finite })

@@ -96,7 +96,6 @@ describe('sessions and writers on the dashboard', () => {
 
   test('train and test event files written at once are two series, each with its own values, not a restart', async () => {
     await page.locator('.run-select[data-run="keras"]').click();
-    await page.screenshot({ path: '/tmp/keras.png' });
     await page.locator('figure.chart[data-tag="loss (writer 2)"]').waitFor();
     expect(await page.locator('.run-select[data-run="keras"] .restarts').count()).toBe(0);
     await expect.poll(async () => (await lines(page, 'loss'))['keras']?.n).toBe(10);

@@ -20,7 +20,7 @@ export type FigureArgs = RequestArgs['export.figure'];
 /** What a chart figure is drawn from: the app's held series, its alerts, and each run's thresholds and wording. */
 export interface ChartSource {
   runs(): readonly string[];
-  window(run: string, tag: string, q: WindowQuery): SeriesWindow | null;
+  window(run: string, tag: string, q: WindowQuery & { session?: number }): SeriesWindow | null;
   alerts(): readonly AlertInfo[];
   /** The thresholds the bands use: as the engine resolved them for the run, the user's settings over them. */
   thresholds(run: string): Record<string, number>;
@@ -35,8 +35,18 @@ export function figureFileName(tag: string, format: 'png' | 'svg'): string {
   return `${tag.replace(/[^\w.-]+/g, '_').replace(/^\.+/, '_') || 'chart'}.${format}`;
 }
 
-/** One run's drawn lines, as the dashboard's own RunSeries builds them (null when the run lacks the tag). */
-function runSeries(source: ChartSource, run: string, args: FigureArgs, maxPoints: number): RunSeries | null {
+/** Earlier sessions a chart figure draws per run at most, as the dashboard does. */
+const MAX_EARLIER_SESSIONS = 8;
+
+/** One run's drawn lines, as the dashboard's own RunSeries builds them (null when the run lacks the tag); with
+ * `session`, that earlier session's own points. */
+function runSeries(
+  source: ChartSource,
+  run: string,
+  args: FigureArgs,
+  maxPoints: number,
+  session?: number,
+): RunSeries | null {
   const { tag, view } = args;
   let q: WindowQuery = { pixels: WINDOW_PIXELS };
   if (view.xRange) {
@@ -46,7 +56,7 @@ function runSeries(source: ChartSource, run: string, args: FigureArgs, maxPoints
     const origin = probe.extent?.wallMin ?? 0;
     q = { pixels: WINDOW_PIXELS, ...toQueryRange(view.xAxis, view.xRange.min, view.xRange.max, origin) };
   }
-  const w = source.window(run, tag, q);
+  const w = source.window(run, tag, session === undefined ? q : { ...q, session });
   if (!w) return null;
   const s = new RunSeries(run);
   s.setWindow(w, maxPoints, view.xRange !== undefined);
@@ -96,6 +106,21 @@ export function chartFigure(source: ChartSource, args: FigureArgs): Figure {
       { logY: args.view.logY, pixels: args.width * args.scale, drawn: s.raw.length },
     ),
   }));
+  // A restarted run's earlier sessions, faded in its colour, as the chart draws them when they are on.
+  if (args.view.earlierSessions !== false)
+    drawn.forEach((s, i) => {
+      for (const x of s.sessions.slice(0, -1).slice(-MAX_EARLIER_SESSIONS)) {
+        const e = runSeries(source, s.run, args, maxPoints, x.index);
+        if (e)
+          series.push({
+            run: `${s.run} · session ${x.index}`,
+            raw: e.raw,
+            smoothed: e.smoothed,
+            colorIndex: i,
+            faded: true,
+          });
+      }
+    });
   const description = band ? roleText(band.role, source.scope(drawn[0]!.run)).description : null;
   const markers = buildMarkers(drawn, alerts, args.view.xAxis, null);
   const subtitle = [

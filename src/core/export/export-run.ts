@@ -253,7 +253,11 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
     const run = figureRunOf(
       { run: d.run, config: read.config },
       root,
-      shownSeries(series, (s) => formatOf.get(s) ?? 'json'),
+      shownSeries(
+        series,
+        (s) => formatOf.get(s) ?? 'json',
+        (s) => fileOf.get(s) ?? '',
+      ),
       { userThresholds: opts.userThresholds, ...(alerts ? { alerts } : {}) },
     );
     const plan = planRunFigures(run, figureOpts);

@@ -6,7 +6,8 @@ import { seriesFacts } from '../../shared/charts/figure-notes';
 import type { Pt } from '../../shared/charts/series-model';
 import { smooth } from '../../shared/charts/smoothing';
 import type { RestartMark } from '../../shared/domain';
-import { lowerBound, minMaxIndices } from '../series/downsample';
+import { minMaxIndices } from '../series/downsample';
+import { LiveView, type ViewPoints } from '../series/live-view';
 import type { ScalarSeries } from '../series/scalar-series';
 
 export interface LineOptions {
@@ -21,52 +22,42 @@ export interface LineOptions {
   logY?: boolean;
 }
 
-/** A figure's series: the lines, and where the run restarted (steps went back) in this tag. */
+/** A figure's series: the lines, where the run restarted (steps went back) in this tag, and its earlier sessions. */
 export interface FigureLines extends SeriesLines {
   restarts: Pick<RestartMark, 'step' | 'wallTime'>[];
+  /** Each earlier session's own lines (faded), oldest first; none when the tag never restarted. */
+  earlier: SeriesLines[];
 }
 
-/**
- * The points of a tag across its files, in file order, with the dashboard's restart rule (TensorBoard's
- * preemption rule): a step lower than the highest kept starts over there, and earlier points with step ≥ it
- * leave the line, so a resumed run never draws as a zig-zag. Then the step window, then x by the axis mode.
- */
-function columns(
-  parts: readonly ScalarSeries[],
-  o: LineOptions,
-): { xs: Float64Array; ys: Float64Array; restarts: FigureLines['restarts'] } {
-  let n = 0;
-  for (const s of parts) n += s.length;
-  const steps = new Float64Array(n);
-  const walls = new Float64Array(n);
-  const ys = new Float64Array(n);
-  const restarts: FigureLines['restarts'] = [];
-  let origin = Number.NaN;
-  for (const s of parts) if (s.length > 0 && !(origin <= s.wallTime(0))) origin = s.wallTime(0);
-  let k = 0;
-  for (const s of parts) {
-    for (let i = 0; i < s.length; i++) {
-      const step = s.step(i);
-      if (k > 0 && step < steps[k - 1]!) {
-        k = lowerBound(steps, step, 0, k); // steps[0, k) never decrease
-        restarts.push({ step, wallTime: s.wallTime(i) });
-      }
-      steps[k] = step;
-      walls[k] = s.wallTime(i);
-      ys[k] = s.value(i);
-      k++;
-    }
-  }
+/** The tag's files as the dashboard reads them: one live view (the restart rule cuts in), every session kept. */
+function viewOf(parts: readonly ScalarSeries[]): LiveView {
+  const view = new LiveView();
+  view.setParts(parts, 'bulk');
+  view.feed(Number.POSITIVE_INFINITY);
+  return view;
+}
+
+/** Points (in write order, steps never decreasing) → the step window, then x by the axis mode. */
+function columns(p: ViewPoints, origin: number, o: LineOptions): { xs: Float64Array; ys: Float64Array } {
+  const k = p.steps.length;
   const xs = new Float64Array(k);
+  const ys = new Float64Array(k);
   let m = 0;
   for (let i = 0; i < k; i++) {
-    const step = steps[i]!;
+    const step = p.steps[i]!;
     if (o.steps && (step < o.steps.min || step > o.steps.max)) continue;
-    xs[m] = xOf(o.xAxis, step, walls[i]!, origin);
-    ys[m] = ys[i]!;
+    xs[m] = xOf(o.xAxis, step, p.wallTimes[i]!, origin);
+    ys[m] = p.values[i]!;
     m++;
   }
-  return { xs: xs.subarray(0, m), ys: ys.subarray(0, m), restarts };
+  return { xs: xs.subarray(0, m), ys: ys.subarray(0, m) };
+}
+
+/** The zero of the relative axis: the run's first point, earlier sessions included. */
+function originOf(view: LiveView): number {
+  let origin = Number.NaN;
+  for (const s of view.sessions()) if (s.startWall !== null && !(origin <= s.startWall)) origin = s.startWall;
+  return Number.isFinite(origin) ? origin : (view.extent()?.wallMin ?? Number.NaN);
 }
 
 /** Whether xs never decreases (wall time can go back where steps do not: then sort). */
@@ -93,9 +84,9 @@ function pick(xs: Float64Array, ys: ArrayLike<number>, keep: Int32Array | null, 
   return out;
 }
 
-/** One series of a figure: raw and (with smoothing on) smoothed lines, downsampled to the plot's pixels. */
-export function figureLines(label: string, parts: readonly ScalarSeries[], o: LineOptions): FigureLines {
-  const read = columns(parts, o);
+/** Raw and (with smoothing on) smoothed lines of some points, downsampled to the plot's pixels. */
+function lines(label: string, p: ViewPoints, origin: number, o: LineOptions): SeriesLines {
+  const read = columns(p, origin, o);
   const { xs, ys } = sortedByX(read.xs, read.ys);
   const n = xs.length;
   const pixels = Math.max(1, Math.round(o.pixels));
@@ -103,9 +94,38 @@ export function figureLines(label: string, parts: readonly ScalarSeries[], o: Li
   const keep = n > 4 * pixels ? minMaxIndices(xs, ys, 0, n, xs[0]!, xs[n - 1]!, pixels) : null;
   const raw = pick(xs, ys, keep, logY);
   const facts = seriesFacts(xs, ys, { logY, pixels, drawn: raw.length });
-  if (!(o.smoothing > 0)) return { run: label, raw, smoothed: raw, facts, restarts: read.restarts };
+  if (!(o.smoothing > 0)) return { run: label, raw, smoothed: raw, facts };
   const sm = smooth(ys, o.smoothing);
   // The smoothed line keeps its own per-pixel extremes (they are not where the raw ones are).
   const smKeep = n > 4 * pixels ? minMaxIndices(xs, sm, 0, n, xs[0]!, xs[n - 1]!, pixels) : null;
-  return { run: label, raw, smoothed: pick(xs, sm, smKeep, logY), facts, restarts: read.restarts };
+  return { run: label, raw, smoothed: pick(xs, sm, smKeep, logY), facts };
+}
+
+/**
+ * One series of a figure as the dashboard draws it: the live view of the tag's files (TensorBoard's preemption
+ * rule: a resumed run never draws as a zig-zag) and, unless `currentOnly`, every earlier session whole, faded
+ * (a crashed session's points past the restart stay visible, as on the dashboard).
+ */
+export function figureLines(
+  label: string,
+  parts: readonly ScalarSeries[],
+  o: LineOptions & { currentOnly?: boolean },
+): FigureLines {
+  const view = viewOf(parts);
+  const origin = originOf(view);
+  const current = lines(label, view.gather(0, view.length), origin, o);
+  const earlier: SeriesLines[] = [];
+  if (!o.currentOnly)
+    for (let k = 1; k < view.sessionCount; k++)
+      earlier.push({ ...lines(`${label} · session ${k}`, view.sessionPoints(k)!, origin, o), faded: true });
+  return {
+    ...current,
+    restarts: view.restarts.map((r) => ({ step: r.step, wallTime: r.wallTime })),
+    earlier,
+  };
+}
+
+/** A panel's lines: each series, then the earlier sessions of each in its colour (drawn faded, under them). */
+export function withEarlier(list: readonly FigureLines[]): SeriesLines[] {
+  return [...list, ...list.flatMap((l, i) => l.earlier.map((e) => ({ ...e, colorIndex: i })))];
 }

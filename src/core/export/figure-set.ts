@@ -6,11 +6,12 @@ import { resolveBand, type BandInfo } from '../../shared/charts/band';
 import type { Figure, FigurePanel } from '../../shared/charts/figure';
 import { alertsFor, buildMarkers } from '../../shared/charts/markers';
 import type { AlertInfo } from '../../shared/domain';
-import { bestFormatParts, type SourceFormatName } from '../../shared/formats';
+import type { SourceFormatName } from '../../shared/formats';
 import { formatNumber } from '../../shared/format';
 import { ScalarSeries } from '../series/scalar-series';
 import { safeFileName, UniqueNames } from './file-names';
-import { figureLines, type FigureLines } from './figure-series';
+import { figureLines, withEarlier, type FigureLines } from './figure-series';
+import { shownWriters, writerTag } from '../series/writers';
 import type { RunSeries } from './tables';
 
 /** One run as figures see it: its shown series, its resolved threshold values and (optionally) its alerts. */
@@ -80,11 +81,21 @@ export function isEvalTag(tag: string): boolean {
 
 /**
  * The parts of each tag that the dashboard shows: those of the best format carrying it (the demo writes the
- * same metrics to an event file and a CSV: one line, not two copies read as a restart).
+ * same metrics to an event file and a CSV: one line, not two copies read as a restart), each writer apart
+ * (`tag (label)` for files written at the same time, series/writers.ts).
  */
-export function shownSeries(series: RunSeries, formatOf: (s: ScalarSeries) => SourceFormatName): RunSeries {
+export function shownSeries(
+  series: RunSeries,
+  formatOf: (s: ScalarSeries) => SourceFormatName,
+  fileOf: (s: ScalarSeries) => string,
+): RunSeries {
   const out = new Map<string, readonly ScalarSeries[]>();
-  for (const [tag, parts] of series) out.set(tag, bestFormatParts(parts, formatOf));
+  for (const [tag, parts] of series)
+    for (const w of shownWriters(parts.map((s) => ({ name: fileOf(s), format: formatOf(s), series: s }))))
+      out.set(
+        writerTag(tag, w.label),
+        w.sources.map((x) => x.ref),
+      );
   return out;
 }
 
@@ -150,7 +161,7 @@ function tagPanel(run: FigureRun, tag: string, o: FigureSetOptions, pixels: numb
     yTitle: band?.label ?? '',
     spec: {
       view: { xAxis, logY, smoothing: o.smoothing },
-      series: [lines],
+      series: withEarlier([lines]),
       band: band && (band.min !== null || band.max !== null) ? band : null,
       // Markers are placed by step: none on a time axis.
       markers: xAxis === 'step' ? markersOf(run, tag, lines) : [],
@@ -221,7 +232,7 @@ function evaluationFigure(run: FigureRun, tags: readonly string[], o: FigureSetO
         yTitle: 'value',
         spec: {
           view: { xAxis: 'step', logY, smoothing: o.smoothing },
-          series,
+          series: withEarlier(series),
           band: null,
         },
       },
@@ -481,7 +492,11 @@ export class TagComparisons {
             {
               title: tag,
               yTitle: resolveBand(tag, {})?.label ?? '',
-              spec: { view: { xAxis, logY, smoothing: this.o.smoothing }, series: lines, band: null },
+              spec: {
+                view: { xAxis, logY, smoothing: this.o.smoothing },
+                series: withEarlier(lines),
+                band: null,
+              },
             },
           ],
         }),
@@ -515,13 +530,15 @@ export function planComparison(runs: readonly FigureRun[], o: FigureSetOptions):
           yTitle: 'Reward',
           spec: {
             view: { xAxis: 'step', logY, smoothing: o.smoothing },
-            series: chosen.map((c) =>
-              figureLines(labelOf(c.run), c.run.series.get(c.tag) ?? [], {
-                xAxis: 'step',
-                smoothing: o.smoothing,
-                pixels: o.pixels,
-                logY,
-              }),
+            series: withEarlier(
+              chosen.map((c) =>
+                figureLines(labelOf(c.run), c.run.series.get(c.tag) ?? [], {
+                  xAxis: 'step',
+                  smoothing: o.smoothing,
+                  pixels: o.pixels,
+                  logY,
+                }),
+              ),
             ),
             band: null,
           },

@@ -145,5 +145,8 @@ export function panelNotes(spec: ChartSpec): string[] {
   const restarts = (spec.markers ?? []).filter((m) => m.kind === 'restart').length;
   if (alerts > 0) notes.push(`${plural(alerts, 'alert')} marked`);
   if (restarts > 0) notes.push(`${plural(restarts, 'restart')} marked`);
+  const earlier = spec.series.filter((s) => s.faded).length;
+  if (earlier > 0)
+    notes.push(`${plural(earlier, 'earlier session')} dashed and faded (every point it wrote)`);
   return notes;
 }

@@ -14,10 +14,13 @@ export interface LegendEntry {
  * The runs drawn on a chart: those with at least one drawable (finite) point, in drawing order. Run i keeps
  * palette colour i whether or not the runs before it are empty, so the swatch matches its line.
  */
-export function legendEntries(series: readonly { run: string; raw: readonly Pt[] }[]): LegendEntry[] {
+export function legendEntries(
+  series: readonly { run: string; raw: readonly Pt[]; faded?: boolean }[],
+): LegendEntry[] {
   const out: LegendEntry[] = [];
   series.forEach((s, i) => {
-    if (s.raw.some((p) => Number.isFinite(p.y)))
+    // An earlier session (faded) is its run's, not an entry of its own: the panel's notes say what it is.
+    if (!s.faded && s.raw.some((p) => Number.isFinite(p.y)))
       out.push({ run: s.run, colour: runColor(i), dash: runDash(i) });
   });
   return out;

@@ -233,7 +233,11 @@ describe('figure lines', () => {
   test('only the best format of a tag is shown (the demo writes the same tag to an event file and a CSV)', () => {
     const ev = series(range(5));
     const csv = series(range(5));
-    const shown = shownSeries(new Map([['reward', [ev, csv]]]), (s) => (s === ev ? 'tfevents' : 'csv'));
+    const shown = shownSeries(
+      new Map([['reward', [ev, csv]]]),
+      (s) => (s === ev ? 'tfevents' : 'csv'),
+      (s) => (s === ev ? 'events.out.tfevents.1.h' : 'metrics.csv'),
+    );
     expect(shown.get('reward')).toEqual([ev]);
   });
 });
