@@ -30,7 +30,8 @@ Usage:
                  [--width W --height H --scale S] [--theme light|dark] [--smoothing X]
                  [--log-y | --log-y-tags REGEX] [--report json|text] [--watch [--every N]]
                                    write each run's data to FOLDER/RUN/: metrics_long.csv (every
-                                   point as read), metrics_wide.csv (a row per step) and
+                                   point of every session as read, with its session),
+                                   metrics_wide.csv (a row per session and step) and
                                    training_metrics.json (history, --json); figures as PNG/SVG
                                    (SVG text is <text>): training_progress, policy_metrics,
                                    evaluation_metrics, system, figures/TAG (100 at most: reward,

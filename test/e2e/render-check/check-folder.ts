@@ -3,9 +3,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { openDashboard } from './dashboard-page';
+import { openDashboard, type DashboardPage } from './dashboard-page';
 import type { InspectedRun } from './inspect-runs';
-import { checkChart, readErrorsShown, type Failure } from './invariants';
+import { checkChart, readErrorsShown, sessionsShown, type Failure } from './invariants';
 
 /** One failed invariant, on a chart (its tag) or on the run as a whole (chart null). */
 /** How long a run's read errors may take to appear on the page (the cut-tail rule waits 3 s). */
@@ -32,6 +32,14 @@ const fileSafe = (name: string): string => name.replace(/[^\w.-]+/g, '_');
 /** Failing charts photographed per run (beyond these the full-page screenshot and the JSON must do). */
 const CHART_SHOTS_PER_RUN = 5;
 
+/** What a caller may give checkFolder: a dashboard it already serves (kept open), and sessions known otherwise. */
+export interface CheckOptions {
+  /** The dashboard already serving `dir` (it watched the files being written); the caller closes it. */
+  dashboard?: DashboardPage;
+  /** Sessions per run from another oracle (a recording's ground truth) instead of inspect's count. */
+  sessions?: ReadonlyMap<string, number>;
+}
+
 /** Checks `runs` (what `rlwatch inspect` found in `dir`) with `dir` served once; screenshots go to `artifacts/<label>/`. */
 export async function checkFolder(
   browser: Browser,
@@ -39,10 +47,11 @@ export async function checkFolder(
   runs: readonly InspectedRun[],
   label: string,
   artifacts: string,
+  opts: CheckOptions = {},
 ): Promise<RunResult[]> {
   const shots = join(artifacts, fileSafe(label));
   mkdirSync(shots, { recursive: true });
-  const dashboard = await openDashboard(browser, dir);
+  const dashboard = opts.dashboard ?? (await openDashboard(browser, dir));
   const results: RunResult[] = [];
   try {
     for (const r of runs) {
@@ -53,6 +62,17 @@ export async function checkFolder(
         if (!state) failures.push({ chart: tag, invariant: 'drawn', detail: 'no chart was drawn' });
         else failures.push(...checkChart(state).map((f) => ({ ...f, chart: tag })));
       }
+      const drawn = charts.flatMap((c) => (c.state ? [c.state] : []));
+      failures.push(
+        ...sessionsShown(
+          opts.sessions?.get(r.run) ?? r.sessions,
+          await dashboard.sessionsBadge(r.run),
+          drawn,
+        ).map((f) => ({
+          ...f,
+          chart: null,
+        })),
+      );
       const failedCharts = [...new Set(failures.map((f) => f.chart!))].slice(0, CHART_SHOTS_PER_RUN);
       for (const tag of failedCharts)
         await dashboard
@@ -75,7 +95,7 @@ export async function checkFolder(
       results.push({ folder: label, run: r.run, charts: charts.length, failures, notes: [], screenshot });
     }
   } finally {
-    await dashboard.close();
+    if (!opts.dashboard) await dashboard.close();
   }
   return results;
 }

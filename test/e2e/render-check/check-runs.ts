@@ -1,9 +1,12 @@
 // The render check over folders of runs: each folder served once, its runs judged, then their freshness; one line per run.
 
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { checkFolder, type RunFailure, type RunResult } from './check-folder';
+import { openDashboard } from './dashboard-page';
 import { checkFreshness } from './freshness';
 import { inspectRuns } from './inspect-runs';
 import type { InvariantName } from './invariants';
@@ -48,6 +51,70 @@ export async function checkRuns(
   return all;
 }
 
+/** Sessions per run a recording's ground truth says (truth.jsonl `log` steps: each step going back starts one),
+ * by the run's name under a parent folder the recording is replayed into as `id/`. */
+export function truthSessions(recording: string): Map<string, number> {
+  const id = basename(recording);
+  const last = new Map<string, { step: number; sessions: number }>();
+  for (const line of readFileSync(join(recording, 'truth.jsonl'), 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const ev = JSON.parse(line) as { ev: string; run: string; step?: number };
+    if (ev.ev !== 'log' || typeof ev.step !== 'number') continue;
+    const name = ev.run === '.' ? id : `${id}/${ev.run}`;
+    const s = last.get(name);
+    if (!s) last.set(name, { step: ev.step, sessions: 1 });
+    else {
+      if (ev.step < s.step) s.sessions++;
+      s.step = ev.step;
+    }
+  }
+  return new Map([...last].map(([run, s]) => [run, s.sessions]));
+}
+
+/** Replays one recording into `dir` with the scenarios' own replay.py, `speed` times real time. */
+function replay(replayPy: string, recording: string, dir: string, speed: number): Promise<void> {
+  return new Promise((res, rej) => {
+    const p = spawn('python3', [replayPy, recording, dir, '--speed', String(speed)], { stdio: 'ignore' });
+    p.on('error', rej);
+    p.on('exit', (code) => (code === 0 ? res() : rej(new Error(`replay of ${recording} exited ${code}`))));
+  });
+}
+
+/**
+ * The labelled recordings (../shared/scenarios/recordings: real trainers that crashed, restarted, blew up) replayed
+ * live into one folder the dashboard serves from the start, then every run judged as a corpus run is; sessions are
+ * expected as the recordings' ground truth has them (a CSV truncated by a restarted trainer keeps its first session
+ * only if the dashboard watched it happen).
+ */
+export async function checkReplayed(
+  browser: Browser,
+  scenarios: string,
+  artifacts: string,
+  speed = 20,
+): Promise<RunResult[]> {
+  const recordings = readdirSync(join(scenarios, 'recordings'))
+    .map((r) => join(scenarios, 'recordings', r))
+    .filter((r) => existsSync(join(r, 'writes.jsonl')))
+    .sort();
+  const parent = mkdtempSync(join(tmpdir(), 'rlwatch-replayed-'));
+  const dashboard = await openDashboard(browser, parent);
+  try {
+    await Promise.all(
+      recordings.map((r) => replay(join(scenarios, 'replay.py'), r, join(parent, basename(r)), speed)),
+    );
+    // The last writes read (the sweep reads every source each second).
+    await new Promise((res) => setTimeout(res, 2500));
+    const sessions = new Map(recordings.flatMap((r) => [...truthSessions(r)]));
+    return await checkFolder(browser, parent, inspectRuns(parent), 'scenarios', artifacts, {
+      dashboard,
+      sessions,
+    });
+  } finally {
+    await dashboard.close();
+    rmSync(parent, { recursive: true, force: true });
+  }
+}
+
 /** The issue's letter for each invariant ((a)–(f)). */
 const LETTER: Record<InvariantName, string> = {
   'single-point-mark': 'a',
@@ -58,6 +125,7 @@ const LETTER: Record<InvariantName, string> = {
   freshness: 'e',
   'read-errors': 'f',
   'shows-its-run': '-',
+  sessions: 'g',
   drawn: '-',
 };
 

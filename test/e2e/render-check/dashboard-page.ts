@@ -25,6 +25,8 @@ export interface DashboardPage {
   scrollToTop(): Promise<void>;
   /** The visible texts of the elements READ_ERROR_SELECTOR names. */
   errorTexts(): Promise<string[]>;
+  /** The run list's sessions / restarts badge of `run` ("· 2 sessions"), null when it shows none. */
+  sessionsBadge(run: string): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -139,6 +141,10 @@ export async function openDashboard(browser: Browser, dir: string): Promise<Dash
         window.scrollTo(0, 0);
       }),
     errorTexts: () => p.$$eval(READ_ERROR_SELECTOR, (els) => els.map((e) => (e as HTMLElement).innerText)),
+    async sessionsBadge(run) {
+      const badge = p.locator(`${runButton(run)} .restarts`);
+      return (await badge.count()) > 0 ? (await badge.first().innerText()).trim() : null;
+    },
     close: () => stop(serve),
   };
 }

@@ -12,6 +12,8 @@ export interface InspectedRun {
   dir: string;
   files: { file: string; format: string; records: number }[];
   errors: ReportedReadError[];
+  /** Sessions as the reader counts them (each restart starts one; writers at once kept apart). */
+  sessions: number;
 }
 
 interface InspectJson {
@@ -19,6 +21,7 @@ interface InspectJson {
   runs: {
     run: string;
     sources: { file: string; format: string; records: number; errors: { kind: string }[] }[];
+    sessions: unknown[];
   }[];
 }
 
@@ -38,6 +41,7 @@ export function inspectRuns(dir: string): InspectedRun[] {
       dir: first && existsSync(join(nested, first)) ? nested : json.root,
       files: run.sources.map((s) => ({ file: s.file, format: s.format, records: s.records })),
       errors: run.sources.flatMap((s) => s.errors.map((e) => ({ file: s.file, kind: e.kind }))),
+      sessions: run.sessions.length,
     };
   });
 }

@@ -12,6 +12,7 @@ export type InvariantName =
   | 'freshness'
   | 'read-errors'
   | 'shows-its-run'
+  | 'sessions'
   | 'drawn';
 
 export interface Failure {
@@ -49,6 +50,12 @@ function extent(values: readonly number[]): [number, number] {
 
 /** The suffix chart-options gives a run's smoothed line. */
 const SMOOTHED = ' (smoothed)';
+/** The suffix of a restarted run's earlier session, drawn faded beside its current line (` · session 2`). */
+const EARLIER_SESSION = / · session \d+$/;
+
+/** The run a dataset belongs to: its label without the smoothed or earlier-session suffix. */
+const runOfLabel = (label: string): string =>
+  (label.endsWith(SMOOTHED) ? label.slice(0, -SMOOTHED.length) : label).replace(EARLIER_SESSION, '');
 
 /** (a) A series with exactly one finite point shows a mark there: a radius you can see, inside the canvas.
  * A run's smoothed line of one point is that point, marked by the run's own (raw) series. */
@@ -144,13 +151,7 @@ export function yRangeCoversData(state: ChartState): Failure[] {
 /** The chart draws the runs its figure names (`data-run`), no other run's lines (a stale chart after a switch). */
 export function showsItsRuns(state: ChartState): Failure[] {
   const runs = new Set(state.run.split(','));
-  const strangers = [
-    ...new Set(
-      state.series
-        .map((s) => (s.label.endsWith(SMOOTHED) ? s.label.slice(0, -SMOOTHED.length) : s.label))
-        .filter((label) => !runs.has(label)),
-    ),
-  ];
+  const strangers = [...new Set(state.series.map((s) => runOfLabel(s.label)).filter((r) => !runs.has(r)))];
   return strangers.length === 0
     ? []
     : [{ invariant: 'shows-its-run', detail: `draws ${strangers.join(', ')} for ${state.run}` }];
@@ -166,6 +167,51 @@ export function checkChart(state: ChartState): Failure[] {
     ...tickLabelsInside(state),
     ...yRangeCoversData(state),
   ];
+}
+
+/** The earlier sessions a chart draws (faded), by number. */
+export function earlierSessionsDrawn(state: ChartState): number[] {
+  const out = new Set<number>();
+  for (const s of state.series) {
+    const m = / · session (\d+)(?: \(smoothed\))?$/.exec(s.label);
+    if (m) out.add(Number(m[1]));
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+/**
+ * (g) Sessions and writers as the reader counts them (`inspect --json` sessions, which keeps concurrent writers
+ * apart): the run list says "N sessions" exactly when there are several, and after a restart the earlier
+ * sessions stay visible — some chart draws each of them (the latest 8), faded. A restart the reader does not see
+ * (two writers at once taken for one) would show as a sessions badge or restart marks inspect does not have.
+ */
+export function sessionsShown(
+  sessions: number,
+  badge: string | null,
+  charts: readonly ChartState[],
+): Failure[] {
+  const failures: Failure[] = [];
+  const want = sessions > 1 ? `· ${sessions} sessions` : null;
+  if (badge !== want)
+    failures.push({
+      invariant: 'sessions',
+      detail: `the run list says ${JSON.stringify(badge)} for ${sessions} session${sessions === 1 ? '' : 's'}`,
+    });
+  if (sessions > 1) {
+    const drawn = new Set(charts.flatMap(earlierSessionsDrawn));
+    const missing = [];
+    for (let k = Math.max(1, sessions - 8); k < sessions; k++) if (!drawn.has(k)) missing.push(k);
+    if (missing.length > 0)
+      failures.push({
+        invariant: 'sessions',
+        detail: `earlier session ${missing.join(', ')} drawn on no chart`,
+      });
+  } else {
+    const faded = charts.filter((c) => earlierSessionsDrawn(c).length > 0).map((c) => c.tag);
+    if (faded.length > 0)
+      failures.push({ invariant: 'sessions', detail: `one session, but ${faded[0]} draws an earlier one` });
+  }
+  return failures;
 }
 
 /** What the run list shows about a run's freshness: its meta line and status. */
