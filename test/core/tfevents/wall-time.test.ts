@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { longCsv } from '../../../src/core/export/tables';
+import { longCsvOf } from '../../../src/core/export/tables';
 import { readEventFile } from '../../../src/core/tfevents';
 import { corpusFiles, FIXTURES } from './helpers';
 
@@ -107,7 +107,7 @@ describe('wall times are exact', () => {
     const rel = 'kubeflow__katib/events.out.tfevents.1637681485.2d662933d616.19.0.v2';
     const r = readEventFile(join(FIXTURES, rel));
     const decoded = decodeWallTimes(new Uint8Array(readFileSync(join(FIXTURES, rel))));
-    const rows = [...longCsv('run', new Map(r.series.tags().map((t) => [t, [r.series.get(t)]])))]
+    const rows = [...longCsvOf('run', new Map(r.series.tags().map((t) => [t, [r.series.get(t)]])))]
       .join('')
       .trim()
       .split('\n')
