@@ -1,7 +1,10 @@
 // Sources without wall times say so (NaN, never the file's mtime); real times are read where the file has them.
 
 import { describe, expect, it } from 'vitest';
+import { longCsv } from '../../../src/core/export/tables';
 import { readSource } from '../../../src/core/sources/registry';
+import { chartJson, chartTable } from '../../../src/shared/charts/data-table';
+import { RunSeries } from '../../../src/shared/charts/series-model';
 import type { SourceFormatName } from '../../../src/shared/formats';
 import { fixture, MemoryFS } from './helpers';
 
@@ -32,6 +35,23 @@ describe('sources without wall times', () => {
     const evalLoss = r.series.get('eval_loss');
     expect(evalLoss.step(0)).toBe(1000);
     expect(evalLoss.wallTime(0)).toBeNaN();
+  });
+
+  it('exports leave their wall_time empty (CSV) or null (JSON), never a made-up time', async () => {
+    const r = await readSource(
+      fixture('progress/P4P4N1CK__whisper-large-v2-japanese-5k-steps/trainer_state.json'),
+      'trainer_state',
+    );
+    const s = r.series.get('eval_loss');
+    const csv = [...longCsv('whisper', new Map([['eval_loss', [s]]]))].join('');
+    expect(csv.split('\n')[1]).toBe('whisper,eval_loss,1000,,0.320997953414917');
+    // The chart's "Download data" JSON.
+    const drawn = new RunSeries('whisper');
+    drawn.steps = [...s.steps()];
+    drawn.walls = [...s.wallTimes()];
+    drawn.values = [...s.values()];
+    const rows = JSON.parse(chartJson(chartTable('eval_loss', [drawn], null))) as { wall_time: unknown }[];
+    expect(rows.map((x) => x.wall_time)).toEqual([null, null, null, null, null]);
   });
 });
 
