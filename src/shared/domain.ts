@@ -17,7 +17,7 @@ export interface SourceInfo {
 export type Severity = 'warning' | 'critical';
 
 export interface RunInfo {
-  /** Path relative to the opened folder, '.' for the folder itself. */
+  /** Path relative to the opened folder; the folder's own run is named by the folder (discovery's rootRunName). */
   run: string;
   sources: SourceInfo[];
   tags: string[];

@@ -1,7 +1,7 @@
 // Sources without wall times say so (NaN, never the file's mtime); real times are read where the file has them.
 
 import { describe, expect, it } from 'vitest';
-import { longCsv } from '../../../src/core/export/tables';
+import { longCsvOf } from '../../../src/core/export/tables';
 import { readSource } from '../../../src/core/sources/registry';
 import { chartJson, chartTable } from '../../../src/shared/charts/data-table';
 import { RunSeries } from '../../../src/shared/charts/series-model';
@@ -43,8 +43,8 @@ describe('sources without wall times', () => {
       'trainer_state',
     );
     const s = r.series.get('eval_loss');
-    const csv = [...longCsv('whisper', new Map([['eval_loss', [s]]]))].join('');
-    expect(csv.split('\n')[1]).toBe('whisper,eval_loss,1000,,0.320997953414917');
+    const csv = [...longCsvOf('whisper', new Map([['eval_loss', [s]]]))].join('');
+    expect(csv.split('\n')[1]).toBe('whisper,eval_loss,1000,,0.320997953414917,');
     // The chart's "Download data" JSON.
     const drawn = new RunSeries('whisper');
     drawn.steps = [...s.steps()];
