@@ -187,7 +187,10 @@ describe('export.figure', () => {
     const f = chartFigure(source, figureArgs({ runs: ['hf'], tag: 'eval_loss', view }));
     expect(f.panels[0]!.spec.view.xAxis).toBe('step');
     expect(f.panels[0]!.spec.series[0]!.raw.map((p) => p.x)).toEqual([10, 20, 30]);
-    expect(f.subtitle).toContain('by step: no wall times logged (time since start needs them)');
+    // Stated on the panel with its other transforms (figure-notes), as the exported figures do.
+    expect(panelNotes(f.panels[0]!.spec)).toContain(
+      'by step: no wall times logged (time since start needs them)',
+    );
   });
 
   test('an SVG is a vector document with a path stroked in the run colour', async () => {
