@@ -3,7 +3,7 @@
 
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { SourceFormatName } from '../shared/formats';
 import { errorCode } from './readers/file-io';
 import { classifyFile } from './sources/sniff';
@@ -20,7 +20,7 @@ export interface DiscoveredSource {
 }
 
 export interface DiscoveredRun {
-  /** Path of the folder relative to the opened folder, '/'-separated; '.' for the folder itself. */
+  /** Path of the folder relative to the opened folder, '/'-separated; the folder itself by its name (rootRunName). */
   run: string;
   dir: string;
   sources: DiscoveredSource[];
@@ -63,6 +63,16 @@ interface Pending {
 }
 
 /**
+ * The name of the opened folder's own run: the folder's name (alerts, exports and the run list say
+ * `ppo_cartpole`, not `.`), or '.' where a run below already has that relative path (a folder `ppo` holding
+ * a folder `ppo`) or the folder has no name (`/`). Run names stay unique and depend on nothing but the tree.
+ */
+export function rootRunName(folder: string, names: readonly string[]): string {
+  const name = basename(resolve(folder));
+  return name === '' || names.includes(name) ? '.' : name;
+}
+
+/**
  * Walks `root` without writing anything. Real folders are walked first; symlinked folders after,
  * so a `latest-run` link is seen as a duplicate of the folder it points to (skipped), a link to
  * an ancestor is a `symlink-loop` error, and a link to a folder outside the tree is followed once.
@@ -86,7 +96,12 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
   if (rootStat.isFile()) {
     const name = basename(root);
     const format = await classifyFile(root, name, basename(dirname(root)) === 'metrics');
-    if (format) runs.push({ run: '.', dir: dirname(root), sources: [{ path: root, name, format }] });
+    if (format)
+      runs.push({
+        run: rootRunName(dirname(root), []),
+        dir: dirname(root),
+        sources: [{ path: root, name, format }],
+      });
     return { root, runs, errors, dirs: [] };
   }
 
@@ -192,6 +207,12 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
   }
 
   adoptSnapshots(runs, root, rel);
+  const own = runs.find((r) => r.run === '.');
+  if (own)
+    own.run = rootRunName(
+      root,
+      runs.map((r) => r.run),
+    );
   runs.sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0));
   // Batches finish in any order: shallow folders first, then by path.
   const depthOf = (p: string): number => p.split(sep).length;

@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import type { SessionInfo } from '../shared/domain';
 import { bestFormatParts, type SourceFormatName } from '../shared/formats';
-import { discoverRuns, type DiscoveredRun } from './discovery';
+import { discoverRuns, rootRunName, type DiscoveredRun } from './discovery';
 import { effectiveConfig, readRunConfig, type RunConfig } from './readers/run-config';
 import { classifyFile } from './sources/sniff';
 import type { ProgressInfo, ReadError } from './readers/types';
@@ -176,12 +176,14 @@ export async function findRuns(
   if (!format) throw new Error(`${full} is not a recognised metrics file`);
   return {
     root,
-    runs: [{ run: '.', dir: root, sources: [{ path: full, name: basename(full), format }] }],
+    runs: [
+      { run: rootRunName(root, []), dir: root, sources: [{ path: full, name: basename(full), format }] },
+    ],
     walkErrors: [],
   };
 }
 
-/** Inspects a folder (every run below it) or a single recognised file (one run, '.'). */
+/** Inspects a folder (every run below it) or a single recognised file (one run, named by its folder). */
 export async function inspectPath(path: string, onProgress?: InspectProgress): Promise<InspectReport> {
   const { root, runs, walkErrors } = await findRuns(path);
   const total = runs.reduce((n, r) => n + r.sources.length, 0);

@@ -17,7 +17,7 @@ export interface SourceInfo {
 export type Severity = 'warning' | 'critical';
 
 export interface RunInfo {
-  /** Path relative to the opened folder, '.' for the folder itself. */
+  /** Path relative to the opened folder; the folder's own run is named by the folder (discovery's rootRunName). */
   run: string;
   sources: SourceInfo[];
   tags: string[];
@@ -50,7 +50,7 @@ export type RunEnd = 'finished' | 'crashed';
 /** A restart: the step went back to `step`; later points of the old segment left the live view. */
 export interface RestartMark {
   step: number;
-  /** Seconds since epoch of the first point after the restart. */
+  /** Seconds since epoch of the first point after the restart; NaN when it has none. */
   wallTime: number;
   /** Points of the old segment dropped from the live view (still kept, not shown). */
   dropped: number;
@@ -73,7 +73,7 @@ export interface SeriesWindow {
   run: string;
   tag: string;
   steps: Float64Array;
-  /** Seconds since epoch. */
+  /** Seconds since epoch, exactly as logged; NaN where the source has none. */
   wallTimes: Float64Array;
   /** NaN and ±Infinity survive (typed arrays cross both transports losslessly). */
   values: Float64Array;
@@ -82,13 +82,17 @@ export interface SeriesWindow {
   /** Full-resolution points inside the requested range. */
   inRange: number;
   downsampled: boolean;
-  /** Extent of the whole live view, for zoom-out limits; null when empty. */
+  /** Extent of the whole live view, for zoom-out limits; null when empty. `wallMin`/`wallMax` are over the
+   * points with a wall time, NaN when none has one. */
   extent: { stepMin: number; stepMax: number; wallMin: number; wallMax: number } | null;
   restarts: RestartMark[];
   /** Every session of the series (one when it never restarted, none when empty). */
   sessions: SessionInfo[];
   /** Set when the window shows one earlier session's own points (`series.get {session}`), not the live view. */
   session?: number;
+  /** Points of the whole live view without a wall time (NaN: their source logs none, e.g. trainer_state.json
+   * or a CSV without a time column). A chart draws such a series by step whatever its x-axis setting. */
+  untimed: number;
 }
 
 /** Points appended to one series' live view, full resolution, starting at index `from`. */

@@ -116,6 +116,7 @@ export const seriesWindowShape: z.ZodType<SeriesWindow> = z.object({
   restarts: z.array(z.object({ step: num, wallTime: num, dropped: num })).max(100_000),
   sessions: sessionList,
   session: num.optional(),
+  untimed: num,
 });
 
 export const seriesDeltaShape: z.ZodType<SeriesDelta> = z.object({

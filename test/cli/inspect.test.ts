@@ -72,9 +72,9 @@ describe('inspect', () => {
     expect(b.progress).toMatchObject({ fraction: 0.25 });
   });
 
-  test('a single file is one run named "."', async () => {
+  test('a single file is one run named by its folder', async () => {
     const report = await inspectPath(join(root, 'b_run', 'metrics.csv'));
-    expect(report.runs.map((r) => r.run)).toEqual(['.']);
+    expect(report.runs.map((r) => r.run)).toEqual(['b_run']);
     expect(report.runs[0]!.sources[0]!.format).toBe('csv');
   });
 

@@ -77,6 +77,8 @@ describe('checkpoint snapshots', () => {
     ]);
     // A checkpoint folder opened itself is the run.
     const opened = await discoverRuns(join(root, 'y/checkpoint-1'));
-    expect(summary(opened.runs)).toEqual([{ run: '.', sources: ['trainer_state.json:trainer_state'] }]);
+    expect(summary(opened.runs)).toEqual([
+      { run: 'checkpoint-1', sources: ['trainer_state.json:trainer_state'] },
+    ]);
   });
 });

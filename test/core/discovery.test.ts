@@ -11,9 +11,9 @@ import {
   statSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { discoverRuns, foldersToWatch } from '../../src/core/discovery';
+import { discoverRuns, foldersToWatch, rootRunName } from '../../src/core/discovery';
 import { sniffJson } from '../../src/core/sources/sniff';
 import { fixture } from './readers/helpers';
 
@@ -61,7 +61,7 @@ describe('discoverRuns', () => {
     expect(d.runs).toHaveLength(18);
   });
 
-  it('names runs relative to the opened folder, "." for itself, sniffs generic names, never writes', async () => {
+  it('names runs relative to the opened folder, its own run by its name, sniffs generic names, never writes', async () => {
     write('a/events.out.tfevents.1.host', '');
     write('a/b/metrics/kl.csv', 'x,y\n1,2\n');
     write('c/run.jsonl', '{"step": 1, "loss": 0.5}\n');
@@ -75,11 +75,12 @@ describe('discoverRuns', () => {
     const d = await discoverRuns(tmp);
     expect(d.errors).toEqual([]);
     expect(d.runs.map((r) => [r.run, r.sources.map((s) => `${s.name}:${s.format}`).join(' ')])).toEqual([
-      ['.', 'training_progress.json:training_progress'],
       ['a', 'events.out.tfevents.1.host:tfevents'],
       ['a/b/metrics', 'kl.csv:csv'],
       ['c', 'log.json:json run.jsonl:jsonl'],
       ['d', 'state.json:training_progress'],
+      // The opened folder's own run: its folder's name (never "." in alerts and exports), sorted with the rest.
+      [basename(tmp), 'training_progress.json:training_progress'],
     ]);
     expect(statSync(tmp).mtimeMs).toBe(before);
     expect(readdirSync(join(tmp, 'c')).sort()).toEqual([
@@ -116,10 +117,21 @@ describe('discoverRuns', () => {
     expect([...watch.runTree, ...watch.others].filter((p) => p.includes('latest-run'))).toEqual([]);
   });
 
-  it('reports a missing folder and classifies a single opened file as run "."', async () => {
+  it('reports a missing folder and classifies a single opened file as a run named by its folder', async () => {
     expect((await discoverRuns(join(tmp, 'missing'))).errors.map((e) => e.kind)).toEqual(['io']);
     const one = await discoverRuns(fixture('progress/Whomstt__Atari-Breakout-DQN/training_metrics.json'));
-    expect(one.runs.map((r) => [r.run, r.sources[0]?.format])).toEqual([['.', 'json']]);
+    expect(one.runs.map((r) => [r.run, r.sources[0]?.format])).toEqual([
+      ['Whomstt__Atari-Breakout-DQN', 'json'],
+    ]);
+  });
+
+  it('names the opened folder\'s run "." only where a run below has its name, so names stay unique', async () => {
+    write('ppo/metrics.jsonl', '{"step": 1, "a": 1}\n');
+    write('ppo/ppo/metrics.jsonl', '{"step": 1, "a": 1}\n');
+    const d = await discoverRuns(join(tmp, 'ppo'));
+    expect(d.runs.map((r) => r.run)).toEqual(['.', 'ppo']);
+    expect(rootRunName('/', [])).toBe('.');
+    expect(rootRunName('/x/run_7/', [])).toBe('run_7');
   });
 
   it('sniffs JSON documents by shape', () => {

@@ -64,7 +64,8 @@ describe('rlwatch export --incident', () => {
       .trim()
       .split('\n')
       .map((l) => (JSON.parse(l) as { id: string }).id);
-    const id = '[".","entropy-collapse","entropy",18000]';
+    // The opened folder's own run is named by the folder.
+    const id = '["0pk0__rl4avs","entropy-collapse","entropy",18000]';
     expect(ids).toContain(id);
     const out = tmp('rlwatch-e2e-incident-out-');
     const p = runCli(['export', run, '--incident', id, '--out', out]);

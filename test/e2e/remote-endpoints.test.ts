@@ -107,7 +107,7 @@ describe('many rlwatch endpoints in one window', () => {
     await expect
       .poll(async () => (await runs()).map((r) => [r.run, r.host ?? null]), { timeout: 20_000 })
       .toEqual([
-        ['.', null],
+        ['kubeflow__katib', null],
         [`${hostOf(0)}//ppo_demo`, hostOf(0)],
         [`${hostOf(1)}//ppo_demo`, hostOf(1)],
       ]);

@@ -1,7 +1,7 @@
 // export.figure: one dashboard chart (the app's held series, band, alert and restart markers) as a standalone PNG or SVG.
 
 import { roleText, type RunScope } from '../../shared/catalog';
-import { toQueryRange } from '../../shared/charts/axis';
+import { drawnXAxis, toQueryRange } from '../../shared/charts/axis';
 import { resolveBand, type BandInfo } from '../../shared/charts/band';
 import type { SeriesLines } from '../../shared/charts/chart-options';
 import type { Figure } from '../../shared/charts/figure';
@@ -85,8 +85,12 @@ export function chartFigure(source: ChartSource, args: FigureArgs): Figure {
   const known = new Set(source.runs());
   for (const run of args.runs) if (!known.has(run)) throw new ApiError('not-found', `no run ${run}`);
   const maxPoints = Math.max(64, Math.ceil(args.width * args.scale));
+  // As the dashboard draws it: a time axis falls back to step when a run's points have no wall times.
+  const untimed = args.runs.some((run) => (source.window(run, args.tag, { pixels: 1 })?.untimed ?? 0) > 0);
+  const view = { ...args.view, xAxis: drawnXAxis(args.view.xAxis, untimed) };
+  const drawnArgs = { ...args, view };
   const drawn = args.runs
-    .map((run) => runSeries(source, run, args, maxPoints))
+    .map((run) => runSeries(source, run, drawnArgs, maxPoints))
     .filter((s): s is RunSeries => s !== null);
   if (drawn.length === 0)
     throw new ApiError(
@@ -110,7 +114,7 @@ export function chartFigure(source: ChartSource, args: FigureArgs): Figure {
   if (args.view.earlierSessions !== false)
     drawn.forEach((s, i) => {
       for (const x of s.sessions.slice(0, -1).slice(-MAX_EARLIER_SESSIONS)) {
-        const e = runSeries(source, s.run, args, maxPoints, x.index);
+        const e = runSeries(source, s.run, drawnArgs, maxPoints, x.index);
         if (e)
           series.push({
             run: `${s.run} · session ${x.index}`,
@@ -122,7 +126,7 @@ export function chartFigure(source: ChartSource, args: FigureArgs): Figure {
       }
     });
   const description = band ? roleText(band.role, source.scope(drawn[0]!.run)).description : null;
-  const markers = buildMarkers(drawn, alerts, args.view.xAxis, null);
+  const markers = buildMarkers(drawn, alerts, view.xAxis, null);
   const subtitle = [
     drawn.length > 1 ? `runs: ${drawn.map((s) => s.run).join(', ')}` : `run: ${drawn[0]!.run}`,
     bandMeaning(band),
@@ -133,7 +137,8 @@ export function chartFigure(source: ChartSource, args: FigureArgs): Figure {
     panels: [
       {
         spec: {
-          view: args.view,
+          view,
+          ...(view.xAxis !== args.view.xAxis ? { askedXAxis: args.view.xAxis } : {}),
           series,
           band: band ? { min: band.min, max: band.max, target: band.target } : null,
           markers,

@@ -13,7 +13,8 @@ export interface TagTail {
   lastValue: number;
 }
 
-/** A tag's tail with the wall time of its last point (seconds since epoch): what `/metrics` exposes. */
+/** A tag's tail with the wall time of its last point (seconds since epoch; NaN when its source logs none):
+ * what `/metrics` exposes. */
 export interface LastPoint extends TagTail {
   lastWallTime: number;
 }

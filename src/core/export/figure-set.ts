@@ -1,7 +1,7 @@
 // Which figures runs make (seed 003's set, one per tag, a comparison of runs) and how each is built from the series.
 
 import { classifyTag, groupOf, normaliseTag, type MetricGroup, type Role } from '../../shared/catalog';
-import { xAxisFor } from '../../shared/charts/axis';
+import { drawnXAxis, xAxisFor } from '../../shared/charts/axis';
 import { resolveBand, type BandInfo } from '../../shared/charts/band';
 import type { Figure, FigurePanel } from '../../shared/charts/figure';
 import { alertsFor, buildMarkers } from '../../shared/charts/markers';
@@ -146,10 +146,16 @@ export function bandNote(band: BandInfo | null): string | null {
 
 /** One panel of one run's tag: its lines, band, restart marks and the run's alerts on it. */
 function tagPanel(run: FigureRun, tag: string, o: FigureSetOptions, pixels: number): FigurePanel {
-  // As the dashboard draws it: system metrics against time since the run's start, the rest against step.
-  const xAxis = xAxisFor(groupOf(tag), 'step');
+  // As the dashboard draws it: system metrics against time since the run's start, the rest against step;
+  // by step (and saying so) when the tag's source logs no wall times.
+  const parts = run.series.get(tag) ?? [];
+  const asked = xAxisFor(groupOf(tag), 'step');
+  const xAxis = drawnXAxis(
+    asked,
+    parts.some((s) => s.untimed > 0),
+  );
   const logY = logYFor(o, tag);
-  const lines = figureLines(labelOf(run), run.series.get(tag) ?? [], {
+  const lines = figureLines(labelOf(run), parts, {
     xAxis,
     smoothing: o.smoothing,
     pixels,
@@ -161,6 +167,7 @@ function tagPanel(run: FigureRun, tag: string, o: FigureSetOptions, pixels: numb
     yTitle: band?.label ?? '',
     spec: {
       view: { xAxis, logY, smoothing: o.smoothing },
+      ...(xAxis !== asked ? { askedXAxis: asked } : {}),
       series: withEarlier([lines]),
       band: band && (band.min !== null || band.max !== null) ? band : null,
       // Markers are placed by step: none on a time axis.

@@ -103,10 +103,12 @@ export class HealthEngine {
   }
 
   /** Training activity seen elsewhere (another run) at `wallTime` seconds: rules of `run` that only matter
-   * while training (an idle GPU) treat it as active. Used for the live-samples pseudo-run. */
+   * while training (an idle GPU) treat it as active. Used for the live-samples pseudo-run. A point without a
+   * wall time (its source logs none) counts when it arrives. */
   noteTraining(run: string, wallTime: number): void {
     const r = this.run(run);
-    if (Number.isFinite(wallTime)) r.lastTrainingWall = Math.max(r.lastTrainingWall, wallTime);
+    const at = Number.isFinite(wallTime) ? wallTime : this.opts.clock() / 1000;
+    r.lastTrainingWall = Math.max(r.lastTrainingWall, at);
   }
 
   /** A finished run (progress 100 %, user closed it) must not be reported as stalled. */

@@ -110,7 +110,8 @@ export class RunMetrics {
       const labels = { run, tag: boundLabel(tag) };
       this.scalar.set(labels, p.lastValue);
       this.step.set(labels, p.lastStep);
-      this.wallTime.set(labels, p.lastWallTime);
+      // A source without wall times has no series here (an invented time would read as a fresh value).
+      if (Number.isFinite(p.lastWallTime)) this.wallTime.set(labels, p.lastWallTime);
     }
     if (r.lastEventAt !== null) this.lastEvent.set({ run }, r.lastEventAt / 1000);
     if (r.fileWrittenAt !== null) this.fileWritten.set({ run }, r.fileWrittenAt / 1000);

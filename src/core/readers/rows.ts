@@ -19,8 +19,20 @@ export const STEP_KEYS = [
   'episode',
 ] as const;
 
-/** Column names that hold an absolute wall time (seconds or milliseconds since the epoch). */
-export const WALL_KEYS = ['timestamp', 'wall_time', 'walltime', '_timestamp', 'time'] as const;
+/** Column names that hold an absolute wall time (seconds or milliseconds since the epoch, or an ISO-8601
+ * date), most specific first; `last_trained` is a session's in a training_progress.json history. */
+export const WALL_KEYS = [
+  'timestamp',
+  'wall_time',
+  'walltime',
+  '_timestamp',
+  'time',
+  'updated_at',
+  'last_updated',
+  'last_update',
+  'last_trained',
+  'saved_at',
+] as const;
 
 export interface Axes {
   step: string | null;
@@ -66,16 +78,12 @@ export class RowSink {
     return this.rowIndex;
   }
 
-  /** `values` excludes the axis columns; `fallbackWall` is used when the row has no wall time. */
-  emit(
-    step: number | undefined,
-    wall: number | undefined,
-    values: Iterable<[string, number]>,
-    fallbackWall: number,
-  ): void {
+  /** `values` excludes the axis columns. A row without a wall time gets NaN: its points have none (never
+   * the file's mtime, which would put every row of a finished file at one instant). */
+  emit(step: number | undefined, wall: number | undefined, values: Iterable<[string, number]>): void {
     const set = this.series();
     const s = step !== undefined && Number.isFinite(step) ? step : this.rowIndex;
-    const w = wall ?? fallbackWall;
+    const w = wall ?? Number.NaN;
     this.rowIndex++;
     for (const [tag, v] of values) set.add(tag, s, w, v);
   }
@@ -128,7 +136,6 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 export function emitObject(
   sink: RowSink,
   obj: Record<string, unknown>,
-  fallbackWall: number,
   axes: Axes = pickAxes(Object.keys(obj)),
   tagPrefix = '',
 ): void {
@@ -146,5 +153,5 @@ export function emitObject(
   }
   const values = numericLeaves(obj, skip);
   if (tagPrefix !== '') for (const kv of values) kv[0] = tagPrefix + kv[0];
-  sink.emit(step, wall, values, fallbackWall);
+  sink.emit(step, wall, values);
 }

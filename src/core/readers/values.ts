@@ -1,12 +1,20 @@
 // Turns text cells and JSON values into numbers: NaN/Inf spellings, Python's bare NaN tokens.
 
 const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+/** A percentage as loggers print it ("60.03%", "45 %"): the number before the sign. */
+const PERCENT = /^([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*%$/;
 
-/** A numeric cell, or undefined for empty and string cells (which are skipped, never NaN). */
+/** Whether a cell is written as a percentage ("60.03%"): its number is in percent, not a fraction. */
+export const isPercentCell = (cell: string): boolean => PERCENT.test(cell.trim());
+
+/** A numeric cell, or undefined for empty and string cells (which are skipped, never NaN). A percentage
+ * is its number ("60.03%" → 60.03). */
 export function parseNumberCell(cell: string): number | undefined {
   const t = cell.trim();
   if (t === '' || t.length > 64) return undefined;
   if (DECIMAL.test(t)) return Number(t);
+  const pct = PERCENT.exec(t);
+  if (pct) return Number(pct[1]);
   switch (t.toLowerCase()) {
     case 'nan':
     case '+nan':

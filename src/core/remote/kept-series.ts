@@ -43,11 +43,22 @@ export class KeptSeries {
     if (n > 0) {
       const ext = w.extent;
       const last = n - 1;
+      // Wall bounds over the points that have a wall time (NaN: none), as the live view's extent.
+      let wallMin = ext?.wallMin ?? Number.NaN;
+      let wallMax = ext?.wallMax ?? Number.NaN;
+      for (let i = 0; i < n; i++) {
+        const t = d.wallTimes[i]!;
+        if (t !== t) grown.untimed++;
+        else {
+          if (!(t >= wallMin)) wallMin = t;
+          if (!(t <= wallMax)) wallMax = t;
+        }
+      }
       grown.extent = {
         stepMin: ext ? Math.min(ext.stepMin, d.steps[0]!) : d.steps[0]!,
         stepMax: ext ? Math.max(ext.stepMax, d.steps[last]!) : d.steps[last]!,
-        wallMin: ext ? Math.min(ext.wallMin, d.wallTimes[0]!) : d.wallTimes[0]!,
-        wallMax: ext ? Math.max(ext.wallMax, d.wallTimes[last]!) : d.wallTimes[last]!,
+        wallMin,
+        wallMax,
       };
     }
     this.windows.set(keyOf(d.run, d.tag), grown);

@@ -1,25 +1,28 @@
 // Columnar, growable storage for one scalar series: steps, wall times and values in typed arrays.
 
-/** Bytes per point: step f64 (8) + wall-time offset f32 (4) + value f32 (4) = 16 for float32 sources.
- * Wall times are stored as float32 seconds relative to the series' first wall time (sub-0.1 s
- * precision over weeks); values upgrade to float64 the first time one is not a float32. */
+/** Bytes per point: step i32 (4) + wall time f64 (8) + value f32 (4) = 16 for event files (integer steps,
+ * float32 values). Wall times are the doubles the file holds, exactly (NaN where the source has none).
+ * Steps upgrade to float64 the first time one is not an int32 (a fractional epoch, a step past 2^31), values
+ * the first time one is not a float32: text formats (float64 values) take 20 bytes. */
 export class ScalarSeries {
-  private _steps: Float64Array;
-  private _wall: Float32Array;
+  private _steps: Int32Array | Float64Array;
+  private _wall: Float64Array;
   private _values: Float32Array | Float64Array;
   private _double: boolean;
+  private _stepsDouble = false;
   private _length = 0;
-  private _wallBase = Number.NaN;
+  /** Points whose wall time is NaN (the source has none). */
+  private _untimed = 0;
   // Undo state (beginBatch/undoBatch): the open batch, the length before it, and the batches that
-  // set the wall-time base and upgraded the values (0: none).
+  // upgraded the steps and the values (0: none).
   private _batch = 0;
   private _batchLength = 0;
-  private _baseBatch = 0;
+  private _stepUpgradeBatch = 0;
   private _upgradeBatch = 0;
 
   constructor(capacity = 64, precision: 'f32' | 'f64' = 'f32') {
-    this._steps = new Float64Array(capacity);
-    this._wall = new Float32Array(capacity);
+    this._steps = new Int32Array(capacity);
+    this._wall = new Float64Array(capacity);
     this._double = precision !== 'f32';
     this._values = this._double ? new Float64Array(capacity) : new Float32Array(capacity);
   }
@@ -30,6 +33,18 @@ export class ScalarSeries {
 
   get isDouble(): boolean {
     return this._double;
+  }
+
+  /** Points without a wall time (NaN): sources that log none (trainer_state.json, a CSV with no time column). */
+  get untimed(): number {
+    return this._untimed;
+  }
+
+  /** Points without a wall time among [start, end). */
+  untimedIn(start: number, end: number): number {
+    if (this._untimed === 0 || end <= start) return 0;
+    if (this._untimed === this._length) return end - start;
+    return countNaN(this._wall, start, end);
   }
 
   /** Points the columns hold room for without growing. */
@@ -52,12 +67,11 @@ export class ScalarSeries {
   appendF32(step: number, wallTime: number, value: number): void {
     const i = this._length;
     if (i === this._steps.length) this.grow(i < 32 ? 64 : i * 2);
-    if (this._wallBase !== this._wallBase) {
-      this._wallBase = wallTime;
-      this._baseBatch = this._batch;
-    }
+    // An int32 column upgrades the first time a step is not an int32 (-0 included: it would read back as 0).
+    if (!this._stepsDouble && ((step | 0) !== step || (step === 0 && 1 / step < 0))) this.upgradeSteps();
     this._steps[i] = step;
-    this._wall[i] = wallTime - this._wallBase;
+    this._wall[i] = wallTime;
+    if (wallTime !== wallTime) this._untimed++;
     this._values[i] = value;
     this._length = i + 1;
   }
@@ -69,7 +83,7 @@ export class ScalarSeries {
 
   /** Drops points from index `n` on (restart handling keeps the prefix). */
   truncate(n: number): void {
-    if (n < this._length) this._length = Math.max(0, n);
+    if (n < this._length) this.shrinkTo(Math.max(0, n));
   }
 
   /**
@@ -87,10 +101,13 @@ export class ScalarSeries {
   undoBatch(id: number): void {
     if (this._batch !== id) return;
     this._batch = 0;
-    this._length = this._batchLength;
-    if (this._baseBatch === id) this._wallBase = Number.NaN;
+    this.shrinkTo(this._batchLength);
+    // The steps and values before the batch were int32s and float32s, so the downgrades are exact.
+    if (this._stepUpgradeBatch === id) {
+      this._steps = Int32Array.from(this._steps);
+      this._stepsDouble = false;
+    }
     if (this._upgradeBatch === id) {
-      // The values before the batch were float32s, so the downgrade is exact.
       this._values = Float32Array.from(this._values);
       this._double = false;
     }
@@ -101,7 +118,7 @@ export class ScalarSeries {
   }
 
   wallTime(i: number): number {
-    return this._wallBase + this._wall[i]!;
+    return this._wall[i]!;
   }
 
   value(i: number): number {
@@ -109,7 +126,7 @@ export class ScalarSeries {
   }
 
   /** Zero-copy views of the filled part of each column. */
-  steps(): Float64Array {
+  steps(): Int32Array | Float64Array {
     return this._steps.subarray(0, this._length);
   }
 
@@ -118,14 +135,17 @@ export class ScalarSeries {
   }
 
   wallTimes(): Float64Array {
-    const out = new Float64Array(this._length);
-    for (let i = 0; i < this._length; i++) out[i] = this._wallBase + this._wall[i]!;
-    return out;
+    return this._wall.subarray(0, this._length);
   }
 
   /** Shrinks capacity to length, for series that are done growing. */
   compact(): void {
     if (this._steps.length !== this._length) this.grow(this._length);
+  }
+
+  private shrinkTo(n: number): void {
+    if (this._untimed > 0) this._untimed -= this.untimedIn(n, this._length);
+    this._length = n;
   }
 
   private upgrade(): void {
@@ -134,11 +154,17 @@ export class ScalarSeries {
     this._upgradeBatch = this._batch;
   }
 
+  private upgradeSteps(): void {
+    this._steps = Float64Array.from(this._steps);
+    this._stepsDouble = true;
+    this._stepUpgradeBatch = this._batch;
+  }
+
   private grow(capacity: number): void {
     const n = this._length;
-    const steps = new Float64Array(capacity);
+    const steps = this._stepsDouble ? new Float64Array(capacity) : new Int32Array(capacity);
     steps.set(n === this._steps.length ? this._steps : this._steps.subarray(0, n));
-    const wall = new Float32Array(capacity);
+    const wall = new Float64Array(capacity);
     wall.set(n === this._wall.length ? this._wall : this._wall.subarray(0, n));
     const values = this._double ? new Float64Array(capacity) : new Float32Array(capacity);
     values.set(n === this._values.length ? this._values : this._values.subarray(0, n));
@@ -146,6 +172,12 @@ export class ScalarSeries {
     this._wall = wall;
     this._values = values;
   }
+}
+
+function countNaN(xs: Float64Array, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) if (xs[i]! !== xs[i]!) n++;
+  return n;
 }
 
 /** Summary over one series as the `inspect --json` contract defines it. */

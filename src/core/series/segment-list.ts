@@ -87,24 +87,35 @@ export class SegmentList {
     const last = this.segments[this.segments.length - 1]!;
     let wallMin = Number.POSITIVE_INFINITY;
     let wallMax = Number.NEGATIVE_INFINITY;
-    // Wall times are (almost always) increasing within a segment: its ends bound it.
+    // Wall times are (almost always) increasing within a segment: its ends bound it. A point without a
+    // wall time (NaN) bounds nothing; with none at all both are NaN.
     for (const s of this.segments) {
-      wallMin = Math.min(wallMin, s.series.wallTime(s.start));
-      wallMax = Math.max(wallMax, s.series.wallTime(s.end - 1));
+      const a = s.series.wallTime(s.start);
+      const b = s.series.wallTime(s.end - 1);
+      if (a < wallMin) wallMin = a;
+      if (b > wallMax) wallMax = b;
     }
     return {
       stepMin: first.series.step(first.start),
       stepMax: last.series.step(last.end - 1),
-      wallMin,
-      wallMax,
+      wallMin: wallMin <= wallMax ? wallMin : Number.NaN,
+      wallMax: wallMin <= wallMax ? wallMax : Number.NaN,
     };
+  }
+
+  /** Points of the list without a wall time (their source logs none). */
+  untimed(): number {
+    let n = 0;
+    for (const s of this.segments) n += s.series.untimedIn(s.start, s.end);
+    return n;
   }
 
   /**
    * Display points over [xMin, xMax] (whole list by default) in `axis` units: every point when at
    * most 2 per pixel are in range, else per-pixel min/max over pixels/2 buckets (spikes survive,
    * NaN stays NaN). With an explicit range the nearest point outside it on each side is included so
-   * lines reach the edges. The 'wall' axis assumes wall times increase along the list.
+   * lines reach the edges. The 'wall' axis assumes wall times increase along the list (a list with
+   * `untimed` points is drawn by step).
    */
   window(q: WindowQuery): SegmentWindow {
     const extent = this.extent();
@@ -117,8 +128,10 @@ export class SegmentList {
         inRange: 0,
         downsampled: false,
         extent,
+        untimed: 0,
       };
     }
+    const untimed = this.untimed();
     const wall = q.axis === 'wall';
     const x0 = q.xMin ?? (wall ? extent.wallMin : extent.stepMin);
     const x1 = q.xMax ?? (wall ? extent.wallMax : extent.stepMax);
@@ -156,6 +169,7 @@ export class SegmentList {
         inRange,
         downsampled: false,
         extent,
+        untimed,
       };
     }
     const buckets = Math.max(1, Math.floor(pixels / 2));
@@ -198,7 +212,7 @@ export class SegmentList {
       }
     }
     if (withAfter) put(this.gather(gHi, gHi + 1));
-    return { steps, wallTimes, values, length: this.length, inRange, downsampled: true, extent };
+    return { steps, wallTimes, values, length: this.length, inRange, downsampled: true, extent, untimed };
   }
 }
 

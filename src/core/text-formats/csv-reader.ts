@@ -6,7 +6,7 @@ import { LineRecordReader } from '../readers/appended-reader';
 import type { Framed } from '../readers/line-framer';
 import type { ReaderOptions } from '../readers/reader';
 import { wallSeconds } from '../readers/rows';
-import { decodeUtf8, parseJsonLenient, parseNumberCell } from '../readers/values';
+import { decodeUtf8, isPercentCell, parseJsonLenient, parseNumberCell } from '../readers/values';
 import { pickColumns } from './columns';
 import { RateTracker } from './progress';
 
@@ -99,13 +99,15 @@ export class CsvReader extends LineRecordReader {
       const v = parseNumberCell(cells[i]!);
       if (v !== undefined) values.push([name, v]);
     }
-    this.sink.emit(step, wall, values, mtime);
+    this.sink.emit(step, wall, values);
     this.countRecords(1);
     if (h.progressCol >= 0) this.rowProgress(h.names[h.progressCol]!, cells[h.progressCol] ?? '', mtime);
   }
 
   private rowProgress(name: string, cell: string, mtime: number): void {
-    const fraction = parseNumberCell(cell);
+    const n = parseNumberCell(cell);
+    // "60.03%" is 0.6003 of the run (its chart shows 60.03, as written).
+    const fraction = n !== undefined && isPercentCell(cell) ? n / 100 : n;
     if (fraction === undefined || !(fraction >= 0 && fraction <= 1)) return;
     this.progressRate.observe(fraction, mtime);
     const etaSeconds = fraction >= 1 ? 0 : this.progressRate.eta(1);

@@ -9,7 +9,7 @@ export class JsonHistoryReader extends JsonDocumentReader {
   private readonly tail = new ArrayTail();
   private readonly sink = new RowSink(() => this.series);
 
-  protected apply(doc: unknown, mtime: number): string | null {
+  protected apply(doc: unknown): string | null {
     if (!Array.isArray(doc)) return 'JSON history: the document is not an array';
     let fresh = this.tail.fresh(doc);
     if (fresh === null) {
@@ -20,7 +20,7 @@ export class JsonHistoryReader extends JsonDocumentReader {
     let n = 0;
     for (const entry of fresh) {
       if (!isPlainObject(entry)) continue;
-      emitObject(this.sink, entry, mtime);
+      emitObject(this.sink, entry);
       n++;
     }
     this.countRecords(n);

@@ -14,7 +14,7 @@ export class JsonlReader extends LineRecordReader {
     super(path, options, false);
   }
 
-  protected consume(framed: Framed, mtime: number, isTail: boolean): void {
+  protected consume(framed: Framed, _mtime: number, isTail: boolean): void {
     for (const line of lines(framed)) {
       const text = decodeUtf8(line.bytes).trim();
       if (text === '') continue;
@@ -29,7 +29,7 @@ export class JsonlReader extends LineRecordReader {
         this.error('decode', line.offset, 'JSONL: line is not a JSON object');
         continue;
       }
-      emitObject(this.sink, parsed.value, mtime);
+      emitObject(this.sink, parsed.value);
       this.countRecords(1);
     }
   }

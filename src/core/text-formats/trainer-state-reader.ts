@@ -38,7 +38,7 @@ export class TrainerStateReader extends JsonDocumentReader {
     let n = 0;
     for (const entry of fresh) {
       if (!isPlainObject(entry)) continue;
-      emitObject(this.sink, entry, mtime, AXES);
+      emitObject(this.sink, entry, AXES);
       n++;
     }
     this.countRecords(n);

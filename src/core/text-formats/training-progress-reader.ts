@@ -3,12 +3,11 @@
 import type { SourceFormatName } from '../../shared/formats';
 import { ArrayTail, JsonDocumentReader } from './json-document';
 import { progressInfo, RateTracker, scalarFields } from './progress';
-import { emitObject, isPlainObject, RowSink, STEP_KEYS, wallSeconds } from '../readers/rows';
+import { emitObject, isPlainObject, RowSink, STEP_KEYS, WALL_KEYS, wallSeconds } from '../readers/rows';
 import { jsonNumber } from '../readers/values';
 
 /** Arrays of per-session/per-chunk objects that form a history. */
 const HISTORY_KEYS = ['history', 'sessions', 'chunks'];
-const SNAPSHOT_WALL_KEYS = ['updated_at', 'last_update', 'last_updated', 'timestamp', 'saved_at', 'time'];
 
 /**
  * Each new content of the file is one snapshot: its numeric top-level fields become one point
@@ -52,15 +51,15 @@ export class TrainingProgressReader extends JsonDocumentReader {
         let step: number | undefined;
         for (const k of STEP_KEYS) if (step === undefined) step = jsonNumber(fields[k]);
         let wall: number | undefined;
-        for (const k of SNAPSHOT_WALL_KEYS) if (wall === undefined) wall = wallSeconds(fields[k]);
-        this.snapshotSink.emit(step, wall, values, mtime);
+        for (const k of WALL_KEYS) if (wall === undefined) wall = wallSeconds(fields[k]);
+        this.snapshotSink.emit(step, wall, values);
         n++;
       }
     }
 
     for (const entry of fresh) {
       if (!isPlainObject(entry)) continue;
-      emitObject(this.historySink, entry, mtime, undefined, 'history/');
+      emitObject(this.historySink, entry, undefined, 'history/');
       n++;
     }
     this.countRecords(n);

@@ -26,7 +26,6 @@ export class WandbReader extends AppendedBytesReader {
   private log = new LevelDbLogReader();
   private runStart: number | null = null;
   private lastStep = -1;
-  private lastWall: number | null = null;
   private statsSamples = 0;
   private runFields: Record<string, unknown> | null = null;
   private recordConfig: Record<string, unknown> = {};
@@ -37,10 +36,10 @@ export class WandbReader extends AppendedBytesReader {
   /** Bytes of complete records: short of the file size while its tail is cut mid-record. */
   override bytesRead: number | null = 0;
 
-  protected chunk(bytes: Uint8Array, start: number, mtime: number): void {
+  protected chunk(bytes: Uint8Array, start: number): void {
     for (const ev of this.log.push(bytes, start)) {
       if (ev.kind === 'error') this.pushError(ev.error);
-      else this.record(ev.data, ev.offset, mtime);
+      else this.record(ev.data, ev.offset);
     }
   }
 
@@ -60,29 +59,28 @@ export class WandbReader extends AppendedBytesReader {
     this.log = new LevelDbLogReader();
     this.runStart = null;
     this.lastStep = -1;
-    this.lastWall = null;
     this.statsSamples = 0;
     this.runFields = null;
     this.recordConfig = {};
     this.recordSummary = {};
   }
 
-  private record(data: Uint8Array, offset: number, mtime: number): void {
+  private record(data: Uint8Array, offset: number): void {
     const decoded = decodeRecord(data);
     if (!decoded.ok) {
       this.error('decode', offset, `W&B record: ${decoded.message}`);
       return;
     }
     this.countRecords(1);
-    this.apply(decoded.record, mtime);
+    this.apply(decoded.record);
   }
 
-  private apply(rec: WandbRecord, mtime: number): void {
+  private apply(rec: WandbRecord): void {
     switch (rec.type) {
       case 'history':
-        return this.history(rec.items, rec.step, mtime);
+        return this.history(rec.items, rec.step);
       case 'stats': {
-        const wall = rec.timestamp ?? mtime;
+        const wall = rec.timestamp ?? Number.NaN;
         const step = this.statsSamples++;
         for (const it of rec.items) {
           const v = value(it);
@@ -118,7 +116,7 @@ export class WandbReader extends AppendedBytesReader {
     }
   }
 
-  private history(items: Item[], recordStep: number | null, mtime: number): void {
+  private history(items: Item[], recordStep: number | null): void {
     const values = new Map<string, unknown>();
     for (const it of items) values.set(it.key, value(it));
     const given = jsonNumber(values.get('_step'));
@@ -129,10 +127,9 @@ export class WandbReader extends AppendedBytesReader {
       wall =
         this.runStart !== null && runtime !== undefined && Number.isFinite(runtime)
           ? this.runStart + runtime
-          : (this.lastWall ?? mtime);
+          : Number.NaN;
     }
     this.lastStep = step;
-    this.lastWall = wall;
     for (const [key, v] of values) {
       if (HISTORY_SKIP.has(key)) continue;
       const n = jsonNumber(v);

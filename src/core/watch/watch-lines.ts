@@ -11,8 +11,9 @@ export interface ScalarsLine {
   type: 'scalars';
   run: string;
   tag: string;
-  /** [step, wallTime (s), value]; a non-finite value is null (JSON has no NaN/Infinity). */
-  points: [number, number, number | null][];
+  /** [step, wallTime (s), value]; a non-finite value is null (JSON has no NaN/Infinity), and so is the wall
+   * time of a point whose source logs none. */
+  points: [number, number | null, number | null][];
 }
 
 /** A run appeared or went away, or its status changed: stalled (silent past its own rhythm), exited (its trainer
@@ -103,9 +104,10 @@ export function scalarsLine(d: SeriesDelta, t: number): ScalarsLine {
     type: 'scalars',
     run: d.run,
     tag: d.tag,
-    points: Array.from(d.steps, (step, i): [number, number, number | null] => {
+    points: Array.from(d.steps, (step, i): [number, number | null, number | null] => {
       const v = d.values[i]!;
-      return [step, d.wallTimes[i]!, Number.isFinite(v) ? v : null];
+      const w = d.wallTimes[i]!;
+      return [step, Number.isFinite(w) ? w : null, Number.isFinite(v) ? v : null];
     }),
   };
 }

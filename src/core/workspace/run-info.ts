@@ -22,8 +22,14 @@ export function runInfo(state: RunState): RunInfo {
   let lastWall = -Infinity;
   let progress: RunInfo['progress'] = null;
   for (const e of state.entries) {
-    for (const [, series] of e.set.entries())
-      if (series.length > 0) lastWall = Math.max(lastWall, series.wallTime(series.length - 1));
+    // The newest logged time; a point without one (a source that logs none) counts at the write time of
+    // its bytes, so freshness moves for every format (the point itself keeps no time).
+    for (const [, series] of e.set.entries()) {
+      if (series.length === 0) continue;
+      let w = series.wallTime(series.length - 1);
+      if (w !== w && e.mtimeMs !== null) w = e.mtimeMs / 1000;
+      if (w > lastWall) lastWall = w;
+    }
     const p = sourceProgress(e);
     if (p) progress = { fraction: p.fraction, etaSeconds: p.etaSeconds };
   }

@@ -10,6 +10,22 @@ export function xAxisFor(group: MetricGroup, xAxis: XAxisMode): XAxisMode {
   return group === 'System' && xAxis === 'step' ? 'relative' : xAxis;
 }
 
+/**
+ * The x-axis a chart draws with: a time axis (relative or wall) falls back to step when one of its series has
+ * points without a wall time (their source logs none: trainer_state.json, a CSV without a time column) — a
+ * time made up for them would squeeze them into one instant. `untimedNote` says so on the chart.
+ */
+export function drawnXAxis(mode: XAxisMode, untimed: boolean): XAxisMode {
+  return untimed && mode !== 'step' ? 'step' : mode;
+}
+
+/** What a chart says when its time axis fell back to step (drawnXAxis); null when it did not. */
+export function untimedNote(mode: XAxisMode, untimed: boolean): string | null {
+  return untimed && mode !== 'step'
+    ? `by step: no wall times logged (${AXIS_TITLES[mode]} needs them)`
+    : null;
+}
+
 /** The x value a point is drawn at. Wall time stays in seconds since epoch (a linear scale, labelled as clock time). */
 export function xOf(mode: XAxisMode, step: number, wallTime: number, origin: number): number {
   return mode === 'step' ? step : mode === 'relative' ? wallTime - origin : wallTime;

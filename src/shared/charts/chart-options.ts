@@ -28,6 +28,8 @@ export interface SeriesLines {
 /** Everything a chart shows, as data. */
 export interface ChartSpec {
   view: ViewOptions;
+  /** The x-axis asked for when the chart draws by step instead (its series log no wall times: drawnXAxis). */
+  askedXAxis?: XAxisMode;
   /** In drawing order: run i gets palette colour i. */
   series: readonly SeriesLines[];
   band: BandRange | null;

@@ -1,6 +1,7 @@
 // What a figure states about its panels: every transform (smoothing, log y, clipped outliers, downsampling) and every value not drawn.
 
 import { formatNumber } from '../format';
+import { untimedNote } from './axis';
 import type { ChartSpec, SeriesLines } from './chart-options';
 import { fitY } from './y-range';
 
@@ -122,6 +123,8 @@ export function panelNotes(spec: ChartSpec): string[] {
   const notes: string[] = [];
   const { view } = spec;
   const t = totals(spec.series);
+  const axis = spec.askedXAxis === undefined ? null : untimedNote(spec.askedXAxis, true);
+  if (axis !== null) notes.push(axis);
   if (view.smoothing > 0) notes.push(`smoothed (EMA ${formatNumber(view.smoothing)}, raw faint)`);
   if (view.logY)
     notes.push(t && t.nonPositive > 0 ? `log y: ${plural(t.nonPositive, 'value')} ≤ 0 not drawn` : 'log y');

@@ -70,6 +70,8 @@ export class RunSeries {
   /** The series' sessions (each restart starts one), from the last window. */
   sessions: SessionInfo[] = [];
   extent: SeriesWindow['extent'] = null;
+  /** Points of the run's live view without a wall time (the window's count plus NaN wall times of deltas). */
+  untimed = 0;
   /** The window the columns came from was a zoomed x-range (not the whole series). */
   partial = false;
   /** Replaced by rebuild() (new arrays: chart.js re-links them), grown in place by extend() (chart.js sees pushes). */
@@ -100,6 +102,7 @@ export class RunSeries {
     this.restarts = w.restarts;
     this.sessions = w.sessions;
     this.extent = w.extent;
+    this.untimed = w.untimed;
     this.partial = partial;
     // The run's first point, earlier sessions included (a restart from step 0 leaves them out of the view).
     const start = w.sessions[0]?.startWall ?? Number.NaN;
@@ -117,19 +120,29 @@ export class RunSeries {
     if (d.from + n <= this.length) return 'stale';
     const start = this.length - d.from;
     for (let i = start; i < n; i++) {
+      const wall = d.wallTimes[i]!;
       this.steps.push(d.steps[i]!);
-      this.walls.push(d.wallTimes[i]!);
+      this.walls.push(wall);
       this.values.push(d.values[i]!);
+      if (wall !== wall) this.untimed++;
     }
-    if (!Number.isFinite(this.origin) && this.walls.length > 0) this.origin = this.walls[0]!;
+    if (!Number.isFinite(this.origin)) {
+      const first = this.walls.find(Number.isFinite);
+      if (first !== undefined) this.origin = first;
+    }
     this.length = d.from + n;
     if (this.extent) {
       const last = n - 1;
+      const wall = d.wallTimes[last]!;
+      // A point without a wall time (NaN) moves no wall bound.
       this.extent = {
         stepMin: this.extent.stepMin,
-        wallMin: this.extent.wallMin,
+        wallMin: this.extent.wallMin === this.extent.wallMin ? this.extent.wallMin : wall,
         stepMax: Math.max(this.extent.stepMax, d.steps[last]!),
-        wallMax: Math.max(this.extent.wallMax, d.wallTimes[last]!),
+        wallMax:
+          wall > this.extent.wallMax || this.extent.wallMax !== this.extent.wallMax
+            ? wall
+            : this.extent.wallMax,
       };
     }
     return 'appended';

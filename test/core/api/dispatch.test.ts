@@ -52,6 +52,7 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
       extent: null,
       restarts: [],
       sessions: [],
+      untimed: 0,
     }),
     ...overrides,
   };

@@ -329,8 +329,8 @@ describe('machine health from live samples', () => {
       'System/Memory_Percent',
     ]);
     const engine = new HealthEngine({ clock: () => 0 });
-    const fire = (trainingAt: number | null): string[] => {
-      const e = new HealthEngine({ clock: () => 0 });
+    const fire = (trainingAt: number | null, nowMs = 0): string[] => {
+      const e = new HealthEngine({ clock: () => nowMs });
       if (trainingAt !== null) e.noteTraining(MACHINE_RUN, trainingAt);
       const rules: string[] = [];
       for (let i = 0; i < 12; i++)
@@ -342,6 +342,8 @@ describe('machine health from live samples', () => {
     expect(engine.active()).toEqual([]);
     expect(fire(null)).toEqual(['gpu-memory-high']);
     expect(fire(1005)).toEqual(['gpu-memory-high', 'gpu-util-low']);
+    // A training point without a wall time (its source logs none) counts when it arrives.
+    expect(fire(Number.NaN, 1005_000)).toEqual(['gpu-memory-high', 'gpu-util-low']);
   });
 });
 

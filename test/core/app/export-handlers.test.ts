@@ -160,6 +160,39 @@ describe('export.figure', () => {
     expect(f.panels[0]!.xRange).toEqual({ min: 10, max: 20 });
   });
 
+  test('a time axis over a series without wall times draws it by step and says so', () => {
+    // A trainer_state.json tag: steps, no wall times (NaN), as the workspace's windows give them.
+    const steps = Float64Array.from([10, 20, 30]);
+    const source = {
+      runs: () => ['hf'],
+      window: (run: string, tag: string) => ({
+        run,
+        tag,
+        steps,
+        wallTimes: Float64Array.from([NaN, NaN, NaN]),
+        values: Float64Array.from([3, 2, 1]),
+        length: 3,
+        inRange: 3,
+        downsampled: false,
+        extent: { stepMin: 10, stepMax: 30, wallMin: NaN, wallMax: NaN },
+        restarts: [],
+        sessions: [],
+        untimed: 3,
+      }),
+      alerts: () => [],
+      thresholds: () => ({}),
+      scope: () => 'classic' as const,
+    };
+    const view = { xAxis: 'relative' as const, logY: false, smoothing: 0, ignoreOutliers: false };
+    const f = chartFigure(source, figureArgs({ runs: ['hf'], tag: 'eval_loss', view }));
+    expect(f.panels[0]!.spec.view.xAxis).toBe('step');
+    expect(f.panels[0]!.spec.series[0]!.raw.map((p) => p.x)).toEqual([10, 20, 30]);
+    // Stated on the panel with its other transforms (figure-notes), as the exported figures do.
+    expect(panelNotes(f.panels[0]!.spec)).toContain(
+      'by step: no wall times logged (time since start needs them)',
+    );
+  });
+
   test('an SVG is a vector document with a path stroked in the run colour', async () => {
     const svg = await figure(figureArgs({ format: 'svg', scale: 3 }));
     expect(svg).toMatchObject({ fileName: 'approx_kl.svg', mime: 'image/svg+xml', width: 400, height: 240 });

@@ -158,6 +158,18 @@ describe('writes are safe', () => {
     );
   });
 
+  test('a folder exported on its own names its run by the folder, in the folder name and in the rows', async () => {
+    const root = join(tmp('rlwatch-export-own-'), 'ppo_cartpole');
+    mkdirSync(root);
+    writeFileSync(join(root, 'metrics.csv'), 'step,loss\n1,1\n');
+    const out = tmp('rlwatch-export-own-out-');
+    const report = await exportData(root, { out, csv: true, json: false });
+    expect(report.runs).toEqual(['ppo_cartpole']);
+    expect(readFileSync(join(out, 'ppo_cartpole', 'metrics_long.csv'), 'utf8')).toBe(
+      'run,tag,step,wall_time,value,session\nppo_cartpole,loss,1,,1,1\n',
+    );
+  });
+
   test('runs whose names map to one folder name are written to distinct folders', async () => {
     const root = tmp('rlwatch-export-clash-');
     mkdirSync(join(root, 'a', 'b'), { recursive: true });

@@ -15,6 +15,7 @@ import { figureRunOf } from '../../../src/core/export/export-run';
 import { figureLines } from '../../../src/core/export/figure-series';
 import { ScalarSeries } from '../../../src/core/series/scalar-series';
 import { resolveBand } from '../../../src/shared/charts/band';
+import { panelNotes } from '../../../src/shared/charts/figure-notes';
 import type { AlertInfo } from '../../../src/shared/domain';
 
 function series(steps: number[], value = (s: number) => s): ScalarSeries {
@@ -239,5 +240,21 @@ describe('figure lines', () => {
       (s) => (s === ev ? 'events.out.tfevents.1.h' : 'metrics.csv'),
     );
     expect(shown.get('reward')).toEqual([ev]);
+  });
+});
+
+describe('a tag without wall times', () => {
+  test('a system metric from a source that logs no time is drawn by step, and the panel says so', () => {
+    const untimed = new ScalarSeries();
+    for (const st of range(10)) untimed.append(st, Number.NaN, 50 + st);
+    const r: FigureRun = { run: 'r', series: new Map([['system/gpu_util', [untimed]]]), thresholds: {} };
+    const fig = planRunFigures(r, opts)
+      .figures.find((f) => f.name === 'figures/system__gpu_util')!
+      .build();
+    const spec = fig.panels[0]!.spec;
+    expect(spec.view.xAxis).toBe('step');
+    expect(spec.askedXAxis).toBe('relative');
+    expect(spec.series[0]!.raw.map((p) => p.x)).toEqual(range(10));
+    expect(panelNotes(spec)).toContain('by step: no wall times logged (time since start needs them)');
   });
 });

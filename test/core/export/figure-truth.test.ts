@@ -251,6 +251,7 @@ describe('13: every transform is written on the figure', () => {
         extent: { stepMin: 0, stepMax: 199, wallMin: 1_700_000_000, wallMax: 1_700_000_199 },
         restarts: [],
         sessions: [],
+        untimed: 0,
       };
     };
     const f = chartFigure(

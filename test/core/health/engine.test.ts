@@ -153,6 +153,21 @@ describe('stalled run', () => {
     expect(engine.feed('r', 'loss', 99, 99, 1)[0]?.kind).toBe('cleared');
     expect(engine.stalledRuns()).toEqual([]);
   });
+  it('a source without wall times (NaN) is judged on arrivals alike, and its alert cites no wall time', () => {
+    const { clock, engine } = harness();
+    for (let i = 0; i < 20; i++) {
+      clock.now += 2000;
+      engine.feed('r', 'loss', i, Number.NaN, 1);
+    }
+    clock.now += 26_000;
+    expect(engine.stalledRuns()).toEqual(['r']);
+    engine.setProcessAlive('r', true);
+    clock.now += 95_000;
+    expect(engine.tick()[0]).toMatchObject({
+      kind: 'raised',
+      alert: { rule: 'stalled-run', step: 19, wallTime: null, value: 121 },
+    });
+  });
   it('the last logged step is the last point that arrived, not the highest step (a restart logs lower steps)', () => {
     const { clock, engine } = live(2000, 20);
     for (let i = 0; i < 5; i++) {

@@ -96,9 +96,17 @@ describe('CSV semantics', () => {
     expect(r.series.has('time/total_timesteps')).toBe(false);
   });
 
-  it('falls back to the file mtime for wall time', async () => {
+  it('gives rows without a time column no wall time (never the file mtime)', async () => {
     const r = await readText('a\n1\n');
-    expect(r.series.get('a').wallTime(0)).toBe(1_700_000_000);
+    expect(r.series.get('a').wallTime(0)).toBeNaN();
+    expect(r.series.get('a').untimed).toBe(1);
+  });
+
+  it('reads a percentage cell as its number, and a percent progress column as a fraction', async () => {
+    // SB3-style trainers print their progress as "60.03%".
+    const r = await readText('step,Progress,loss\n10,20.5%,1\n20,60.03%,2\n');
+    expect([...r.series.get('Progress').values()]).toEqual([20.5, 60.03]);
+    expect(r.progress?.fraction).toBeCloseTo(0.6003, 12);
   });
 
   it('keeps quoted newlines inside one record', async () => {

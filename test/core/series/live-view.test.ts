@@ -168,6 +168,26 @@ describe('LiveView', () => {
   });
 
   describe('window', () => {
+    test('points without a wall time are counted, and bound no wall extent', () => {
+      const timed = series([0, 1, 2]);
+      const untimed = new ScalarSeries();
+      for (const st of [3, 4]) untimed.append(st, Number.NaN, st);
+      const v = new LiveView();
+      v.setParts([untimed], 'bulk');
+      v.feed(Infinity);
+      expect(v.window({ pixels: 100 })).toMatchObject({
+        untimed: 2,
+        extent: { stepMin: 3, stepMax: 4, wallMin: NaN, wallMax: NaN },
+      });
+      const mixed = new LiveView();
+      mixed.setParts([timed, untimed], 'bulk');
+      mixed.feed(Infinity);
+      expect(mixed.window({ pixels: 100 })).toMatchObject({
+        untimed: 2,
+        extent: { stepMin: 0, stepMax: 4, wallMin: 1000, wallMax: 1002 },
+      });
+    });
+
     test('few points come back whole with length, inRange, extent and restart marks', () => {
       const v = fed([series([...range(0, 10), ...range(5, 8)])]);
       const w = v.window({ pixels: 100 });

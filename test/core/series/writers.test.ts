@@ -52,8 +52,8 @@ test("Keras-style train and test event files in one folder (katib's): both write
     const run = ws.listRuns()[0]!;
     expect(run.tags).toEqual(['accuracy', 'accuracy (writer 2)', 'loss', 'loss (writer 2)']);
     expect(run.restarts).toBe(0);
-    const train = ws.getWindow('.', 'loss', { pixels: 100 })!;
-    const test = ws.getWindow('.', 'loss (writer 2)', { pixels: 100 })!;
+    const train = ws.getWindow('kubeflow__katib', 'loss', { pixels: 100 })!;
+    const test = ws.getWindow('kubeflow__katib', 'loss (writer 2)', { pixels: 100 })!;
     // As inspect reads each file: train 0.2048 → 0.0360666, test 0.0755185 → 0.0559284, 10 steps each.
     expect([...train.steps]).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(train.values[0]).toBeCloseTo(0.2048, 4);

@@ -21,13 +21,13 @@ function touch(path: string, sec: number): void {
   utimesSync(path, sec, sec);
 }
 
-/** An hour ago, in whole seconds (series keep wall times as float32 offsets from the first point). */
 /** Lets the throttled runs.changed of the load go out, then forgets what was pushed. */
 async function settle(pushed: RunInfo[][]): Promise<void> {
   await new Promise((res) => setTimeout(res, 4 * THROTTLE_MS));
   pushed.length = 0;
 }
 
+/** An hour ago, in whole seconds. */
 const OLD = Math.floor(Date.now() / 1000) - 3600;
 
 interface Format {

@@ -5,7 +5,7 @@ import type { Stats } from 'node:fs';
 import type * as FsPromises from 'node:fs/promises';
 import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, expect, test, vi } from 'vitest';
 import { createWorkspace } from '../../../src/core/workspace/create';
 import type { Workspace } from '../../../src/core/workspace/workspace';
@@ -46,7 +46,7 @@ const rows = (from: number, n: number, scale = 100): string =>
   Array.from({ length: n }, (_, i) => `${from + i},${(from + i) / scale}\n`).join('');
 
 function window(tag: string): number[] {
-  return [...ws!.getWindow('.', tag, { pixels: 10_000 })!.steps];
+  return [...ws!.getWindow(basename(dir!), tag, { pixels: 10_000 })!.steps];
 }
 
 async function openLog(sweepMs: number): Promise<string> {

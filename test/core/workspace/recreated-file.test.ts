@@ -3,7 +3,7 @@
 
 import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { createWorkspace } from '../../../src/core/workspace/create';
 import type { Workspace } from '../../../src/core/workspace/workspace';
@@ -22,7 +22,7 @@ const rows = (from: number, n: number): string =>
   Array.from({ length: n }, (_, i) => `${from + i},${(from + i) / 100}\n`).join('');
 
 function window(tag: string): number[] {
-  return [...ws!.getWindow('.', tag, { pixels: 10_000 })!.steps];
+  return [...ws!.getWindow(basename(dir!), tag, { pixels: 10_000 })!.steps];
 }
 
 test('deleted and re-created at the same path: old points stay (dead source), new ones follow', async () => {

@@ -12,7 +12,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { EventFileWriter } from '../../../src/core/tfevents/writer';
 import { createSource } from '../../../src/core/sources/registry';
@@ -66,13 +66,16 @@ describe('restarts', () => {
     expect(rec.resets).toEqual([]);
 
     writeSteps(w, range(60, 80));
-    await waitFor(() => ws!.getWindow('.', 'loss', { pixels: 1000 })!.length === 81, 'restarted points');
+    await waitFor(
+      () => ws!.getWindow(basename(dir), 'loss', { pixels: 1000 })!.length === 81,
+      'restarted points',
+    );
     w.close();
-    expect(rec.resets).toEqual([{ run: '.', tag: 'loss', reason: 'restart' }]);
+    expect(rec.resets).toEqual([{ run: basename(dir), tag: 'loss', reason: 'restart' }]);
     const last = rec.deltas[rec.deltas.length - 1]!;
     expect(last.from).toBe(60);
     expect([...last.steps]).toEqual(range(60, 80));
-    const win = ws.getWindow('.', 'loss', { pixels: 1000 })!;
+    const win = ws.getWindow(basename(dir), 'loss', { pixels: 1000 })!;
     expect([...win.steps]).toEqual(range(0, 80));
     expect(win.restarts).toEqual([{ step: 60, wallTime: 1_700_000_060, dropped: 41 }]);
     expect(ws.listRuns()[0]!.restarts).toBe(1);
@@ -89,8 +92,8 @@ describe('restarts', () => {
     ws = createWorkspace({ watch: false });
     const rec = record(ws);
     await ws.open(dir);
-    expect(windowSteps('.', 'loss')).toEqual(range(0, 60));
-    const win = ws.getWindow('.', 'loss', { pixels: 1000 })!;
+    expect(windowSteps(basename(dir), 'loss')).toEqual(range(0, 60));
+    const win = ws.getWindow(basename(dir), 'loss', { pixels: 1000 })!;
     expect(win.restarts).toEqual([{ step: 40, wallTime: 1_700_001_040, dropped: 11 }]);
     // The second file's values, not the first's, from step 40 on.
     expect(win.wallTimes[45]).toBe(1_700_001_045);
@@ -121,12 +124,12 @@ describe('one format per tag', () => {
     ws = createWorkspace({ watch: false });
     const rec = record(ws);
     await ws.open(dir);
-    const win = ws.getWindow('.', 'reward', { pixels: 1000 })!;
+    const win = ws.getWindow(basename(dir), 'reward', { pixels: 1000 })!;
     expect(win.length).toBe(20);
     expect([...win.values]).toEqual(range(0, 19));
     expect(win.restarts).toEqual([]);
     // A tag only the CSV has comes from the CSV.
-    expect(ws.getWindow('.', 'temperature', { pixels: 1000 })!.length).toBe(20);
+    expect(ws.getWindow(basename(dir), 'temperature', { pixels: 1000 })!.length).toBe(20);
     expect(rec.deltas.filter((d) => d.tag === 'reward').flatMap((d) => [...d.values])).toEqual(range(0, 19));
     const info = ws.listRuns()[0]!;
     expect(info.restarts).toBe(0);
@@ -150,22 +153,22 @@ describe('truncation, deletion, rotation', () => {
     ws = createWorkspace({ sweepMs: 30 });
     const rec = record(ws);
     await ws.open(dir);
-    expect(windowSteps('.', 'loss')).toEqual(range(0, 9));
+    expect(windowSteps(basename(dir), 'loss')).toEqual(range(0, 9));
     truncateSync(csv, 0);
     appendFileSync(csv, 'step,loss\n0,100\n1,101\n');
     await waitFor(
-      () => rec.resets.length > 0 && ws!.getWindow('.', 'loss', { pixels: 9 })!.length === 2,
+      () => rec.resets.length > 0 && ws!.getWindow(basename(dir), 'loss', { pixels: 9 })!.length === 2,
       'reset',
     );
     // The steps went back: a restart, as for a new event file; the view is the new session.
-    expect(rec.resets).toEqual([{ run: '.', tag: 'loss', reason: 'restart' }]);
+    expect(rec.resets).toEqual([{ run: basename(dir), tag: 'loss', reason: 'restart' }]);
     const last = rec.deltas[rec.deltas.length - 1]!;
     expect(last.from).toBe(0);
     expect([...last.values]).toEqual([100, 101]);
-    const w = ws.getWindow('.', 'loss', { pixels: 9 })!;
+    const w = ws.getWindow(basename(dir), 'loss', { pixels: 9 })!;
     expect([...w.values]).toEqual([100, 101]);
     expect(w.sessions.map((x) => x.points)).toEqual([10, 2]);
-    expect([...ws.getWindow('.', 'loss', { pixels: 99, session: 1 })!.values]).toEqual(range(0, 9));
+    expect([...ws.getWindow(basename(dir), 'loss', { pixels: 99, session: 1 })!.values]).toEqual(range(0, 9));
     const run = ws.listRuns()[0]!;
     expect(run.restarts).toBe(1);
     expect(run.sources.map((s) => [s.dead, s.rewritten ?? false])).toEqual([
@@ -190,11 +193,11 @@ describe('truncation, deletion, rotation', () => {
     writeFileSync(csv, table(3));
     await waitFor(() => ws!.listRuns()[0]!.sources.length === 2, 'the cut-short contents seen', 5000);
     writeFileSync(csv, table(12));
-    await waitFor(() => windowSteps('.', 'loss').length === 13, 'the whole table shown', 5000);
+    await waitFor(() => windowSteps(basename(dir), 'loss').length === 13, 'the whole table shown', 5000);
     const run = ws.listRuns()[0]!;
     expect(run.sources.map((s) => s.dead)).toEqual([false]);
     expect(run.restarts).toBe(0);
-    expect(ws.getWindow('.', 'loss', { pixels: 99 })!.sessions).toHaveLength(1);
+    expect(ws.getWindow(basename(dir), 'loss', { pixels: 99 })!.sessions).toHaveLength(1);
     expect(ws.storedStats().points).toBe(13);
   });
 
@@ -211,11 +214,11 @@ describe('truncation, deletion, rotation', () => {
     writeSteps(again, range(0, 4), 'loss', 1_800_000_000);
     again.close();
     await waitFor(
-      () => rec.resets.length > 0 && ws!.getWindow('.', 'loss', { pixels: 99 })!.length === 5,
+      () => rec.resets.length > 0 && ws!.getWindow(basename(dir), 'loss', { pixels: 99 })!.length === 5,
       'reset',
     );
-    expect(rec.resets).toEqual([{ run: '.', tag: 'loss', reason: 'restart' }]);
-    const win = ws.getWindow('.', 'loss', { pixels: 99 })!;
+    expect(rec.resets).toEqual([{ run: basename(dir), tag: 'loss', reason: 'restart' }]);
+    const win = ws.getWindow(basename(dir), 'loss', { pixels: 99 })!;
     expect([...win.wallTimes]).toEqual(range(0, 4).map((s) => 1_800_000_000 + s));
     expect(win.sessions.map((x) => x.points)).toEqual([31, 5]);
     expect(ws.listRuns()[0]!.sources.map((s) => s.dead)).toEqual([true, false]);
@@ -234,7 +237,7 @@ describe('truncation, deletion, rotation', () => {
     expect(info.sources).toEqual([
       { file: 'events.out.tfevents.1.host', format: 'tfevents', records: 11, errors: [], dead: true },
     ]);
-    expect(windowSteps('.', 'loss')).toEqual(range(0, 9));
+    expect(windowSteps(basename(dir), 'loss')).toEqual(range(0, 9));
   });
 
   test('a rotated file (renamed away, a new file at its path) keeps the old data dead; the new file is a new source', async () => {
@@ -256,8 +259,8 @@ describe('truncation, deletion, rotation', () => {
         .map((s) => JSON.stringify({ step: s, loss: -s }))
         .join('\n') + '\n',
     );
-    await waitFor(() => windowSteps('.', 'loss').length === 15, 'rotated points');
-    expect(windowSteps('.', 'loss')).toEqual(range(0, 14));
+    await waitFor(() => windowSteps(basename(dir), 'loss').length === 15, 'rotated points');
+    expect(windowSteps(basename(dir), 'loss')).toEqual(range(0, 14));
     const sources = ws.listRuns()[0]!.sources;
     expect(sources.map((s) => [s.file, s.dead, s.records])).toEqual([
       ['metrics.jsonl', true, 10],
@@ -285,10 +288,10 @@ describe('truncation, deletion, rotation', () => {
         .map((s) => JSON.stringify({ step: s, loss: -s }))
         .join('\n') + '\n',
     );
-    await waitFor(() => windowSteps('.', 'loss').length === 15, 'rotated points');
+    await waitFor(() => windowSteps(basename(dir), 'loss').length === 15, 'rotated points');
     // Give discovery time to see the renamed file.
     await new Promise((r) => setTimeout(r, 400));
-    expect(windowSteps('.', 'loss')).toEqual(range(0, 14));
+    expect(windowSteps(basename(dir), 'loss')).toEqual(range(0, 14));
     expect(ws.listRuns()[0]!.sources.map((s) => [s.file, s.dead])).toEqual([
       ['metrics.jsonl', true],
       ['metrics.jsonl', false],
@@ -393,7 +396,7 @@ describe('per-folder errors', () => {
     expect(rec.notices).toEqual([
       { level: 'warning', message: "cannot read folder locked: EACCES: permission denied, scandir 'locked'" },
     ]);
-    expect(ws.listRuns().map((r) => r.run)).toEqual(['.']);
+    expect(ws.listRuns().map((r) => r.run)).toEqual([basename(root)]);
   });
 
   test('a symlink loop in the folder is a notice, not a hang or a crash', async () => {

@@ -2,10 +2,12 @@
 
 import { describe, expect, test } from 'vitest';
 import {
+  drawnXAxis,
   formatDuration,
   formatStep,
   formatWall,
   toQueryRange,
+  untimedNote,
   widen,
   xOf,
 } from '../../../src/shared/charts/axis';
@@ -15,6 +17,16 @@ describe('axis modes', () => {
     expect(xOf('step', 120, 1_700_000_050, 1_700_000_000)).toBe(120);
     expect(xOf('relative', 120, 1_700_000_050, 1_700_000_000)).toBe(50);
     expect(xOf('wall', 120, 1_700_000_050, 1_700_000_000)).toBe(1_700_000_050);
+  });
+
+  test('time axes fall back to step for series without wall times, and say so', () => {
+    expect(drawnXAxis('wall', true)).toBe('step');
+    expect(drawnXAxis('relative', true)).toBe('step');
+    expect(drawnXAxis('relative', false)).toBe('relative');
+    expect(drawnXAxis('step', true)).toBe('step');
+    expect(untimedNote('wall', true)).toBe('by step: no wall times logged (wall time needs them)');
+    expect(untimedNote('step', true)).toBeNull();
+    expect(untimedNote('wall', false)).toBeNull();
   });
 
   test('a visible range maps back to the query axis; relative adds the run origin', () => {

@@ -33,6 +33,7 @@ function window(steps: number[], values: number[], over: Partial<SeriesWindow> =
       : null,
     restarts: [],
     sessions: [],
+    untimed: 0,
     ...over,
   };
 }
@@ -49,6 +50,21 @@ function delta(from: number, steps: number[], values = steps.map((s) => s * 10))
 }
 
 describe('RunSeries', () => {
+  test('counts points without a wall time from the window and from deltas; they move no wall bound', () => {
+    const s = new RunSeries('r');
+    s.setWindow(window([0, 1], [0, 10], { untimed: 0 }), 1000, false);
+    const d = delta(2, [2, 3]);
+    d.wallTimes[0] = Number.NaN;
+    expect(s.applyDelta(d)).toBe('appended');
+    expect(s.untimed).toBe(1);
+    expect(s.extent).toMatchObject({ wallMin: 1000, wallMax: 1006, stepMax: 3 });
+    const u = delta(4, [4]);
+    u.wallTimes[0] = Number.NaN;
+    s.applyDelta(u);
+    expect(s.untimed).toBe(2);
+    expect(s.extent).toMatchObject({ wallMax: 1006, stepMax: 4 });
+  });
+
   test('a delta continuing the window appends; an overlapping one appends only its new part', () => {
     const s = new RunSeries('r');
     s.setWindow(window([0, 1, 2], [0, 10, 20]), 1000, false);
