@@ -17,6 +17,8 @@ export interface TickLabel {
 
 /** One point of a dataset: its value (null when not finite), its pixel row and the radius of its mark. */
 export interface PointState {
+  /** The x drawn at (step, seconds since the start, or wall time), null when not finite. */
+  x: number | null;
   y: number | null;
   py: number;
   radius: number;
@@ -41,6 +43,10 @@ export interface ChartState {
   width: number;
   height: number;
   logY: boolean;
+  /** The x axis drawn (`data-xaxis`): step, relative or wall. */
+  xAxis: string;
+  /** The chart said its series logged no wall times and fell back to step (`data-untimed`). */
+  untimed: boolean;
   yMin: number;
   yMax: number;
   series: SeriesState[];

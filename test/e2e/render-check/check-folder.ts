@@ -73,7 +73,10 @@ export async function checkFolder(
           chart: null,
         })),
       );
-      const failedCharts = [...new Set(failures.map((f) => f.chart!))].slice(0, CHART_SHOTS_PER_RUN);
+      const failedCharts = [...new Set(failures.flatMap((f) => (f.chart === null ? [] : [f.chart])))].slice(
+        0,
+        CHART_SHOTS_PER_RUN,
+      );
       for (const tag of failedCharts)
         await dashboard
           .screenshotChart(r.run, tag, join(shots, `${fileSafe(r.run)}--${fileSafe(tag)}.png`))

@@ -58,7 +58,12 @@ export function truthSessions(recording: string): Map<string, number> {
   const last = new Map<string, { step: number; sessions: number }>();
   for (const line of readFileSync(join(recording, 'truth.jsonl'), 'utf8').split('\n')) {
     if (!line.trim()) continue;
-    const ev = JSON.parse(line) as { ev: string; run: string; step?: number };
+    // Python's json writes NaN and Infinity, which JSON has not: only ev, run and step are read here.
+    const ev = JSON.parse(line.replace(/-?\b(?:NaN|Infinity)\b/g, 'null')) as {
+      ev: string;
+      run: string;
+      step?: number;
+    };
     if (ev.ev !== 'log' || typeof ev.step !== 'number') continue;
     const name = ev.run === '.' ? id : `${id}/${ev.run}`;
     const s = last.get(name);
@@ -69,6 +74,14 @@ export function truthSessions(recording: string): Map<string, number> {
     }
   }
   return new Map([...last].map(([run, s]) => [run, s.sessions]));
+}
+
+/** Whether `dir` holds a file anywhere below it. */
+function hasFile(dir: string): boolean {
+  if (!existsSync(dir)) return false;
+  return readdirSync(dir, { withFileTypes: true }).some(
+    (e) => e.isFile() || (e.isDirectory() && hasFile(join(dir, e.name))),
+  );
 }
 
 /** Replays one recording into `dir` with the scenarios' own replay.py, `speed` times real time. */
@@ -97,11 +110,25 @@ export async function checkReplayed(
     .filter((r) => existsSync(join(r, 'writes.jsonl')))
     .sort();
   const parent = mkdtempSync(join(tmpdir(), 'rlwatch-replayed-'));
-  const dashboard = await openDashboard(browser, parent);
+  const replays = recordings.map((r) =>
+    replay(join(scenarios, 'replay.py'), r, join(parent, basename(r)), speed),
+  );
+  // The dashboard opens once every recording wrote its first file (an empty folder shows no run list), and
+  // follows the rest live: restarts, truncations, rewrites.
+  for (
+    let waited = 0;
+    waited < 30_000 && !recordings.every((r) => hasFile(join(parent, basename(r))));
+    waited += 100
+  )
+    await new Promise((res) => setTimeout(res, 100));
+  const dashboard = await openDashboard(browser, parent).catch(async (e: unknown) => {
+    await Promise.allSettled(replays);
+    throw e;
+  });
   try {
-    await Promise.all(
-      recordings.map((r) => replay(join(scenarios, 'replay.py'), r, join(parent, basename(r)), speed)),
-    );
+    // On a time axis: what the trainers logged with times is drawn at them, what they logged without is by step.
+    await dashboard.setXAxis('Relative');
+    await Promise.all(replays);
     // The last writes read (the sweep reads every source each second).
     await new Promise((res) => setTimeout(res, 2500));
     const sessions = new Map(recordings.flatMap((r) => [...truthSessions(r)]));
@@ -126,6 +153,7 @@ const LETTER: Record<InvariantName, string> = {
   'read-errors': 'f',
   'shows-its-run': '-',
   sessions: 'g',
+  'no-invented-time': 'h',
   drawn: '-',
 };
 

@@ -25,6 +25,8 @@ export interface DashboardPage {
   scrollToTop(): Promise<void>;
   /** The visible texts of the elements READ_ERROR_SELECTOR names. */
   errorTexts(): Promise<string[]>;
+  /** Picks the toolbar's x axis (Step, Relative, Wall) for every chart. */
+  setXAxis(mode: 'Step' | 'Relative' | 'Wall'): Promise<void>;
   /** The run list's sessions / restarts badge of `run` ("· 2 sessions"), null when it shows none. */
   sessionsBadge(run: string): Promise<string | null>;
   close(): Promise<void>;
@@ -71,8 +73,18 @@ async function readDrawn(page: Page, figure: Locator): Promise<ChartState | null
   return last;
 }
 
-/** The tags of the run's chart figures, once the same for half a second (the grid has settled). */
+/** The tags of the run's chart figures, once the same for half a second (the grid has settled). Charts the grid
+ * keeps as placeholders until they come near the viewport are scrolled to first, so every chart is judged. */
 async function settledTags(page: Page, run: string): Promise<string[]> {
+  const deadline0 = Date.now() + 4 * TIMEOUT_MS;
+  while (Date.now() < deadline0) {
+    const left = await page.$$eval('.chart-placeholder[data-lazy]', (els) => {
+      els[els.length - 1]?.scrollIntoView({ block: 'center' });
+      return els.length;
+    });
+    if (left === 0) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
   let last = '';
   let since = Date.now();
   const deadline = Date.now() + TIMEOUT_MS;
@@ -141,6 +153,9 @@ export async function openDashboard(browser: Browser, dir: string): Promise<Dash
         window.scrollTo(0, 0);
       }),
     errorTexts: () => p.$$eval(READ_ERROR_SELECTOR, (els) => els.map((e) => (e as HTMLElement).innerText)),
+    async setXAxis(mode) {
+      await p.locator('.toolbar').getByRole('radio', { name: mode, exact: true }).check();
+    },
     async sessionsBadge(run) {
       const badge = p.locator(`${runButton(run)} .restarts`);
       return (await badge.count()) > 0 ? (await badge.first().innerText()).trim() : null;

@@ -13,6 +13,7 @@ export type InvariantName =
   | 'read-errors'
   | 'shows-its-run'
   | 'sessions'
+  | 'no-invented-time'
   | 'drawn';
 
 export interface Failure {
@@ -157,7 +158,33 @@ export function showsItsRuns(state: ChartState): Failure[] {
     : [{ invariant: 'shows-its-run', detail: `draws ${strangers.join(', ')} for ${state.run}` }];
 }
 
-/** Every chart invariant: the chart is of its run, then (a)–(d). */
+/**
+ * (h) No time axis invented: a chart on a time axis (relative or wall) draws its points at their own times — a
+ * series of several points never collapses onto one x (file mtimes stamped on every row did that) — and a chart
+ * that says its series have no times is drawn by step.
+ */
+export function timeAxisIsReal(state: ChartState): Failure[] {
+  if (state.untimed)
+    return state.xAxis === 'step'
+      ? []
+      : [{ invariant: 'no-invented-time', detail: `no wall times, yet drawn on the ${state.xAxis} axis` }];
+  if (state.xAxis === 'step') return [];
+  const failures: Failure[] = [];
+  for (const s of state.series) {
+    if (s.label.endsWith(SMOOTHED)) continue;
+    const xs = s.points.flatMap((p) => (p.x === null || p.y === null ? [] : [p.x]));
+    if (xs.length < 3) continue;
+    const [lo, hi] = extent(xs);
+    if (hi === lo)
+      failures.push({
+        invariant: 'no-invented-time',
+        detail: `${s.label}: ${xs.length} points all drawn at one ${state.xAxis} time (${lo})`,
+      });
+  }
+  return failures;
+}
+
+/** Every chart invariant: the chart is of its run, then (a)–(d) and (h). */
 export function checkChart(state: ChartState): Failure[] {
   return [
     ...showsItsRuns(state),
@@ -166,6 +193,7 @@ export function checkChart(state: ChartState): Failure[] {
     ...yTicksAreDistinct(state),
     ...tickLabelsInside(state),
     ...yRangeCoversData(state),
+    ...timeAxisIsReal(state),
   ];
 }
 

@@ -25,6 +25,7 @@ const READER_BODY = `
       const finite = p && Number.isFinite(p.x) && Number.isFinite(p.y);
       const own = el && el.options ? el.options.radius : 0;
       return {
+        x: finite ? p.x : null,
         y: finite ? p.y : null,
         py: el ? el.y : NaN,
         radius: finite && dotAt(p.x, p.y) ? Math.max(own, DOT_RADIUS) : own,
@@ -77,6 +78,8 @@ const READER_BODY = `
     width: chart.width,
     height: chart.height,
     logY: yScale.type === 'logarithmic',
+    xAxis: figure.getAttribute('data-xaxis') || 'step',
+    untimed: figure.getAttribute('data-untimed') === 'true',
     yMin: yScale.min,
     yMax: yScale.max,
     series,

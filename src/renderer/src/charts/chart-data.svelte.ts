@@ -49,6 +49,8 @@ export class ChartData {
   private earlierOn = true;
   /** Per run: its earlier sessions as last fetched, and what they were fetched for (range and sessions). */
   private readonly earlier = new Map<string, { key: string; lines: EarlierSession[] }>();
+  /** Runs whose earlier sessions are being fetched: the chart is still loading (data-state says so). */
+  private readonly earlierPending = new Set<string>();
 
   constructor(private readonly host: ChartDataHost) {}
 
@@ -59,6 +61,7 @@ export class ChartData {
     this.runCount = runs.length;
     this.series.clear();
     this.earlier.clear();
+    this.earlierPending.clear();
     this.queued.clear();
     this.loadState = 'loading';
     this.errorText = '';
@@ -92,9 +95,9 @@ export class ChartData {
     this.generation++;
   }
 
-  /** A run's window is being fetched. */
+  /** A run's window (or its earlier sessions) is being fetched. */
   isLoading(run: string): boolean {
-    return this.queued.has(run);
+    return this.queued.has(run) || this.earlierPending.has(run);
   }
 
   /** Re-fetches every run for `range` (null: the whole series). */
@@ -159,10 +162,16 @@ export class ChartData {
     }
     const key = `${args.xMin ?? ''}|${args.xMax ?? ''}|${args.axis ?? ''}|${args.pixels}|${sessions.map((x) => `${x.index}:${x.points}`).join(',')}`;
     if (this.earlier.get(run)?.key === key) return;
+    this.earlierPending.add(run);
     const answers = await Promise.all(
       sessions.map((x) => this.host.fetchWindow({ ...args, session: x.index })),
     );
-    if (gen !== this.generation || !this.earlierOn || !this.series.has(run)) return;
+    if (gen !== this.generation) return;
+    this.earlierPending.delete(run);
+    if (!this.earlierOn || !this.series.has(run)) {
+      this.host.windowLoaded();
+      return;
+    }
     const lines: EarlierSession[] = [];
     answers.forEach((a, k) => {
       if (!a.ok) return;
