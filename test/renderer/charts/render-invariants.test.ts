@@ -7,14 +7,21 @@ import {
   flatSeriesIsOneRow,
   freshnessMoved,
   readErrorsShown,
+  sessionsShown,
   showsItsRuns,
+  timeAxisIsReal,
   singlePointHasMark,
   tickLabelsInside,
   yRangeCoversData,
   yTicksAreDistinct,
 } from '../../e2e/render-check/invariants';
 
-const pt = (y: number | null, py = 50, radius = 0): PointState => ({ y, py, radius });
+const pt = (y: number | null, py = 50, radius = 0, x: number | null = y): PointState => ({
+  x,
+  y,
+  py,
+  radius,
+});
 const yTick = (text: string, top = 40): TickLabel => ({
   axis: 'y',
   text,
@@ -29,6 +36,8 @@ function chart(over: Partial<ChartState> = {}): ChartState {
     width: 400,
     height: 180,
     logY: false,
+    xAxis: 'step',
+    untimed: false,
     yMin: 0,
     yMax: 10,
     series: [{ label: 'r', points: [pt(1, 150), pt(5, 90), pt(9, 30)] }],
@@ -37,6 +46,42 @@ function chart(over: Partial<ChartState> = {}): ChartState {
     ...over,
   };
 }
+
+describe('sessions and time invariants', () => {
+  const withEarlier = chart({
+    series: [
+      { label: 'r', points: [pt(1, 150), pt(5, 90)] },
+      { label: 'r · session 1', points: [pt(2, 140), pt(9, 30)] },
+      { label: 'r · session 1 (smoothed)', points: [pt(2, 140), pt(8, 40)] },
+    ],
+  });
+
+  test("(g) several sessions: the badge says so and each earlier one is drawn; an earlier session is the run's own", () => {
+    expect(sessionsShown(2, '· 2 sessions', [withEarlier])).toEqual([]);
+    expect(showsItsRuns(withEarlier)).toEqual([]);
+    expect(sessionsShown(2, null, [withEarlier])).toMatchObject([{ invariant: 'sessions' }]);
+    expect(sessionsShown(3, '· 3 sessions', [withEarlier])).toEqual([
+      { invariant: 'sessions', detail: 'earlier session 2 drawn on no chart' },
+    ]);
+    // One session: no badge, no faded line (two writers taken for a restart would draw one).
+    expect(sessionsShown(1, null, [chart()])).toEqual([]);
+    expect(sessionsShown(1, '· 2 sessions', [chart()])).toMatchObject([{ invariant: 'sessions' }]);
+    expect(sessionsShown(1, null, [withEarlier])).toMatchObject([{ invariant: 'sessions' }]);
+  });
+
+  test('(h) a time axis never squeezes a series onto one x; untimed series are drawn by step', () => {
+    const squeezed = chart({
+      xAxis: 'relative',
+      series: [{ label: 'r', points: [pt(1, 150, 0, 0), pt(5, 90, 0, 0), pt(9, 30, 0, 0)] }],
+    });
+    expect(timeAxisIsReal(squeezed)).toMatchObject([{ invariant: 'no-invented-time' }]);
+    expect(timeAxisIsReal(chart({ xAxis: 'relative' }))).toEqual([]);
+    expect(timeAxisIsReal(chart({ untimed: true }))).toEqual([]);
+    expect(timeAxisIsReal(chart({ untimed: true, xAxis: 'wall' }))).toMatchObject([
+      { invariant: 'no-invented-time' },
+    ]);
+  });
+});
 
 describe('render invariants', () => {
   test('a healthy chart passes every invariant', () => {
