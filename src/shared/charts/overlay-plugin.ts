@@ -88,6 +88,8 @@ export function overlayPlugin(state: OverlayState): Plugin<'line'> & { state: Ov
           line(ctx, a.left, py, a.right, py);
         }
       }
+      // Restart labels never overprint each other: one too close to the last drawn keeps only its line.
+      const labels: [number, number][] = [];
       for (const m of state.markers) {
         if (!Number.isFinite(m.x)) continue;
         const px = x.getPixelForValue(m.x);
@@ -100,7 +102,12 @@ export function overlayPlugin(state: OverlayState): Plugin<'line'> & { state: Ov
           ctx.setLineDash([]);
           ctx.fillStyle = state.theme.restart;
           ctx.font = '10px system-ui, sans-serif';
-          ctx.fillText(m.short ? `↺ ${m.short}` : '↺', px + 2, a.top + 10);
+          const text = m.short ? `↺ ${m.short}` : '↺';
+          const span: [number, number] = [px + 2, px + 2 + ctx.measureText(text).width + 4];
+          if (!labels.some(([l, r]) => span[0] < r && l < span[1])) {
+            ctx.fillText(text, span[0], a.top + 10);
+            labels.push(span);
+          }
         } else if (m.kind === 'alert') {
           const colour = m.severity === 'critical' ? state.theme.critical : state.theme.warning;
           ctx.globalAlpha = m.active === false ? 0.45 : 1;
