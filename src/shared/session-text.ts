@@ -1,4 +1,5 @@
-// How a session is written for a person (inspect, figures, chart markers): its number, steps, points and start.
+// Sessions for a person (inspect, figures, chart markers: number, steps, points, start) and which session wrote a
+// point of a live view.
 
 import type { SessionInfo } from './domain';
 import { formatNumber } from './format';
@@ -20,4 +21,19 @@ export function sessionsDrawn(count: number, drawn: 'all' | 'current'): string {
   if (count <= 1) return '';
   if (drawn === 'current') return `session ${count} of ${count} (earlier sessions hidden)`;
   return `sessions 1–${count} (${count === 2 ? '1' : `1–${count - 1}`} dashed, faded)`;
+}
+
+/**
+ * The session that wrote a point of a live view, from the view's restart marks (in order; mark j starts session
+ * j + 2 at its step). The view keeps, of each session, its points below every later restart's step, so a step
+ * at or past mark j's step and below every later one is session j + 2's; below all of them, session 1's.
+ */
+export function viewSession(restarts: readonly { step: number }[], step: number): number {
+  let bound = Number.POSITIVE_INFINITY;
+  for (let j = restarts.length - 1; j >= 0; j--) {
+    const r = restarts[j]!.step;
+    if (step >= r && step < bound) return j + 2;
+    bound = Math.min(bound, r);
+  }
+  return 1;
 }

@@ -97,7 +97,12 @@ export async function writeIncident(req: IncidentRequest): Promise<IncidentSnaps
     {
       name: 'window.csv',
       what: `every tag's points in the window, as read (run, tag, step, wall_time, value, session)`,
-      bytes: () => longCsvOf(alert.run, series),
+      bytes: () =>
+        longCsvOf(
+          alert.run,
+          series,
+          (tag) => req.reader.getWindow(alert.run, tag, { pixels: 1 })?.restarts ?? [],
+        ),
     },
   ];
   if (figure) {

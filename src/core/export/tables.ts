@@ -5,6 +5,7 @@ import type { ScalarSeries } from '../series/scalar-series';
 import type { RunViews } from '../series/shown-views';
 import { csvField, LONG_CSV_HEADER, longCsvLine, stepText } from '../../shared/csv-text';
 import { exactNumberText } from '../../shared/number-text';
+import { viewSession } from '../../shared/session-text';
 
 /** Per tag, the series of each file that has it, in file-name order (as `inspect` concatenates them). */
 export type RunSeries = ReadonlyMap<string, readonly ScalarSeries[]>;
@@ -43,19 +44,34 @@ export function* longCsv(run: string, views: RunViews): Generator<string> {
   }
 }
 
-/** `run,tag,step,wall_time,value,session` for series with no sessions of their own (an incident's window of the
- * live view): the session column is left empty. */
-export function* longCsvOf(run: string, series: RunSeries): Generator<string> {
+/** `run,tag,step,wall_time,value,session` for points of a live view (an incident's window): each point's session
+ * from the view's restart marks. */
+export function* longCsvOf(
+  run: string,
+  series: RunSeries,
+  restartsOf: (tag: string) => readonly { step: number }[],
+): Generator<string> {
   yield LONG_CSV_HEADER;
   const runField = csvField(run);
   for (const tag of [...series.keys()].sort()) {
     const tagField = csvField(tag);
+    const restarts = restartsOf(tag);
     for (const s of series.get(tag)!) {
       const f32 = !s.isDouble;
       yield* chunked(
         (function* () {
-          for (let i = 0; i < s.length; i++)
-            yield longCsvLine(runField, tagField, s.step(i), s.wallTime(i), s.value(i), f32, null);
+          for (let i = 0; i < s.length; i++) {
+            const step = s.step(i);
+            yield longCsvLine(
+              runField,
+              tagField,
+              step,
+              s.wallTime(i),
+              s.value(i),
+              f32,
+              viewSession(restarts, step),
+            );
+          }
         })(),
       );
     }

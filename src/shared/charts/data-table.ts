@@ -3,6 +3,7 @@
 import { csvField, LONG_CSV_HEADER, longCsvLine } from '../csv-text';
 import { exactNumberText, isFloat32Column } from '../number-text';
 import { xOf, type XAxisMode } from './axis';
+import { viewSession } from '../session-text';
 
 /** One run's columns as a chart holds them (RunSeries fits). */
 export interface ChartColumns {
@@ -12,6 +13,10 @@ export interface ChartColumns {
   values: readonly number[];
   /** Wall time (s) of the run's first point: the zero of the relative axis. */
   origin: number;
+  /** The live view's restart marks: each point's session follows from them (shared/session-text viewSession). */
+  restarts?: readonly { step: number }[];
+  /** Set for an earlier session's own points (drawn faded): every point is that session's. */
+  session?: number;
 }
 
 /** The visible x-range in the chart's axis units; null for everything the chart holds. */
@@ -24,6 +29,8 @@ export interface VisibleRange {
 /** One run's points inside the range, with the precision its values were read at. */
 export interface TableRun {
   run: string;
+  /** Per point: the session that wrote it (1-based). */
+  sessions: number[];
   steps: number[];
   walls: number[];
   values: number[];
@@ -45,6 +52,7 @@ export function chartTable(
   for (const s of series) {
     const out: TableRun = {
       run: s.run,
+      sessions: [],
       steps: [],
       walls: [],
       values: [],
@@ -57,6 +65,7 @@ export function chartTable(
         const x = xOf(range.xAxis, step, wall, s.origin);
         if (!(x >= range.min && x <= range.max)) continue;
       }
+      out.sessions.push(s.session ?? viewSession(s.restarts ?? [], step));
       out.steps.push(step);
       out.walls.push(wall);
       out.values.push(s.values[i]!);
@@ -66,15 +75,14 @@ export function chartTable(
   return { tag, runs };
 }
 
-/** `run,tag,step,wall_time,value,session` lines, numbers exactly as `rlwatch export` writes them (session empty:
- * a chart's live line mixes the kept points of several sessions). */
+/** `run,tag,step,wall_time,value,session` lines, numbers exactly as `rlwatch export` writes them. */
 export function chartCsv(table: ChartTable): string {
   const parts = [LONG_CSV_HEADER];
   const tagField = csvField(table.tag);
   for (const r of table.runs) {
     const runField = csvField(r.run);
     for (let i = 0; i < r.steps.length; i++)
-      parts.push(longCsvLine(runField, tagField, r.steps[i]!, r.walls[i]!, r.values[i]!, r.isFloat32, null));
+      parts.push(longCsvLine(runField, tagField, r.steps[i]!, r.walls[i]!, r.values[i]!, r.isFloat32, r.sessions[i]!));
   }
   return parts.join('');
 }
@@ -98,6 +106,7 @@ export function chartJson(table: ChartTable): string {
           step: r.steps[i]!,
           wall_time: Number.isFinite(wall) ? wall : null,
           value: jsonValue(r.values[i]!, r.isFloat32),
+          session: r.sessions[i]!,
         }),
       );
     }

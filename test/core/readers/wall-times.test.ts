@@ -43,8 +43,8 @@ describe('sources without wall times', () => {
       'trainer_state',
     );
     const s = r.series.get('eval_loss');
-    const csv = [...longCsvOf('whisper', new Map([['eval_loss', [s]]]))].join('');
-    expect(csv.split('\n')[1]).toBe('whisper,eval_loss,1000,,0.320997953414917,');
+    const csv = [...longCsvOf('whisper', new Map([['eval_loss', [s]]]), () => [])].join('');
+    expect(csv.split('\n')[1]).toBe('whisper,eval_loss,1000,,0.320997953414917,1');
     // The chart's "Download data" JSON.
     const drawn = new RunSeries('whisper');
     drawn.steps = [...s.steps()];

@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { LiveView } from '../../../src/core/series/live-view';
 import { ScalarSeries } from '../../../src/core/series/scalar-series';
+import { viewSession } from '../../../src/shared/session-text';
 
 function series(steps: number[], value = (s: number): number => s / 2, wall0 = 1000): ScalarSeries {
   const s = new ScalarSeries();
@@ -86,6 +87,29 @@ describe('LiveView', () => {
     v.setParts([series([5, 6])], 'bulk');
     v.feed(Infinity);
     expect(v.sessions().map((x) => x.points)).toEqual([2]);
+  });
+
+  test('which session wrote each view point follows from the restart marks alone (viewSession), for any restarts', () => {
+    let seed = 7;
+    const rand = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let trial = 0; trial < 50; trial++) {
+      const s = new ScalarSeries(16, 'f64');
+      let step = 0;
+      let id = 0;
+      for (let i = 0; i < 60; i++) {
+        step = rand(6) === 0 ? rand(Math.max(1, step)) : step + 1 + rand(3);
+        s.append(step, 1000 + i, id++);
+      }
+      const v = fed([s]);
+      const owner = new Map<number, number>();
+      for (let k = 1; k <= v.sessionCount; k++)
+        for (const val of v.sessionPoints(k)!.values) owner.set(val, k);
+      const p = v.gather(0, v.length);
+      p.values.forEach((val, i) => expect(viewSession(v.restarts, p.steps[i]!)).toBe(owner.get(val)));
+    }
   });
 
   test('a second file starting lower restarts across parts; equal steps are not a restart', () => {

@@ -107,7 +107,7 @@ describe('wall times are exact', () => {
     const rel = 'kubeflow__katib/events.out.tfevents.1637681485.2d662933d616.19.0.v2';
     const r = readEventFile(join(FIXTURES, rel));
     const decoded = decodeWallTimes(new Uint8Array(readFileSync(join(FIXTURES, rel))));
-    const rows = [...longCsvOf('run', new Map(r.series.tags().map((t) => [t, [r.series.get(t)]])))]
+    const rows = [...longCsvOf('run', new Map(r.series.tags().map((t) => [t, [r.series.get(t)]])), () => [])]
       .join('')
       .trim()
       .split('\n')

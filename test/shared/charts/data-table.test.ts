@@ -1,6 +1,7 @@
 // A chart's "Download data": visible-window rows of every run, raw values, numbers as `rlwatch export` writes them.
 
 import { describe, expect, test } from 'vitest';
+import { viewSession } from '../../../src/shared/session-text';
 import { chartCsv, chartJson, chartTable, dataFileName } from '../../../src/shared/charts/data-table';
 import { isFloat32Column } from '../../../src/shared/number-text';
 
@@ -49,6 +50,32 @@ describe('chartTable', () => {
   });
 });
 
+describe('sessions of a chart download', () => {
+  test("each row says which session wrote it: from the live view's restart marks, or an earlier session's own", () => {
+    // Session 1 wrote 0..40, a resume at 20 (session 2) wrote 20..30, a restart at 10 (session 3) wrote 10..15:
+    // the view holds session 1's 0..9, then session 3's 10..15 (session 2 was cut whole).
+    const restarts = [{ step: 20 }, { step: 10 }];
+    expect([0, 9, 10, 15].map((st) => viewSession(restarts, st))).toEqual([1, 1, 3, 3]);
+    expect(viewSession([{ step: 20 }], 25)).toBe(2);
+    expect(viewSession([{ step: 20 }], 19)).toBe(1);
+    expect(viewSession([], 5)).toBe(1);
+    const t = chartTable(
+      'kl',
+      [
+        { run: 'r', steps: [0, 9, 10, 15], walls: [1, 2, 3, 4], values: [1, 2, 3, 4], origin: 1, restarts },
+        { run: 'r', steps: [0, 40], walls: [1, 5], values: [9, 9], origin: 1, session: 1 },
+      ],
+      null,
+    );
+    expect(
+      chartCsv(t)
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split(',').at(-1)),
+    ).toEqual(['session', '1', '1', '3', '3', '1', '1']);
+  });
+});
+
 describe('chartCsv and chartJson', () => {
   const table = chartTable('train/loss, total', [a, b], null);
 
@@ -56,12 +83,12 @@ describe('chartCsv and chartJson', () => {
     expect(chartCsv(table)).toBe(
       [
         'run,tag,step,wall_time,value,session',
-        'a,"train/loss, total",0,100,0.1,',
-        'a,"train/loss, total",10,101,NaN,',
-        'a,"train/loss, total",20,102,Infinity,',
-        'a,"train/loss, total",30,103,-2.5,',
-        '"b,""x""","train/loss, total",5,200,0.123456789,',
-        '"b,""x""","train/loss, total",15,,-Infinity,',
+        'a,"train/loss, total",0,100,0.1,1',
+        'a,"train/loss, total",10,101,NaN,1',
+        'a,"train/loss, total",20,102,Infinity,1',
+        'a,"train/loss, total",30,103,-2.5,1',
+        '"b,""x""","train/loss, total",5,200,0.123456789,1',
+        '"b,""x""","train/loss, total",15,,-Infinity,1',
         '',
       ].join('\n'),
     );
@@ -70,12 +97,12 @@ describe('chartCsv and chartJson', () => {
   test('JSON: the same rows as objects; NaN and ±Infinity as strings (JSON has none), no wall time null', () => {
     const rows = JSON.parse(chartJson(table)) as unknown[];
     expect(rows).toEqual([
-      { run: 'a', tag: 'train/loss, total', step: 0, wall_time: 100, value: 0.1 },
-      { run: 'a', tag: 'train/loss, total', step: 10, wall_time: 101, value: 'NaN' },
-      { run: 'a', tag: 'train/loss, total', step: 20, wall_time: 102, value: 'Infinity' },
-      { run: 'a', tag: 'train/loss, total', step: 30, wall_time: 103, value: -2.5 },
-      { run: 'b,"x"', tag: 'train/loss, total', step: 5, wall_time: 200, value: 0.123456789 },
-      { run: 'b,"x"', tag: 'train/loss, total', step: 15, wall_time: null, value: '-Infinity' },
+      { run: 'a', tag: 'train/loss, total', step: 0, wall_time: 100, value: 0.1, session: 1 },
+      { run: 'a', tag: 'train/loss, total', step: 10, wall_time: 101, value: 'NaN', session: 1 },
+      { run: 'a', tag: 'train/loss, total', step: 20, wall_time: 102, value: 'Infinity', session: 1 },
+      { run: 'a', tag: 'train/loss, total', step: 30, wall_time: 103, value: -2.5, session: 1 },
+      { run: 'b,"x"', tag: 'train/loss, total', step: 5, wall_time: 200, value: 0.123456789, session: 1 },
+      { run: 'b,"x"', tag: 'train/loss, total', step: 15, wall_time: null, value: '-Infinity', session: 1 },
     ]);
     expect(JSON.parse(chartJson(chartTable('t', [], null)))).toEqual([]);
   });
