@@ -17,12 +17,22 @@ test('inspect --json prints one JSON document in the contract shape', () => {
   expect(r.status).toBe(0);
   const doc = JSON.parse(r.stdout) as {
     root: string;
-    runs: { run: string; sources: unknown[]; scalars: object; progress: unknown; config: unknown }[];
+    runs: {
+      run: string;
+      sources: unknown[];
+      scalars: object;
+      sessions: { index: number; points: number }[];
+      progress: unknown;
+      config: unknown;
+    }[];
   };
   expect(Object.keys(doc)).toEqual(['root', 'runs']);
   expect(doc.runs.map((x) => x.run)).toEqual(['small', 'small_perstep', 'small_tensor']);
-  for (const run of doc.runs)
-    expect(Object.keys(run)).toEqual(['run', 'sources', 'scalars', 'progress', 'config']);
+  // The contract's keys, and `sessions` (each restart starts one): these runs never restarted.
+  for (const run of doc.runs) {
+    expect(Object.keys(run)).toEqual(['run', 'sources', 'scalars', 'sessions', 'progress', 'config']);
+    expect(run.sessions.map((x) => x.index)).toEqual([1]);
+  }
 });
 
 test('inspect on a missing path exits 2 with one line on stderr', () => {
