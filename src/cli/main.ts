@@ -1,23 +1,19 @@
-// Dispatches `rlwatch` subcommands; returns the exit status (usage errors are thrown as UsageError).
+// Dispatches `rlwatch` subcommands; returns the exit status (usage errors are thrown as UsageError). Each command's
+// module is loaded only when it runs: `--help` and `inspect` never load the canvas, the sampler or the HTTP server.
 
-import { runAgent } from './agent-command';
-import { runDemo } from './demo-command';
-import { runExport } from './export-command';
-import { runInspect } from './inspect-command';
-import { runOpen } from './open-command';
-import { runServe } from './serve-command';
-import { runWatch } from './watch-command';
 import { appVersion } from './paths';
 import { HELP, UsageError } from './usage';
 
-const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
-  open: runOpen,
-  serve: runServe,
-  agent: runAgent,
-  demo: runDemo,
-  inspect: runInspect,
-  watch: runWatch,
-  export: runExport,
+type Command = (args: string[]) => Promise<number>;
+
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  open: async () => (await import('./open-command')).runOpen,
+  serve: async () => (await import('./serve-command')).runServe,
+  agent: async () => (await import('./agent-command')).runAgent,
+  demo: async () => (await import('./demo-command')).runDemo,
+  inspect: async () => (await import('./inspect-command')).runInspect,
+  watch: async () => (await import('./watch-command')).runWatch,
+  export: async () => (await import('./export-command')).runExport,
 };
 
 export async function main(argv: string[]): Promise<number> {
@@ -30,11 +26,11 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(appVersion() + '\n');
     return 0;
   }
-  const run = COMMANDS[command];
-  if (!run) throw new UsageError(`unknown command '${command}' (try: rlwatch --help)`);
+  const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!load) throw new UsageError(`unknown command '${command}' (try: rlwatch --help)`);
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(HELP + '\n');
     return 0;
   }
-  return run(rest);
+  return (await load())(rest);
 }

@@ -21,6 +21,9 @@ describe('rlwatch CLI', () => {
 
   test('unknown commands, unknown flags and bad numbers are usage errors', async () => {
     await expect(main(['frobnicate'])).rejects.toBeInstanceOf(UsageError);
+    // A name every object has is no command either (the table is looked up by its own keys only).
+    await expect(main(['constructor'])).rejects.toBeInstanceOf(UsageError);
+    await expect(main(['toString'])).rejects.toBeInstanceOf(UsageError);
     await expect(main(['serve', '/tmp', '--prot', '1'])).rejects.toThrow(/Unknown option/);
     await expect(main(['serve'])).rejects.toThrow(/exactly one folder/);
     await expect(main(['serve', '/tmp', '--port', 'http'])).rejects.toThrow(/--port must be a number/);

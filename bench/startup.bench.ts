@@ -1,0 +1,50 @@
+// Whole-process start-up of the built CLI: `--help`, `--version` and `inspect` of an empty folder (issue 22's
+// start-up targets: each command loads only what it uses), min / median / p95 over N runs.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pct } from './lib/stats';
+
+const CLI = join(import.meta.dirname, '..', 'out', 'main', 'cli.js');
+const N = Number(process.env.N ?? 15);
+
+function time(args: readonly string[]): number[] {
+  const ms: number[] = [];
+  for (let i = 0; i < N; i++) {
+    const t0 = performance.now();
+    const r = spawnSync(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    ms.push(performance.now() - t0);
+    if (r.status !== 0) throw new Error(`rlwatch ${args.join(' ')} exited ${r.status}: ${String(r.stderr)}`);
+  }
+  return ms.sort((a, b) => a - b);
+}
+
+const empty = mkdtempSync(join(tmpdir(), 'rlwatch-bench-empty-'));
+try {
+  // Node itself, for scale: what any command costs before rlwatch's own code runs.
+  const node = ((): number[] => {
+    const ms: number[] = [];
+    for (let i = 0; i < N; i++) {
+      const t0 = performance.now();
+      spawnSync(process.execPath, ['-e', '0']);
+      ms.push(performance.now() - t0);
+    }
+    return ms.sort((a, b) => a - b);
+  })();
+  const rows: [string, number[], number | null][] = [
+    ['node -e 0 (for scale)', node, null],
+    ['rlwatch --help', time(['--help']), 100],
+    ['rlwatch --version', time(['--version']), 100],
+    ['rlwatch inspect EMPTY', time(['inspect', empty]), 150],
+  ];
+  process.stdout.write(`whole process, ${N} runs each (ms)\n`);
+  for (const [what, ms, budget] of rows)
+    process.stdout.write(
+      `${what.padEnd(24)} min ${ms[0]!.toFixed(0).padStart(4)}  median ${pct(ms, 50).toFixed(0).padStart(4)}  p95 ${pct(ms, 95).toFixed(0).padStart(4)}${budget === null ? '' : `  (target ≤ ${budget})`}\n`,
+    );
+} finally {
+  rmSync(empty, { recursive: true, force: true });
+}
