@@ -5,6 +5,10 @@ import globals from 'globals';
 import svelte from 'eslint-plugin-svelte';
 import { join } from 'node:path';
 import { layersPlugin } from './lint/layers.mjs';
+import { strayScriptsPlugin } from './lint/stray-scripts.mjs';
+
+/** The scripts that belong at the repository root: the tools' configuration files. */
+const ROOT_SCRIPTS = ['electron.vite.config.ts', 'eslint.config.mjs', 'svelte.config.js', 'vitest.config.ts'];
 
 // The layering table. Runtimes are the top folders of src/: what of the app each may import (besides
 // itself), its npm packages, whether Node's built-ins exist there, and modules it may import only as types
@@ -92,6 +96,12 @@ export default tseslint.config(
       }),
     },
     rules: { 'rlwatch/layers': 'error' },
+  },
+  {
+    // Only the files directly at the root: `*` does not cross a folder.
+    files: ['*.{ts,mts,cts,js,mjs,cjs}'],
+    plugins: { 'rlwatch-root': strayScriptsPlugin({ allowed: ROOT_SCRIPTS }) },
+    rules: { 'rlwatch-root/no-stray-scripts': 'error' },
   },
   { files: ['src/shared/**/*.ts'], languageOptions: { globals: {} } },
   {

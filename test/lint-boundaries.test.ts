@@ -186,3 +186,16 @@ describe('the order inside core', () => {
     expect(await messages('zod', 'src/renderer/src/x.ts', 'dynamic')).toEqual(refused(/npm package/));
   });
 });
+
+describe('the repository root holds no stray scripts', () => {
+  test('a debug script at the root is a lint error; the config files and scripts/ are not', async () => {
+    const lint = async (file: string) => {
+      const [r] = await eslint.lintText('export const x = 1;\n', { filePath: file });
+      return (r?.messages ?? []).map((m) => m.ruleId);
+    };
+    expect(await lint('dbg.tmp.ts')).toContain('rlwatch-root/no-stray-scripts');
+    expect(await lint('scratch.mjs')).toContain('rlwatch-root/no-stray-scripts');
+    expect(await lint('vitest.config.ts')).not.toContain('rlwatch-root/no-stray-scripts');
+    expect(await lint('scripts/dbg.ts')).not.toContain('rlwatch-root/no-stray-scripts');
+  });
+});
