@@ -4,12 +4,14 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
 import { createHandlers } from '../../../src/core/app/handlers';
 import { AppCore } from '../../../src/core/app/app-core';
 import { MetricsExposition } from '../../../src/core/metrics/exposition';
 import { startServer, type RunningServer } from '../../../src/core/server/serve';
+import { acceptsGzip } from '../../../src/core/server/metrics-endpoint';
 import { assetCookieName, assetPass } from '../../../src/core/server/token';
 import { openStore } from '../../../src/core/store';
 import { EventFileWriter } from '../../../src/core/tfevents/writer';
@@ -45,6 +47,23 @@ function get(
 }
 
 const bearer = (t: string): Record<string, string> => ({ Authorization: `Bearer ${t}` });
+
+/** `get`, with the body as bytes (a gzipped answer). */
+function getBytes(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ headers: Answer['headers']; body: Buffer }> {
+  return new Promise((res, rej) => {
+    const req = request({ host: '127.0.0.1', port, path, headers }, (r) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (d: Buffer) => chunks.push(d));
+      r.on('end', () => res({ headers: r.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', rej);
+    req.end();
+  });
+}
 
 describe('/metrics on serve', () => {
   let core: AppCore;
@@ -115,6 +134,32 @@ describe('/metrics on serve', () => {
       (await get(s.port, '/metrics', { ...bearer(METRICS_TOKEN), Host: 'evil.example:80' })).status,
     ).toBe(421);
     expect((await get(s.port, '/metrics', bearer(METRICS_TOKEN), 'POST')).status).toBe(405);
+  });
+
+  test('a scraper that accepts gzip gets the exposition gzipped (Prometheus sends Accept-Encoding: gzip)', async () => {
+    const s = await serve({ metrics: { scraper: new MetricsExposition(core), token: METRICS_TOKEN } });
+    const raw = await getBytes(s.port, '/metrics', {
+      ...bearer(METRICS_TOKEN),
+      'Accept-Encoding': 'gzip, deflate',
+    });
+    expect(raw.headers['content-encoding']).toBe('gzip');
+    expect(raw.headers['vary']).toBe('Accept-Encoding');
+    const text = gunzipSync(raw.body).toString('utf8');
+    expect(text).toContain('rlwatch_scalar{run="run1",tag="loss"} 1.5');
+    // The same exposition as plain text, which a scraper without gzip (or refusing it) gets.
+    const plain = await get(s.port, '/metrics', bearer(METRICS_TOKEN));
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.split('\n').filter((l) => l.startsWith('rlwatch_scalar'))).toEqual(
+      text.split('\n').filter((l) => l.startsWith('rlwatch_scalar')),
+    );
+    const refused = await get(s.port, '/metrics', {
+      ...bearer(METRICS_TOKEN),
+      'Accept-Encoding': 'gzip;q=0',
+    });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(acceptsGzip({ headers: { 'accept-encoding': '*' } })).toBe(true);
+    expect(acceptsGzip({ headers: { 'accept-encoding': 'br, gzip;q=0.5' } })).toBe(true);
+    expect(acceptsGzip({ headers: { 'accept-encoding': 'identity' } })).toBe(false);
   });
 
   test('without a metrics token or bind: 404 with what to do; the page token does not open it', async () => {
