@@ -1,8 +1,8 @@
-// Whole-process start-up of the built CLI: `--help`, `--version` and `inspect` of an empty folder (issue 22's
-// start-up targets: each command loads only what it uses), min / median / p95 over N runs.
+// Whole-process start-up of the built CLI: `--help`, `--version`, `inspect` of an empty folder and `serve` until
+// it prints its URL (issue 22's start-up targets: each command loads only what it uses), min / median / p95.
 
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -22,7 +22,31 @@ function time(args: readonly string[]): number[] {
   return ms.sort((a, b) => a - b);
 }
 
+/** Milliseconds from spawning `serve DIR` to its URL line, N times (each process stopped once it printed). */
+async function serveUrl(dir: string): Promise<number[]> {
+  const ms: number[] = [];
+  for (let i = 0; i < N; i++) {
+    const t0 = performance.now();
+    await new Promise<void>((res, rej) => {
+      const p = spawn(process.execPath, [CLI, 'serve', dir, '--port', '0'], {
+        env: { ...process.env, RLWATCH_STORE: 'memory' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      p.stdout!.on('data', (d: Buffer) => {
+        if (!/http:\/\//.test(String(d))) return;
+        ms.push(performance.now() - t0);
+        p.kill();
+      });
+      p.on('exit', () => res());
+      p.on('error', rej);
+    });
+  }
+  return ms.sort((a, b) => a - b);
+}
+
 const empty = mkdtempSync(join(tmpdir(), 'rlwatch-bench-empty-'));
+const small = mkdtempSync(join(tmpdir(), 'rlwatch-bench-small-'));
+writeFileSync(join(small, 'progress.csv'), 'step,loss\n1,0.5\n2,0.4\n');
 try {
   // Node itself, for scale: what any command costs before rlwatch's own code runs.
   const node = ((): number[] => {
@@ -39,6 +63,7 @@ try {
     ['rlwatch --help', time(['--help']), 100],
     ['rlwatch --version', time(['--version']), 100],
     ['rlwatch inspect EMPTY', time(['inspect', empty]), 150],
+    ['rlwatch serve → URL', await serveUrl(small), 300],
   ];
   process.stdout.write(`whole process, ${N} runs each (ms)\n`);
   for (const [what, ms, budget] of rows)
@@ -47,4 +72,5 @@ try {
     );
 } finally {
   rmSync(empty, { recursive: true, force: true });
+  rmSync(small, { recursive: true, force: true });
 }

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { createHandlers } from '../core/app/handlers';
 import { AppCore } from '../core/app/app-core';
 import { openAppStore, storePathFromEnv } from '../core/app/app-store';
-import { MetricsExposition } from '../core/metrics/exposition';
 import { startServer, type RunningServer } from '../core/server/serve';
 import { newToken } from '../core/server/token';
 import { createSystemSampler } from '../core/system';
@@ -67,6 +66,8 @@ export async function serveFolder(
   const metrics = opts.metrics;
   let server: RunningServer;
   try {
+    // prom-client is loaded only when /metrics is asked for.
+    const MetricsExposition = metrics ? (await import('../core/metrics/exposition')).MetricsExposition : null;
     server = await startServer({
       bus: core.bus,
       handlers,
@@ -74,7 +75,7 @@ export async function serveFolder(
       token,
       ...(opts.host !== undefined ? { host: opts.host } : {}),
       ...(opts.port !== undefined ? { port: opts.port } : {}),
-      ...(metrics
+      ...(metrics && MetricsExposition
         ? {
             metrics: {
               scraper: new MetricsExposition(core, { version: appVersion(), ...metrics.limits }),

@@ -23,16 +23,13 @@ import type { Thresholds } from '../health';
 import { ResilientStore, type JsonValue, type RunView, type Store } from '../store';
 import { parseSavedRemotes, RemoteHub, REMOTES_SETTING_KEY } from '../remote/remote-hub';
 import type { Workspace } from '../workspace/workspace';
-import { ExportUsageError } from '../export/export-run';
-import { writeIncident } from '../export/incident';
 import { AppBus } from './bus';
 import { resolveExportFolder } from './export-folder';
 import type { AppCoreOptions, HostCapabilities } from './app-options';
 import { FolderSession } from './folder-session';
 import { KeyNumberTracker } from './key-numbers';
-import { exportChartFigure, type ChartSource } from './chart-figure';
+import type { ChartSource } from './chart-figure';
 import { buildRunDetails } from './run-details';
-import { startRunExport } from './run-export';
 import {
   applySettingsPatch,
   parseFolderView,
@@ -290,8 +287,10 @@ export class AppCore {
     return this.getSettings();
   }
 
-  /** One chart as a standalone PNG or SVG, drawn from the series this app holds (export.figure). */
-  exportFigure(args: RequestArgs['export.figure']): ExportedFigure {
+  /** One chart as a standalone PNG or SVG, drawn from the series this app holds (export.figure). The export
+   * modules (the canvas, chart.js on Node) are loaded on the first export, not at start-up. */
+  async exportFigure(args: RequestArgs['export.figure']): Promise<ExportedFigure> {
+    const { exportChartFigure } = await import('./chart-figure');
     const source: ChartSource = {
       runs: () => this.ws.listRuns().map((r) => r.run),
       window: (run, tag, q) => this.ws.getWindow(run, tag, q),
@@ -304,7 +303,8 @@ export class AppCore {
   }
 
   /** Starts writing runs' data into `folder` (export.run): export.progress per file and at the end; the folder is remembered. */
-  exportRun(args: RequestArgs['export.run']): Promise<RunExportStarted> {
+  async exportRun(args: RequestArgs['export.run']): Promise<RunExportStarted> {
+    const { startRunExport } = await import('./run-export');
     return startRunExport({
       root: this.root,
       known: this.ws.listRuns().map((r) => r.run),
@@ -332,6 +332,10 @@ export class AppCore {
     if (!alert) throw new ApiError('not-found', `no alert ${id}`);
     const out = await resolveExportFolder(folder, this.settings.exportFolder, this.host.pickExportFolder);
     const run = this.ws.listRuns().find((r) => r.run === alert.run);
+    const [{ writeIncident }, { ExportUsageError }] = await Promise.all([
+      import('../export/incident'),
+      import('../export/export-run'),
+    ]);
     try {
       const snap = await writeIncident({
         alert,
