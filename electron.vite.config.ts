@@ -29,6 +29,8 @@ export default defineConfig({
     root: resolve('src/renderer'),
     plugins: [svelte({ configFile: resolve('svelte.config.js') })],
     build: {
+      // The page is served over SSH tunnels too (`rlwatch serve`): minified, it is a third of the bytes.
+      minify: true,
       rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
     },
   },
