@@ -1,8 +1,7 @@
 // `/metrics` over HTTP: on serve's port behind its own bearer token, or open on a separate bind for scrapers.
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { acceptedCodings, compress } from './content-coding';
 import { allowedHostNames, hostAllowed } from './host-guard';
 import { closeHttp, listen, urlHost } from './listen';
 import { sameToken } from './token';
@@ -62,7 +61,7 @@ async function answerScrape(req: IncomingMessage, res: ServerResponse, access: M
   }
   const { contentType, body } = await access.scraper.scrape();
   // Prometheus asks for gzip: a 100-run × 500-tag exposition is megabytes of text, a tenth of that gzipped.
-  const zipped = acceptsGzip(req) ? await gzipAsync(body) : null;
+  const zipped = acceptsGzip(req) ? await compress(body, 'gzip') : null;
   res.writeHead(200, {
     'Content-Type': contentType,
     'Cache-Control': 'no-store',
@@ -73,18 +72,9 @@ async function answerScrape(req: IncomingMessage, res: ServerResponse, access: M
   res.end(req.method === 'HEAD' ? undefined : (zipped ?? body));
 }
 
-const gzipAsync = promisify(gzip);
-
-/** Whether the request's Accept-Encoding takes gzip (`gzip` or `*`, not with q=0). */
+/** Whether the request's Accept-Encoding takes gzip (`gzip` or `*`, not with q=0): what Prometheus sends. */
 export function acceptsGzip(req: Pick<IncomingMessage, 'headers'>): boolean {
-  const h = req.headers['accept-encoding'];
-  if (typeof h !== 'string' || h.length > 1024) return false;
-  return h.split(',').some((part) => {
-    const [coding, ...params] = part.trim().toLowerCase().split(';');
-    if (coding !== 'gzip' && coding !== 'x-gzip' && coding !== '*') return false;
-    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)).find((m) => m !== null);
-    return !q || Number(q[1]) > 0;
-  });
+  return acceptedCodings(req.headers['accept-encoding']).includes('gzip');
 }
 
 /** The token of an `Authorization: Bearer …` header (scheme case-insensitive), or null. */

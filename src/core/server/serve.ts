@@ -224,6 +224,6 @@ async function handleHttp(
   const cookie: Record<string, string> = isPagePath(url.pathname)
     ? { 'Set-Cookie': assetCookie(opts.port, opts.token) }
     : {};
-  if (path && (await sendFile(res, path, cookie))) return;
+  if (path && (await sendFile(res, path, cookie, req.headers['accept-encoding']))) return;
   res.writeHead(404, { ...TEXT, ...securityHeaders() }).end('not found\n');
 }

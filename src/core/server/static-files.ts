@@ -1,9 +1,10 @@
 // Serves the built renderer's files, confined to its folder, with types and security headers.
 
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp';
+import { acceptedCodings, compress, type Coding } from './content-coding';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -53,24 +54,53 @@ export function rendererPathFor(rendererDir: string, urlPath: string): string | 
   return isPagePath(urlPath) ? join(rendererDir, 'index.html') : resolveInside(rendererDir, urlPath);
 }
 
+/** Text files worth compressing (images and fonts are compressed already). */
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.svg', '.json']);
+
+/** Compressed copies of the renderer's files, made once per file version and coding (the bundle is a few files). */
+const compressed = new Map<string, { version: string; body: Buffer }>();
+const MAX_COMPRESSED = 64;
+
+async function compressedCopy(path: string, version: string, body: Buffer, coding: Coding): Promise<Buffer> {
+  const key = `${coding}:${path}`;
+  const hit = compressed.get(key);
+  if (hit?.version === version) return hit.body;
+  const out = await compress(body, coding);
+  if (compressed.size >= MAX_COMPRESSED) compressed.clear();
+  compressed.set(key, { version, body: out });
+  return out;
+}
+
+/**
+ * Sends a renderer file; a text file goes brotli- or gzip-compressed when the client takes it (`acceptEncoding`,
+ * the request's header), so the page crosses an SSH tunnel in a third of the bytes.
+ */
 export async function sendFile(
   res: ServerResponse,
   path: string,
   extraHeaders: Record<string, string> = {},
+  acceptEncoding?: string,
 ): Promise<boolean> {
   let body: Buffer;
+  let version: string;
   try {
+    const st = await stat(path);
+    version = `${st.size}:${st.mtimeMs}`;
     body = await readFile(path);
   } catch {
     return false;
   }
+  const coding = COMPRESSIBLE.has(extname(path)) ? (acceptedCodings(acceptEncoding)[0] ?? null) : null;
+  const sent = coding ? await compressedCopy(path, version, body, coding) : body;
   res.writeHead(200, {
     'Content-Type': contentTypeOf(path),
-    'Content-Length': String(body.length),
+    'Content-Length': String(sent.length),
     'Cache-Control': extname(path) === '.html' ? 'no-store' : 'private, max-age=3600',
+    ...(COMPRESSIBLE.has(extname(path)) ? { Vary: 'Accept-Encoding' } : {}),
+    ...(coding ? { 'Content-Encoding': coding } : {}),
     ...securityHeaders(),
     ...extraHeaders,
   });
-  res.end(body);
+  res.end(sent);
   return true;
 }

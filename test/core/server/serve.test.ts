@@ -1,6 +1,8 @@
 // serve: token on the page and the socket, the contract over WebSocket, bad input refused without a crash.
 
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { connect as tcpConnect } from 'node:net';
 import { join } from 'node:path';
@@ -119,6 +121,45 @@ describe('serve', () => {
     const asset = await fetch(`${base}/assets/app.js`, { headers: { cookie } });
     expect(asset.status).toBe(200);
     expect(asset.headers.get('content-type')).toMatch(/javascript/);
+  });
+
+  test('assets go brotli- or gzip-compressed to a client that takes it, plain otherwise', async () => {
+    const page = await fetch(`${base}/?token=${TOKEN}`);
+    const cookie = page.headers.get('set-cookie')!.split(';')[0]!;
+    const raw = (encoding: string | null) =>
+      new Promise<{ coding: string | undefined; vary: string | undefined; body: Buffer }>((res, rej) => {
+        const headers: Record<string, string> = {
+          cookie,
+          ...(encoding ? { 'Accept-Encoding': encoding } : {}),
+        };
+        const req = httpRequest(
+          { host: '127.0.0.1', port: server.port, path: '/assets/app.js', headers },
+          (r) => {
+            const chunks: Buffer[] = [];
+            r.on('data', (d: Buffer) => chunks.push(d));
+            r.on('end', () =>
+              res({
+                coding: r.headers['content-encoding'],
+                vary: r.headers['vary'] as string | undefined,
+                body: Buffer.concat(chunks),
+              }),
+            );
+          },
+        );
+        req.on('error', rej);
+        req.end();
+      });
+    const br = await raw('gzip, deflate, br');
+    expect(br.coding).toBe('br');
+    expect(br.vary).toBe('Accept-Encoding');
+    expect(brotliDecompressSync(br.body).toString()).toBe('console.log(1)');
+    const gz = await raw('gzip');
+    expect(gz.coding).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe('console.log(1)');
+    const plain = await raw(null);
+    expect([plain.coding, plain.body.toString()]).toEqual([undefined, 'console.log(1)']);
+    const refused = await raw('br;q=0, gzip;q=0');
+    expect([refused.coding, refused.body.toString()]).toEqual([undefined, 'console.log(1)']);
   });
 
   test('no path escapes the renderer folder', async () => {
