@@ -14,7 +14,6 @@ import type {
   Settings,
 } from '../../shared/domain';
 import type { SystemSnapshot } from '../../shared/system-types';
-import { runScope } from '../../shared/catalog';
 import type { RequestArgs } from '../../shared/contract';
 import type { ExportedFigure, RunExportStarted } from '../../shared/domain';
 import { ApiError } from '../../shared/result';
@@ -24,11 +23,10 @@ import { ResilientStore, type JsonValue, type RunView, type Store } from '../sto
 import { parseSavedRemotes, RemoteHub, REMOTES_SETTING_KEY } from '../remote/remote-hub';
 import type { Workspace } from '../workspace/workspace';
 import { AppBus } from './bus';
-import { resolveExportFolder } from './export-folder';
+import { AppExports } from './exports';
 import type { AppCoreOptions, HostCapabilities } from './app-options';
 import { FolderSession } from './folder-session';
 import { KeyNumberTracker } from './key-numbers';
-import type { ChartSource } from './chart-figure';
 import { buildRunDetails } from './run-details';
 import {
   applySettingsPatch,
@@ -46,9 +44,6 @@ import { buildTrayModel, type TrayModel } from './tray-model';
 
 export type { NotificationListener };
 export type { AppCoreOptions, HostCapabilities } from './app-options';
-
-/** An incident's system state is the live sample nearest the alert's time, if one is this close. */
-const INCIDENT_SAMPLE_TOLERANCE_MS = 5 * 60_000;
 
 /** Notices kept for clients that connect later; the oldest go first. */
 const MAX_KEPT_NOTICES = 50;
@@ -69,6 +64,7 @@ export class AppCore {
   private readonly system: SystemFeed;
   private readonly overlay: RunOverlay;
   private readonly runMeta: RunMetaRecorder;
+  private readonly exports: AppExports;
   private tickTimer: NodeJS.Timeout | null = null;
   private disposed = false;
   /** Notices so far, replayed to every client through app.info; `session` ones outlive a folder. */
@@ -112,6 +108,18 @@ export class AppCore {
       attach: (ws) => this.attach(ws),
     });
     this.remotes = this.createRemotes();
+    this.exports = new AppExports({
+      root: () => this.root,
+      workspace: () => this.ws,
+      alerts: this.alertService,
+      settings: () => this.settings,
+      remember: (folder) => {
+        if (!this.disposed) this.setSettings({ exportFolder: folder });
+      },
+      progress: (p) => this.bus.emit('export.progress', p),
+      pickExportFolder: this.host.pickExportFolder,
+      systemNear: (ms, tolerance) => this.system.nearest(ms, tolerance),
+    });
   }
 
   private get store(): Store {
@@ -287,73 +295,19 @@ export class AppCore {
     return this.getSettings();
   }
 
-  /** One chart as a standalone PNG or SVG, drawn from the series this app holds (export.figure). The export
-   * modules (the canvas, chart.js on Node) are loaded on the first export, not at start-up. */
-  async exportFigure(args: RequestArgs['export.figure']): Promise<ExportedFigure> {
-    const { exportChartFigure } = await import('./chart-figure');
-    const source: ChartSource = {
-      runs: () => this.ws.listRuns().map((r) => r.run),
-      window: (run, tag, q) => this.ws.getWindow(run, tag, q),
-      alerts: () => this.alertService.list(),
-      thresholds: (run) => ({ ...this.alertService.thresholdsOf(run).values, ...this.settings.thresholds }),
-      scope: (run) =>
-        runScope(this.ws.listRuns().find((r) => r.run === run)?.tags ?? [], this.ws.configOf(run)),
-    };
-    return exportChartFigure(source, args);
+  /** One chart as a standalone PNG or SVG, drawn from the series this app holds (export.figure). */
+  exportFigure(args: RequestArgs['export.figure']): Promise<ExportedFigure> {
+    return this.exports.figure(args);
   }
 
-  /** Starts writing runs' data into `folder` (export.run): export.progress per file and at the end; the folder is remembered. */
-  async exportRun(args: RequestArgs['export.run']): Promise<RunExportStarted> {
-    const { startRunExport } = await import('./run-export');
-    return startRunExport({
-      root: this.root,
-      known: this.ws.listRuns().map((r) => r.run),
-      runs: args.runs,
-      folder: args.folder,
-      figures: { userThresholds: this.settings.thresholds, alerts: this.alerts() },
-      onProgress: (p) => this.bus.emit('export.progress', p),
-      onFinished: (result) => {
-        if (!this.disposed) this.setSettings({ exportFolder: result.folder });
-      },
-    });
+  /** Starts writing runs' data into `folder` (export.run); the folder is remembered. */
+  exportRun(args: RequestArgs['export.run']): Promise<RunExportStarted> {
+    return this.exports.run(args);
   }
 
-  /**
-   * An alert's incident snapshot (the incident of the id at `step` when there is one, else its newest: active,
-   * else the latest cleared) into `folder`, else the remembered export folder, else one the host's picker gives; the folder
-   * used is remembered.
-   */
-  async incident(id: string, folder?: string, step?: number): Promise<IncidentSnapshot> {
-    const root = this.root;
-    if (root === null) throw new ApiError('unavailable', 'no folder is open');
-    const incidents = this.alertService.list().filter((a) => a.id === id);
-    // An escalation can move the step while the window still shows the old one: then the newest incident.
-    const alert = incidents.find((a) => a.step === step) ?? incidents[0];
-    if (!alert) throw new ApiError('not-found', `no alert ${id}`);
-    const out = await resolveExportFolder(folder, this.settings.exportFolder, this.host.pickExportFolder);
-    const run = this.ws.listRuns().find((r) => r.run === alert.run);
-    const [{ writeIncident }, { ExportUsageError }] = await Promise.all([
-      import('../export/incident'),
-      import('../export/export-run'),
-    ]);
-    try {
-      const snap = await writeIncident({
-        alert,
-        root,
-        out,
-        reader: this.ws,
-        tags: run?.tags ?? [],
-        config: this.ws.configOf(alert.run),
-        thresholds: this.alertService.thresholdsOf(alert.run),
-        scope: this.alertService.scopeOf(alert.run),
-        systemSampleNear: (ms) => this.system.nearest(ms, INCIDENT_SAMPLE_TOLERANCE_MS),
-      });
-      if (snap.written.length > 0 && !this.disposed) this.setSettings({ exportFolder: out });
-      return snap;
-    } catch (err) {
-      if (err instanceof ExportUsageError) throw new ApiError('bad-request', err.message);
-      throw err;
-    }
+  /** An alert's incident snapshot into `folder` (or the remembered one, or the host's picker's). */
+  incident(id: string, folder?: string, step?: number): Promise<IncidentSnapshot> {
+    return this.exports.incident(id, folder, step);
   }
 
   // --- what /metrics exposes (core/metrics reads these on each scrape) ---
