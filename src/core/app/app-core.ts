@@ -20,7 +20,8 @@ import { ApiError } from '../../shared/result';
 import { AlertService, type AlertBatch, type NotificationListener } from '../alerts/alert-service';
 import type { Thresholds } from '../health';
 import { ResilientStore, type JsonValue, type RunView, type Store } from '../store';
-import { parseSavedRemotes, RemoteHub, REMOTES_SETTING_KEY } from '../remote/remote-hub';
+import type { RemoteHub } from '../remote/remote-hub';
+import { createRemotes } from './remotes';
 import type { Workspace } from '../workspace/workspace';
 import { AppBus } from './bus';
 import { AppExports } from './exports';
@@ -107,7 +108,20 @@ export class AppCore {
       pollingWanted: () => this.opts.usePolling ?? this.settings.usePolling,
       attach: (ws) => this.attach(ws),
     });
-    this.remotes = this.createRemotes();
+    // The endpoints saved in settings and the host's session ones (`serve --remote`); a bad one is a notice.
+    this.remotes = createRemotes({
+      clock: this.clock,
+      store: () => this.store,
+      push: (event, payload) => {
+        if (event === 'series.appended') this.keys.observe(payload as SeriesDelta);
+        this.bus.emit(event, payload);
+      },
+      runsChanged: () => this.bus.emit('runs.changed', this.runs()),
+      alertChanged: (c) => this.alertService.notifyExternal(c),
+      tuning: opts.remoteTuning,
+      session: opts.remotes ?? [],
+      warn: (message) => this.notice({ level: 'warning', message }, 'session'),
+    });
     this.exports = new AppExports({
       root: () => this.root,
       workspace: () => this.ws,
@@ -378,42 +392,6 @@ export class AppCore {
       ws.on('load.progress', (p) => this.bus.emit('load.progress', p)),
       ws.on('app.notice', (n) => this.notice(n)),
     ];
-  }
-
-  /** The endpoints saved in settings and the host's session ones (`serve --remote`); a bad one is a notice. */
-  private createRemotes(): RemoteHub {
-    const hub = new RemoteHub({
-      clock: this.clock,
-      push: (event, payload) => {
-        if (event === 'series.appended') this.keys.observe(payload as SeriesDelta);
-        this.bus.emit(event, payload);
-      },
-      runsChanged: () => this.bus.emit('runs.changed', this.runs()),
-      alertChanged: (c) => this.alertService.notifyExternal(c),
-      save: (urls) => this.store.setSetting(REMOTES_SETTING_KEY, urls),
-      tuning: this.opts.remoteTuning,
-    });
-    const wanted = [
-      ...parseSavedRemotes(this.store.getSetting(REMOTES_SETTING_KEY)).map((url) => ({
-        url,
-        sessionOnly: false,
-      })),
-      ...(this.opts.remotes ?? []).map((url) => ({ url, sessionOnly: true })),
-    ];
-    for (const w of wanted) {
-      try {
-        hub.add(w.url, { sessionOnly: w.sessionOnly });
-      } catch (err) {
-        this.notice(
-          {
-            level: 'warning',
-            message: `Remote endpoint not added: ${err instanceof Error ? err.message : String(err)}`,
-          },
-          'session',
-        );
-      }
-    }
-    return hub;
   }
 
   private startTicking(): void {
