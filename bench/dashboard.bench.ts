@@ -102,7 +102,6 @@ function bigRun(tags: number, steps: number): string {
   return dir;
 }
 
-
 async function newPage(browser: Browser, height: number): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1920, height } });
   const errors: string[] = [];

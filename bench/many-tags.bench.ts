@@ -97,7 +97,6 @@ function manyTagRun(names: string[]): string {
   return dir;
 }
 
-
 /**
  * In-page, polled every frame: ms since navigation when the first screen is drawn: at least one chart,
  * every chart in the viewport ready, and no lazy placeholder left in it.

@@ -21,12 +21,19 @@ async function main(): Promise<void> {
   mkdirSync(runDir);
   const writer = new EventFileWriter(runDir, { wallTime: Date.now() / 1000 });
   writer.flush();
-  const child = spawn(process.execPath, [CLI, 'watch', root, '--json', '--no-system'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [CLI, 'watch', root, '--json', '--no-system'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const arrived = new Map<number, number>();
   let discovered!: () => void;
   const ready = new Promise<void>((res) => (discovered = res));
   createInterface({ input: child.stdout! }).on('line', (line) => {
-    const m = JSON.parse(line) as { type: string; t: number; tag?: string; points?: [number, number, number][] };
+    const m = JSON.parse(line) as {
+      type: string;
+      t: number;
+      tag?: string;
+      points?: [number, number, number][];
+    };
     if (m.type === 'run') discovered();
     if (m.type === 'scalars' && m.tag === 'latency/probe') for (const p of m.points!) arrived.set(p[0], m.t);
   });
@@ -41,12 +48,22 @@ async function main(): Promise<void> {
   await new Promise((r) => setTimeout(r, 1500));
   child.kill('SIGINT');
   writer.close();
-  const lat = [...flushedAt].filter(([s]) => arrived.has(s)).map(([s, t]) => arrived.get(s)! - t).sort((a, b) => a - b);
-  console.log(`watch latency, flushed append → NDJSON line (${N} appends, one every ${GAP_MS} ms, ${lat.length} arrived)`);
+  const lat = [...flushedAt]
+    .filter(([s]) => arrived.has(s))
+    .map(([s, t]) => arrived.get(s)! - t)
+    .sort((a, b) => a - b);
+  console.log(
+    `watch latency, flushed append → NDJSON line (${N} appends, one every ${GAP_MS} ms, ${lat.length} arrived)`,
+  );
   console.log(
     `  p50 ${pct(lat, 50)} ms   p95 ${pct(lat, 95)} ms   p99 ${pct(lat, 99)} ms   max ${lat[lat.length - 1]} ms   (target p95 ≤ 50 ms)`,
   );
-  console.log(`  load average: ${(await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `  load average: ${(await import('node:os'))
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   rmSync(root, { recursive: true, force: true });
 }
 

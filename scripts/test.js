@@ -38,6 +38,23 @@ function runProject(project, extra = []) {
   rmSync(out, { force: true });
 }
 
+/** `npm run bench:budget` (short benches): one passed or failed test per budgeted figure. */
+function runBudget() {
+  const out = join(root, '.budget-results.json');
+  rmSync(out, { force: true });
+  spawnSync(process.execPath, [join(root, 'scripts', 'bench-budget.js'), '--json', out], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (!existsSync(out)) {
+    totals.failed += 1;
+    return;
+  }
+  const verdicts = JSON.parse(readFileSync(out, 'utf8'));
+  for (const v of verdicts) totals[v.ok ? 'passed' : 'failed'] += 1;
+  rmSync(out, { force: true });
+}
+
 runProject('unit', process.argv.slice(2));
 
 const built = buildIfStale() === 0;
@@ -49,6 +66,8 @@ else {
   // The alert benchmark (issue 20): python3 and ../shared/scenarios; its test fails saying so when either is missing.
   // Replays the labelled recordings in real time: ≈ 6 min.
   runProject('alerts');
+  // The performance budget (issue 22): each figure of bench/budget.json is a test, failed past 2× its budget.
+  runBudget();
 }
 
 const chromium = findChromium();

@@ -17,7 +17,9 @@ function newestMtime(path) {
 
 export function isBuildStale() {
   if (!existsSync(builtCli) || !existsSync(join(root, 'out', 'renderer', 'index.html'))) return true;
-  const inputs = ['src', 'electron.vite.config.ts', 'svelte.config.js', 'package.json'].map((p) => join(root, p));
+  const inputs = ['src', 'electron.vite.config.ts', 'svelte.config.js', 'package.json'].map((p) =>
+    join(root, p),
+  );
   return Math.max(...inputs.map(newestMtime)) > statSync(builtCli).mtimeMs;
 }
 
