@@ -50,7 +50,13 @@ function parseCsv(text: string): Row[] {
   expect(header).toBe('run,tag,step,wall_time,value,session');
   return lines.map((l) => {
     const [run, tag, step, wall, value] = l.split(',');
-    return { run: run!, tag: tag!, step: Number(step), wall: wall === '' ? null : Number(wall), value: value! };
+    return {
+      run: run!,
+      tag: tag!,
+      step: Number(step),
+      wall: wall === '' ? null : Number(wall),
+      value: value!,
+    };
   });
 }
 

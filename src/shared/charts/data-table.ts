@@ -82,7 +82,9 @@ export function chartCsv(table: ChartTable): string {
   for (const r of table.runs) {
     const runField = csvField(r.run);
     for (let i = 0; i < r.steps.length; i++)
-      parts.push(longCsvLine(runField, tagField, r.steps[i]!, r.walls[i]!, r.values[i]!, r.isFloat32, r.sessions[i]!));
+      parts.push(
+        longCsvLine(runField, tagField, r.steps[i]!, r.walls[i]!, r.values[i]!, r.isFloat32, r.sessions[i]!),
+      );
   }
   return parts.join('');
 }
