@@ -3,11 +3,24 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 
-/** Scrolls the cell of `tag` into view, so its chart is created. */
+/** Scrolls the cell of `tag` into view, so its chart is created. The grid may swap the cell (a placeholder for
+ * the chart, a re-render as run details arrive) between finding and scrolling it: then it tries again. */
 export async function seeChart(page: Page, tag: string): Promise<void> {
   const cell = page.locator(`.charts > [data-tag="${tag}"]`).first();
-  await cell.waitFor();
-  await cell.scrollIntoViewIfNeeded();
+  await expect
+    .poll(
+      async () => {
+        try {
+          await cell.waitFor({ timeout: 5_000 });
+          await cell.scrollIntoViewIfNeeded({ timeout: 5_000 });
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { timeout: 30_000, interval: 100 },
+    )
+    .toBe(true);
   await page.locator(`figure.chart[data-tag="${tag}"]`).first().waitFor();
 }
 
