@@ -7,20 +7,17 @@ import { expect } from 'vitest';
  * the chart, a re-render as run details arrive) between finding and scrolling it: then it tries again. */
 export async function seeChart(page: Page, tag: string): Promise<void> {
   const cell = page.locator(`.charts > [data-tag="${tag}"]`).first();
-  await expect
-    .poll(
-      async () => {
-        try {
-          await cell.waitFor({ timeout: 5_000 });
-          await cell.scrollIntoViewIfNeeded({ timeout: 5_000 });
-          return true;
-        } catch {
-          return false;
-        }
-      },
-      { timeout: 30_000, interval: 100 },
-    )
-    .toBe(true);
+  // A plain loop, not expect.poll: suites call this from beforeAll too.
+  for (let tries = 0; ; tries++) {
+    try {
+      await cell.waitFor({ timeout: 5_000 });
+      await cell.scrollIntoViewIfNeeded({ timeout: 5_000 });
+      break;
+    } catch (err) {
+      if (tries >= 5) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
   await page.locator(`figure.chart[data-tag="${tag}"]`).first().waitFor();
 }
 
