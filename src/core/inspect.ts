@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import type { SessionInfo } from '../shared/domain';
-import { bestFormatParts, type SourceFormatName } from '../shared/formats';
+import type { SourceFormatName } from '../shared/formats';
 import { discoverRuns, rootRunName, type DiscoveredRun } from './discovery';
 import { effectiveConfig, readRunConfig, type RunConfig } from './readers/run-config';
 import { classifyFile } from './sources/sniff';
@@ -11,7 +11,7 @@ import type { ProgressInfo, ReadError } from './readers/types';
 import { summarize, type ScalarSeries, type ScalarSummary } from './series/scalar-series';
 import { readSource } from './sources/registry';
 import { joinSessions, runSessions, stepRuns, type StepRun } from './series/sessions';
-import { splitWriters, wallSpan } from './series/writers';
+import { shownWriters, wallSpan } from './series/writers';
 
 export interface InspectSource {
   file: string;
@@ -124,8 +124,7 @@ interface KeptSeries {
 function sessionsOf(series: Map<string, KeptSeries[]>): SessionInfo[] {
   const perWriter: SessionInfo[][] = [];
   for (const list of series.values()) {
-    const shown = bestFormatParts(list, (k) => k.format);
-    for (const w of splitWriters(shown.map((k) => ({ name: k.file, ...k.span, ref: k }))))
+    for (const w of shownWriters(list.map((k) => ({ name: k.file, format: k.format, ...k.span, ref: k }))))
       perWriter.push(joinSessions(w.sources.map((x) => x.ref.runs)));
   }
   return runSessions(perWriter);

@@ -11,7 +11,7 @@ import { formatNumber } from '../../shared/format';
 import { ScalarSeries } from '../series/scalar-series';
 import { safeFileName, UniqueNames } from './file-names';
 import { figureLines, withEarlier, type FigureLines } from './figure-series';
-import { shownWriters, writerTag } from '../series/writers';
+import { shownSeriesWriters, writerTag } from '../series/writers';
 import type { RunSeries } from './tables';
 
 /** One run as figures see it: its shown series, its resolved threshold values and (optionally) its alerts. */
@@ -91,7 +91,9 @@ export function shownSeries(
 ): RunSeries {
   const out = new Map<string, readonly ScalarSeries[]>();
   for (const [tag, parts] of series)
-    for (const w of shownWriters(parts.map((s) => ({ name: fileOf(s), format: formatOf(s), series: s }))))
+    for (const w of shownSeriesWriters(
+      parts.map((s) => ({ name: fileOf(s), format: formatOf(s), series: s })),
+    ))
       out.set(
         writerTag(tag, w.label),
         w.sources.map((x) => x.ref),

@@ -101,13 +101,16 @@ export interface TagSource {
 }
 
 /** The writers of a tag as the dashboard shows them: the sources of the best-ranked format carrying it (one format
- * per tag), in file order, split where they were written at the same time. */
-export function shownWriters(sources: readonly TagSource[]): Writer<ScalarSeries>[] {
-  return splitWriters(
-    bestFormatParts(sources, (s) => s.format).map((s) => ({
-      name: s.name,
-      ...wallSpan(s.series),
-      ref: s.series,
-    })),
+ * per tag), in file order, split where they were written at the same time. `inspect` gives its summaries' spans. */
+export function shownWriters<T>(
+  sources: readonly (WriterSource<T> & { format: SourceFormatName })[],
+): Writer<T>[] {
+  return splitWriters(bestFormatParts(sources, (s) => s.format));
+}
+
+/** `shownWriters` of sources holding their series: the spans from the series themselves. */
+export function shownSeriesWriters(sources: readonly TagSource[]): Writer<ScalarSeries>[] {
+  return shownWriters(
+    sources.map((s) => ({ name: s.name, format: s.format, ...wallSpan(s.series), ref: s.series })),
   );
 }

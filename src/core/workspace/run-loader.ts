@@ -9,7 +9,7 @@ import type { SourceFormatName } from '../../shared/formats';
 import { LiveView, type ResetReason } from '../series/live-view';
 import type { ScalarSeries } from '../series/scalar-series';
 import type { SeriesSet } from '../series/series-set';
-import { shownWriters, writerTag, type Writer } from '../series/writers';
+import { shownSeriesWriters, writerTag, type Writer } from '../series/writers';
 import { errorCode, fileIdentity } from '../readers/file-io';
 import { yieldToLoop } from '../readers/reader';
 import type { LoadProgressTracker } from './load-progress';
@@ -479,7 +479,7 @@ export function rewriteVerdict(before: SeriesSet, now: SeriesSet): 'repeats' | '
 /** The writers of `tag`: the sources of the best-ranked format carrying it, in file order, split where they
  * were written at the same time (series/writers.ts). */
 function writersOf(run: RunState, tag: string): Writer<ScalarSeries>[] {
-  return shownWriters(
+  return shownSeriesWriters(
     run.entries
       .filter((e) => e.set.has(tag))
       .map((e) => ({ name: e.name, format: e.format, series: e.set.get(tag) })),
