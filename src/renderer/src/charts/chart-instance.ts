@@ -12,7 +12,7 @@ import {
   yScaleOptions,
   type ChartSpec,
 } from '../../../shared/charts/chart-options';
-import { currentTheme, registerCharts } from './chart-setup';
+import { currentTheme, loadZoom, registerCharts, zoomLoaded } from './chart-setup';
 import type { OverlayState } from '../../../shared/charts/overlay-plugin';
 import type { PlotKeyAction } from './plot-keys';
 import type { Pt } from '../../../shared/charts/series-model';
@@ -123,12 +123,21 @@ export class ChartInstance {
     return `${ys.min},${ys.max}`;
   }
 
-  enableZoom(): void {
-    if (!this.chart || this.zoomOn) return;
+  /** Starts zoom and pan on this chart; false while the plugin's chunk is still loading (`whenLoaded` runs after). */
+  enableZoom(whenLoaded?: () => void): boolean {
+    if (!this.chart) return false;
+    if (this.zoomOn) return true;
+    if (!zoomLoaded()) {
+      void loadZoom().then(() => {
+        if (this.enableZoom()) whenLoaded?.();
+      });
+      return false;
+    }
     this.zoomOn = true;
     this.chart.options.plugins!.zoom = this.zoomOptions();
     // The update starts the plugin (its methods, Hammer, wheel and drag listeners) before the next event.
     this.chart.update('none');
+    return true;
   }
 
   private zoomOptions(): ZoomPluginOptions {
@@ -165,7 +174,7 @@ export class ChartInstance {
   /** Zooms or pans by a plot key's action (reset is the panel's: it also re-fetches). */
   applyKey(action: Exclude<PlotKeyAction, { kind: 'reset' }>): void {
     const c = this.chart;
-    if (!c) return;
+    if (!c || !this.zoomOn) return;
     if (action.kind === 'zoom') c.zoom({ x: action.factor }, 'none');
     else c.pan({ x: (c.chartArea.right - c.chartArea.left) * action.fraction }, undefined, 'none');
   }

@@ -1,7 +1,6 @@
 // The charts' browser side: chart.js registration and the page's theme, read from CSS and watched for changes.
 
 import { Chart, LinearScale, LineController, LineElement, LogarithmicScale, PointElement } from 'chart.js';
-import zoomPlugin from 'chartjs-plugin-zoom';
 import { themeFromProperties, type ChartTheme } from '../../../shared/charts/chart-theme';
 
 let registered = false;
@@ -10,8 +9,32 @@ let registered = false;
 export function registerCharts(): void {
   if (registered) return;
   registered = true;
-  Chart.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, zoomPlugin);
+  Chart.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale);
   exposeChartsForCheck();
+  // Zoom is for later: fetched once the page is idle (the first screen drawn), or at first contact.
+  const idle = (globalThis as { requestIdleCallback?: (cb: () => void, o: { timeout: number }) => void })
+    .requestIdleCallback;
+  if (idle) idle(() => void loadZoom(), { timeout: 3000 });
+  else setTimeout(() => void loadZoom(), 1000);
+}
+
+let zoomLoad: Promise<void> | null = null;
+let zoomRegistered = false;
+
+/**
+ * chartjs-plugin-zoom (with Hammer.js, a third of chart.js's weight) is a chunk of its own: the first screen
+ * draws without it. Registering it later changes no chart: each enables it on first contact (ChartInstance).
+ */
+export function loadZoom(): Promise<void> {
+  return (zoomLoad ??= import('chartjs-plugin-zoom').then((m) => {
+    Chart.register(m.default);
+    zoomRegistered = true;
+  }));
+}
+
+/** The zoom plugin is registered: a chart can enable it at once. */
+export function zoomLoaded(): boolean {
+  return zoomRegistered;
 }
 
 declare global {

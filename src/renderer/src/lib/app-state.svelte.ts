@@ -120,11 +120,13 @@ export class AppState {
   /** Everything a (re)connected backend can tell: info, settings, runs, alerts, system history. */
   async refresh(): Promise<void> {
     const b = this.backend;
-    const [info, runs, alerts, history] = await Promise.all([
+    // One round trip: everything the first screen needs is asked at once (the charts wait on runs.list).
+    const [info, runs, alerts, history, endpoints] = await Promise.all([
       b.invoke('app.info', {}),
       b.invoke('runs.list', {}),
       b.invoke('alerts.list', {}),
       b.invoke('system.history', { sinceMs: Date.now() - 10 * 60_000 }),
+      b.invoke('endpoints.list', {}),
       this.settings.load(),
     ]);
     if (info.ok) {
@@ -142,11 +144,6 @@ export class AppState {
       }
       if (info.value.watch.suggestion) this.notify({ level: 'info', message: info.value.watch.suggestion });
     }
-    if (info.ok && info.value.canChooseFolder) {
-      const recent = await b.invoke('runs.recent', {});
-      this.recent = recent.ok ? recent.value : [];
-    }
-    const endpoints = await b.invoke('endpoints.list', {});
     if (endpoints.ok) this.endpoints = endpoints.value;
     if (runs.ok) this.setRuns(runs.value);
     else this.notify({ level: 'error', message: `Cannot list runs: ${runs.error.message}` });
@@ -158,6 +155,10 @@ export class AppState {
       this.history = history.value.slice(-HISTORY_LIMIT);
       const last = history.value[history.value.length - 1]!;
       if (!this.system || last.t > this.system.t) this.addSnapshot(last, false);
+    }
+    if (info.ok && info.value.canChooseFolder) {
+      const recent = await b.invoke('runs.recent', {});
+      this.recent = recent.ok ? recent.value : [];
     }
   }
 
