@@ -12,6 +12,10 @@ import { keepServingOnEscapedErrors } from './last-resort';
 import { appVersion, rendererDir } from './paths';
 import { UsageError } from './usage';
 
+/** How long serve waits for the first run before printing its URL anyway. */
+const FIRST_RUN_WAIT_MS = 250;
+const delay = <T>(ms: number, value: T): Promise<T> => new Promise((r) => setTimeout(() => r(value), ms));
+
 export interface ServeHost {
   core: AppCore;
   server: RunningServer;
@@ -54,13 +58,22 @@ export async function serveFolder(
     // --poll wins for this session without changing the saved setting.
     ...(opts.poll === true ? { usePolling: true } : {}),
   });
+  // The URL is printed once the first run is read, or after FIRST_RUN_WAIT_MS when finding it takes longer
+  // (10k run folders: seconds of discovery): the page then shows the load's progress. The rest of a big folder
+  // loads behind it.
+  const opening = core.open(dir, { until: 'first-run' });
+  let opened = false;
   try {
-    // The URL is printed once the first run is read; the rest of a big folder loads behind it.
-    await core.open(dir, { until: 'first-run' });
+    opened = await Promise.race([opening.then(() => true), delay(FIRST_RUN_WAIT_MS, false)]);
   } catch (err) {
     await core.dispose();
     throw err;
   }
+  // A failure after the URL was printed goes to the terminal that started serve (the page shows no runs).
+  if (!opened)
+    opening.catch((err: unknown) =>
+      process.stderr.write(`rlwatch: cannot read ${dir}: ${err instanceof Error ? err.message : String(err)}\n`),
+    );
   const handlers = createHandlers(core);
   keepServingOnEscapedErrors();
   const metrics = opts.metrics;

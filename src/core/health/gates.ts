@@ -97,6 +97,9 @@ const memberId = (run: string, rule: RuleId, tag: string | null): string => JSON
 export class AlertGates {
   private readonly members = new Map<string, Member>();
   private readonly streams = new Map<string, Stream>();
+  /** The same members and streams per run, in the same order: a run's lookups never scan other runs' (10k runs). */
+  private readonly runMembers = new Map<string, Map<string, Member>>();
+  private readonly runStreams = new Map<string, Map<string, Stream>>();
   /** Bumped whenever an open incident lists a new tag (a symptom joined): readers compare it, not every alert. */
   tagChanges = 0;
 
@@ -111,6 +114,9 @@ export class AlertGates {
       if (level.kind !== 'bad') return [];
       m = { stream: streamKey(run, rule.id, quantity), rule: rule.id, bad: 0, crit: 0, ok: 0, on: false };
       this.members.set(mid, m);
+      const mine = this.runMembers.get(run);
+      if (mine) mine.set(mid, m);
+      else this.runMembers.set(run, new Map([[mid, m]]));
     }
     const s = this.stream(m.stream, run, rule.id);
     if (s.sinceClear !== null) s.sinceClear++;
@@ -209,7 +215,7 @@ export class AlertGates {
   /** The open incident a latched member of `rule` belongs to on the run (its own, or the one it joined). */
   private incidentOf(run: string, rule: RuleId | undefined): Stream | null {
     if (rule === undefined) return null;
-    for (const m of this.members.values()) {
+    for (const m of this.runMembers.get(run)?.values() ?? []) {
       if (!m.on || m.rule !== rule) continue;
       const s = this.streams.get(m.stream);
       if (s?.run !== run) continue;
@@ -222,8 +228,8 @@ export class AlertGates {
   /** A policy incident of the same run raised a few levels ago, that a new symptom joins; null when none. */
   private freshIncident(s: Stream): Stream | null {
     if (s.group === null) return null;
-    for (const o of this.streams.values())
-      if (o !== s && o.run === s.run && o.group === s.group && o.active && o.sinceRaise <= JOIN_WITHIN)
+    for (const o of this.runStreams.get(s.run)?.values() ?? [])
+      if (o !== s && o.group === s.group && o.active && o.sinceRaise <= JOIN_WITHIN)
         return o;
     return null;
   }
@@ -263,23 +269,23 @@ export class AlertGates {
 
   /** Whether the run has a member of `rule` latched on (a combined rule's companion signal). */
   isOn(run: string, rule: RuleId): boolean {
-    for (const m of this.members.values())
-      if (m.on && m.rule === rule && this.streams.get(m.stream)?.run === run) return true;
+    for (const m of this.runMembers.get(run)?.values() ?? []) if (m.on && m.rule === rule) return true;
     return false;
   }
 
   /** Clears the run's active alerts (so raised/cleared still alternate) and forgets its members and streams. */
   removeRun(run: string, now: number): AlertTransition[] {
     const out: AlertTransition[] = [];
-    for (const [key, s] of this.streams) {
-      if (s.run !== run) continue;
+    for (const [key, s] of this.runStreams.get(run) ?? []) {
       if (s.active) {
         const a = s.active;
         out.push(this.clear(s, { tag: a.tag, step: a.step, wallTime: a.wallTime, value: Number.NaN }, now));
       }
       this.streams.delete(key);
     }
-    for (const [id, m] of this.members) if (!this.streams.has(m.stream)) this.members.delete(id);
+    for (const id of this.runMembers.get(run)?.keys() ?? []) this.members.delete(id);
+    this.runStreams.delete(run);
+    this.runMembers.delete(run);
     return out;
   }
 
@@ -334,6 +340,9 @@ export class AlertGates {
         sinceClear: null,
       };
       this.streams.set(key, s);
+      const mine = this.runStreams.get(run);
+      if (mine) mine.set(key, s);
+      else this.runStreams.set(run, new Map([[key, s]]));
     }
     return s;
   }

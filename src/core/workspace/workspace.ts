@@ -380,7 +380,9 @@ export class Workspace {
       // Appends that arrived while the run was being read: read them now rather than at the next sweep.
       for (const e of run.entries) void this.loader.requestRead(run, e);
       this.progress.runLoaded();
-      this.runsChanged();
+      // The first run read on opening is announced at once: the page waits on it for its first charts (after
+      // listing 10k runs, the throttle's gap alone would be seconds).
+      this.runsChanged(onFirstRun !== undefined && run === newRuns[0]);
       this.progress.report();
       onFirstRun?.();
     }

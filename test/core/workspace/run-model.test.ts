@@ -341,6 +341,23 @@ describe('progressive load', () => {
     expect(ws.listRuns().map((r) => r.loaded)).toEqual([true, true]);
   });
 
+  test('the first run read is announced at once, not after the throttle that follows listing the folder', async () => {
+    const root = tmp();
+    for (const name of ['a', 'b', 'c']) {
+      mkdirSync(join(root, name));
+      writeFileSync(join(root, name, 'metrics.csv'), 'step,x\n1,1\n2,2\n');
+    }
+    ws = createWorkspace({ watch: false });
+    const lists: { run: string; loaded: boolean; tags: string[] }[][] = [];
+    ws.on('runs.changed', (r) => lists.push(r.map((x) => ({ run: x.run, loaded: x.loaded, tags: x.tags }))));
+    await ws.open(root, { until: 'first-run' });
+    // The page shows the first run's charts from what runs.changed told it: that must already say it is read.
+    expect(lists).toHaveLength(2);
+    expect(lists[0]!.map((r) => r.loaded)).toEqual([false, false, false]);
+    expect(lists[1]![0]).toEqual({ run: 'a', loaded: true, tags: ['x'] });
+    await ws.whenLoaded();
+  });
+
   test('a big event file is read in slices with a pause (the event loop runs) between them', async () => {
     const dir = tmp();
     const w = new EventFileWriter(dir, { fileName: 'events.out.tfevents.1.host' });
