@@ -229,8 +229,7 @@ export class AlertGates {
   private freshIncident(s: Stream): Stream | null {
     if (s.group === null) return null;
     for (const o of this.runStreams.get(s.run)?.values() ?? [])
-      if (o !== s && o.group === s.group && o.active && o.sinceRaise <= JOIN_WITHIN)
-        return o;
+      if (o !== s && o.group === s.group && o.active && o.sinceRaise <= JOIN_WITHIN) return o;
     return null;
   }
 
