@@ -72,7 +72,9 @@ export async function serveFolder(
   // A failure after the URL was printed goes to the terminal that started serve (the page shows no runs).
   if (!opened)
     opening.catch((err: unknown) =>
-      process.stderr.write(`rlwatch: cannot read ${dir}: ${err instanceof Error ? err.message : String(err)}\n`),
+      process.stderr.write(
+        `rlwatch: cannot read ${dir}: ${err instanceof Error ? err.message : String(err)}\n`,
+      ),
     );
   const handlers = createHandlers(core);
   keepServingOnEscapedErrors();
