@@ -48,7 +48,7 @@ export async function readSource(
     const read = await readPool().readIfLarge(path);
     if (read) return read;
   }
-  const reader = createReader(path, format, options);
+  const reader = createReader(path, format, { ...options, shortLived: true });
   await reader.readMore({ final: true });
   return reader.result();
 }

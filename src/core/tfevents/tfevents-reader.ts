@@ -27,7 +27,7 @@ export class TfeventsReader implements IncrementalReader {
     readonly path: string,
     options: ReaderOptions = {},
   ) {
-    this.reader = new EventFileReader(path);
+    this.reader = new EventFileReader(path, { shortLived: options.shortLived === true });
     this.pause = options.pause ?? yieldToLoop;
     this.sliceBytes = options.sliceBytes ?? TFEVENTS_SLICE_BYTES;
   }
