@@ -12,6 +12,8 @@ export default defineConfig({
         input: {
           index: resolve('src/main/index.ts'),
           cli: resolve('src/cli/index.ts'),
+          // The event-file read pool's worker thread (core/tfevents/read-pool.ts finds it beside out/main).
+          'read-worker': resolve('src/core/tfevents/read-worker.ts'),
         },
         output: { format: 'es', entryFileNames: '[name].js' },
       },

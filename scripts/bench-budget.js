@@ -25,7 +25,9 @@ for (const bench of [...new Set(budget.figures.map((f) => f.bench))]) {
 
 const verdicts = budget.figures.map((f) => {
   const value = measured.get(f.key);
-  const ok = value !== undefined && Number.isFinite(value) && value <= budget.gate * f.budget;
+  // A throughput (`better: "higher"`) fails below budget / gate, a time above budget × gate.
+  const within = f.better === 'higher' ? value >= f.budget / budget.gate : value <= budget.gate * f.budget;
+  const ok = value !== undefined && Number.isFinite(value) && within;
   return { ...f, value: value ?? null, ok };
 });
 const cell = (v) => (v === null || v === undefined ? '—' : String(v));

@@ -1,13 +1,14 @@
 // `inspect`: reads every run under a path once and summarises it exactly as the command-line contract says.
 
 import { stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
 import type { SessionInfo } from '../shared/domain';
 import type { SourceFormatName } from '../shared/formats';
 import { discoverRuns, rootRunName, type DiscoveredRun } from './discovery';
 import { effectiveConfig, readRunConfig, type RunConfig } from './readers/run-config';
 import { classifyFile } from './sources/sniff';
-import type { ProgressInfo, ReadError } from './readers/types';
+import type { ProgressInfo, ReadError, SourceReadResult } from './readers/types';
 import { summarize, type ScalarSeries, type ScalarSummary } from './series/scalar-series';
 import { readSource } from './sources/registry';
 import { joinSessions, runSessions, stepRuns, type StepRun } from './series/sessions';
@@ -89,14 +90,15 @@ export async function readRunWhole<T = ScalarSeries>(
   d: DiscoveredRun,
   keep: (series: ScalarSeries, format: SourceFormatName, file: string) => T = (x) => x as unknown as T,
   onFile: (file: string) => void = () => {},
+  read: SourceRead = readSource,
 ): Promise<RunRead<T>> {
   const series = new Map<string, T[]>();
   const sources: InspectSource[] = [];
   let progress: InspectRun['progress'] = null;
   const sourceConfigs: (RunConfig | null | undefined)[] = [];
-  for (const s of [...d.sources].sort((a, b) => (a.name < b.name ? -1 : 1))) {
+  for (const s of readOrder(d)) {
     onFile(s.path);
-    const r = await readSource(s.path, s.format);
+    const r = await read(s.path, s.format);
     sources.push({ file: s.name, format: s.format, records: r.records, errors: r.errors });
     for (const [tag, one] of r.series.entries()) {
       let list = series.get(tag);
@@ -108,6 +110,38 @@ export async function readRunWhole<T = ScalarSeries>(
   }
   const config = effectiveConfig(await readRunConfig(d.dir), sourceConfigs);
   return { run: d.run, sources, series, progress, config };
+}
+
+/** Reads one source whole. */
+type SourceRead = (path: string, format: SourceFormatName) => Promise<SourceReadResult>;
+
+/** A run's sources in the order they are read: by file name (TensorBoard's order). */
+function readOrder(d: DiscoveredRun): DiscoveredRun['sources'] {
+  return [...d.sources].sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+/**
+ * Reads sources ahead of their turn, at most `ahead` beyond the one being taken, large event files on the read
+ * pool's workers: several files are read at once on every core, and at most `ahead` + 1 results wait in memory.
+ * Sources must be taken in `list` order.
+ */
+function readAhead(list: readonly { path: string; format: SourceFormatName }[], ahead: number): SourceRead {
+  const started = new Map<string, Promise<SourceReadResult>>();
+  let next = 0;
+  let taken = 0;
+  return (path, format) => {
+    for (; next < list.length && next <= taken + ahead; next++) {
+      const s = list[next]!;
+      const p = readSource(s.path, s.format, { workers: true });
+      // Awaited when its turn comes; this only keeps a failure before then from being "unhandled".
+      p.catch(() => undefined);
+      started.set(s.path, p);
+    }
+    taken++;
+    const p = started.get(path);
+    started.delete(path);
+    return p ?? readSource(path, format);
+  };
 }
 
 /** What inspect keeps of one file's series of a tag: its summary, and what its sessions need. */
@@ -130,7 +164,11 @@ function sessionsOf(series: Map<string, KeptSeries[]>): SessionInfo[] {
   return runSessions(perWriter);
 }
 
-async function inspectRun(d: DiscoveredRun, onFile: (file: string) => void): Promise<InspectRun> {
+async function inspectRun(
+  d: DiscoveredRun,
+  onFile: (file: string) => void,
+  readOne: SourceRead,
+): Promise<InspectRun> {
   const read = await readRunWhole(
     d,
     (s, format, file): KeptSeries => ({
@@ -141,6 +179,7 @@ async function inspectRun(d: DiscoveredRun, onFile: (file: string) => void): Pro
       span: wallSpan(s),
     }),
     onFile,
+    readOne,
   );
   const scalars: Record<string, ScalarSummary> = {};
   for (const tag of [...read.series.keys()].sort())
@@ -187,7 +226,13 @@ export async function inspectPath(path: string, onProgress?: InspectProgress): P
   const { root, runs, walkErrors } = await findRuns(path);
   const total = runs.reduce((n, r) => n + r.sources.length, 0);
   let done = 0;
+  // Several event files: read ahead on the read pool (one worker per core); one file is read in-thread.
+  const order = runs.flatMap(readOrder);
+  const read =
+    order.filter((s) => s.format === 'tfevents').length >= 2
+      ? readAhead(order, availableParallelism())
+      : readSource;
   const out: InspectRun[] = [];
-  for (const d of runs) out.push(await inspectRun(d, (file) => onProgress?.(done++, total, file)));
+  for (const d of runs) out.push(await inspectRun(d, (file) => onProgress?.(done++, total, file), read));
   return { root, runs: out, walkErrors };
 }

@@ -1,11 +1,12 @@
 // inspect: the JSON contract's shape and its rules (file-name order, sorted runs/tags, NaN, finite sums).
 
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { formatReport } from '../../src/cli/inspect-command';
 import { combineSummaries, inspectPath } from '../../src/core/inspect';
+import { readPool } from '../../src/core/tfevents/read-pool';
 import { EventFileWriter } from '../../src/core/tfevents/writer';
 
 function makeFolder(): string {
@@ -154,5 +155,50 @@ describe('inspect', () => {
     const junk = join(root, 'notes.txt');
     writeFileSync(junk, 'hello');
     await expect(inspectPath(junk)).rejects.toThrow(/not a recognised/);
+  });
+
+  test('several large event files are read ahead on the read pool and summarised as one at a time', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'rlwatch-inspect-pool-'));
+    // Three runs, two of them over the pool's 4 MiB threshold (one with two files), one small.
+    const sizes: Record<string, number[]> = { big_a: [100_000], big_b: [100_000, 100_000], small: [100] };
+    for (const [run, files] of Object.entries(sizes)) {
+      mkdirSync(join(root, run));
+      let step = 0;
+      files.forEach((steps, k) => {
+        const w = new EventFileWriter(join(root, run), {
+          fileName: `events.out.tfevents.${k}.h`,
+          wallTime: 1e9,
+        });
+        for (let i = 0; i < steps; i++, step++)
+          w.scalars(
+            step,
+            [
+              { tag: 'loss', value: 1 / (step + 1) },
+              { tag: `${run}/x`, value: step % 5 },
+            ],
+            'simple',
+            1e9 + step,
+          );
+        w.close();
+      });
+    }
+    const before = readPool().workerReads;
+    const report = await inspectPath(root).finally(() => rmSync(root, { recursive: true, force: true }));
+    expect(readPool().workerReads - before).toBe(3);
+    expect(report.runs.map((r) => r.run)).toEqual(['big_a', 'big_b', 'small']);
+    for (const run of report.runs) {
+      const total = sizes[run.run]!.reduce((a, b) => a + b, 0);
+      expect(run.sources.every((s) => s.errors.length === 0)).toBe(true);
+      expect(run.scalars['loss']).toMatchObject({
+        count: total,
+        firstStep: 0,
+        lastStep: total - 1,
+        last: Math.fround(1 / total),
+      });
+      expect(run.scalars[`${run.run}/x`]!.sum).toBe(
+        Array.from({ length: total }, (_, i) => i % 5).reduce((a, b) => a + b, 0),
+      );
+      expect(run.sessions).toHaveLength(1);
+    }
   });
 });

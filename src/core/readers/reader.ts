@@ -29,6 +29,9 @@ export interface ReaderOptions {
   pause?: () => Promise<void>;
   /** Bytes parsed between two pauses; a default per reader. */
   sliceBytes?: number;
+  /** A one-shot whole read whose series are dropped soon (`readSource`: inspect, export): event files keep a
+   * size-hint reservation's small overshoot instead of copying every column to trim it. */
+  shortLived?: boolean;
   /** Clock (ms since the epoch) deciding when a broken document has stopped changing; tests inject it. */
   now?: () => number;
 }

@@ -4,6 +4,15 @@
  * float32 values). Wall times are the doubles the file holds, exactly (NaN where the source has none).
  * Steps upgrade to float64 the first time one is not an int32 (a fractional epoch, a step past 2^31), values
  * the first time one is not a float32: text formats (float64 values) take 20 bytes. */
+/** A series' columns as they cross between threads (each column owns its ArrayBuffer, so it can be transferred). */
+export interface SeriesColumns {
+  steps: Int32Array | Float64Array;
+  wall: Float64Array;
+  values: Float32Array | Float64Array;
+  length: number;
+  untimed: number;
+}
+
 export class ScalarSeries {
   private _steps: Int32Array | Float64Array;
   private _wall: Float64Array;
@@ -25,6 +34,29 @@ export class ScalarSeries {
     this._wall = new Float64Array(capacity);
     this._double = precision !== 'f32';
     this._values = this._double ? new Float64Array(capacity) : new Float32Array(capacity);
+  }
+
+  /** A series over columns filled elsewhere (a read in a worker thread, its buffers transferred): no copy. */
+  static fromColumns(c: SeriesColumns): ScalarSeries {
+    const s = new ScalarSeries(0, c.values instanceof Float64Array ? 'f64' : 'f32');
+    s._steps = c.steps;
+    s._stepsDouble = c.steps instanceof Float64Array;
+    s._wall = c.wall;
+    s._values = c.values;
+    s._length = c.length;
+    s._untimed = c.untimed;
+    return s;
+  }
+
+  /** The whole columns (capacity included) and what fills them, for `fromColumns` in another thread. */
+  columns(): SeriesColumns {
+    return {
+      steps: this._steps,
+      wall: this._wall,
+      values: this._values,
+      length: this._length,
+      untimed: this._untimed,
+    };
   }
 
   get length(): number {

@@ -17,6 +17,11 @@ export class SeriesSet {
     return s;
   }
 
+  /** Puts a series built elsewhere (`ScalarSeries.fromColumns`) under `tag`, replacing any. */
+  adopt(tag: string, series: ScalarSeries): void {
+    this.byTag.set(tag, series);
+  }
+
   /** Removes the series of `tag`; returns whether there was one. */
   delete(tag: string): boolean {
     return this.byTag.delete(tag);

@@ -9,6 +9,7 @@ import { JsonHistoryReader } from '../text-formats/json-history-reader';
 import { JsonlReader } from '../text-formats/jsonl-reader';
 import { TrainerStateReader } from '../text-formats/trainer-state-reader';
 import { TrainingProgressReader } from '../text-formats/training-progress-reader';
+import { readPool } from '../tfevents/read-pool';
 import { TfeventsReader } from '../tfevents/tfevents-reader';
 import { WandbReader } from '../wandb/wandb-reader';
 import type { LiveSource, SourceOptions } from './live-source';
@@ -32,13 +33,22 @@ export function createReader(
   return new READERS[format](path, options);
 }
 
+export interface ReadSourceOptions extends ReaderOptions {
+  /** A large event file is read on the read pool's worker threads (for callers reading several files at once). */
+  workers?: boolean;
+}
+
 /** Reads a whole source of any format as it is now, treating the writer as done. */
 export async function readSource(
   path: string,
   format: SourceFormatName,
-  options: ReaderOptions = {},
+  options: ReadSourceOptions = {},
 ): Promise<SourceReadResult> {
-  const reader = createReader(path, format, options);
+  if (format === 'tfevents' && options.workers) {
+    const read = await readPool().readIfLarge(path);
+    if (read) return read;
+  }
+  const reader = createReader(path, format, { ...options, shortLived: true });
   await reader.readMore({ final: true });
   return reader.result();
 }

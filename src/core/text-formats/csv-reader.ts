@@ -1,14 +1,18 @@
 // Incremental CSV metrics reader: SB3/baselines progress.csv, monitor.csv, training_metrics.csv.
 
-import { parse } from 'csv-parse/sync';
 import type { SourceFormatName } from '../../shared/formats';
 import { LineRecordReader } from '../readers/appended-reader';
 import type { Framed } from '../readers/line-framer';
+import { lazyModule } from '../readers/lazy-module';
+import type * as CsvParseSync from 'csv-parse/sync';
 import type { ReaderOptions } from '../readers/reader';
 import { wallSeconds } from '../readers/rows';
 import { decodeUtf8, isPercentCell, parseJsonLenient, parseNumberCell } from '../readers/values';
 import { pickColumns } from './columns';
 import { RateTracker } from './progress';
+
+/** csv-parse, loaded on the first CSV read (start-up of commands that read none stays short). */
+const csvParse = lazyModule<typeof CsvParseSync>('csv-parse/sync');
 
 const CSV_OPTIONS = {
   relax_column_count: true,
@@ -68,7 +72,7 @@ export class CsvReader extends LineRecordReader {
     if (text.length === 0) return;
     let rows: string[][];
     try {
-      rows = parse(text, CSV_OPTIONS) as string[][];
+      rows = csvParse().parse(text, CSV_OPTIONS) as string[][];
     } catch (e) {
       // Only an unclosed quote in a flushed tail gets here; the framer never cuts inside quotes.
       this.error('decode', framed.start, `CSV: ${csvProblem(e)} in the record at byte ${framed.start}`);

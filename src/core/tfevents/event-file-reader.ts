@@ -31,6 +31,8 @@ export interface ReadMoreResult {
 export interface ReadMoreOptions {
   /** Stop after about this many bytes (whole chunks), so a caller can yield to its event loop. */
   maxBytes?: number;
+  /** readMoreAsync only: instead of stopping at `maxBytes`, await this and read on (the file stays open). */
+  pause?: () => Promise<void>;
 }
 
 interface CallState {
@@ -46,7 +48,7 @@ const DEFAULT_CHUNK = 1 << 20;
 let sharedBuffer: Uint8Array | null = null;
 // Asynchronous reads can overlap across readers: each takes a buffer from a small pool for the call.
 const pool: Uint8Array[] = [];
-const POOL_MAX = 4;
+const POOL_MAX = 8;
 
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -60,6 +62,7 @@ export class EventFileReader {
   private identity: string | null = null;
   private ioError: ReadError | null = null;
   private readonly buffer: Uint8Array | null;
+  private buffer2: Uint8Array | null = null;
 
   constructor(
     readonly path: string,
@@ -116,28 +119,51 @@ export class EventFileReader {
   }
 
   /** `readMore` with the file IO on libuv's threadpool: a cold or slow disk never stalls the event loop;
-   * only parsing (a few ms per MiB) runs on it. Calls on one reader must not overlap. */
+   * only parsing (a few ms per MiB) runs on it. The next chunk is read while this one is parsed. With
+   * `pause`, the call reads to the end and awaits `pause()` after each `maxBytes`, the file kept open.
+   * Calls on one reader must not overlap. */
   async readMoreAsync(options: ReadMoreOptions = {}): Promise<ReadMoreResult> {
     const call = this.begin(options);
-    const buf = this.buffer ?? pool.pop() ?? new Uint8Array(DEFAULT_CHUNK);
+    const bufs = this.asyncBuffers();
     let fh: Awaited<ReturnType<typeof open>> | null = null;
+    // A read issued ahead: awaited before the file is closed, whatever happens.
+    let ahead: Promise<{ bytesRead: number }> | null = null;
     try {
       fh = await open(this.path, 'r');
       call.reset = this.follow(await fh.stat());
-      while (
-        this.stream.state !== 'stopped' &&
-        this.consume(buf, (await fh.read(buf, 0, buf.length, this.offset)).bytesRead, call)
-      );
+      let which = 0;
+      if (this.stream.state !== 'stopped') ahead = fh.read(bufs[0]!, 0, bufs[0]!.length, this.offset);
+      while (ahead) {
+        const n = (await ahead).bytesRead;
+        ahead = null;
+        const buf = bufs[which]!;
+        which ^= 1;
+        if (n > 0) ahead = fh.read(bufs[which]!, 0, bufs[which]!.length, this.offset + n);
+        if (this.consume(buf, n, call) && this.stream.state !== 'stopped') continue;
+        if (!call.more || !options.pause || this.stream.state === 'stopped') break;
+        call.more = false;
+        call.budget += options.maxBytes ?? 0;
+        await options.pause();
+      }
       this.ioError = null;
     } catch (e) {
       this.ioError = { kind: 'io', offset: this.offset, message: message(e) };
     } finally {
+      await ahead?.catch(() => null);
       await fh?.close().catch(() => {
         // Closing a read-only descriptor cannot lose data; nothing to report.
       });
-      if (buf !== this.buffer && pool.length < POOL_MAX) pool.push(buf);
+      for (const buf of bufs)
+        if (buf !== this.buffer && buf !== this.buffer2 && pool.length < POOL_MAX) pool.push(buf);
     }
     return this.end(call);
+  }
+
+  /** Two buffers for an asynchronous call (one parsed while the other is filled): the reader's own size if it
+   * has one, else from the pool. */
+  private asyncBuffers(): [Uint8Array, Uint8Array] {
+    if (this.buffer) return [this.buffer, (this.buffer2 ??= new Uint8Array(this.buffer.length))];
+    return [pool.pop() ?? new Uint8Array(DEFAULT_CHUNK), pool.pop() ?? new Uint8Array(DEFAULT_CHUNK)];
   }
 
   private begin(options: ReadMoreOptions): CallState {

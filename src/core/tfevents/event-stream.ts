@@ -8,7 +8,12 @@ import { maskedCrc32c } from './crc32c';
 import { RecordReader, STEP_NEED_MORE, STEP_RECORD, STEP_STOPPED, badDataCrc } from './record-reader';
 import type { RecordReaderOptions } from './record-reader';
 
-export type TfEventsReadOptions = RecordReaderOptions;
+export interface TfEventsReadOptions extends RecordReaderOptions {
+  /** The series of this whole read are short-lived (summarised by inspect, handed over by a read worker): a
+   * size-hint reservation that overshot by at most 1/16 is kept, not copied to trim it (live series trim past
+   * 1/128, so a loaded file holds 16 B per point). */
+  shortLived?: boolean;
+}
 
 /** A tfevents source: scalars in `series` (the inspect contract's scalar tags), histograms apart. */
 export interface TfEventsReadResult extends SourceReadResult {
@@ -47,7 +52,11 @@ export class EventStream {
   /** The expected total size (sizeHint), until used; -1 once series were reserved, 0 for none. */
   private expectedBytes = 0;
 
+  /** Trim a reserved series whose capacity exceeds its length by more than length >> trimShift. */
+  private readonly trimShift: number;
+
   constructor(opts: TfEventsReadOptions = {}) {
+    this.trimShift = opts.shortLived ? 4 : 7;
     this.reader = new RecordReader(opts);
     this.decoder = new EventDecoder(this.scalars, this.histograms);
   }
@@ -145,10 +154,11 @@ export class EventStream {
     } else if (this.bytes >= -this.expectedBytes) {
       this.expectedBytes = 0;
       // The reservation overshoots by a few per cent: trim it, so a loaded file holds 16 B per point.
+      const shift = this.trimShift;
       for (const [, s] of this.scalars.entries())
-        if (s.capacity > s.length + (s.length >> 7) + 64) s.compact();
+        if (s.capacity > s.length + (s.length >> shift) + 64) s.compact();
       for (const [, s] of this.histograms.entries())
-        if (s.capacity > s.length + (s.length >> 7) + 64) s.compact();
+        if (s.capacity > s.length + (s.length >> shift) + 64) s.compact();
     }
   }
 

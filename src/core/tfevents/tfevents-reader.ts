@@ -27,7 +27,7 @@ export class TfeventsReader implements IncrementalReader {
     readonly path: string,
     options: ReaderOptions = {},
   ) {
-    this.reader = new EventFileReader(path);
+    this.reader = new EventFileReader(path, { shortLived: options.shortLived === true });
     this.pause = options.pause ?? yieldToLoop;
     this.sliceBytes = options.sliceBytes ?? TFEVENTS_SLICE_BYTES;
   }
@@ -43,13 +43,7 @@ export class TfeventsReader implements IncrementalReader {
   /** Reads what was appended, slice by slice with a pause between; never throws (IO failures are `io` errors). */
   async readMore(options: ReadMoreOptions = {}): Promise<ReadBatch> {
     const errorsBefore = this.reader.result(false).errors.length;
-    let records = 0;
-    for (;;) {
-      const got = await this.reader.readMoreAsync({ maxBytes: this.sliceBytes });
-      records = got.reset ? got.records : records + got.records;
-      if (!got.more) break;
-      await this.pause();
-    }
+    const { records } = await this.reader.readMoreAsync({ maxBytes: this.sliceBytes, pause: this.pause });
     this.final = options.final === true;
     const errors = this.result().errors;
     return { records, errors: errors.slice(Math.min(errorsBefore, errors.length)) };

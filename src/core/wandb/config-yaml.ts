@@ -1,6 +1,10 @@
 // W&B's files/config.yaml parsed with the `yaml` package, bounded: too large or hostile input is a typed error.
 
-import { parseDocument } from 'yaml';
+import type * as Yaml from 'yaml';
+import { lazyModule } from '../readers/lazy-module';
+
+/** yaml, loaded on the first config.yaml parsed (it is most of a short command's start-up otherwise). */
+const yaml = lazyModule<typeof Yaml>('yaml');
 
 /** W&B configs are a few kB; anything past this is not one. */
 export const MAX_CONFIG_YAML_BYTES = 4 << 20;
@@ -18,7 +22,7 @@ export function parseYaml(
   if (source.length > MAX_CONFIG_YAML_BYTES)
     return { ok: false, kind: 'too-large', message: `config.yaml over ${MAX_CONFIG_YAML_BYTES} bytes` };
   try {
-    const doc = parseDocument(source, { uniqueKeys: false, prettyErrors: false });
+    const doc = yaml().parseDocument(source, { uniqueKeys: false, prettyErrors: false });
     if (doc.errors.length > 0)
       return { ok: false, kind: 'decode', message: `config.yaml: ${doc.errors[0]!.message}` };
     return { ok: true, value: withoutProtoKeys(doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT })) };

@@ -145,6 +145,21 @@ describe('EventFileReader on a live file', () => {
     expect(Array.from(small.series.get('loss').steps())).toEqual(Array.from({ length: 200 }, (_, i) => i));
   });
 
+  it('a whole read trims its size-hint reservation to 16 B per point; a short-lived one keeps a small overshoot', () => {
+    const path = newPath();
+    // Past the 256 KiB the reservation is estimated from.
+    writeFileSync(path, Buffer.concat([header, ...Array.from({ length: 20_000 }, (_, i) => ev(i, i / 7))]));
+    // Read in 64 KiB chunks: the reservation is made after the first 256 KiB, from the points per byte so far.
+    const kept = readEventFile(path, { chunkBytes: 1 << 16 }).series.get('loss');
+    const shortLived = readEventFile(path, { chunkBytes: 1 << 16, shortLived: true }).series.get('loss');
+    expect(kept.length).toBe(20_000);
+    expect(kept.capacity).toBe(kept.length);
+    expect(shortLived.capacity).toBeGreaterThan(shortLived.length);
+    expect(shortLived.capacity).toBeLessThanOrEqual(shortLived.length * (1 + 1 / 16) + 64);
+    expect(shortLived.values()).toEqual(kept.values());
+    expect(shortLived.steps()).toEqual(kept.steps());
+  });
+
   it('round-trips a live EventFileWriter with every encoding, flush by flush', () => {
     const dir = join(tmp.dir, 'writer');
     rmSync(dir, { recursive: true, force: true });
