@@ -151,6 +151,7 @@ export class Workspace {
           ),
         onStructureChange: () => void this.rediscover(),
         onFileChange: (path) => this.fileChanged(path),
+        onFileWritten: (path) => this.fileWritten(path),
         onFileRemoved: (path) => this.loader.removeIfGone(path),
         onError: (message) => this.notice('warning', message),
       });
@@ -387,6 +388,12 @@ export class Workspace {
     await Promise.all(reads);
     if (epoch !== this.epoch) return;
     this.progress.setPhase('done');
+  }
+
+  /** A source's append, as soon as fs.watch reports it; anything else waits for chokidar's `change`. */
+  private fileWritten(path: string): void {
+    const found = this.loader.find(path);
+    if (found) void this.loader.requestRead(found.run, found.entry);
   }
 
   private fileChanged(path: string): void {
