@@ -40,16 +40,20 @@ export class TfeventsReader implements IncrementalReader {
     return this.reader.bytesRead;
   }
 
-  /** Reads what was appended, slice by slice with a pause between; never throws (IO failures are `io` errors). */
+  /** Reads what was appended, slice by slice with a pause between (a small append at once, with
+   * `syncTailBytes`); never throws (IO failures are `io` errors). */
   async readMore(options: ReadMoreOptions = {}): Promise<ReadBatch> {
     const errorsBefore = this.reader.result(false).errors.length;
     let records = 0;
-    for (;;) {
-      const got = await this.reader.readMoreAsync({ maxBytes: this.sliceBytes });
-      records = got.reset ? got.records : records + got.records;
-      if (!got.more) break;
-      await this.pause();
-    }
+    const tail = options.syncTailBytes ? this.reader.readTailSync(options.syncTailBytes) : null;
+    if (tail) records = tail.records;
+    else
+      for (;;) {
+        const got = await this.reader.readMoreAsync({ maxBytes: this.sliceBytes });
+        records = got.reset ? got.records : records + got.records;
+        if (!got.more) break;
+        await this.pause();
+      }
     this.final = options.final === true;
     const errors = this.result().errors;
     return { records, errors: errors.slice(Math.min(errorsBefore, errors.length)) };

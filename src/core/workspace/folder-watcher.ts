@@ -90,8 +90,8 @@ export class FolderWatcher {
     // fs.watch's reports on a watched folder, at once (polling has none with a folder: its 500 ms polls report).
     if (h.onFileWritten) {
       const written = h.onFileWritten;
-      this.fsw.on('raw', (event: string, name: unknown, details: { watchedPath?: unknown } | undefined) => {
-        const folder = details?.watchedPath;
+      this.fsw.on('raw', (event, name, details) => {
+        const folder = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
         if (event !== 'change' || typeof name !== 'string' || typeof folder !== 'string') return;
         if (this.watched.has(folder) && !basename(name).startsWith('.')) written(join(folder, name));
       });
