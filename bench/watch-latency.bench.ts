@@ -1,5 +1,5 @@
 // Latency from a flushed append to the event file to its `rlwatch watch --json` line (built CLI, --no-system).
-// Run: npm run bench watch-latency   (APPENDS=300, GAP_MS=40; N set, as `npm run bench:budget` does: 200 appends).
+// Run: npm run bench watch-latency   (APPENDS=300, GAP_MS=40, CLI; N set, as `npm run bench:budget` does: 200 appends).
 
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -9,7 +9,8 @@ import { createInterface } from 'node:readline';
 import { EventFileWriter } from '../src/core/tfevents/writer';
 import { pct } from './lib/stats';
 
-const CLI = join(import.meta.dirname, '..', 'out', 'main', 'cli.js');
+/** The built CLI; CLI=path/to/cli.js compares another build (one kept under bench/.data/, say). */
+const CLI = process.env.CLI ?? join(import.meta.dirname, '..', 'out', 'main', 'cli.js');
 const APPENDS = Number(process.env.APPENDS ?? (process.env.N === undefined ? 300 : 200));
 const GAP_MS = Number(process.env.GAP_MS ?? 40);
 
@@ -83,7 +84,9 @@ async function main(): Promise<void> {
       .join(' ')}`,
   );
   rmSync(root, { recursive: true, force: true });
-  // The budget's figure (scripts/bench-budget.js): the stricter measure, the line as a consumer reads it.
+  // Figures for the budget (scripts/bench-budget.js), on the stricter measure: the line as a consumer reads it.
+  // The p50 is budgeted (won); the p95 is printed for when it is won (docs/BENCHMARKS.md, issue 22).
+  console.log(`figure watch.append_to_line_p50_ms ${ms(pct(read, 50))}`);
   console.log(`figure watch.append_to_line_p95_ms ${ms(pct(read, 95))}`);
 }
 
