@@ -1,4 +1,4 @@
-// The Prometheus exposition of an AppCore: its own prom-client Registry, refreshed from the core on each scrape.
+// The Prometheus exposition of an AppCore: prom-client registries and the per-tag text, refreshed on each scrape.
 
 import { hostname as osHostname } from 'node:os';
 import { Gauge, Registry } from 'prom-client';
@@ -36,6 +36,10 @@ export interface Scrape {
 }
 
 export class MetricsExposition {
+  /** The families before the per-tag ones (build info, dropped series) and those after them (per run, alerts,
+   * system): the per-tag families are written directly between the two (run-metrics), in the order they had
+   * when one registry held them all. */
+  private readonly head = new Registry();
   private readonly registry = new Registry();
   private readonly dropped: DroppedSeries;
   private readonly runs: RunMetrics;
@@ -61,9 +65,9 @@ export class MetricsExposition {
       name: 'rlwatch_build_info',
       help: 'The rlwatch version serving these metrics (always 1).',
       labelNames: ['version'],
-      registers: [this.registry],
+      registers: [this.head],
     }).set({ version: opts.version ?? 'unknown' }, 1);
-    this.dropped = new DroppedSeries(this.registry);
+    this.dropped = new DroppedSeries(this.head);
     this.runs = new RunMetrics(this.registry);
     this.alerts = new AlertMetrics(this.registry);
     this.system = new SystemMetrics(this.registry, opts.hostname ?? osHostname());
@@ -77,7 +81,9 @@ export class MetricsExposition {
 
   private async scrapeNow(): Promise<Scrape> {
     this.refresh();
-    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+    // Each registry's text ends in one newline; families are apart by an empty line.
+    const body = `${await this.head.metrics()}\n${this.runs.takeTagFamilies()}\n\n${await this.registry.metrics()}`;
+    return { contentType: this.registry.contentType, body };
   }
 
   private refresh(): void {

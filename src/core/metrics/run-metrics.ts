@@ -5,6 +5,7 @@ import type { RunInfo } from '../../shared/domain';
 import type { DroppedSeries } from './dropped';
 import { boundLabel, pickRuns, pickTags } from './label-bounds';
 import type { MetricsSource } from './metrics-source';
+import { labelSet, TextGauge } from './text-format';
 
 /** A run's state as one label of a state set (one series per state, 1 for the current one). */
 export const RUN_STATES = ['running', 'stalled', 'finished', 'crashed'] as const;
@@ -21,10 +22,13 @@ export interface RunLimits {
   maxTagsPerRun: number;
 }
 
+const RUN_TAG = ['run', 'tag'] as const;
+
 export class RunMetrics {
-  private readonly scalar: Gauge<'run' | 'tag'>;
-  private readonly step: Gauge<'run' | 'tag'>;
-  private readonly wallTime: Gauge<'run' | 'tag'>;
+  /** The per-tag families (up to maxRuns × maxTagsPerRun series each) are written directly (`text-format`). */
+  private readonly scalar: TextGauge;
+  private readonly step: TextGauge;
+  private readonly wallTime: TextGauge;
   private readonly lastEvent: Gauge<'run'>;
   private readonly fileWritten: Gauge<'run'>;
   private readonly status: Gauge<'run' | 'status'>;
@@ -36,15 +40,14 @@ export class RunMetrics {
   constructor(registry: Registry) {
     const gauge = <L extends string>(name: string, help: string, labelNames: L[]): Gauge<L> =>
       new Gauge({ name, help, labelNames, registers: [registry] });
-    this.scalar = gauge('rlwatch_scalar', "Last value of a run's scalar tag, as the dashboard shows it.", [
-      'run',
-      'tag',
-    ]);
-    this.step = gauge('rlwatch_scalar_step', "Step of the last value of a run's scalar tag.", ['run', 'tag']);
-    this.wallTime = gauge(
+    this.scalar = new TextGauge(
+      'rlwatch_scalar',
+      "Last value of a run's scalar tag, as the dashboard shows it.",
+    );
+    this.step = new TextGauge('rlwatch_scalar_step', "Step of the last value of a run's scalar tag.");
+    this.wallTime = new TextGauge(
       'rlwatch_scalar_wall_time_seconds',
       "Wall time (seconds since epoch) the trainer logged with the last value of a run's scalar tag.",
-      ['run', 'tag'],
     );
     this.lastEvent = gauge(
       'rlwatch_run_last_event_timestamp_seconds',
@@ -73,7 +76,13 @@ export class RunMetrics {
     this.runsTotal = gauge('rlwatch_runs', 'Runs in the watched folder (exposed or not).', []);
   }
 
+  /** The per-tag families of the last refresh in the text format, once (they come right before the per-run ones). */
+  takeTagFamilies(): string {
+    return [this.scalar, this.step, this.wallTime].map((g) => g.take()).join('\n\n');
+  }
+
   refresh(all: readonly RunInfo[], source: MetricsSource, limits: RunLimits, dropped: DroppedSeries): void {
+    for (const g of [this.scalar, this.step, this.wallTime]) g.reset();
     for (const g of this.perRun()) g.reset();
     this.runsTotal.set(all.length);
     const runs = pickRuns(all, limits.maxRuns);
@@ -87,17 +96,7 @@ export class RunMetrics {
   }
 
   private perRun(): Gauge<string>[] {
-    return [
-      this.scalar,
-      this.step,
-      this.wallTime,
-      this.lastEvent,
-      this.fileWritten,
-      this.status,
-      this.progress,
-      this.eta,
-      this.restarts,
-    ];
+    return [this.lastEvent, this.fileWritten, this.status, this.progress, this.eta, this.restarts];
   }
 
   private exposeRun(r: RunInfo, source: MetricsSource, limits: RunLimits, dropped: DroppedSeries): void {
@@ -107,11 +106,11 @@ export class RunMetrics {
     dropped.add('tags', tags.dropped * 3);
     for (const tag of tags.kept) {
       const p = points.get(tag)!;
-      const labels = { run, tag: boundLabel(tag) };
-      this.scalar.set(labels, p.lastValue);
-      this.step.set(labels, p.lastStep);
+      const labels = labelSet(RUN_TAG, [run, boundLabel(tag)]);
+      this.scalar.add(labels, p.lastValue);
+      this.step.add(labels, p.lastStep);
       // A source without wall times has no series here (an invented time would read as a fresh value).
-      if (Number.isFinite(p.lastWallTime)) this.wallTime.set(labels, p.lastWallTime);
+      if (Number.isFinite(p.lastWallTime)) this.wallTime.add(labels, p.lastWallTime);
     }
     if (r.lastEventAt !== null) this.lastEvent.set({ run }, r.lastEventAt / 1000);
     if (r.fileWrittenAt !== null) this.fileWritten.set({ run }, r.fileWrittenAt / 1000);

@@ -16,6 +16,10 @@ import type { ProgressInfo, ReadError, SourceReadResult } from './types';
 export interface ReadMoreOptions {
   /** The writer is done: consume or report the partial tail instead of waiting for it. */
   final?: boolean;
+  /** An append of at most this many bytes to a file already read is read with synchronous file calls (a
+   * watched append on a local disk: page-cache bytes, microseconds) instead of a threadpool round trip per
+   * call. Event files honour it (the other readers read through `FileIO`, asynchronously); 0: never. */
+  syncTailBytes?: number;
 }
 
 export interface ReaderOptions {

@@ -1,7 +1,7 @@
 // One file of a run, read as it grows: the interface the workspace drives, whatever the format.
 
 import type { SourceFormatName } from '../../shared/formats';
-import type { ReaderOptions } from '../readers/reader';
+import type { ReaderOptions, ReadMoreOptions } from '../readers/reader';
 import type { ProgressInfo, ReadError } from '../readers/types';
 import type { SeriesSet } from '../series/series-set';
 
@@ -22,7 +22,7 @@ export interface LiveSource {
   /** Bytes of the file consumed so far, when the reader knows (load progress); else null. */
   readonly bytesRead: number | null;
   /** Reads whatever was appended since the last call. Never throws: failures become `errors`. */
-  readMore(): Promise<void>;
+  readMore(options?: Pick<ReadMoreOptions, 'syncTailBytes'>): Promise<void>;
   /** Documents rewritten whole only: read on from `path`, where the same document now lives (the
    * newest checkpoint's trainer_state.json); the next read emits only the entries it adds. */
   moveTo?(path: string): void;

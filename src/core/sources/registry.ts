@@ -88,8 +88,8 @@ function readerSource(reader: IncrementalReader): LiveSource {
     get bytesRead() {
       return reader.bytesRead;
     },
-    readMore: async () => {
-      await reader.readMore();
+    readMore: async (options) => {
+      await reader.readMore(options);
       const r = reader.result();
       records = r.records;
       errors = r.errors;

@@ -40,10 +40,13 @@ export class TfeventsReader implements IncrementalReader {
     return this.reader.bytesRead;
   }
 
-  /** Reads what was appended, slice by slice with a pause between; never throws (IO failures are `io` errors). */
+  /** Reads what was appended, slice by slice with a pause between (a small append at once, with
+   * `syncTailBytes`); never throws (IO failures are `io` errors). */
   async readMore(options: ReadMoreOptions = {}): Promise<ReadBatch> {
     const errorsBefore = this.reader.result(false).errors.length;
-    const { records } = await this.reader.readMoreAsync({ maxBytes: this.sliceBytes, pause: this.pause });
+    const tail = options.syncTailBytes ? this.reader.readTailSync(options.syncTailBytes) : null;
+    const { records } =
+      tail ?? (await this.reader.readMoreAsync({ maxBytes: this.sliceBytes, pause: this.pause }));
     this.final = options.final === true;
     const errors = this.result().errors;
     return { records, errors: errors.slice(Math.min(errorsBefore, errors.length)) };

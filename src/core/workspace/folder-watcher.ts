@@ -1,6 +1,6 @@
 // Follows the folders discovery walked with chokidar, each once and none deeper: structure changes, appends, deletions.
 
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 
 export interface FolderWatcherHandlers {
@@ -13,6 +13,9 @@ export interface FolderWatcherHandlers {
   onStructureChange(): void;
   /** A file appeared (new, or replaced by a rename) or grew. */
   onFileChange(path: string): void;
+  /** fs.watch says a file in a watched folder was written: every report, at once (a source is read; a file
+   * nobody knows is left to `onFileChange`, which chokidar reports after its own stat, throttled). */
+  onFileWritten?(path: string): void;
   /** A file was deleted or renamed away. */
   onFileRemoved(path: string): void;
   onError(message: string): void;
@@ -82,6 +85,17 @@ export class FolderWatcher {
       timer.unref();
       this.trailing.set(path, timer);
     });
+    // chokidar reports a `change` after a stat and drops those within 50 ms of the last: an append every 40 ms
+    // waited for the trailing read every other time (p50 13 ms to its watch line). Its raw events are each of
+    // fs.watch's reports on a watched folder, at once (polling has none with a folder: its 500 ms polls report).
+    if (h.onFileWritten) {
+      const written = h.onFileWritten;
+      this.fsw.on('raw', (event, name, details) => {
+        const folder = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+        if (event !== 'change' || typeof name !== 'string' || typeof folder !== 'string') return;
+        if (this.watched.has(folder) && !basename(name).startsWith('.')) written(join(folder, name));
+      });
+    }
     this.fsw.on('unlink', (path) => h.onFileRemoved(path));
     // A watched folder removed: chokidar drops it; if it comes back, rediscovery watches it again.
     this.fsw.on('unlinkDir', (path) => {

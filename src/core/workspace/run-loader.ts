@@ -1,6 +1,7 @@
 // Reads a workspace's runs: the live sources by path, one read queue per run, file identity and
 // rotation, and syncing the live views (series.reset / series.appended), paced so the event loop never waits long.
 
+import { statSync, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import type { PushPayloads } from '../../shared/contract';
@@ -25,6 +26,10 @@ const FEED_SLICE = 1 << 18;
 const DELTA_MAX = 1 << 18;
 /** Work between two yields to the event loop, in ms. */
 const SLICE_MS = 8;
+/** A watched append up to this size on a local disk is read with synchronous calls (`syncTailBytes`): tens of
+ * microseconds of page-cache reads and ~0.2 ms of parsing, where five threadpool round trips each waited for a
+ * wake-up (the `watch --json` line's p95, docs/BENCHMARKS.md). */
+const SYNC_TAIL_BYTES = 64 * 1024;
 
 /** What the loader needs from the workspace hosting it. */
 export interface LoaderHost {
@@ -51,16 +56,28 @@ export interface FileInfo {
 
 export async function fileInfo(path: string): Promise<FileInfo | null> {
   try {
-    const st = await stat(path);
-    return {
-      identity: fileIdentity(st),
-      size: st.size,
-      mtimeMs: st.mtimeMs,
-      birthTime: st.birthtimeMs !== 0,
-    };
+    return toFileInfo(await stat(path));
   } catch {
     return null;
   }
+}
+
+/** `fileInfo` with a synchronous stat: for a file just read from a local disk (its inode is cached). */
+function fileInfoSync(path: string): FileInfo | null {
+  try {
+    return toFileInfo(statSync(path));
+  } catch {
+    return null;
+  }
+}
+
+function toFileInfo(st: Stats): FileInfo {
+  return {
+    identity: fileIdentity(st),
+    size: st.size,
+    mtimeMs: st.mtimeMs,
+    birthTime: st.birthtimeMs !== 0,
+  };
 }
 
 /** Whether nothing is at `path` any more (rather than something unreadable there). */
@@ -80,6 +97,8 @@ export class RunLoader {
   private lastYield = 0;
   /** Where the sweep goes on next time (a live iterator: sources added or removed meanwhile are fine). */
   private sweepCursor: Iterator<{ run: RunState; entry: LiveEntry }> | null = null;
+  /** Sources whose queued read a watch report asked for on a local disk: a small append is read at once. */
+  private readonly syncTail = new WeakSet<LiveEntry>();
 
   constructor(
     private readonly host: LoaderHost,
@@ -187,19 +206,22 @@ export class RunLoader {
     await this.updateEnd(run);
   }
 
-  /** Reads one source of a loaded run and updates the views; requests while one waits are coalesced. */
-  requestRead(run: RunState, entry: SourceEntry): Promise<void> {
+  /** Reads one source of a loaded run and updates the views; requests while one waits are coalesced.
+   * `syncTail`: a watch report on a local disk asks (a small append is read with synchronous calls). */
+  requestRead(run: RunState, entry: SourceEntry, opts: { syncTail?: boolean } = {}): Promise<void> {
     if (!run.loaded || entry.state === 'dead' || !this.isLive(entry)) return Promise.resolve();
+    if (opts.syncTail) this.syncTail.add(entry);
     if (entry.queued) return entry.queued;
     const epoch = this.host.epoch();
     const live = entry.live;
     const job = this.enqueue(run, async () => {
       entry.queued = null;
+      const syncTail = this.syncTail.delete(entry);
       if (epoch !== this.host.epoch() || !this.isLive(entry)) return;
       const dirty = new Map<string, ResetReason>();
       const recordsBefore = live.records;
       const errorsBefore = live.errors.length;
-      await this.readEntry(run, entry, dirty);
+      await this.readEntry(run, entry, dirty, syncTail);
       if (epoch !== this.host.epoch()) return;
       await this.syncViews(run, dirty);
       // Points (freshness, counts), errors and the run's end are RunInfo: announce them. Only a W&B log
@@ -303,7 +325,12 @@ export class RunLoader {
   }
 
   /** Reads what is new in one source; records in `dirty` the tags whose views must be refreshed. */
-  private async readEntry(run: RunState, entry: LiveEntry, dirty: Map<string, ResetReason>): Promise<void> {
+  private async readEntry(
+    run: RunState,
+    entry: LiveEntry,
+    dirty: Map<string, ResetReason>,
+    syncTail = false,
+  ): Promise<void> {
     if (entry.unlinkSeen) {
       // Deleted, and a file is back: reading on could take the new file's bytes for the old one's
       // (from the old offset, or as a truncation).
@@ -318,7 +345,7 @@ export class RunLoader {
     const recordsBefore = live.records;
     const errorsBefore = live.errors; // readers replace the array when it changes: no copy needed
     const configBefore = live.config;
-    await live.readMore();
+    await live.readMore(syncTail ? { syncTailBytes: SYNC_TAIL_BYTES } : {});
     if (!this.host.isCurrent(run) || !this.isLive(entry)) return;
     if (live.series !== oldSet) {
       // The reader started over: the file shrank (truncated) or another file took its path (rotation).
@@ -361,7 +388,7 @@ export class RunLoader {
       run.fileWrittenAt === null ||
       entry.identity === null
     ) {
-      const info = await fileInfo(entry.path);
+      const info = syncTail ? fileInfoSync(entry.path) : await fileInfo(entry.path);
       if (info) {
         entry.identity = info.identity;
         entry.mtimeMs = info.mtimeMs;

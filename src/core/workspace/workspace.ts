@@ -80,6 +80,8 @@ export class Workspace {
   private loading: Promise<void> = Promise.resolve();
   private readonly noticed = new Set<string>();
   private watch: { polling: boolean; suggestion: string | null } = { polling: false, suggestion: null };
+  /** The folder is on a local filesystem, watched with fs.watch: a reported append is read at once. */
+  private localDisk = false;
   private readonly progress = new LoadProgressTracker((p) => this.emit('load.progress', p));
   private readonly loader: RunLoader;
   private runsTimer: NodeJS.Timeout | null = null;
@@ -135,6 +137,7 @@ export class Workspace {
     this.watch = { polling, suggestion: null };
     const fs = await detectNetworkFilesystem(root, this.opts.readMountInfo);
     if (epoch !== this.epoch) return;
+    this.localDisk = !polling && fs === null;
     if (fs && !polling) {
       this.watch.suggestion = pollingSuggestion(fs.label);
       this.notice('info', this.watch.suggestion);
@@ -151,6 +154,7 @@ export class Workspace {
           ),
         onStructureChange: () => void this.rediscover(),
         onFileChange: (path) => this.fileChanged(path),
+        onFileWritten: (path) => this.fileWritten(path),
         onFileRemoved: (path) => this.loader.removeIfGone(path),
         onError: (message) => this.notice('warning', message),
       });
@@ -391,9 +395,15 @@ export class Workspace {
     this.progress.setPhase('done');
   }
 
+  /** A source's append, as soon as fs.watch reports it; anything else waits for chokidar's `change`. */
+  private fileWritten(path: string): void {
+    const found = this.loader.find(path);
+    if (found) void this.loader.requestRead(found.run, found.entry, { syncTail: this.localDisk });
+  }
+
   private fileChanged(path: string): void {
     const found = this.loader.find(path);
-    if (found) void this.loader.requestRead(found.run, found.entry);
+    if (found) void this.loader.requestRead(found.run, found.entry, { syncTail: this.localDisk });
     else if (!this.aliasPaths.has(path)) void this.rediscover();
   }
 

@@ -6,7 +6,8 @@ export interface Sample {
   value: number;
 }
 
-const LINE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/;
+// `s`: a label value may hold a carriage return (only backslash, newline and quote are escaped).
+const LINE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/s;
 const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
 
 export function parseExposition(text: string): Sample[] {
@@ -17,7 +18,7 @@ export function parseExposition(text: string): Sample[] {
     if (!m) throw new Error(`not an exposition line: ${line}`);
     const labels: Record<string, string> = {};
     for (const l of (m[2] ?? '').matchAll(LABEL))
-      labels[l[1]!] = l[2]!.replace(/\\n/g, '\n').replace(/\\"/g, '"').replace(/\\\\/g, '\\');
+      labels[l[1]!] = l[2]!.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
     const raw = m[3]!;
     out.push({
       name: m[1]!,

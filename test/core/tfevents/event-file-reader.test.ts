@@ -55,6 +55,41 @@ describe('EventFileReader on a live file', () => {
     expect(r.bytesRead).toBe(header.length + e1.length + ev(2).length);
   });
 
+  it('readTailSync reads a small append to a file already read; anything else is left to readMoreAsync', async () => {
+    const path = newPath();
+    writeFileSync(path, header);
+    const r = new EventFileReader(path);
+    // Nothing read yet: the first read is asynchronous (a cold file may be large, or on a slow disk).
+    expect(r.readTailSync(1 << 16)).toBeNull();
+    await r.readMoreAsync();
+    appendFileSync(path, ev(1));
+    expect(r.readTailSync(1 << 16)).toMatchObject({
+      bytes: ev(1).length,
+      records: 1,
+      reset: false,
+      error: null,
+    });
+    expect(r.readTailSync(1 << 16)).toMatchObject({ bytes: 0, records: 0 });
+    // More than the limit appended: nothing read, nothing lost; the asynchronous read takes it all.
+    appendFileSync(path, Buffer.concat([ev(2), ev(3)]));
+    expect(r.readTailSync(ev(2).length)).toBeNull();
+    expect(steps(r)).toEqual([1]);
+    expect(await r.readMoreAsync()).toMatchObject({ records: 2, reset: false });
+    expect(steps(r)).toEqual([1, 2, 3]);
+    // Shorter (rewritten), or another file at the path: left to the asynchronous read, which starts over.
+    truncateSync(path, header.length);
+    expect(r.readTailSync(1 << 16)).toBeNull();
+    expect(await r.readMoreAsync()).toMatchObject({ reset: true });
+    const other = `${path}.new`;
+    writeFileSync(other, Buffer.concat([header, ev(7)]));
+    renameSync(other, path);
+    expect(r.readTailSync(1 << 16)).toBeNull();
+    expect(await r.readMoreAsync()).toMatchObject({ reset: true, records: 2 });
+    expect(steps(r)).toEqual([7]);
+    rmSync(path);
+    expect(r.readTailSync(1 << 16)).toBeNull();
+  });
+
   it('a file that shrinks (rewritten by a restarted run) is re-read from the start, and says so', () => {
     const path = newPath();
     writeFileSync(path, Buffer.concat([header, ev(1), ev(2), ev(3)]));

@@ -45,3 +45,32 @@ test('a burst of appends inside the throttle window is followed by one more chan
   while (!calls.some((t) => t > lastWrite) && Date.now() < deadline) await sleep(5);
   expect(calls.some((t) => t > lastWrite)).toBe(true);
 });
+
+test('every append fs.watch reports reaches onFileWritten at once, inside the throttle window too; dot-files do not', async () => {
+  dir = mkdtempSync(join(tmpdir(), 'rlwatch-fw-'));
+  const file = join(dir, 'metrics.csv');
+  const temp = join(dir, '.metrics.csv.tmp');
+  writeFileSync(file, 'step,loss\n');
+  writeFileSync(temp, '');
+  const written: string[] = [];
+  watcher = new FolderWatcher(dir, {
+    onBudgetHit: () => {},
+    usePolling: false,
+    onStructureChange: () => {},
+    onFileChange: () => {},
+    onFileWritten: (p) => written.push(p),
+    onFileRemoved: () => {},
+    onError: () => {},
+  });
+  await watcher.ready();
+  const deadline = Date.now() + 5000;
+  appendFileSync(temp, 'x');
+  appendFileSync(file, '1,0.5\n');
+  while (!written.includes(file) && Date.now() < deadline) await sleep(2);
+  const first = written.length;
+  // Right after a reported change: chokidar's `change` would drop this one.
+  appendFileSync(file, '2,0.4\n');
+  while (written.length === first && Date.now() < deadline) await sleep(2);
+  expect(written.length).toBeGreaterThan(first);
+  expect(new Set(written)).toEqual(new Set([file]));
+});
