@@ -29,7 +29,7 @@ export function exactNumberText(v: number, isFloat32: boolean): string {
     // first try is 7 (then 8 settles most), the rest halves the range.
     let lo = 1;
     let hi = 9;
-    let shortest = v.toPrecision(9);
+    let shortest: string | null = null;
     for (let mid = 7; lo < hi; mid = (lo + hi) >> 1) {
       const text = v.toPrecision(mid);
       if (Math.fround(Number(text)) === target) {
@@ -37,7 +37,7 @@ export function exactNumberText(v: number, isFloat32: boolean): string {
         shortest = text;
       } else lo = mid + 1;
     }
-    return String(Number(shortest));
+    return String(Number(shortest ?? v.toPrecision(9)));
   }
   for (let digits = 1; digits <= 9; digits++) {
     const text = v.toPrecision(digits);
