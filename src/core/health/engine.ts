@@ -71,6 +71,9 @@ const RUN_LEVEL_RULES = new Set<RuleId>(['reward-plateau']);
 /** Rules whose alert is about the run, whatever tag trips them: one incident per run (a NaN in three losses). */
 const PER_RUN_RULES = new Set<RuleId>(['non-finite', 'learning-stagnation']);
 
+/** What any arrival clears. */
+const ARRIVAL_CLEARS = [STALLED_RUN, TRAINER_EXITED];
+
 const NO_POINT: CitedPoint = { tag: null, step: Number.NaN, wallTime: null, value: Number.NaN };
 
 export class HealthEngine {
@@ -179,6 +182,69 @@ export class HealthEngine {
     const out: AlertTransition[] = [];
     this.feedInto(out, run, tag, step, wallTime, value);
     return out;
+  }
+
+  /** One point, its transitions appended to `out` (a replay of millions of points makes no array per point). */
+  feedInto(
+    out: AlertTransition[],
+    run: string,
+    tag: string,
+    step: number,
+    wallTime: number,
+    raw: number,
+  ): void {
+    const now = this.opts.clock();
+    const r = this.run(run);
+    r.arrivals.note(now);
+    const point: CitedPoint = {
+      tag,
+      step,
+      wallTime: Number.isFinite(wallTime) ? wallTime : null,
+      value: raw,
+    };
+    r.lastPoint = point;
+    // Any arrival ends a stall, and an exit (a trainer restarted in the same folder).
+    r.exited = false;
+    for (const rule of ARRIVAL_CLEARS) {
+      const cleared = this.gates.clearNow(run, rule.id, point, now);
+      if (cleared) out.push(cleared);
+    }
+    const t = this.tagState(run, r, tag);
+    if (step < t.lastStep) {
+      // Restart from a checkpoint: the windows describe a timeline that no longer exists. Reset
+      // them (and the streak counters) instead of reading the jump as a fault; active alerts stay
+      // until the new timeline clears them.
+      for (const s of t.slots) {
+        s.state = s.rule.init();
+        this.gates.resetStreaks(run, s.rule.id, tag);
+      }
+    }
+    t.lastStep = step;
+    const value = t.cls?.transform === 'negate' ? -raw : raw;
+    const role = t.cls?.role ?? null;
+    if (t.cls && TRAINING_GROUPS.has(t.cls.group) && Number.isFinite(wallTime)) {
+      r.lastTrainingWall = Math.max(r.lastTrainingWall, wallTime);
+    }
+    const th = this.thresholdsOf(r);
+    const ctx: RuleContext = {
+      th,
+      explicit: (name) => r.explicit.has(name),
+      step,
+      role,
+      scope: r.scope,
+      // A negated tag (SB3 `train/entropy_loss` = −entropy) is judged as its negative: messages say so.
+      tag: t.cls?.transform === 'negate' ? `−${tag}` : tag,
+      epochLevel: t.epochLevel,
+      trainingActive:
+        Number.isFinite(wallTime) && Math.abs(wallTime - r.lastTrainingWall) <= th.training_active_s,
+    };
+    for (const s of t.slots) {
+      const level = s.rule.observe(s.state, value, ctx);
+      const quantity = PER_RUN_RULES.has(s.rule.id) ? null : t.quantity;
+      out.push(...this.gates.judge({ run, rule: s.rule, tag, quantity, point, level, scope: r.scope }, now));
+    }
+    if (role !== null && Number.isFinite(value) && r.primary.get(role) === tag)
+      this.combined(out, run, r, role, value, point, now);
   }
 
   /** Points of one tag in order, as columns (what the readers and SeriesDelta carry). */
@@ -298,68 +364,6 @@ export class HealthEngine {
       r.tags.set(tag, t);
     }
     return t;
-  }
-
-  private feedInto(
-    out: AlertTransition[],
-    run: string,
-    tag: string,
-    step: number,
-    wallTime: number,
-    raw: number,
-  ): void {
-    const now = this.opts.clock();
-    const r = this.run(run);
-    r.arrivals.note(now);
-    const point: CitedPoint = {
-      tag,
-      step,
-      wallTime: Number.isFinite(wallTime) ? wallTime : null,
-      value: raw,
-    };
-    r.lastPoint = point;
-    // Any arrival ends a stall, and an exit (a trainer restarted in the same folder).
-    r.exited = false;
-    for (const rule of [STALLED_RUN, TRAINER_EXITED]) {
-      const cleared = this.gates.clearNow(run, rule.id, point, now);
-      if (cleared) out.push(cleared);
-    }
-    const t = this.tagState(run, r, tag);
-    if (step < t.lastStep) {
-      // Restart from a checkpoint: the windows describe a timeline that no longer exists. Reset
-      // them (and the streak counters) instead of reading the jump as a fault; active alerts stay
-      // until the new timeline clears them.
-      for (const s of t.slots) {
-        s.state = s.rule.init();
-        this.gates.resetStreaks(run, s.rule.id, tag);
-      }
-    }
-    t.lastStep = step;
-    const value = t.cls?.transform === 'negate' ? -raw : raw;
-    const role = t.cls?.role ?? null;
-    if (t.cls && TRAINING_GROUPS.has(t.cls.group) && Number.isFinite(wallTime)) {
-      r.lastTrainingWall = Math.max(r.lastTrainingWall, wallTime);
-    }
-    const th = this.thresholdsOf(r);
-    const ctx: RuleContext = {
-      th,
-      explicit: (name) => r.explicit.has(name),
-      step,
-      role,
-      scope: r.scope,
-      // A negated tag (SB3 `train/entropy_loss` = −entropy) is judged as its negative: messages say so.
-      tag: t.cls?.transform === 'negate' ? `−${tag}` : tag,
-      epochLevel: t.epochLevel,
-      trainingActive:
-        Number.isFinite(wallTime) && Math.abs(wallTime - r.lastTrainingWall) <= th.training_active_s,
-    };
-    for (const s of t.slots) {
-      const level = s.rule.observe(s.state, value, ctx);
-      const quantity = PER_RUN_RULES.has(s.rule.id) ? null : t.quantity;
-      out.push(...this.gates.judge({ run, rule: s.rule, tag, quantity, point, level, scope: r.scope }, now));
-    }
-    if (role !== null && Number.isFinite(value) && r.primary.get(role) === tag)
-      this.combined(out, run, r, role, value, point, now);
   }
 
   /** The combined rules whose inputs include `role`, after the run summary takes the point (which they cite). */
