@@ -31,7 +31,7 @@ export async function replayAlerts(dir: string, settings: Settings): Promise<Ale
     runs: () => workspace.listRuns().map((r) => r.run),
     settings,
   });
-  const session = new WatchSession({ workspace, emit: () => {}, alerts });
+  const session = new WatchSession({ workspace, emit: () => {}, alerts, scalarLines: false });
   await workspace.open(dir);
   const root = workspace.root ?? dir;
   // The last run list (thrown out at most 100 ms after the read): finished runs are judged as watch does.
