@@ -23,13 +23,14 @@ export interface AlertReplay {
 /**
  * Reads `dir` (not followed) through the same session `rlwatch watch` runs — workspace deltas and run lists
  * into the same AlertService with the same settings — so the ids and steps are the ones `watch --json` prints.
- * `only`: just that run (alerts are judged per run: its alerts are the same as in a replay of the whole folder).
+ * `only`: just the runs it says yes to (alerts are judged per run: theirs are the same as in the whole folder's replay).
  */
-export async function replayAlerts(dir: string, settings: Settings, only?: string): Promise<AlertReplay> {
-  const workspace = createWorkspace({
-    watch: false,
-    ...(only !== undefined ? { runs: (run: string) => run === only } : {}),
-  });
+export async function replayAlerts(
+  dir: string,
+  settings: Settings,
+  only?: (run: string) => boolean,
+): Promise<AlertReplay> {
+  const workspace = createWorkspace({ watch: false, ...(only ? { runs: only } : {}) });
   const alerts = createWatchAlerts({
     root: dir,
     configOf: (run) => workspace.configOf(run),
@@ -87,7 +88,7 @@ export function findIncident(alerts: readonly AlertInfo[], id: string): AlertInf
 async function replayFor(dir: string, id: string, settings: Settings): Promise<AlertReplay> {
   const run = parseAlertId(id)?.run;
   if (run !== undefined) {
-    const replay = await replayAlerts(dir, settings, run);
+    const replay = await replayAlerts(dir, settings, (r) => r === run);
     if (replay.list().some((a) => a.id === id)) return replay;
     await replay.close();
   }

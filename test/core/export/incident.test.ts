@@ -229,7 +229,7 @@ describe('alert ids', () => {
     const parent = tmp('rlwatch-incident-two-');
     for (const run of ['a', 'b']) cpSync(join(demo, 'ppo_demo'), join(parent, run), { recursive: true });
     const whole = await replayAlerts(parent, DEFAULT_SETTINGS);
-    const one = await replayAlerts(parent, DEFAULT_SETTINGS, 'b');
+    const one = await replayAlerts(parent, DEFAULT_SETTINGS, (run) => run === 'b');
     try {
       expect(one.workspace.listRuns().map((r) => r.run)).toEqual(['b']);
       // The clock's times differ between two replays; what the rules decided does not.
