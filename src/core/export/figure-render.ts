@@ -123,6 +123,40 @@ function fit(ctx: SKRSContext2D, s: string, max: number): string {
 }
 
 /**
+ * Raster canvases kept for the next figure of the same size. Each canvas is megabytes of memory outside V8's
+ * heap: a fresh one per figure and panel made V8 run a full collection every figure or two (half of a small-data
+ * export's time). A canvas taken is reset as a new one is (setting its size clears its pixels and drawing state).
+ */
+class CanvasPool {
+  private readonly free = new Map<string, Canvas[]>();
+
+  take(width: number, height: number): Canvas {
+    const c = this.free.get(`${width}x${height}`)?.pop();
+    if (!c) return createCanvas(width, height);
+    c.width = width;
+    c.height = height;
+    return c;
+  }
+
+  /** Hands `c` back, its CSS size being `width`×`height` (chart.js made its buffer larger by the pixel ratio). */
+  give(c: Canvas, width: number, height: number): void {
+    const key = `${width}x${height}`;
+    const list = this.free.get(key) ?? [];
+    // A few per size (one drawn while one is encoded), a few sizes (a figure's panel sizes): bounded memory.
+    if (list.length >= MAX_POOLED_PER_SIZE) return;
+    if (!this.free.has(key)) {
+      if (this.free.size >= MAX_POOLED_SIZES) this.free.delete(this.free.keys().next().value!);
+      this.free.set(key, list);
+    }
+    list.push(c);
+  }
+}
+
+const MAX_POOLED_PER_SIZE = 2;
+const MAX_POOLED_SIZES = 6;
+const pool = new CanvasPool();
+
+/**
  * Draws one panel with chart.js on `canvas` (chart.js sizes the drawing buffer from its CSS size × ratio),
  * hands it to `use` while drawn, then drops the chart (destroying clears the canvas).
  */
@@ -150,7 +184,7 @@ function drawPng(figure: Figure, o: FigureOptions): Canvas {
   const theme = figureTheme(o.theme);
   const W = Math.round(o.width * o.scale);
   const H = Math.round(o.height * o.scale);
-  const canvas = createCanvas(W, H);
+  const canvas = pool.take(W, H);
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = theme.panel;
   ctx.fillRect(0, 0, W, H);
@@ -160,10 +194,11 @@ function drawPng(figure: Figure, o: FigureOptions): Canvas {
   ctx.restore();
   figureLayout(figure, o.width, o.height).forEach((r, i) => {
     // CSS size: chart.js scales the drawing buffer by the ratio itself.
-    const panel = createCanvas(r.width, r.height);
+    const panel = pool.take(r.width, r.height);
     withPanel(panel, figure, i, o.scale, o.theme, () =>
       ctx.drawImage(panel, Math.round(r.x * o.scale), Math.round(r.y * o.scale)),
     );
+    pool.give(panel, r.width, r.height);
   });
   return canvas;
 }
@@ -227,9 +262,11 @@ function renderSvg(figure: Figure, o: FigureOptions): Buffer {
 export function renderFigure(figure: Figure, options: FigureOptions): Buffer {
   registerOnce();
   const o = checkFigureOptions(options);
-  return o.format === 'svg'
-    ? renderSvg(figure, o)
-    : drawPng(figure, o).toBuffer('image/png', pngMetadata(figure, o));
+  if (o.format === 'svg') return renderSvg(figure, o);
+  const canvas = drawPng(figure, o);
+  const bytes = canvas.toBuffer('image/png', pngMetadata(figure, o));
+  pool.give(canvas, canvas.width, canvas.height);
+  return bytes;
 }
 
 /** PNG text and density: the title, rlwatch as the software, 96 dpi × scale (a 2× figure prints at its CSS size). */
@@ -244,7 +281,13 @@ function pngMetadata(figure: Figure, o: FigureOptions): ImageMetadata {
 export function renderFigureAsync(figure: Figure, options: FigureOptions): Promise<Buffer> {
   registerOnce();
   const o = checkFigureOptions(options);
-  return o.format === 'svg'
-    ? Promise.resolve(renderSvg(figure, o))
-    : drawPng(figure, o).encode('png', pngMetadata(figure, o));
+  if (o.format === 'svg') return Promise.resolve(renderSvg(figure, o));
+  const canvas = drawPng(figure, o);
+  const encoded = canvas.encode('png', pngMetadata(figure, o));
+  // Back to the pool once encoded (not before: the encoder reads its pixels on another thread).
+  void encoded.then(
+    () => pool.give(canvas, canvas.width, canvas.height),
+    () => {},
+  );
+  return encoded;
 }
