@@ -1,5 +1,6 @@
 // Draws a figure headless: chart.js in Node on @napi-rs/canvas (Skia), as PNG or as SVG (vector lines, real <text>).
 
+import { availableParallelism } from 'node:os';
 import {
   createCanvas,
   SvgExportFlag,
@@ -126,13 +127,16 @@ function fit(ctx: SKRSContext2D, s: string, max: number): string {
  * Raster canvases kept for the next figure of the same size. Each canvas is megabytes of memory outside V8's
  * heap: a fresh one per figure and panel made V8 run a full collection every figure or two (half of a small-data
  * export's time). A canvas taken is reset as a new one is (setting its size clears its pixels and drawing state).
+ * At most MAX_POOLED_PIXELS are kept (a long-lived app holds no more than that after an export).
  */
 class CanvasPool {
   private readonly free = new Map<string, Canvas[]>();
+  private pixels = 0;
 
   take(width: number, height: number): Canvas {
     const c = this.free.get(`${width}x${height}`)?.pop();
     if (!c) return createCanvas(width, height);
+    this.pixels -= c.width * c.height;
     c.width = width;
     c.height = height;
     return c;
@@ -140,21 +144,38 @@ class CanvasPool {
 
   /** Hands `c` back, its CSS size being `width`×`height` (chart.js made its buffer larger by the pixel ratio). */
   give(c: Canvas, width: number, height: number): void {
-    const key = `${width}x${height}`;
-    const list = this.free.get(key) ?? [];
-    // A few per size (one drawn while one is encoded), a few sizes (a figure's panel sizes): bounded memory.
-    if (list.length >= MAX_POOLED_PER_SIZE) return;
-    if (!this.free.has(key)) {
-      if (this.free.size >= MAX_POOLED_SIZES) this.free.delete(this.free.keys().next().value!);
-      this.free.set(key, list);
+    const size = c.width * c.height;
+    if (size > MAX_POOLED_PIXELS) return;
+    // Over the budget: the canvases kept longest go (sizes of figures past).
+    for (const [key, list] of this.free) {
+      if (this.pixels + size <= MAX_POOLED_PIXELS) break;
+      for (const old of list) this.pixels -= old.width * old.height;
+      this.free.delete(key);
     }
-    list.push(c);
+    const key = `${width}x${height}`;
+    const list = this.free.get(key);
+    if (list) list.push(c);
+    else this.free.set(key, [c]);
+    this.pixels += size;
   }
 }
 
-const MAX_POOLED_PER_SIZE = 2;
-const MAX_POOLED_SIZES = 6;
+/** 16 M pixels (64 MiB): a few 1600×900 figures and their panels, one figure at scale 2. */
+const MAX_POOLED_PIXELS = 16 * 1024 * 1024;
 const pool = new CanvasPool();
+
+/** Pixels of the canvases figures being encoded may hold at once (beyond the one drawn). */
+const ENCODING_PIXELS = 32 * 1024 * 1024;
+
+/**
+ * How many PNG figures an export lets be encoded (on libuv's thread pool) while it draws the next: one per core,
+ * at most 4, at least one, and fewer for big figures (each holds its canvas until encoded). A small-data figure
+ * draws in a third of the time it takes to encode: with one encode at a time the drawing thread mostly waits.
+ */
+export function encodesAhead(o: Pick<FigureOptions, 'width' | 'height' | 'scale'>): number {
+  const pixels = o.width * o.height * o.scale * o.scale;
+  return Math.max(1, Math.min(availableParallelism(), 4, Math.floor(ENCODING_PIXELS / pixels)));
+}
 
 /**
  * Draws one panel with chart.js on `canvas` (chart.js sizes the drawing buffer from its CSS size × ratio),

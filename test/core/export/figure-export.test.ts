@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { startDemo } from '../../../src/core/demo/demo-writer';
 import { exportData, type DataExportOptions } from '../../../src/core/export/export-run';
-import { renderFigure, renderFigureAsync } from '../../../src/core/export/figure-render';
+import { availableParallelism } from 'node:os';
+import { encodesAhead, renderFigure, renderFigureAsync } from '../../../src/core/export/figure-render';
 import { figureLines } from '../../../src/core/export/figure-series';
 import { ScalarSeries } from '../../../src/core/series/scalar-series';
 import { runColor } from '../../../src/shared/charts/chart-theme';
@@ -205,6 +206,12 @@ describe('renderFigure', () => {
     await Promise.all(others);
     renderFigure(twoPanels, { ...look, format: 'png', scale: 2, theme: 'dark' });
     expect(Buffer.compare(renderFigure(a, { ...look, format: 'png' }), first)).toBe(0);
+  });
+
+  test('PNGs encoded while the next is drawn: one per core up to 4, fewer as figures grow, never none', () => {
+    expect(encodesAhead({ width: 1600, height: 900, scale: 1 })).toBe(Math.min(availableParallelism(), 4));
+    expect(encodesAhead({ width: 8192, height: 8192, scale: 1 })).toBe(1);
+    expect(encodesAhead({ width: 1600, height: 900, scale: 8 })).toBe(1);
   });
 
   test('the dark theme has a dark background, the light one a light background', async () => {
