@@ -104,6 +104,36 @@ function timedness(held: readonly SeriesDelta[]): 1 | 0 | -1 {
 }
 
 /**
+ * Whether the tags' points lie on one timeline: each tag one delta, all with the same steps and wall times, rising
+ * strictly (by wall time then step where timed, by step where not). Then the merge is that timeline point by point,
+ * each point's tags in delivery order: the heads are one point of the timeline, ties go to the earlier-delivered
+ * tag, and a tag's next point comes after every tag's current one. A trainer's event file and a CSV's columns are
+ * such runs; the check is one pass over the points.
+ */
+function oneTimeline(held: readonly SeriesDelta[], queues: readonly number[][], timed: boolean): boolean {
+  if (queues.length === 0 || queues.some((q) => q.length !== 1)) return false;
+  const first = held[queues[0]![0]!]!;
+  const n = first.steps.length;
+  for (let i = 1; i < n; i++) {
+    const [w0, w1, s0, s1] = [
+      first.wallTimes[i - 1]!,
+      first.wallTimes[i]!,
+      first.steps[i - 1]!,
+      first.steps[i]!,
+    ];
+    if (timed ? !(w0 < w1 || (w0 === w1 && s0 < s1)) : !(s0 < s1)) return false;
+  }
+  for (const q of queues) {
+    const d = held[q[0]!]!;
+    if (d === first) continue;
+    if (d.steps.length !== n) return false;
+    for (let i = 0; i < n; i++)
+      if (d.steps[i] !== first.steps[i] || (timed && d.wallTimes[i] !== first.wallTimes[i])) return false;
+  }
+  return true;
+}
+
+/**
  * Every point of `held` (deltas of one run, each tag's in file order) handed to `visit` merged by wall time, each
  * tag's own order kept: a k-way merge over the tags' next points, O(n log k). Where some points have wall times and
  * some do not, the comparison is not transitive and the heap's exact steps (pop, then push) are part of the order;
@@ -128,6 +158,14 @@ export function eachInWriteOrder(held: readonly SeriesDelta[], visit: PointVisit
     else queues.set(d.tag, [k]);
   });
   const mixed = timedness(held);
+  if (mixed !== -1 && oneTimeline(held, [...queues.values()], mixed === 1)) {
+    // Each point of the timeline, its tags in delivery order: what the merge gives (see oneTimeline).
+    const deltas = [...queues.values()].map((q) => held[q[0]!]!);
+    const { steps, wallTimes } = deltas[0]!;
+    for (let i = 0; i < steps.length; i++)
+      for (const d of deltas) visit(d.tag, steps[i]!, wallTimes[i]!, d.values[i]!);
+    return;
+  }
   const heap = new Heap(mixed === 1 ? beforeTimed : mixed === 0 ? beforeUntimed : before);
   let rank = 0;
   for (const q of queues.values()) {

@@ -55,6 +55,9 @@ interface RunState {
   /** A process attributed to the run is alive (setProcessAlive): its silence is a hang. */
   processAlive: boolean;
   lastTrainingWall: number;
+  /** A stalled-run or trainer-exited alert may be open (tick or processExited judged one): the next arrival clears
+   * it. Points skip the clearing otherwise (its lookups were a tenth of a replay's time). */
+  arrivalClears: boolean;
   /** Data arrivals (clock time), for stall detection. */
   arrivals: ArrivalGaps;
   /** The run's first tag per role: run-level rules (reward plateau, the combined signals) read only it, so a
@@ -141,6 +144,7 @@ export class HealthEngine {
     r.processAlive = false;
     // Files that cannot say whether the run finished: a run that ended looks the same. A status, no alert.
     if (progress === null) return [];
+    r.arrivalClears = true;
     return this.gates.judge(
       {
         run,
@@ -205,9 +209,13 @@ export class HealthEngine {
     r.lastPoint = point;
     // Any arrival ends a stall, and an exit (a trainer restarted in the same folder).
     r.exited = false;
-    for (const rule of ARRIVAL_CLEARS) {
-      const cleared = this.gates.clearNow(run, rule.id, point, now);
-      if (cleared) out.push(cleared);
+    if (r.arrivalClears) {
+      // (Nothing joins a run-level stream as a symptom, so clearNow clears an open one: none is left open.)
+      r.arrivalClears = false;
+      for (const rule of ARRIVAL_CLEARS) {
+        const cleared = this.gates.clearNow(run, rule.id, point, now);
+        if (cleared) out.push(cleared);
+      }
     }
     const t = this.tagState(run, r, tag);
     if (step < t.lastStep) {
@@ -269,6 +277,7 @@ export class HealthEngine {
       if (r.finished || r.exited || r.lastPoint === null) continue;
       const stall = r.arrivals.stall(now, this.thresholdsOf(r), r.processAlive);
       if (stall === null) continue;
+      r.arrivalClears = true;
       // It cites the run's last logged point: its step, and the silence since it as the value.
       const { step, wallTime } = r.lastPoint;
       out.push(
@@ -338,6 +347,7 @@ export class HealthEngine {
         exited: false,
         processAlive: false,
         lastTrainingWall: -Infinity,
+        arrivalClears: false,
         arrivals: new ArrivalGaps(),
         primary: new Map(),
         summary: new RunSummary(),

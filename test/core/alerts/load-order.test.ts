@@ -91,6 +91,42 @@ describe('write order', () => {
       eachInWriteOrder(held, (tag, step, wall, value) => got.push(`${tag}${step}@${wall}=${value}`));
       expect(got).toEqual(naive(held, timed));
     }
+    // Every tag on one timeline (a trainer's event file, a CSV's columns): rising, with equal wall times, and with
+    // a step that goes back (not one timeline then).
+    for (const [steps, walls] of [
+      [
+        [0, 1, 2, 3],
+        [10, 11, 12, 13],
+      ],
+      [
+        [0, 1, 2, 3],
+        [10, 10, 12, 12],
+      ],
+      [
+        [0, 1, 2, 3],
+        [NaN, NaN, NaN, NaN],
+      ],
+      [
+        [0, 2, 1, 3],
+        [10, 10, 10, 13],
+      ],
+      [
+        [0, 2, 1, 3],
+        [NaN, NaN, NaN, NaN],
+      ],
+    ]) {
+      const held = ['c', 'a', 'b'].map((t, k) =>
+        delta(
+          t,
+          steps!,
+          walls!,
+          steps!.map((st) => 10 * st + k),
+        ),
+      );
+      const got: string[] = [];
+      eachInWriteOrder(held, (tag, step, wall, value) => got.push(`${tag}${step}@${wall}=${value}`));
+      expect(got).toEqual(naive(held, Number.isFinite(walls![0]!)));
+    }
   });
 
   it('a KL blow-up with the entropy collapse right after: one incident, the same id, live or read from disk', () => {
