@@ -37,6 +37,8 @@ interface TagState {
   cls: TagClass | null;
   /** What its alerts are about: its role, else the tag itself. */
   quantity: string;
+  /** The tag as messages name it: a negated tag (SB3 `train/entropy_loss` = −entropy) as `−tag`. */
+  judgedAs: string;
   epochLevel: boolean;
   lastStep: number;
   slots: RuleSlot[];
@@ -47,6 +49,8 @@ interface RunState {
   thresholds: Thresholds | null;
   /** Thresholds the user or the run's config set (the rest are defaults or derived from the run). */
   explicit: ReadonlySet<ThresholdName>;
+  /** Whether one of them is set (RuleContext.explicit: one function per run, not one per point). */
+  isExplicit: (name: ThresholdName) => boolean;
   finished: boolean;
   /** The point that arrived last (of any tag): a stall cites it. */
   lastPoint: CitedPoint | null;
@@ -236,12 +240,12 @@ export class HealthEngine {
     const th = this.thresholdsOf(r);
     const ctx: RuleContext = {
       th,
-      explicit: (name) => r.explicit.has(name),
+      explicit: r.isExplicit,
       step,
       role,
       scope: r.scope,
       // A negated tag (SB3 `train/entropy_loss` = −entropy) is judged as its negative: messages say so.
-      tag: t.cls?.transform === 'negate' ? `−${tag}` : tag,
+      tag: t.judgedAs,
       epochLevel: t.epochLevel,
       trainingActive:
         Number.isFinite(wallTime) && Math.abs(wallTime - r.lastTrainingWall) <= th.training_active_s,
@@ -338,7 +342,7 @@ export class HealthEngine {
   private run(name: string): RunState {
     let r = this.runs.get(name);
     if (!r) {
-      r = {
+      const created: RunState = {
         tags: new Map(),
         thresholds: null,
         explicit: new Set(),
@@ -352,7 +356,9 @@ export class HealthEngine {
         primary: new Map(),
         summary: new RunSummary(),
         scope: 'classic',
+        isExplicit: (th) => created.explicit.has(th),
       };
+      r = created;
       this.runs.set(name, r);
     }
     return r;
@@ -370,7 +376,8 @@ export class HealthEngine {
       const slots = POINT_RULES.filter(
         (rule) => rule.applies(role, tag, epochLevel) && (!RUN_LEVEL_RULES.has(rule.id) || isPrimary),
       ).map((rule) => ({ rule, state: rule.init() }));
-      t = { cls, quantity: role ?? tag, epochLevel, lastStep: -Infinity, slots };
+      const judgedAs = cls?.transform === 'negate' ? `−${tag}` : tag;
+      t = { cls, quantity: role ?? tag, judgedAs, epochLevel, lastStep: -Infinity, slots };
       r.tags.set(tag, t);
     }
     return t;
