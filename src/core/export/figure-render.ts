@@ -169,12 +169,14 @@ const ENCODING_PIXELS = 32 * 1024 * 1024;
 
 /**
  * How many PNG figures an export lets be encoded (on libuv's thread pool) while it draws the next: one per core,
- * at most 4, at least one, and fewer for big figures (each holds its canvas until encoded). A small-data figure
- * draws in a third of the time it takes to encode: with one encode at a time the drawing thread mostly waits.
+ * at least one, fewer for big figures (each holds its canvas until encoded), and one pool thread always left for
+ * file IO (the app keeps reading runs during an export). A small-data figure draws in a third of the time it takes
+ * to encode: with one encode at a time the drawing thread mostly waits.
  */
 export function encodesAhead(o: Pick<FigureOptions, 'width' | 'height' | 'scale'>): number {
   const pixels = o.width * o.height * o.scale * o.scale;
-  return Math.max(1, Math.min(availableParallelism(), 4, Math.floor(ENCODING_PIXELS / pixels)));
+  const poolThreads = Number(process.env.UV_THREADPOOL_SIZE) || 4;
+  return Math.max(1, Math.min(availableParallelism(), poolThreads - 1, Math.floor(ENCODING_PIXELS / pixels)));
 }
 
 /**
