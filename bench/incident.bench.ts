@@ -45,7 +45,10 @@ async function main(): Promise<void> {
     let t = performance.now();
     const replay = await replayAlerts(join(dir, 'runs'), DEFAULT_SETTINGS);
     const replayMs = performance.now() - t;
-    const alert = findIncident(replay.list(), JSON.stringify(['run1', 'kl-above-target', 'approx_kl']));
+    // Ids carry the incident's onset step: the KL incident is found by its rule.
+    const kl = replay.list().find((a) => a.run === 'run1' && a.rule === 'kl-above-target');
+    if (!kl) throw new Error('no KL alert in the replay');
+    const alert = findIncident(replay.list(), kl.id);
     const out = join(dir, 'out');
     mkdirSync(out);
     t = performance.now();

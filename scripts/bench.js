@@ -24,8 +24,8 @@ const skipped = matching.filter((b) =>
   explicitOnly.some((name) => b.startsWith(name) && !filter.includes(name)),
 );
 const benches = matching.filter((b) => !skipped.includes(b));
-// The watch-latency, metrics, serve-soak and reading benches drive the built CLI.
-const needsBuild = ['watch', 'metrics', 'soak-serve', 'reading'];
+// The watch-latency, metrics, serve-soak, reading and export-process benches drive the built CLI.
+const needsBuild = ['watch', 'metrics', 'soak-serve', 'reading', 'export-process'];
 if (benches.some((b) => needsBuild.some((n) => b.startsWith(n))) && buildIfStale() !== 0) process.exit(1);
 let failed = 0;
 for (const b of benches) {

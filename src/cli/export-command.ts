@@ -72,11 +72,15 @@ function progressPrinter(tty: boolean): (e: ExportFileEvent) => void {
 
 /**
  * The folder's alerts as `rlwatch watch` (and the window) raise them: the folder replayed through the one
- * AlertService, so headless figures mark the same alerts as the window's "Export run…".
+ * AlertService, so headless figures mark the same alerts as the window's "Export run…". With `--runs`, only the
+ * runs exported are replayed (alerts are judged per run).
  */
-export function replayedAlerts(settings: Settings): (root: string) => Promise<readonly AlertInfo[]> {
+export function replayedAlerts(
+  settings: Settings,
+  runs?: RegExp,
+): (root: string) => Promise<readonly AlertInfo[]> {
   return async (root) => {
-    const replay = await replayAlerts(root, settings);
+    const replay = await replayAlerts(root, settings, runs ? (run) => runs.test(run) : undefined);
     try {
       return replay.list();
     } finally {
@@ -118,7 +122,7 @@ function exportOptions(values: Record<string, string | boolean | undefined>): Da
         ? { logY: regexFlag('log-y-tags', values['log-y-tags']) }
         : {}),
     userThresholds: userThresholds(settings),
-    alerts: replayedAlerts(settings),
+    alerts: replayedAlerts(settings, regexFlag('runs', values.runs)),
     runs: regexFlag('runs', values.runs),
     tags: regexFlag('tags', values.tags),
   };

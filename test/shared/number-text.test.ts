@@ -30,6 +30,35 @@ describe('exactNumberText', () => {
     );
   });
 
+  test('the shortest text: the same as trying every digit count, at powers of two, their neighbours and random bits', () => {
+    /** The definition, one digit count after the other (what the bisection must agree with). */
+    const byEveryCount = (v: number): string => {
+      for (let digits = 1; digits <= 9; digits++) {
+        const text = v.toPrecision(digits);
+        if (Math.fround(Number(text)) === v) return String(Number(text));
+      }
+      return String(v);
+    };
+    const f = new Float32Array(1);
+    const bits = new Uint32Array(f.buffer);
+    const checked: number[] = [];
+    for (let e = 0; e < 255; e++)
+      for (const m of [0, 1, 2, 3, 0x7fffff, 0x7ffffe, 0x400000, 0x3fffff])
+        for (const sign of [0, 0x80000000]) {
+          bits[0] = (sign | (e << 23) | m) >>> 0;
+          checked.push(f[0]!);
+        }
+    let x = 7;
+    for (let i = 0; i < 200_000; i++) {
+      x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+      bits[0] = x;
+      if (Number.isFinite(f[0]!)) checked.push(f[0]!);
+    }
+    for (let i = 0; i < 20_000; i++) checked.push(Math.fround(i / 1000), Math.fround(0.01 * i - 100));
+    const wrong = checked.filter((v) => !Object.is(v, -0) && exactNumberText(v, true) !== byEveryCount(v));
+    expect(wrong).toEqual([]);
+  });
+
   test('100k random float64 values round-trip exactly', () => {
     fc.assert(
       fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (v) =>

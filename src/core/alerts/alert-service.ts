@@ -19,7 +19,7 @@ import { userThresholds } from './user-thresholds';
 import { AlertRegistry } from './alert-registry';
 import { runPathIn, StoreAlertSink, type RunPath } from './alert-sink';
 import { MACHINE_RUN, MachineRun } from './machine-run';
-import { inWriteOrder } from './load-order';
+import { eachInWriteOrder } from './load-order';
 import { NotificationLimiter, type PlannedNotification } from './notify-limiter';
 
 export interface AlertServiceOptions {
@@ -151,8 +151,9 @@ export class AlertService {
     if (!held) return;
     this.held.delete(run);
     const out: AlertTransition[] = [];
-    for (const p of inWriteOrder(held))
-      out.push(...this.engine.feed(run, p.tag, p.step, p.wallTime, p.value));
+    eachInWriteOrder(held, (tag, step, wallTime, value) =>
+      this.engine.feedInto(out, run, tag, step, wallTime, value),
+    );
     this.handle(out);
     this.syncTags();
   }

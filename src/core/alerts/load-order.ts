@@ -6,37 +6,46 @@
 
 import type { SeriesDelta } from '../../shared/domain';
 
-/** One point, as the engine's feed takes it. */
-export interface OrderedPoint {
-  tag: string;
-  step: number;
-  wallTime: number;
-  value: number;
-}
+/** Where the engine's feed takes each point. */
+export type PointVisitor = (tag: string, step: number, wallTime: number, value: number) => void;
 
 interface Entry {
-  /** Which held delta, the index of its next point, the point, and the tag's delivery rank (ties keep it). */
+  /** Which held delta, the index of its next point, that point's step and wall time (compared), and the tag's
+   * delivery rank (ties keep it). One entry per tag, reused from point to point: no object per point. */
   d: number;
   i: number;
-  p: OrderedPoint;
+  step: number;
+  wall: number;
   rank: number;
 }
 
 /** Wall time first (a restart's steps go back, its wall time does not), then step, then delivery order. */
 function before(a: Entry, b: Entry): boolean {
-  const wa = Number.isFinite(a.p.wallTime);
-  const wb = Number.isFinite(b.p.wallTime);
-  if (wa && wb && a.p.wallTime !== b.p.wallTime) return a.p.wallTime < b.p.wallTime;
-  if (a.p.step !== b.p.step) return a.p.step < b.p.step;
+  const wa = Number.isFinite(a.wall);
+  const wb = Number.isFinite(b.wall);
+  if (wa && wb && a.wall !== b.wall) return a.wall < b.wall;
+  if (a.step !== b.step) return a.step < b.step;
   return a.rank < b.rank;
 }
+
+/** `before` where every wall time is finite, and where none is: then it is a strict total order. */
+const beforeTimed = (a: Entry, b: Entry): boolean =>
+  a.wall !== b.wall ? a.wall < b.wall : a.step !== b.step ? a.step < b.step : a.rank < b.rank;
+const beforeUntimed = (a: Entry, b: Entry): boolean =>
+  a.step !== b.step ? a.step < b.step : a.rank < b.rank;
 
 /** A binary min-heap of the tags' next points. */
 class Heap {
   private readonly items: Entry[] = [];
 
+  constructor(private readonly before: (a: Entry, b: Entry) => boolean) {}
+
   get size(): number {
     return this.items.length;
+  }
+
+  get top(): Entry {
+    return this.items[0]!;
   }
 
   push(e: Entry): void {
@@ -44,8 +53,10 @@ class Heap {
     h.push(e);
     for (let c = h.length - 1; c > 0; ) {
       const parent = (c - 1) >> 1;
-      if (!before(h[c]!, h[parent]!)) break;
-      [h[c], h[parent]] = [h[parent]!, h[c]!];
+      if (!this.before(h[c]!, h[parent]!)) break;
+      const t = h[c]!;
+      h[c] = h[parent]!;
+      h[parent] = t;
       c = parent;
     }
   }
@@ -56,29 +67,87 @@ class Heap {
     const last = h.pop()!;
     if (h.length > 0) {
       h[0] = last;
-      for (let c = 0; ; ) {
-        const l = 2 * c + 1;
-        const r = l + 1;
-        let m = c;
-        if (l < h.length && before(h[l]!, h[m]!)) m = l;
-        if (r < h.length && before(h[r]!, h[m]!)) m = r;
-        if (m === c) break;
-        [h[c], h[m]] = [h[m]!, h[c]!];
-        c = m;
-      }
+      this.siftDown();
     }
     return top;
   }
+
+  /** The top entry changed (moved to its tag's next point): one sift down instead of a pop and a push. */
+  siftDown(): void {
+    const h = this.items;
+    for (let c = 0; ; ) {
+      const l = 2 * c + 1;
+      const r = l + 1;
+      let m = c;
+      if (l < h.length && this.before(h[l]!, h[m]!)) m = l;
+      if (r < h.length && this.before(h[r]!, h[m]!)) m = r;
+      if (m === c) break;
+      const t = h[c]!;
+      h[c] = h[m]!;
+      h[m] = t;
+      c = m;
+    }
+  }
+}
+
+/** Whether every held point has a wall time (1), none has (0), or some have and some not (-1). */
+function timedness(held: readonly SeriesDelta[]): 1 | 0 | -1 {
+  let timed = false;
+  let untimed = false;
+  for (const d of held)
+    for (let i = 0; i < d.wallTimes.length; i++) {
+      if (Number.isFinite(d.wallTimes[i]!)) timed = true;
+      else untimed = true;
+      if (timed && untimed) return -1;
+    }
+  return timed ? 1 : 0;
 }
 
 /**
- * Every point of `held` (deltas of one run, each tag's in file order) merged by wall time, each tag's own order
- * kept: a k-way merge over the tags' next points, O(n log k).
+ * Whether the tags' points lie on one timeline: each tag one delta, all with the same steps and wall times, rising
+ * strictly (by wall time then step where timed, by step where not). Then the merge is that timeline point by point,
+ * each point's tags in delivery order: the heads are one point of the timeline, ties go to the earlier-delivered
+ * tag, and a tag's next point comes after every tag's current one. A trainer's event file and a CSV's columns are
+ * such runs; the check is one pass over the points.
  */
-export function* inWriteOrder(held: readonly SeriesDelta[]): Generator<OrderedPoint> {
-  const point = (d: number, i: number): OrderedPoint => {
+function oneTimeline(held: readonly SeriesDelta[], queues: readonly number[][], timed: boolean): boolean {
+  if (queues.length === 0 || queues.some((q) => q.length !== 1)) return false;
+  const first = held[queues[0]![0]!]!;
+  const n = first.steps.length;
+  for (let i = 1; i < n; i++) {
+    const [w0, w1, s0, s1] = [
+      first.wallTimes[i - 1]!,
+      first.wallTimes[i]!,
+      first.steps[i - 1]!,
+      first.steps[i]!,
+    ];
+    if (timed ? !(w0 < w1 || (w0 === w1 && s0 < s1)) : !(s0 < s1)) return false;
+  }
+  for (const q of queues) {
+    const d = held[q[0]!]!;
+    if (d === first) continue;
+    if (d.steps.length !== n) return false;
+    for (let i = 0; i < n; i++)
+      if (d.steps[i] !== first.steps[i] || (timed && d.wallTimes[i] !== first.wallTimes[i])) return false;
+  }
+  return true;
+}
+
+/**
+ * Every point of `held` (deltas of one run, each tag's in file order) handed to `visit` merged by wall time, each
+ * tag's own order kept: a k-way merge over the tags' next points, O(n log k). Where some points have wall times and
+ * some do not, the comparison is not transitive and the heap's exact steps (pop, then push) are part of the order;
+ * otherwise it is a total order, the merge's output is the same however the heap gets there, and the top entry is
+ * moved on in place (one sift down per point, the comparison without the wall-time checks).
+ */
+export function eachInWriteOrder(held: readonly SeriesDelta[], visit: PointVisitor): void {
+  const at = (e: Entry, d: number, i: number): Entry => {
     const x = held[d]!;
-    return { tag: x.tag, step: x.steps[i]!, wallTime: x.wallTimes[i]!, value: x.values[i]! };
+    e.d = d;
+    e.i = i;
+    e.step = x.steps[i]!;
+    e.wall = x.wallTimes[i]!;
+    return e;
   };
   // Deltas of one tag follow each other: a tag's later delta waits until its earlier one is drained.
   const queues = new Map<string, number[]>();
@@ -88,20 +157,31 @@ export function* inWriteOrder(held: readonly SeriesDelta[]): Generator<OrderedPo
     if (q) q.push(k);
     else queues.set(d.tag, [k]);
   });
-  const heap = new Heap();
+  const mixed = timedness(held);
+  if (mixed !== -1 && oneTimeline(held, [...queues.values()], mixed === 1)) {
+    // Each point of the timeline, its tags in delivery order: what the merge gives (see oneTimeline).
+    const deltas = [...queues.values()].map((q) => held[q[0]!]!);
+    const { steps, wallTimes } = deltas[0]!;
+    for (let i = 0; i < steps.length; i++)
+      for (const d of deltas) visit(d.tag, steps[i]!, wallTimes[i]!, d.values[i]!);
+    return;
+  }
+  const heap = new Heap(mixed === 1 ? beforeTimed : mixed === 0 ? beforeUntimed : before);
   let rank = 0;
   for (const q of queues.values()) {
     const d = q.shift()!;
-    heap.push({ d, i: 0, p: point(d, 0), rank: rank++ });
+    heap.push(at({ d: 0, i: 0, step: 0, wall: 0, rank: rank++ }, d, 0));
   }
   while (heap.size > 0) {
-    const e = heap.pop();
-    yield e.p;
+    const e = mixed === -1 ? heap.pop() : heap.top;
     const delta = held[e.d]!;
-    if (e.i + 1 < delta.steps.length) heap.push({ d: e.d, i: e.i + 1, p: point(e.d, e.i + 1), rank: e.rank });
-    else {
-      const next = queues.get(delta.tag)!.shift();
-      if (next !== undefined) heap.push({ d: next, i: 0, p: point(next, 0), rank: e.rank });
-    }
+    visit(delta.tag, e.step, e.wall, delta.values[e.i]!);
+    const next = e.i + 1 < delta.steps.length ? e.d : queues.get(delta.tag)!.shift();
+    if (mixed === -1) {
+      if (next !== undefined) heap.push(at(e, next, next === e.d ? e.i + 1 : 0));
+    } else if (next !== undefined) {
+      at(e, next, next === e.d ? e.i + 1 : 0);
+      heap.siftDown();
+    } else heap.pop();
   }
 }

@@ -12,6 +12,7 @@ import { safeFileName, UniqueNames } from './file-names';
 import {
   checkFigureOptions,
   DEFAULT_FIGURE,
+  encodesAhead,
   FigureSizeError,
   renderFigureAsync,
   type FigureFormat,
@@ -180,8 +181,11 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
       fail(file, writeFailure(file, err));
     }
   };
-  // At most one figure is being encoded and written while the next is drawn; files still finish in order.
+  // Figures are encoded on libuv's thread pool while the next is drawn, up to `ahead` at once; `inFlight` is the
+  // chain of writes, so files still finish (and are reported) in order.
   let inFlight: Promise<void> = Promise.resolve();
+  const pending: Promise<void>[] = [];
+  const ahead = encodesAhead(look);
   const writeData = async (file: string, make: () => Iterable<string>): Promise<void> => {
     await inFlight;
     await writeOne(file, make);
@@ -219,8 +223,9 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
         continue;
       }
       encoded.catch(() => {}); // awaited (and reported) by writeOne; not an unhandled rejection meanwhile
-      await inFlight;
-      inFlight = writeOne(`${base}.${format}`, async () => [await encoded]);
+      inFlight = inFlight.then(() => writeOne(`${base}.${format}`, async () => [await encoded]));
+      pending.push(inFlight);
+      while (pending.length > ahead) await pending.shift();
       // Drawing takes tens of ms: let the event loop run between figures (a window stays responsive).
       await new Promise<void>((res) => setImmediate(res));
     }

@@ -1,5 +1,6 @@
 // Draws a figure headless: chart.js in Node on @napi-rs/canvas (Skia), as PNG or as SVG (vector lines, real <text>).
 
+import { availableParallelism } from 'node:os';
 import {
   createCanvas,
   SvgExportFlag,
@@ -123,6 +124,62 @@ function fit(ctx: SKRSContext2D, s: string, max: number): string {
 }
 
 /**
+ * Raster canvases kept for the next figure of the same size. Each canvas is megabytes of memory outside V8's
+ * heap: a fresh one per figure and panel made V8 run a full collection every figure or two (half of a small-data
+ * export's time). A canvas taken is reset as a new one is (setting its size clears its pixels and drawing state).
+ * At most MAX_POOLED_PIXELS are kept (a long-lived app holds no more than that after an export).
+ */
+class CanvasPool {
+  private readonly free = new Map<string, Canvas[]>();
+  private pixels = 0;
+
+  take(width: number, height: number): Canvas {
+    const c = this.free.get(`${width}x${height}`)?.pop();
+    if (!c) return createCanvas(width, height);
+    this.pixels -= c.width * c.height;
+    c.width = width;
+    c.height = height;
+    return c;
+  }
+
+  /** Hands `c` back, its CSS size being `width`×`height` (chart.js made its buffer larger by the pixel ratio). */
+  give(c: Canvas, width: number, height: number): void {
+    const size = c.width * c.height;
+    if (size > MAX_POOLED_PIXELS) return;
+    // Over the budget: the canvases kept longest go (sizes of figures past).
+    for (const [key, list] of this.free) {
+      if (this.pixels + size <= MAX_POOLED_PIXELS) break;
+      for (const old of list) this.pixels -= old.width * old.height;
+      this.free.delete(key);
+    }
+    const key = `${width}x${height}`;
+    const list = this.free.get(key);
+    if (list) list.push(c);
+    else this.free.set(key, [c]);
+    this.pixels += size;
+  }
+}
+
+/** 16 M pixels (64 MiB): a few 1600×900 figures and their panels, one figure at scale 2. */
+const MAX_POOLED_PIXELS = 16 * 1024 * 1024;
+const pool = new CanvasPool();
+
+/** Pixels of the canvases figures being encoded may hold at once (beyond the one drawn). */
+const ENCODING_PIXELS = 32 * 1024 * 1024;
+
+/**
+ * How many PNG figures an export lets be encoded (on libuv's thread pool) while it draws the next: one per core,
+ * at least one, fewer for big figures (each holds its canvas until encoded), and one pool thread always left for
+ * file IO (the app keeps reading runs during an export). A small-data figure draws in a third of the time it takes
+ * to encode: with one encode at a time the drawing thread mostly waits.
+ */
+export function encodesAhead(o: Pick<FigureOptions, 'width' | 'height' | 'scale'>): number {
+  const pixels = o.width * o.height * o.scale * o.scale;
+  const poolThreads = Number(process.env.UV_THREADPOOL_SIZE) || 4;
+  return Math.max(1, Math.min(availableParallelism(), poolThreads - 1, Math.floor(ENCODING_PIXELS / pixels)));
+}
+
+/**
  * Draws one panel with chart.js on `canvas` (chart.js sizes the drawing buffer from its CSS size × ratio),
  * hands it to `use` while drawn, then drops the chart (destroying clears the canvas).
  */
@@ -150,7 +207,7 @@ function drawPng(figure: Figure, o: FigureOptions): Canvas {
   const theme = figureTheme(o.theme);
   const W = Math.round(o.width * o.scale);
   const H = Math.round(o.height * o.scale);
-  const canvas = createCanvas(W, H);
+  const canvas = pool.take(W, H);
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = theme.panel;
   ctx.fillRect(0, 0, W, H);
@@ -160,10 +217,11 @@ function drawPng(figure: Figure, o: FigureOptions): Canvas {
   ctx.restore();
   figureLayout(figure, o.width, o.height).forEach((r, i) => {
     // CSS size: chart.js scales the drawing buffer by the ratio itself.
-    const panel = createCanvas(r.width, r.height);
+    const panel = pool.take(r.width, r.height);
     withPanel(panel, figure, i, o.scale, o.theme, () =>
       ctx.drawImage(panel, Math.round(r.x * o.scale), Math.round(r.y * o.scale)),
     );
+    pool.give(panel, r.width, r.height);
   });
   return canvas;
 }
@@ -227,9 +285,11 @@ function renderSvg(figure: Figure, o: FigureOptions): Buffer {
 export function renderFigure(figure: Figure, options: FigureOptions): Buffer {
   registerOnce();
   const o = checkFigureOptions(options);
-  return o.format === 'svg'
-    ? renderSvg(figure, o)
-    : drawPng(figure, o).toBuffer('image/png', pngMetadata(figure, o));
+  if (o.format === 'svg') return renderSvg(figure, o);
+  const canvas = drawPng(figure, o);
+  const bytes = canvas.toBuffer('image/png', pngMetadata(figure, o));
+  pool.give(canvas, canvas.width, canvas.height);
+  return bytes;
 }
 
 /** PNG text and density: the title, rlwatch as the software, 96 dpi × scale (a 2× figure prints at its CSS size). */
@@ -244,7 +304,13 @@ function pngMetadata(figure: Figure, o: FigureOptions): ImageMetadata {
 export function renderFigureAsync(figure: Figure, options: FigureOptions): Promise<Buffer> {
   registerOnce();
   const o = checkFigureOptions(options);
-  return o.format === 'svg'
-    ? Promise.resolve(renderSvg(figure, o))
-    : drawPng(figure, o).encode('png', pngMetadata(figure, o));
+  if (o.format === 'svg') return Promise.resolve(renderSvg(figure, o));
+  const canvas = drawPng(figure, o);
+  const encoded = canvas.encode('png', pngMetadata(figure, o));
+  // Back to the pool once encoded (not before: the encoder reads its pixels on another thread).
+  void encoded.then(
+    () => pool.give(canvas, canvas.width, canvas.height),
+    () => {},
+  );
+  return encoded;
 }

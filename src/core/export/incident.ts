@@ -8,7 +8,7 @@ import type { SystemSnapshot } from '../../shared/system-types';
 import { ruleAdvice, thresholdTable, type ResolvedThresholds, type RuleId } from '../health';
 import type { ScalarSeries } from '../series/scalar-series';
 import { outsideReadFolder, runFolderName } from './export-run';
-import { DEFAULT_FIGURE, renderFigure, type FigureFormat } from './figure-render';
+import { DEFAULT_FIGURE, renderFigureAsync, type FigureFormat } from './figure-render';
 import { incidentFigure, incidentTags } from './incident-figure';
 import { incidentReport, mdText, type SystemAtIncident } from './incident-report';
 import { incidentWindow, windowSeries, type ViewReader } from './incident-window';
@@ -85,6 +85,8 @@ export async function writeIncident(req: IncidentRequest): Promise<IncidentSnaps
   })();
 
   const formats = req.formats ?? ['png'];
+  /** Work started before the files are written (the figures' drawing), so it overlaps with writing them. */
+  const early: (() => void)[] = [];
   const figure = incidentFigure({
     alert,
     series,
@@ -93,7 +95,8 @@ export async function writeIncident(req: IncidentRequest): Promise<IncidentSnaps
     thresholds: { ...req.thresholds.values },
     pixels: DEFAULT_FIGURE.width,
   });
-  const files: { name: string; what: string; bytes: () => Iterable<string | Uint8Array> }[] = [
+  type Bytes = Iterable<string | Uint8Array>;
+  const files: { name: string; what: string; bytes: () => Bytes | Promise<Bytes> }[] = [
     {
       name: 'window.csv',
       what: `every tag's points in the window, as read (run, tag, step, wall_time, value, session)`,
@@ -107,10 +110,15 @@ export async function writeIncident(req: IncidentRequest): Promise<IncidentSnaps
   ];
   if (figure) {
     for (const format of formats) {
+      // Drawn when the first file is written, then encoded on libuv's thread pool while window.csv is formatted.
+      let drawn: Promise<Buffer> | null = null;
+      const draw = (): Promise<Buffer> =>
+        (drawn ??= renderFigureAsync(figure, { ...DEFAULT_FIGURE, format }));
+      early.push(() => void draw().catch(() => {}));
       files.push({
         name: `charts.${format}`,
         what: `${figure.panels.map((p) => mdText(p.title)).join(', ')} around the step, the alert marked`,
-        bytes: () => [renderFigure(figure, { ...DEFAULT_FIGURE, format })],
+        bytes: async () => [await draw()],
       });
     }
   }
@@ -141,10 +149,17 @@ export async function writeIncident(req: IncidentRequest): Promise<IncidentSnaps
     for (const f of files) result.failed.push({ path: join(folder, f.name), message });
     return result;
   }
+  for (const start of early) {
+    try {
+      start();
+    } catch {
+      // A figure that cannot be drawn fails its own file below, named, like any other.
+    }
+  }
   for (const f of files) {
     const path = join(folder, f.name);
     try {
-      result.written.push({ path, bytes: await writeAtomically(path, f.bytes()) });
+      result.written.push({ path, bytes: await writeAtomically(path, await f.bytes()) });
     } catch (err) {
       const message = err instanceof ExportWriteError ? err.message : `cannot write ${path}: ${String(err)}`;
       result.failed.push({ path, message });

@@ -37,6 +37,8 @@ interface TagState {
   cls: TagClass | null;
   /** What its alerts are about: its role, else the tag itself. */
   quantity: string;
+  /** The tag as messages name it: a negated tag (SB3 `train/entropy_loss` = −entropy) as `−tag`. */
+  judgedAs: string;
   epochLevel: boolean;
   lastStep: number;
   slots: RuleSlot[];
@@ -47,6 +49,8 @@ interface RunState {
   thresholds: Thresholds | null;
   /** Thresholds the user or the run's config set (the rest are defaults or derived from the run). */
   explicit: ReadonlySet<ThresholdName>;
+  /** Whether one of them is set (RuleContext.explicit: one function per run, not one per point). */
+  isExplicit: (name: ThresholdName) => boolean;
   finished: boolean;
   /** The point that arrived last (of any tag): a stall cites it. */
   lastPoint: CitedPoint | null;
@@ -55,6 +59,9 @@ interface RunState {
   /** A process attributed to the run is alive (setProcessAlive): its silence is a hang. */
   processAlive: boolean;
   lastTrainingWall: number;
+  /** A stalled-run or trainer-exited alert may be open (tick or processExited judged one): the next arrival clears
+   * it. Points skip the clearing otherwise (its lookups were a tenth of a replay's time). */
+  arrivalClears: boolean;
   /** Data arrivals (clock time), for stall detection. */
   arrivals: ArrivalGaps;
   /** The run's first tag per role: run-level rules (reward plateau, the combined signals) read only it, so a
@@ -70,6 +77,9 @@ interface RunState {
 const RUN_LEVEL_RULES = new Set<RuleId>(['reward-plateau']);
 /** Rules whose alert is about the run, whatever tag trips them: one incident per run (a NaN in three losses). */
 const PER_RUN_RULES = new Set<RuleId>(['non-finite', 'learning-stagnation']);
+
+/** What any arrival clears. */
+const ARRIVAL_CLEARS = [STALLED_RUN, TRAINER_EXITED];
 
 const NO_POINT: CitedPoint = { tag: null, step: Number.NaN, wallTime: null, value: Number.NaN };
 
@@ -138,6 +148,7 @@ export class HealthEngine {
     r.processAlive = false;
     // Files that cannot say whether the run finished: a run that ended looks the same. A status, no alert.
     if (progress === null) return [];
+    r.arrivalClears = true;
     return this.gates.judge(
       {
         run,
@@ -181,6 +192,73 @@ export class HealthEngine {
     return out;
   }
 
+  /** One point, its transitions appended to `out` (a replay of millions of points makes no array per point). */
+  feedInto(
+    out: AlertTransition[],
+    run: string,
+    tag: string,
+    step: number,
+    wallTime: number,
+    raw: number,
+  ): void {
+    const now = this.opts.clock();
+    const r = this.run(run);
+    r.arrivals.note(now);
+    const point: CitedPoint = {
+      tag,
+      step,
+      wallTime: Number.isFinite(wallTime) ? wallTime : null,
+      value: raw,
+    };
+    r.lastPoint = point;
+    // Any arrival ends a stall, and an exit (a trainer restarted in the same folder).
+    r.exited = false;
+    if (r.arrivalClears) {
+      // (Nothing joins a run-level stream as a symptom, so clearNow clears an open one: none is left open.)
+      r.arrivalClears = false;
+      for (const rule of ARRIVAL_CLEARS) {
+        const cleared = this.gates.clearNow(run, rule.id, point, now);
+        if (cleared) out.push(cleared);
+      }
+    }
+    const t = this.tagState(run, r, tag);
+    if (step < t.lastStep) {
+      // Restart from a checkpoint: the windows describe a timeline that no longer exists. Reset
+      // them (and the streak counters) instead of reading the jump as a fault; active alerts stay
+      // until the new timeline clears them.
+      for (const s of t.slots) {
+        s.state = s.rule.init();
+        this.gates.resetStreaks(run, s.rule.id, tag);
+      }
+    }
+    t.lastStep = step;
+    const value = t.cls?.transform === 'negate' ? -raw : raw;
+    const role = t.cls?.role ?? null;
+    if (t.cls && TRAINING_GROUPS.has(t.cls.group) && Number.isFinite(wallTime)) {
+      r.lastTrainingWall = Math.max(r.lastTrainingWall, wallTime);
+    }
+    const th = this.thresholdsOf(r);
+    const ctx: RuleContext = {
+      th,
+      explicit: r.isExplicit,
+      step,
+      role,
+      scope: r.scope,
+      // A negated tag (SB3 `train/entropy_loss` = −entropy) is judged as its negative: messages say so.
+      tag: t.judgedAs,
+      epochLevel: t.epochLevel,
+      trainingActive:
+        Number.isFinite(wallTime) && Math.abs(wallTime - r.lastTrainingWall) <= th.training_active_s,
+    };
+    for (const s of t.slots) {
+      const level = s.rule.observe(s.state, value, ctx);
+      const quantity = PER_RUN_RULES.has(s.rule.id) ? null : t.quantity;
+      out.push(...this.gates.judge({ run, rule: s.rule, tag, quantity, point, level, scope: r.scope }, now));
+    }
+    if (role !== null && Number.isFinite(value) && r.primary.get(role) === tag)
+      this.combined(out, run, r, role, value, point, now);
+  }
+
   /** Points of one tag in order, as columns (what the readers and SeriesDelta carry). */
   feedBatch(
     run: string,
@@ -203,6 +281,7 @@ export class HealthEngine {
       if (r.finished || r.exited || r.lastPoint === null) continue;
       const stall = r.arrivals.stall(now, this.thresholdsOf(r), r.processAlive);
       if (stall === null) continue;
+      r.arrivalClears = true;
       // It cites the run's last logged point: its step, and the silence since it as the value.
       const { step, wallTime } = r.lastPoint;
       out.push(
@@ -263,7 +342,7 @@ export class HealthEngine {
   private run(name: string): RunState {
     let r = this.runs.get(name);
     if (!r) {
-      r = {
+      const created: RunState = {
         tags: new Map(),
         thresholds: null,
         explicit: new Set(),
@@ -272,11 +351,14 @@ export class HealthEngine {
         exited: false,
         processAlive: false,
         lastTrainingWall: -Infinity,
+        arrivalClears: false,
         arrivals: new ArrivalGaps(),
         primary: new Map(),
         summary: new RunSummary(),
         scope: 'classic',
+        isExplicit: (th) => created.explicit.has(th),
       };
+      r = created;
       this.runs.set(name, r);
     }
     return r;
@@ -294,72 +376,11 @@ export class HealthEngine {
       const slots = POINT_RULES.filter(
         (rule) => rule.applies(role, tag, epochLevel) && (!RUN_LEVEL_RULES.has(rule.id) || isPrimary),
       ).map((rule) => ({ rule, state: rule.init() }));
-      t = { cls, quantity: role ?? tag, epochLevel, lastStep: -Infinity, slots };
+      const judgedAs = cls?.transform === 'negate' ? `−${tag}` : tag;
+      t = { cls, quantity: role ?? tag, judgedAs, epochLevel, lastStep: -Infinity, slots };
       r.tags.set(tag, t);
     }
     return t;
-  }
-
-  private feedInto(
-    out: AlertTransition[],
-    run: string,
-    tag: string,
-    step: number,
-    wallTime: number,
-    raw: number,
-  ): void {
-    const now = this.opts.clock();
-    const r = this.run(run);
-    r.arrivals.note(now);
-    const point: CitedPoint = {
-      tag,
-      step,
-      wallTime: Number.isFinite(wallTime) ? wallTime : null,
-      value: raw,
-    };
-    r.lastPoint = point;
-    // Any arrival ends a stall, and an exit (a trainer restarted in the same folder).
-    r.exited = false;
-    for (const rule of [STALLED_RUN, TRAINER_EXITED]) {
-      const cleared = this.gates.clearNow(run, rule.id, point, now);
-      if (cleared) out.push(cleared);
-    }
-    const t = this.tagState(run, r, tag);
-    if (step < t.lastStep) {
-      // Restart from a checkpoint: the windows describe a timeline that no longer exists. Reset
-      // them (and the streak counters) instead of reading the jump as a fault; active alerts stay
-      // until the new timeline clears them.
-      for (const s of t.slots) {
-        s.state = s.rule.init();
-        this.gates.resetStreaks(run, s.rule.id, tag);
-      }
-    }
-    t.lastStep = step;
-    const value = t.cls?.transform === 'negate' ? -raw : raw;
-    const role = t.cls?.role ?? null;
-    if (t.cls && TRAINING_GROUPS.has(t.cls.group) && Number.isFinite(wallTime)) {
-      r.lastTrainingWall = Math.max(r.lastTrainingWall, wallTime);
-    }
-    const th = this.thresholdsOf(r);
-    const ctx: RuleContext = {
-      th,
-      explicit: (name) => r.explicit.has(name),
-      step,
-      role,
-      scope: r.scope,
-      // A negated tag (SB3 `train/entropy_loss` = −entropy) is judged as its negative: messages say so.
-      tag: t.cls?.transform === 'negate' ? `−${tag}` : tag,
-      epochLevel: t.epochLevel,
-      trainingActive:
-        Number.isFinite(wallTime) && Math.abs(wallTime - r.lastTrainingWall) <= th.training_active_s,
-    };
-    for (const s of t.slots) {
-      const level = s.rule.observe(s.state, value, ctx);
-      const quantity = PER_RUN_RULES.has(s.rule.id) ? null : t.quantity;
-      out.push(...this.gates.judge({ run, rule: s.rule, tag, quantity, point, level, scope: r.scope }, now));
-    }
-    if (role !== null && Number.isFinite(value) && r.primary.get(role) === tag)
-      this.combined(out, run, r, role, value, point, now);
   }
 
   /** The combined rules whose inputs include `role`, after the run summary takes the point (which they cite). */

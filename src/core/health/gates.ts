@@ -94,12 +94,36 @@ export interface GateInput {
 
 const memberId = (run: string, rule: RuleId, tag: string | null): string => JSON.stringify([run, rule, tag]);
 
+/** Keys by run, rule and tag (or quantity), each built once: judge and clearNow ask for keys on every point, and
+ * building them (JSON) was most of a replay's time. A run's keys go with it (removeRun). */
+class KeyMemo {
+  private readonly byRun = new Map<string, Map<RuleId, Map<string | null, string>>>();
+
+  constructor(private readonly make: (run: string, rule: RuleId, x: string | null) => string) {}
+
+  get(run: string, rule: RuleId, x: string | null): string {
+    let rules = this.byRun.get(run);
+    if (!rules) this.byRun.set(run, (rules = new Map()));
+    let keys = rules.get(rule);
+    if (!keys) rules.set(rule, (keys = new Map()));
+    let key = keys.get(x);
+    if (key === undefined) keys.set(x, (key = this.make(run, rule, x)));
+    return key;
+  }
+
+  forget(run: string): void {
+    this.byRun.delete(run);
+  }
+}
+
 export class AlertGates {
   private readonly members = new Map<string, Member>();
   private readonly streams = new Map<string, Stream>();
   /** The same members and streams per run, in the same order: a run's lookups never scan other runs' (10k runs). */
   private readonly runMembers = new Map<string, Map<string, Member>>();
   private readonly runStreams = new Map<string, Map<string, Stream>>();
+  private readonly memberIds = new KeyMemo(memberId);
+  private readonly streamKeys = new KeyMemo(streamKey);
   /** Bumped whenever an open incident lists a new tag (a symptom joined): readers compare it, not every alert. */
   tagChanges = 0;
 
@@ -107,12 +131,19 @@ export class AlertGates {
 
   judge(input: GateInput, now: number): AlertTransition[] {
     const { run, rule, tag, quantity, point, level, scope, companion } = input;
-    const mid = memberId(run, rule.id, tag);
+    const mid = this.memberIds.get(run, rule.id, tag);
     let m = this.members.get(mid);
     if (!m) {
       // Members exist only once a rule has been bad: healthy tags cost no entries.
       if (level.kind !== 'bad') return [];
-      m = { stream: streamKey(run, rule.id, quantity), rule: rule.id, bad: 0, crit: 0, ok: 0, on: false };
+      m = {
+        stream: this.streamKeys.get(run, rule.id, quantity),
+        rule: rule.id,
+        bad: 0,
+        crit: 0,
+        ok: 0,
+        on: false,
+      };
       this.members.set(mid, m);
       const mine = this.runMembers.get(run);
       if (mine) mine.set(mid, m);
@@ -247,13 +278,13 @@ export class AlertGates {
 
   /** Forget one member's evidence so far (a restart from a checkpoint); an active alert stays. */
   resetStreaks(run: string, rule: RuleId, tag: string | null): void {
-    const m = this.members.get(memberId(run, rule, tag));
+    const m = this.members.get(this.memberIds.get(run, rule, tag));
     if (m) m.bad = m.crit = m.ok = 0;
   }
 
   /** Clears the run-level stream of `rule` at once when it is active (the condition is gone by definition). */
   clearNow(run: string, rule: RuleId, point: CitedPoint, now: number): AlertTransition | null {
-    const s = this.streams.get(streamKey(run, rule, null));
+    const s = this.streams.get(this.streamKeys.get(run, rule, null));
     if (!s?.active || s.joined.size > 0) return null;
     for (const mid of s.on) {
       const m = this.members.get(mid);
@@ -285,6 +316,8 @@ export class AlertGates {
     for (const id of this.runMembers.get(run)?.keys() ?? []) this.members.delete(id);
     this.runStreams.delete(run);
     this.runMembers.delete(run);
+    this.memberIds.forget(run);
+    this.streamKeys.forget(run);
     return out;
   }
 

@@ -4,6 +4,7 @@ import type { AlertInfo, IncidentSnapshot, Settings } from '../../shared/domain'
 import type { FigureFormat } from '../export/figure-render';
 import { outsideReadFolder } from '../export/export-run';
 import { writeIncident } from '../export/incident';
+import { parseAlertId } from '../health/alert-id';
 import { createWorkspace } from '../workspace/create';
 import type { Workspace } from '../workspace/workspace';
 import { createWatchAlerts, type WatchAlerts } from './watch-alerts';
@@ -22,16 +23,21 @@ export interface AlertReplay {
 /**
  * Reads `dir` (not followed) through the same session `rlwatch watch` runs — workspace deltas and run lists
  * into the same AlertService with the same settings — so the ids and steps are the ones `watch --json` prints.
+ * `only`: just the runs it says yes to (alerts are judged per run: theirs are the same as in the whole folder's replay).
  */
-export async function replayAlerts(dir: string, settings: Settings): Promise<AlertReplay> {
-  const workspace = createWorkspace({ watch: false });
+export async function replayAlerts(
+  dir: string,
+  settings: Settings,
+  only?: (run: string) => boolean,
+): Promise<AlertReplay> {
+  const workspace = createWorkspace({ watch: false, ...(only ? { runs: only } : {}) });
   const alerts = createWatchAlerts({
     root: dir,
     configOf: (run) => workspace.configOf(run),
     runs: () => workspace.listRuns().map((r) => r.run),
     settings,
   });
-  const session = new WatchSession({ workspace, emit: () => {}, alerts });
+  const session = new WatchSession({ workspace, emit: () => {}, alerts, scalarLines: false });
   await workspace.open(dir);
   const root = workspace.root ?? dir;
   // The last run list (thrown out at most 100 ms after the read): finished runs are judged as watch does.
@@ -76,6 +82,20 @@ export function findIncident(alerts: readonly AlertInfo[], id: string): AlertInf
 }
 
 /**
+ * The replay that holds incident `id`: of the run the id names only (the other runs of the folder are not read);
+ * the whole folder's when the id names no run the folder has an alert of (its error lists the folder's ids).
+ */
+async function replayFor(dir: string, id: string, settings: Settings): Promise<AlertReplay> {
+  const run = parseAlertId(id)?.run;
+  if (run !== undefined) {
+    const replay = await replayAlerts(dir, settings, (r) => r === run);
+    if (replay.list().some((a) => a.id === id)) return replay;
+    await replay.close();
+  }
+  return replayAlerts(dir, settings);
+}
+
+/**
  * `rlwatch export PATH --incident ID --out FOLDER`: replay, find, snapshot. An `out` inside `dir` is refused
  * (ExportUsageError) before the folder is read, not after a whole replay.
  */
@@ -85,7 +105,7 @@ export async function snapshotHeadless(
   o: { out: string; settings: Settings; formats?: readonly FigureFormat[] },
 ): Promise<IncidentSnapshot> {
   await outsideReadFolder(o.out, dir);
-  const replay = await replayAlerts(dir, o.settings);
+  const replay = await replayFor(dir, id, o.settings);
   try {
     const alert = findIncident(replay.list(), id);
     const run = replay.workspace.listRuns().find((r) => r.run === alert.run);

@@ -36,6 +36,8 @@ export interface WatchSessionOptions {
   now?: () => number;
   /** How often time-based alert rules are evaluated (ms, default 1000). */
   tickMs?: number;
+  /** Whether appended points become `scalars` lines (default true); a replay that wants only the alerts says false. */
+  scalarLines?: boolean;
 }
 
 export class WatchSession {
@@ -67,7 +69,7 @@ export class WatchSession {
       ws.on('series.reset', (r) => o.emit({ t: this.now(), type: 'reset', ...r })),
       ws.on('series.appended', (d) => {
         const t = this.now();
-        o.emit(scalarsLine(d, t));
+        if (o.scalarLines !== false) o.emit(scalarsLine(d, t));
         for (const a of o.alerts?.feed(d) ?? []) o.emit(a);
         this.maybeProgress(d.run, t);
       }),

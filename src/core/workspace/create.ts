@@ -11,6 +11,15 @@ export function createWorkspace(opts: {
   usePolling?: boolean;
   watch?: boolean;
   sweepMs?: number;
+  /** Only the runs this says yes to (by name) are read: a replay of one run reads no other. Default all. */
+  runs?: (run: string) => boolean;
 }): Workspace {
-  return new Workspace({ discover, createSource, ...opts });
+  const { runs: only, ...rest } = opts;
+  const find: Discover = only
+    ? async (root) => {
+        const found = await discover(root);
+        return { ...found, runs: found.runs.filter((r) => only(r.run)) };
+      }
+    : discover;
+  return new Workspace({ discover: find, createSource, ...rest });
 }

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { startDemo } from '../../../src/core/demo/demo-writer';
 import { exportData, type DataExportOptions } from '../../../src/core/export/export-run';
-import { renderFigure } from '../../../src/core/export/figure-render';
+import { availableParallelism } from 'node:os';
+import { encodesAhead, renderFigure, renderFigureAsync } from '../../../src/core/export/figure-render';
 import { figureLines } from '../../../src/core/export/figure-series';
 import { ScalarSeries } from '../../../src/core/series/scalar-series';
 import { runColor } from '../../../src/shared/charts/chart-theme';
@@ -181,6 +182,39 @@ describe('renderFigure', () => {
     expect(diff(pa, pb, plot)).toBeGreaterThan(500);
     expect(diff(pa, pt, band)).toBeGreaterThan(20);
     expect(diff(pa, pt, plot)).toBe(0);
+  });
+
+  test('canvases are reused between figures: a figure drawn after others (sizes, scales, themes, async) is byte-identical', async () => {
+    const a = oneTagFigure(
+      'A',
+      wave(3000, (i) => Math.sin(i / 50)),
+    );
+    const first = renderFigure(a, { ...look, format: 'png' });
+    const twoPanels: Figure = { ...a, panels: [a.panels[0]!, a.panels[0]!] };
+    const others = [
+      renderFigureAsync(twoPanels, { ...look, format: 'png', theme: 'dark' }),
+      renderFigureAsync(a, { ...look, format: 'png', scale: 2 }),
+      renderFigureAsync(
+        oneTagFigure(
+          'C',
+          wave(10, () => 1e6),
+        ),
+        { ...look, format: 'png', theme: 'dark' },
+      ),
+    ];
+    expect(Buffer.compare(await renderFigureAsync(a, { ...look, format: 'png' }), first)).toBe(0);
+    await Promise.all(others);
+    renderFigure(twoPanels, { ...look, format: 'png', scale: 2, theme: 'dark' });
+    expect(Buffer.compare(renderFigure(a, { ...look, format: 'png' }), first)).toBe(0);
+  });
+
+  test('PNGs encoded while the next is drawn: one per core, a pool thread left for IO, fewer as figures grow, never none', () => {
+    const poolThreads = Number(process.env.UV_THREADPOOL_SIZE) || 4;
+    expect(encodesAhead({ width: 1600, height: 900, scale: 1 })).toBe(
+      Math.max(1, Math.min(availableParallelism(), poolThreads - 1)),
+    );
+    expect(encodesAhead({ width: 8192, height: 8192, scale: 1 })).toBe(1);
+    expect(encodesAhead({ width: 1600, height: 900, scale: 8 })).toBe(1);
   });
 
   test('the dark theme has a dark background, the light one a light background', async () => {

@@ -3,7 +3,7 @@
 
 import { parse } from 'csv-parse/sync';
 import { loadImage } from '@napi-rs/canvas';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AppCore } from '../../../src/core/app/app-core';
@@ -223,6 +223,51 @@ describe('alert ids', () => {
     expect(err).toBeInstanceOf(UnknownAlertError);
     expect((err as Error).message).toContain(KL);
     expect((err as UnknownAlertError).known.length).toBeLessThanOrEqual(20);
+  });
+
+  test('an incident replays only the run its id names: that run’s alerts as the whole folder’s replay has them', async () => {
+    const parent = tmp('rlwatch-incident-two-');
+    for (const run of ['a', 'b']) cpSync(join(demo, 'ppo_demo'), join(parent, run), { recursive: true });
+    const whole = await replayAlerts(parent, DEFAULT_SETTINGS);
+    const one = await replayAlerts(parent, DEFAULT_SETTINGS, (run) => run === 'b');
+    try {
+      expect(one.workspace.listRuns().map((r) => r.run)).toEqual(['b']);
+      // The clock's times differ between two replays; what the rules decided does not.
+      const decided = (list: AlertInfo[]) => list.map(({ raisedAt: _r, clearedAt: _c, ...a }) => a);
+      const ofB = whole.list().filter((a) => a.run === 'b');
+      expect(ofB.length).toBeGreaterThan(0);
+      expect(decided(one.list())).toEqual(decided(ofB));
+      // Headless, the snapshot of b's incident is the whole replay's, file for file.
+      const id = ofB.find((a) => a.rule === 'kl-above-target')!.id;
+      const alone = await snapshotHeadless(parent, id, {
+        out: tmp('rlwatch-incident-one-'),
+        settings: DEFAULT_SETTINGS,
+      });
+      const run = whole.workspace.listRuns().find((r) => r.run === 'b')!;
+      const fromWhole = await writeIncident({
+        alert: findIncident(whole.list(), id),
+        root: whole.root,
+        out: tmp('rlwatch-incident-whole-'),
+        reader: whole.workspace,
+        tags: run.tags,
+        config: whole.workspace.configOf('b'),
+        thresholds: whole.alerts.service.thresholdsOf('b'),
+        scope: whole.alerts.service.scopeOf('b'),
+      });
+      expect(alone.written.map((f) => f.bytes)).toEqual(fromWhole.written.map((f) => f.bytes));
+      for (const [k, f] of alone.written.entries())
+        expect(readFileSync(f.path).equals(readFileSync(fromWhole.written[k]!.path))).toBe(true);
+      // An id of no run of the folder still fails listing the folder's ids (read whole).
+      await expect(
+        snapshotHeadless(parent, '["c","kl-above-target","kl",1]', {
+          out: tmp('rlwatch-incident-none-'),
+          settings: DEFAULT_SETTINGS,
+        }),
+      ).rejects.toThrow(/"a","kl-above-target"/);
+    } finally {
+      await one.close();
+      await whole.close();
+    }
   });
 
   test('the ids export finds are the ones `watch --json` prints and the app lists', async () => {
