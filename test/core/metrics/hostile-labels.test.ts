@@ -8,6 +8,7 @@ import { MetricsExposition } from '../../../src/core/metrics/exposition';
 import { boundLabel } from '../../../src/core/metrics/label-bounds';
 import type { LastPoint, MetricsSource } from '../../../src/core/metrics/metrics-source';
 import type { AlertInfo, RunInfo } from '../../../src/shared/domain';
+import type { SystemSnapshot } from '../../../src/shared/system-types';
 import { parseExposition, type Sample } from './exposition-text';
 
 // eslint-disable-next-line no-control-regex
@@ -50,7 +51,25 @@ function sourceOf(runs: Map<string, string[]>): MetricsSource {
       ),
     activeAlerts: () => alerts,
     thresholdValues: () => ({ target_kl: 0.02 }),
-    latestSystemSample: () => null,
+    // A GPU whose name and ids came from a hostile driver answer, and a process of each run.
+    latestSystemSample: () =>
+      ({
+        t: Date.now(),
+        cpuPct: 10,
+        memPct: null,
+        memUsedMiB: null,
+        memTotalMiB: null,
+        gpus: [
+          {
+            index: 0,
+            name: 'H100\u001b[2J',
+            uuid: 'GPU-\u202e1',
+            pciBusId: '0\u0007',
+            utilizationGpuPct: 50,
+          },
+        ],
+        trainingProcesses: [...runs.keys()].map((run) => ({ run, processes: [], cpuPct: 5, rssMiB: null })),
+      }) as unknown as SystemSnapshot,
   };
 }
 
@@ -108,6 +127,14 @@ describe('label values from files', () => {
     expect(status.labels.run).toBe(scalar[0]!.labels.run);
     const info = all.find((s) => s.name === 'rlwatch_alert_info')!;
     expect(info.labels.tag).toBe(boundLabel(evilTag));
+    const gpu = all.find((s) => s.name === 'rlwatch_gpu_utilization_ratio')!;
+    expect(gpu.labels).toMatchObject({
+      modelName: boundLabel('H100\u001b[2J'),
+      Hostname: boundLabel('box\u0007'),
+    });
+    expect(gpu.labels.modelName).toMatch(/^H100\\e\[2J#/);
+    const proc = all.find((s) => s.name === 'rlwatch_training_process_cpu_ratio')!;
+    expect(proc.labels.run).toBe(scalar[0]!.labels.run);
     expect(info.labels.message).toMatch(/^kl\\u202egpj\.exe\\x9b2J = 0\.5/);
     expect(duplicateSeries(all)).toEqual([]);
   });
