@@ -12,6 +12,7 @@ import type { RequestArgs } from '../../shared/contract';
 import type { AlertInfo, ExportedFigure, SeriesWindow } from '../../shared/domain';
 import { formatNumber } from '../../shared/format';
 import { ApiError } from '../../shared/result';
+import { FIGURE_NAME_SIZE, safeFileName } from '../../shared/file-names';
 import { FigureSizeError, renderFigure } from '../export/figure-render';
 import type { WindowQuery } from '../series/live-view';
 
@@ -30,9 +31,9 @@ export interface ChartSource {
 /** Points asked per run: every point up to 40 000 (2 per pixel), else per-pixel min/max over 10 000 buckets. */
 const WINDOW_PIXELS = 20000;
 
-/** The download's file name: the tag with anything unsafe in a file name replaced. */
+/** The download's file name: the tag as the export names its figure (`safeFileName`: safe on any OS). */
 export function figureFileName(tag: string, format: 'png' | 'svg'): string {
-  return `${tag.replace(/[^\w.-]+/g, '_').replace(/^\.+/, '_') || 'chart'}.${format}`;
+  return `${safeFileName(tag, FIGURE_NAME_SIZE)}.${format}`;
 }
 
 /** Earlier sessions a chart figure draws per run at most, as the dashboard does. */

@@ -8,7 +8,7 @@ import type { SourceFormatName } from '../../shared/formats';
 import { resolveThresholds, type Thresholds } from '../health';
 import { findRuns, readRunWhole, type RunRead } from '../inspect';
 import type { ScalarSeries } from '../series/scalar-series';
-import { safeFileName, UniqueNames } from './file-names';
+import { safeFileName, UniqueNames } from '../../shared/file-names';
 import {
   checkFigureOptions,
   DEFAULT_FIGURE,
@@ -87,9 +87,9 @@ export class ExportUsageError extends Error {
   }
 }
 
-/** A run name as one folder name: separators and control characters become `_`, '.' the root's name. */
-export function runFolderName(run: string, root: string): string {
-  return safeFileName(run === '.' ? (root.split(sep).filter(Boolean).pop() ?? 'run') : run) || 'run';
+/** A run name as one folder name (`safeFileName`, at most `maxSize`), '.' the root's name. */
+export function runFolderName(run: string, root: string, maxSize?: number): string {
+  return safeFileName(run === '.' ? (root.split(sep).filter(Boolean).pop() ?? 'run') : run, maxSize);
 }
 
 /** Whether `path` is `root` or below it (`..out` is a name below it, not a way out). */
@@ -230,7 +230,8 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
       await new Promise<void>((res) => setImmediate(res));
     }
   };
-  const names = new UniqueNames();
+  // Run folders sit beside the comparisons: a run named `comparisons` gets `comparisons-2`.
+  const names = new UniqueNames(['comparisons', ...formats.map((f) => `comparison.${f}`)]);
   const comparing: FigureRun[] = [];
   let comparedRuns = 0;
   const tagComparisons = new TagComparisons(figureOpts);

@@ -9,7 +9,7 @@ import type { AlertInfo } from '../../shared/domain';
 import type { SourceFormatName } from '../../shared/formats';
 import { formatNumber } from '../../shared/format';
 import { ScalarSeries } from '../series/scalar-series';
-import { safeFileName, UniqueNames } from './file-names';
+import { FIGURE_NAME_SIZE, safeFileName, UniqueNames } from '../../shared/file-names';
 import { figureLines, withEarlier, type FigureLines } from './figure-series';
 import { shownSeriesWriters, writerTag } from '../series/writers';
 import type { RunSeries } from './tables';
@@ -334,7 +334,7 @@ export function planRunFigures(run: FigureRun, o: FigureSetOptions): FigurePlan 
     if (item.members.length > 1) {
       // `system/cpu.*.cpu_percent` → `figures/system__cpu.all.cpu_percent`.
       figures.push({
-        name: `figures/${names.take(safeFileName(item.name.replace('*', 'all'), 150))}`,
+        name: `figures/${names.take(safeFileName(item.name.replace('*', 'all'), FIGURE_NAME_SIZE))}`,
         build: () => familyFigure(run, item, o),
       });
       continue;
@@ -342,7 +342,7 @@ export function planRunFigures(run: FigureRun, o: FigureSetOptions): FigurePlan 
     const tag = item.name;
     const description = classifyTag(tag)?.description;
     figures.push({
-      name: `figures/${names.take(safeFileName(tag, 150))}`,
+      name: `figures/${names.take(safeFileName(tag, FIGURE_NAME_SIZE))}`,
       build: () => panelsFigure(run, description ? `${tag} — ${description}` : tag, [tag], o),
     });
   }
@@ -493,7 +493,7 @@ export class TagComparisons {
       const xAxis = xAxisFor(groupOf(tag), 'step');
       const logY = logYFor(this.o, tag);
       figures.push({
-        name: `comparisons/${names.take(safeFileName(tag, 150))}`,
+        name: `comparisons/${names.take(safeFileName(tag, FIGURE_NAME_SIZE))}`,
         build: () => ({
           title: `Comparison: ${tag}`,
           subtitle: `${lines.length} runs: ${lines.map((l) => l.run).join(' · ')}`,

@@ -2,6 +2,7 @@
 
 import type { ThresholdKey } from '../../shared/catalog';
 import { thresholdNote } from '../../shared/charts/band';
+import { escapeControls } from '../../shared/control-chars';
 import type { AlertInfo, ResolvedThreshold } from '../../shared/domain';
 import { formatNumber } from '../../shared/format';
 import type { SystemSnapshot } from '../../shared/system-types';
@@ -35,16 +36,23 @@ export interface IncidentReportInput {
 export const MAX_CONFIG_ENTRIES = 40;
 const MAX_TEXT = 200;
 
-/** Text from files (run, tag, config) safe in Markdown: control characters escaped, markup characters quoted, bounded. */
+/**
+ * The one form of text from files (run, tag and GPU names, config keys and values, messages, threshold notes) in
+ * Markdown: bounded; every character Markdown or HTML reads as markup (`\`, emphasis, links, `<` tags, `&`
+ * entities, `|` table cells, `$` maths) and a line-start list or heading marker backslash-quoted; controls and bidi
+ * overrides as the terminal shows them (`\e`, `\n`, `\u202e`: `shared/control-chars`), so the report shows
+ * the text as it is, on one line, and `cat report.md` runs nothing.
+ */
 export function mdText(s: string): string {
   const cut = s.length > MAX_TEXT ? s.slice(0, MAX_TEXT) + '…' : s;
-  return (
+  // The markup's backslashes go in first: the escapes' own (`\e`) are followed by a letter, which Markdown
+  // shows as it is.
+  return escapeControls(
     cut
-      .replace(/[\\`*_{}[\]<>()#+!|~]/g, (c) => `\\${c}`)
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) =>
-        c === '\n' ? '\\n' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-      )
+      .replace(/[\\`*_{}[\]<>()#+!|~&$]/g, (c) => `\\${c}`)
+      // A list item (`- x`, `1. x`), a rule (`---`) or a heading underline (`===`); `-0.5` and `0.1` stay.
+      .replace(/^( *)([-=])(?![0-9])/, '$1\\$2')
+      .replace(/^( *\d+)\.(?= |$)/, '$1\\.'),
   );
 }
 
@@ -82,8 +90,10 @@ export function configEntries(config: Record<string, unknown> | null): {
   return { entries, more: all.length - entries.length };
 }
 
-/** `text` as a Markdown code span, verbatim: fenced with one backtick more than its longest run (an id to copy). */
-export function codeSpan(text: string): string {
+/** `text` as a Markdown code span, verbatim but for controls (`\e`…, which a code span shows as they are): fenced
+ * with one backtick more than its longest run (an id to copy). */
+export function codeSpan(raw: string): string {
+  const text = escapeControls(raw);
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);
   const pad = longest > 0 ? ' ' : '';
@@ -123,12 +133,18 @@ function systemSection(system: SystemAtIncident): string[] {
 export function incidentReport(o: IncidentReportInput): string {
   const a = o.alert;
   const title = RULE_TITLES[a.rule as RuleId] ?? a.rule;
-  // Only the catalog's thresholds have an origin to cite (the rest tune a rule's timing).
+  // Only the catalog's thresholds have an origin to cite (the rest tune a rule's timing). A note quotes the run
+  // config's key path (`run config: ppo.target_kl`): text from a file, quoted as Markdown.
   const keys = thresholdsOfRule(a.rule) as readonly ThresholdKey[];
   const thresholds = keys
     .map((key) => {
       const resolved = o.thresholds[key];
-      return resolved ? thresholdNote({ key, value: resolved.value }, resolved) : null;
+      if (!resolved) return null;
+      const quoted =
+        resolved.configPath === undefined
+          ? resolved
+          : { ...resolved, configPath: mdText(resolved.configPath) };
+      return thresholdNote({ key, value: resolved.value }, quoted);
     })
     .filter((t): t is string => t !== null);
   const { entries, more } = configEntries(o.config);
@@ -138,13 +154,13 @@ export function incidentReport(o: IncidentReportInput): string {
       `cleared${a.clearedStep === null ? '' : ` at step ${a.clearedStep}`}${a.clearedWallTime === null ? '' : ` (written ${when(a.clearedWallTime * 1000)})`}`;
   const runSteps = o.window.runSteps;
   return [
-    `# ${title}: ${mdText(a.run)}, step ${a.step}`,
+    `# ${mdText(title)}: ${mdText(a.run)}, step ${a.step}`,
     '',
     `| | |`,
     `| --- | --- |`,
     `| Alert id | ${codeSpan(a.id)} |`,
-    `| Rule | ${a.rule} (${title}) |`,
-    `| Severity | ${a.severity} |`,
+    `| Rule | ${mdText(a.rule)} (${mdText(title)}) |`,
+    `| Severity | ${mdText(a.severity)} |`,
     `| State | ${state} |`,
     `| Run | ${mdText(a.run)} |`,
     `| Tag | ${a.tag === null ? '—' : mdText(a.tag)} |`,

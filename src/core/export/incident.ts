@@ -8,6 +8,7 @@ import type { SystemSnapshot } from '../../shared/system-types';
 import { ruleAdvice, thresholdTable, type ResolvedThresholds, type RuleId } from '../health';
 import type { ScalarSeries } from '../series/scalar-series';
 import { outsideReadFolder, runFolderName } from './export-run';
+import { MAX_NAME_SIZE, nameSize, safeFileName } from '../../shared/file-names';
 import { DEFAULT_FIGURE, renderFigureAsync, type FigureFormat } from './figure-render';
 import { incidentFigure, incidentTags } from './incident-figure';
 import { incidentReport, mdText, type SystemAtIncident } from './incident-report';
@@ -36,9 +37,12 @@ export interface IncidentRequest {
   halfWidth?: number;
 }
 
-/** `incident-<rule>-<run>-step<step>`: one folder name (the run's separators and unsafe characters replaced). */
+/** `incident-<rule>-<run>-step<step>`: one safe folder name (`safeFileName`); a long run name is cut, never the step. */
 export function incidentFolderName(alert: Pick<AlertInfo, 'rule' | 'run' | 'step'>, root: string): string {
-  return `incident-${alert.rule}-${runFolderName(alert.run, root)}-step${alert.step}`.slice(0, 240);
+  const head = `incident-${alert.rule}-`;
+  const tail = `-step${alert.step}`;
+  const run = runFolderName(alert.run, root, MAX_NAME_SIZE - nameSize(head) - nameSize(tail));
+  return safeFileName(`${head}${run}${tail}`, MAX_NAME_SIZE);
 }
 
 /** The index of `s`'s first point with the step nearest `step` (its points need not be in step order). */

@@ -4,6 +4,7 @@ import { hostname as osHostname } from 'node:os';
 import { Gauge, Registry } from 'prom-client';
 import { AlertMetrics } from './alert-metrics';
 import { DroppedSeries } from './dropped';
+import { boundLabel } from './label-bounds';
 import type { MetricsSource } from './metrics-source';
 import { RunMetrics } from './run-metrics';
 import { SystemMetrics } from './system-metrics';
@@ -70,7 +71,7 @@ export class MetricsExposition {
     this.dropped = new DroppedSeries(this.head);
     this.runs = new RunMetrics(this.registry);
     this.alerts = new AlertMetrics(this.registry);
-    this.system = new SystemMetrics(this.registry, opts.hostname ?? osHostname());
+    this.system = new SystemMetrics(this.registry, boundLabel(opts.hostname ?? osHostname()));
   }
 
   /** One scrape: every family refreshed from the core's state now, then the text exposition format. */

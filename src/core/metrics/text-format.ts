@@ -22,7 +22,7 @@ export function sampleValue(value: number): string {
   return `${value}`;
 }
 
-/** A label set `{a="…",b="…"}` from names (valid label names) and raw values, in the order given. */
+/** A label set `{a="…",b="…"}` from names (valid label names) and values made safe by `boundLabel`, in order. */
 export function labelSet(names: readonly string[], values: readonly string[]): string {
   let s = '{';
   for (let i = 0; i < names.length; i++) {

@@ -1,6 +1,7 @@
 // A chart's "Download data": the raw points it holds (every run, the visible x-window when zoomed) as CSV or JSON.
 
 import { csvField, LONG_CSV_HEADER, longCsvLine } from '../csv-text';
+import { FIGURE_NAME_SIZE, safeFileName } from '../file-names';
 import { exactNumberText, isFloat32Column } from '../number-text';
 import { xOf, type XAxisMode } from './axis';
 import { viewSession } from '../session-text';
@@ -116,7 +117,7 @@ export function chartJson(table: ChartTable): string {
   return rows.length === 0 ? '[]\n' : `[\n${rows.join(',\n')}\n]\n`;
 }
 
-/** The download's file name: the tag with anything unsafe in a file name replaced, and the format's extension. */
+/** The download's file name: the tag as the export names its figure (`safeFileName`), and the format's extension. */
 export function dataFileName(tag: string, format: 'csv' | 'json'): string {
-  return `${tag.replace(/[^\w.-]+/g, '_') || 'chart'}.${format}`;
+  return `${safeFileName(tag, FIGURE_NAME_SIZE)}.${format}`;
 }

@@ -102,7 +102,7 @@ describe('the incident snapshot of the demo KL alert', () => {
     expect(Math.fround(Number(value))).toBe(alert.value);
     expect(value.length).toBeLessThanOrEqual(12);
     // The demo's config.json sets target_kl: the origin names it, as the chart's info tip does.
-    expect(report).toContain('| Threshold | target_kl 0.02 (run config: target_kl) |');
+    expect(report).toContain('| Threshold | target_kl 0.02 (run config: target\\_kl) |');
     const advice = ruleAdvice('kl-above-target', replay.alerts.service.scopeOf('ppo_demo'));
     expect(advice).not.toBe('');
     expect(report).toContain(advice);
@@ -395,7 +395,7 @@ describe('pure parts', () => {
   });
 
   test('text from files is escaped in Markdown and config is bounded', () => {
-    expect(mdText('a|b\n`x`\u001b[2J\u202e')).toBe('a\\|b\\n\\`x\\`\\u001b\\[2J\\u202e');
+    expect(mdText('a|b\n`x`\u001b[2J\u202e')).toBe('a\\|b\\n\\`x\\`\\e\\[2J\\u202e');
     // An id stays copyable: fenced past its own backticks.
     expect(codeSpan('["r`` x","kl-above-target",null]')).toBe('``` ["r`` x","kl-above-target",null] ```');
     expect(codeSpan('["r","non-finite",null]')).toBe('`["r","non-finite",null]`');

@@ -128,8 +128,10 @@ describe('chartCsv and chartJson', () => {
     expect(rows.map((r) => f32(r.value))).toEqual(values);
   });
 
-  test('file names keep the tag readable and safe', () => {
-    expect(dataFileName('train/loss total', 'csv')).toBe('train_loss_total.csv');
-    expect(dataFileName('///', 'json')).toBe('_.json');
+  test('file names keep the tag readable and safe, as the export names its figures', () => {
+    expect(dataFileName('train/loss total', 'csv')).toBe('train__loss total.csv');
+    expect(dataFileName('///', 'json')).toBe('__.json');
+    expect(dataFileName('CON', 'csv')).toBe('CON_.csv');
+    expect(dataFileName('学'.repeat(240), 'json')).toBe(`${'学'.repeat(50)}.json`);
   });
 });
