@@ -9,6 +9,7 @@ import { startServer, type RunningServer } from '../core/server/serve';
 import { newToken } from '../core/server/token';
 import { createSystemSampler } from '../core/system';
 import { keepServingOnEscapedErrors } from './last-resort';
+import { terminalSafe } from './terminal-text';
 import { appVersion, rendererDir } from './paths';
 import { UsageError } from './usage';
 
@@ -93,7 +94,11 @@ export async function serveFolder(
       ...(metrics && MetricsExposition
         ? {
             metrics: {
-              scraper: new MetricsExposition(core, { version: appVersion(), ...metrics.limits }),
+              scraper: new MetricsExposition(core, {
+                version: appVersion(),
+                ...metrics.limits,
+                log: (m) => process.stderr.write(`rlwatch: ${terminalSafe(m)}\n`),
+              }),
               token: metrics.token,
               ...(metrics.bind ? { bind: metrics.bind } : {}),
             },

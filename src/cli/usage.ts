@@ -59,8 +59,8 @@ METRICS (Prometheus /metrics; the page token never opens it):
                                    e.g. for a scraper on the cluster network
   --metrics-max-runs N --metrics-max-tags N
                                    most runs (the most recently active; default 200) and tags per
-                                   run (default 256) exposed; what is cut is counted in
-                                   rlwatch_metrics_dropped_series_total
+                                   run (default 256) exposed; what is cut now is
+                                   rlwatch_metrics_dropped_series (each new cut logged once)
 
 Exit status: 0 ok, 1 export partly failed, 2 bad usage or unreadable path.`;
 

@@ -36,11 +36,35 @@ describe('deploy/', () => {
     expect(rules.status).toBe(0);
   });
 
+  test('promtool: a firing health alert survives a dead agent and resolves when the agent says it cleared', () => {
+    const promtool = requireBinary(PROMTOOL, 'prometheus');
+    const r = check(promtool, ['test', 'rules', join(import.meta.dirname, 'rlwatch-alerts.test.yml')]);
+    expect(r.output).toContain('SUCCESS');
+    expect(r.status).toBe(0);
+  });
+
   test('amtool accepts the Alertmanager example', () => {
     const amtool = requireBinary(AMTOOL, 'prometheus-alertmanager');
     const r = check(amtool, ['check-config', join(DEPLOY, 'alertmanager.yml')]);
     expect(r.output).toContain('SUCCESS');
     expect(r.status).toBe(0);
+  });
+
+  test('amtool: criticals go to the paging receiver, warnings and agent-down to the webhook', () => {
+    const amtool = requireBinary(AMTOOL, 'prometheus-alertmanager');
+    // The receiver is the first line (a warning about --config.file may follow on stderr).
+    const route = (...labels: string[]): string =>
+      check(amtool, [
+        'config',
+        'routes',
+        'test',
+        `--config.file=${join(DEPLOY, 'alertmanager.yml')}`,
+        ...labels,
+      ]).output.split('\n')[0]!;
+    const alert = ['alertname=RlwatchHealthAlert', 'source=rlwatch', 'run=ppo', 'rule=non-finite'];
+    expect(route(...alert, 'severity=critical')).toBe('rlwatch-page');
+    expect(route(...alert, 'severity=warning')).toBe('rlwatch-webhook');
+    expect(route('alertname=RlwatchAgentDown', 'source=rlwatch', 'severity=warning')).toBe('rlwatch-webhook');
   });
 
   test('every rlwatch_* name in deploy/ is a metric the exposition serves', async () => {
@@ -57,7 +81,9 @@ describe('deploy/', () => {
       groups: { rules: { alert: string; expr: string; annotations: Record<string, string> }[] }[];
     };
     const forward = rules.groups[0]!.rules.find((r) => r.alert === 'RlwatchHealthAlert')!;
-    expect(forward.expr).toBe('rlwatch_alert == 1');
+    // rlwatch_alert, or its own firing ALERTS carried over while the agent cannot say (rlwatch-alerts.test.yml).
+    expect(forward.expr).toMatch(/^rlwatch_alert == 1\nor on\(/);
+    expect(forward.expr).toContain('up == 0');
     expect(Object.keys(forward.annotations)).toEqual(
       expect.arrayContaining(['summary', 'run', 'tag', 'message', 'advice', 'threshold']),
     );

@@ -1,29 +1,28 @@
 // Debian's real Prometheus scraping `rlwatch agent` on a live demo run, forwarding the KL alert to a real Alertmanager.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
-import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { parseQueryGpuCsv } from '../../src/core/system/nvidia-csv';
 import { decodeWire } from '../../src/shared/wire-codec';
 import type { AlertChange } from '../../src/shared/domain';
 import { runCli, type CliProcess } from '../e2e/cli-process';
 import { installFakeNvidiaSmi, type FakeNvidiaSmi } from '../core/system/fake-nvidia-smi';
 import { fastRowsFromCapture, readCsv, readXml } from '../core/system/fixtures';
+import { ALERTMANAGER, PROMETHEUS, promQuery, requireBinary, type Daemon } from './daemons';
 import {
-  ALERTMANAGER,
-  freePort,
-  PROMETHEUS,
-  promQuery,
-  requireBinary,
-  startDaemon,
-  type Daemon,
-} from './daemons';
+  DEPLOY,
+  shippedAlertmanagerConfig,
+  type Alertmanager,
+  startAlertmanager,
+  startPrometheus,
+  startWebhook,
+  type Webhook,
+  type WebhookAlert,
+} from './stack';
 
-const DEPLOY = join(import.meta.dirname, '..', '..', 'deploy');
 const METRICS_TOKEN = 'cluster-test-metrics-token-0123';
 /** The demo at 20 steps/s: the KL alert is raised near step 155 (~8 s) and cleared near step 448 (~22 s). */
 const RATE = 20;
@@ -34,12 +33,6 @@ const GPU_CAPTURE = 'linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01.query-gpu.lo
 interface Seen {
   change: AlertChange;
   at: number;
-}
-
-interface WebhookAlert {
-  status: string;
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
 }
 
 describe('Prometheus and Alertmanager on a live rlwatch agent', () => {
@@ -54,9 +47,9 @@ describe('Prometheus and Alertmanager on a live rlwatch agent', () => {
   let agent: CliProcess;
   let socket: WebSocket;
   let prometheus: Daemon;
-  let alertmanager: Daemon;
-  let webhook: Server;
-  const received: WebhookAlert[] = [];
+  let alertmanager: Alertmanager;
+  let webhook: Webhook;
+  const received = (): WebhookAlert[] => webhook.alerts();
   const changes: Seen[] = [];
   let runDir: string;
 
@@ -72,38 +65,12 @@ describe('Prometheus and Alertmanager on a live rlwatch agent', () => {
     });
 
     // The webhook receiver Alertmanager posts to.
-    webhook = createServer((req, res) => {
-      let body = '';
-      req.on('data', (d: Buffer) => (body += d.toString()));
-      req.on('end', () => {
-        received.push(...(JSON.parse(body) as { alerts: WebhookAlert[] }).alerts);
-        res.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((res) => webhook.listen(0, '127.0.0.1', res));
-    const hookPort = (webhook.address() as { port: number }).port;
+    webhook = await startWebhook();
 
-    // deploy/alertmanager.yml as shipped, pointed at the receiver, with short waits.
-    const amDir = tempDir('rlwatch-am-');
-    const am = parseYaml(readFileSync(join(DEPLOY, 'alertmanager.yml'), 'utf8')) as {
-      route: Record<string, unknown>;
-      receivers: { webhook_configs: { url: string }[] }[];
-    };
+    // deploy/alertmanager.yml as shipped, pointed at the receiver, with short waits for warnings.
+    const am = shippedAlertmanagerConfig();
     Object.assign(am.route, { group_wait: '1s', group_interval: '1s' });
-    am.receivers[0]!.webhook_configs[0]!.url = `http://127.0.0.1:${hookPort}/rlwatch`;
-    writeFileSync(join(amDir, 'alertmanager.yml'), toYaml(am));
-    const amPort = await freePort();
-    const alertmanagerUp = startDaemon(
-      ALERTMANAGER,
-      [
-        `--config.file=${join(amDir, 'alertmanager.yml')}`,
-        `--storage.path=${join(amDir, 'data')}`,
-        `--web.listen-address=127.0.0.1:${amPort}`,
-        '--cluster.listen-address=',
-      ],
-      amPort,
-      '/-/ready',
-    );
+    const alertmanagerUp = startAlertmanager(tempDir('rlwatch-am-'), am, webhook);
 
     runDir = tempDir('rlwatch-cluster-run-');
     demo = runCli(['demo', runDir, '--rate', String(RATE), '--steps', String(STEPS)]);
@@ -122,38 +89,12 @@ describe('Prometheus and Alertmanager on a live rlwatch agent', () => {
     });
 
     // deploy/prometheus.yml as shipped, scraping this agent every second with the metrics token.
-    const promDir = tempDir('rlwatch-prom-');
-    writeFileSync(join(promDir, 'token'), METRICS_TOKEN);
-    const prom = parseYaml(readFileSync(join(DEPLOY, 'prometheus.yml'), 'utf8')) as {
-      global: Record<string, string>;
-      rule_files: string[];
-      alerting: { alertmanagers: { static_configs: { targets: string[] }[] }[] };
-      scrape_configs: {
-        authorization: { credentials_file: string };
-        static_configs: { targets: string[] }[];
-      }[];
-    };
-    prom.global = { scrape_interval: '1s', evaluation_interval: '1s' };
-    prom.rule_files = [join(DEPLOY, 'rlwatch-alerts.rules.yml')];
-    prom.alerting.alertmanagers[0]!.static_configs[0]!.targets = [`127.0.0.1:${amPort}`];
-    prom.scrape_configs[0]!.authorization.credentials_file = join(promDir, 'token');
-    prom.scrape_configs[0]!.static_configs[0]!.targets = [`127.0.0.1:${url.port}`];
-    writeFileSync(join(promDir, 'prometheus.yml'), toYaml(prom));
-    const promPort = await freePort();
-    [prometheus, alertmanager] = await Promise.all([
-      startDaemon(
-        PROMETHEUS,
-        [
-          `--config.file=${join(promDir, 'prometheus.yml')}`,
-          `--storage.tsdb.path=${join(promDir, 'data')}`,
-          `--web.listen-address=127.0.0.1:${promPort}`,
-          '--log.level=warn',
-        ],
-        promPort,
-        '/-/ready',
-      ),
-      alertmanagerUp,
-    ]);
+    alertmanager = await alertmanagerUp;
+    prometheus = await startPrometheus(tempDir('rlwatch-prom-'), {
+      targets: [`127.0.0.1:${url.port}`],
+      token: METRICS_TOKEN,
+      alertmanagerPort: alertmanager.port,
+    });
   });
 
   afterAll(async () => {
@@ -162,7 +103,7 @@ describe('Prometheus and Alertmanager on a live rlwatch agent', () => {
     await alertmanager?.stop();
     await agent?.stop();
     await demo?.stop();
-    if (webhook) await new Promise((res) => webhook.close(res));
+    await webhook?.close();
     fake?.cleanup();
     for (const d of temp) rmSync(d, { recursive: true, force: true });
   });
@@ -203,12 +144,12 @@ describe('Prometheus and Alertmanager on a live rlwatch agent', () => {
 
   test('the alert reaches the webhook through Alertmanager with run, tag, message and advice', async () => {
     await expect
-      .poll(() => received.some((a) => a.labels.rule === 'kl-above-target' && a.status === 'firing'), {
+      .poll(() => received().some((a) => a.labels.rule === 'kl-above-target' && a.status === 'firing'), {
         timeout: 30_000,
         interval: 200,
       })
       .toBe(true);
-    const a = received.find((x) => x.labels.rule === 'kl-above-target' && x.status === 'firing')!;
+    const a = received().find((x) => x.labels.rule === 'kl-above-target' && x.status === 'firing')!;
     expect(a.labels).toMatchObject({
       alertname: 'RlwatchHealthAlert',
       run: 'ppo_demo',

@@ -54,7 +54,7 @@ export class AlertMetrics {
     for (const g of [this.alert, this.threshold, this.value, this.info] as Gauge<string>[]) g.reset();
     const active = source.activeAlerts();
     const exposed = active.slice(0, maxSeries);
-    dropped.add('alerts', active.length - exposed.length);
+    for (const a of active.slice(maxSeries)) dropped.add('alerts', describeAlert(a), 1);
     const now = new Set<string>();
     for (const a of exposed) {
       const labels = alertLabels(a);
@@ -110,6 +110,11 @@ function alertLabels(a: AlertInfo): AlertLabels {
     severity: a.severity,
     tag: boundLabel(a.tag ?? ''),
   };
+}
+
+/** An alert as the log names one it left out. */
+function describeAlert(a: AlertInfo): string {
+  return `${a.run}: ${a.rule}${a.tag === null ? '' : ` (${a.tag})`} ${a.severity}`;
 }
 
 function keyOf(l: AlertLabels): string {

@@ -1,7 +1,7 @@
 // The Prometheus exposition of an AppCore: prom-client registries and the per-tag text, refreshed on each scrape.
 
 import { hostname as osHostname } from 'node:os';
-import { Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { AlertMetrics } from './alert-metrics';
 import { DroppedSeries } from './dropped';
 import { boundLabel } from './label-bounds';
@@ -22,6 +22,9 @@ export interface ExpositionOptions {
   hostname?: string;
   version?: string;
   clock?: () => number;
+  /** Where a new cut (runs, tags, alert series left out) is reported once (names as they are: the caller escapes
+   * them for its output); default: not reported. */
+  log?: (message: string) => void;
 }
 
 export const METRICS_DEFAULTS = {
@@ -68,10 +71,12 @@ export class MetricsExposition {
       labelNames: ['version'],
       registers: [this.head],
     }).set({ version: opts.version ?? 'unknown' }, 1);
-    this.dropped = new DroppedSeries(this.head);
+    this.dropped = new DroppedSeries(this.head, opts.log ?? (() => {}));
     this.runs = new RunMetrics(this.registry);
     this.alerts = new AlertMetrics(this.registry);
     this.system = new SystemMetrics(this.registry, boundLabel(opts.hostname ?? osHostname()));
+    // The agent's own process_* and nodejs_* (CPU, memory, open files, event-loop lag, GC), last.
+    collectDefaultMetrics({ register: this.registry });
   }
 
   /** One scrape: every family refreshed from the core's state now, then the text exposition format. */
@@ -88,12 +93,15 @@ export class MetricsExposition {
   }
 
   private refresh(): void {
+    const now = this.clock();
     const runs = this.source.runs();
-    this.runs.refresh(runs, this.source, this.limits, this.dropped);
+    this.dropped.begin();
+    this.runs.refresh(runs, this.source, this.limits, this.dropped, now);
     const open = new Set(runs.map((r) => r.run));
     this.alerts.refresh(this.source, open, this.limits.maxAlertSeries, this.dropped);
+    this.dropped.end();
     const snap = this.source.latestSystemSample();
-    const fresh = snap !== null && this.clock() - snap.t <= this.limits.maxSampleAgeMs;
+    const fresh = snap !== null && now - snap.t <= this.limits.maxSampleAgeMs;
     this.system.refresh(fresh ? snap : null);
   }
 }

@@ -43,10 +43,8 @@ export function pickRuns(runs: readonly RunInfo[], max: number): { kept: RunInfo
   return { kept: byRecent.slice(0, max), dropped: runs.length - max };
 }
 
-/** The tags a scrape exposes for one run: the first `max` in name order (stable from scrape to scrape). */
-export function pickTags(tags: Iterable<string>, max: number): { kept: string[]; dropped: number } {
+/** The tags a scrape exposes for one run: the first `max` in name order (stable from scrape to scrape), and the rest. */
+export function pickTags(tags: Iterable<string>, max: number): { kept: string[]; left: string[] } {
   const all = [...tags].sort();
-  return all.length <= max
-    ? { kept: all, dropped: 0 }
-    : { kept: all.slice(0, max), dropped: all.length - max };
+  return { kept: all.slice(0, max), left: all.slice(max) };
 }

@@ -1,21 +1,12 @@
 // Per run and tag: the last value, step and wall time; per run: freshness, status, progress, ETA, restarts.
 
-import { Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import type { RunInfo } from '../../shared/domain';
+import { RUN_ACTIVITIES, runActivity } from '../../shared/run-status';
 import type { DroppedSeries } from './dropped';
 import { boundLabel, pickRuns, pickTags } from './label-bounds';
 import type { MetricsSource } from './metrics-source';
 import { labelSet, TextGauge } from './text-format';
-
-/** A run's state as one label of a state set (one series per state, 1 for the current one). */
-export const RUN_STATES = ['running', 'stalled', 'finished', 'crashed'] as const;
-export type RunState = (typeof RUN_STATES)[number];
-
-export function runState(r: RunInfo): RunState {
-  if (r.ended === 'crashed') return 'crashed';
-  if (r.ended === 'finished' || r.progress?.fraction === 1) return 'finished';
-  return r.stalled ? 'stalled' : 'running';
-}
 
 export interface RunLimits {
   maxRuns: number;
@@ -34,7 +25,7 @@ export class RunMetrics {
   private readonly status: Gauge<'run' | 'status'>;
   private readonly progress: Gauge<'run'>;
   private readonly eta: Gauge<'run'>;
-  private readonly restarts: Gauge<'run'>;
+  private readonly restarts: Counter<'run'>;
   private readonly runsTotal: Gauge;
 
   constructor(registry: Registry) {
@@ -61,7 +52,7 @@ export class RunMetrics {
     );
     this.status = gauge(
       'rlwatch_run_status',
-      "The run's state: 1 for the current one of running, stalled, finished, crashed.",
+      `The run's state as the dashboard's run list shows it (alerts aside): 1 for the current one of ${RUN_ACTIVITIES.join(', ')}.`,
       ['run', 'status'],
     );
     this.progress = gauge(
@@ -70,9 +61,12 @@ export class RunMetrics {
       ['run'],
     );
     this.eta = gauge('rlwatch_run_eta_seconds', 'Estimated seconds until the run is done.', ['run']);
-    this.restarts = gauge('rlwatch_run_restarts', 'Times a step went back (a restart from a checkpoint).', [
-      'run',
-    ]);
+    this.restarts = new Counter({
+      name: 'rlwatch_run_restarts_total',
+      help: "Times a step went back in the run's files (a restart from a checkpoint), as this agent read them.",
+      labelNames: ['run'],
+      registers: [registry],
+    });
     this.runsTotal = gauge('rlwatch_runs', 'Runs in the watched folder (exposed or not).', []);
   }
 
@@ -81,29 +75,42 @@ export class RunMetrics {
     return [this.scalar, this.step, this.wallTime].map((g) => g.take()).join('\n\n');
   }
 
-  refresh(all: readonly RunInfo[], source: MetricsSource, limits: RunLimits, dropped: DroppedSeries): void {
+  /** `now`: the clock the live/idle window is judged by (the run list's rule). */
+  refresh(
+    all: readonly RunInfo[],
+    source: MetricsSource,
+    limits: RunLimits,
+    dropped: DroppedSeries,
+    now: number,
+  ): void {
     for (const g of [this.scalar, this.step, this.wallTime]) g.reset();
     for (const g of this.perRun()) g.reset();
+    // A counter is set by a reset and one inc: the run's count as its views hold it now.
+    this.restarts.reset();
     this.runsTotal.set(all.length);
     const runs = pickRuns(all, limits.maxRuns);
     if (runs.dropped > 0) {
       const kept = new Set(runs.kept.map((r) => r.run));
-      let series = 0;
-      for (const r of all) if (!kept.has(r.run)) series += r.tags.length * 3 + RUN_SERIES;
-      dropped.add('runs', series);
+      for (const r of all) if (!kept.has(r.run)) dropped.add('runs', r.run, r.tags.length * 3 + RUN_SERIES);
     }
-    for (const r of runs.kept) this.exposeRun(r, source, limits, dropped);
+    for (const r of runs.kept) this.exposeRun(r, source, limits, dropped, now);
   }
 
   private perRun(): Gauge<string>[] {
-    return [this.lastEvent, this.fileWritten, this.status, this.progress, this.eta, this.restarts];
+    return [this.lastEvent, this.fileWritten, this.status, this.progress, this.eta];
   }
 
-  private exposeRun(r: RunInfo, source: MetricsSource, limits: RunLimits, dropped: DroppedSeries): void {
+  private exposeRun(
+    r: RunInfo,
+    source: MetricsSource,
+    limits: RunLimits,
+    dropped: DroppedSeries,
+    now: number,
+  ): void {
     const run = boundLabel(r.run);
     const points = source.lastPoints(r.run);
     const tags = pickTags(points.keys(), limits.maxTagsPerRun);
-    dropped.add('tags', tags.dropped * 3);
+    for (const tag of tags.left) dropped.add('tags', `${r.run}: ${tag}`, 3);
     for (const tag of tags.kept) {
       const p = points.get(tag)!;
       const labels = labelSet(RUN_TAG, [run, boundLabel(tag)]);
@@ -114,13 +121,13 @@ export class RunMetrics {
     }
     if (r.lastEventAt !== null) this.lastEvent.set({ run }, r.lastEventAt / 1000);
     if (r.fileWrittenAt !== null) this.fileWritten.set({ run }, r.fileWrittenAt / 1000);
-    const state = runState(r);
-    for (const s of RUN_STATES) this.status.set({ run, status: s }, s === state ? 1 : 0);
+    const state = runActivity(r, now);
+    for (const s of RUN_ACTIVITIES) this.status.set({ run, status: s }, s === state ? 1 : 0);
     if (r.progress?.fraction != null) this.progress.set({ run }, r.progress.fraction);
     if (r.progress?.etaSeconds != null) this.eta.set({ run }, r.progress.etaSeconds);
-    this.restarts.set({ run }, r.restarts);
+    this.restarts.inc({ run }, r.restarts);
   }
 }
 
-/** Series a run has besides its tags: freshness (2), status (4), progress, ETA, restarts. */
-const RUN_SERIES = 2 + RUN_STATES.length + 3;
+/** Series a run has besides its tags: freshness (2), status (one per state), progress, ETA, restarts. */
+const RUN_SERIES = 2 + RUN_ACTIVITIES.length + 3;

@@ -3,7 +3,8 @@
 // Names are rlwatch_gpu_* in Prometheus units (ratio, bytes, celsius, watts), not DCGM_FI_DEV_*: a node that
 // also runs dcgm-exporter would otherwise get two series of one name from two jobs with different units
 // (DCGM_FI_DEV_FB_USED is MiB, GPU_UTIL percent). The labels are DCGM's (gpu, UUID, device, modelName,
-// pci_bus_id, Hostname), so queries and dashboards join the two with `on(UUID)` or `on(Hostname, gpu)`.
+// pci_bus_id, Hostname), so queries and dashboards join the two with `on(UUID)` (in a container Hostname is the
+// container id by default, not the node: README, "Joining DCGM exporter").
 
 import { Gauge, type Registry } from 'prom-client';
 import type { NvidiaGpu, SystemSnapshot } from '../../shared/system-types';

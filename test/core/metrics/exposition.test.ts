@@ -143,20 +143,67 @@ describe('MetricsExposition', () => {
     );
     expect(value(all, 'rlwatch_run_progress_ratio', { run: 'ppo/seed_1' })).toBe(0.25);
     expect(value(all, 'rlwatch_run_eta_seconds', { run: 'ppo/seed_1' })).toBe(900);
-    expect(value(all, 'rlwatch_run_restarts', { run: 'ppo/seed_1' })).toBe(1);
-    expect(value(all, 'rlwatch_run_status', { run: 'ppo/seed_1', status: 'running' })).toBe(1);
+    expect(value(all, 'rlwatch_run_restarts_total', { run: 'ppo/seed_1' })).toBe(1);
+    expect(value(all, 'rlwatch_run_status', { run: 'ppo/seed_1', status: 'live' })).toBe(1);
     expect(value(all, 'rlwatch_run_status', { run: 'ppo/seed_1', status: 'crashed' })).toBe(0);
     expect(value(all, 'rlwatch_run_status', { run: 'crashed_one', status: 'crashed' })).toBe(1);
     expect(value(all, 'rlwatch_run_progress_ratio', { run: 'crashed_one' })).toBeUndefined();
     expect(value(all, 'rlwatch_runs')).toBe(2);
     expect(value(all, 'rlwatch_build_info', { version: '9.9.9' })).toBe(1);
-    expect(
-      samples(all, 'rlwatch_metrics_dropped_series_total').map((s) => [s.labels.reason, s.value]),
-    ).toEqual([
-      ['runs', 0],
-      ['tags', 0],
-      ['alerts', 0],
+    for (const name of ['rlwatch_metrics_dropped_series', 'rlwatch_metrics_drops_total'])
+      expect(samples(all, name).map((s) => [s.labels.reason, s.value])).toEqual([
+        ['runs', 0],
+        ['tags', 0],
+        ['alerts', 0],
+      ]);
+  });
+
+  test("rlwatch_run_status has the run list's states: a run last written days ago is idle, not running", async () => {
+    const src = new FakeSource();
+    src.addRun('old', { reward: [3, 1, 1] }, { lastEventAt: NOW - 449 * 86_400_000, fileWrittenAt: null });
+    src.addRun('loading', {}, { loaded: false, lastEventAt: null, fileWrittenAt: null });
+    src.addRun(
+      'gone',
+      { reward: [3, 1, 1] },
+      {
+        sources: [{ file: 'a.csv', format: 'csv', records: 3, errors: [], dead: true }],
+      },
+    );
+    // Alerts are series of their own: a run with a critical alert still shows what it is doing.
+    src.addRun('alerting', { reward: [3, 1, 1] }, { worstAlert: 'critical' });
+    const all = await scrape(new MetricsExposition(src, { clock: () => NOW }));
+    const current = (run: string): string[] =>
+      samples(all, 'rlwatch_run_status', { run })
+        .filter((s) => s.value === 1)
+        .map((s) => s.labels.status!);
+    expect(current('old')).toEqual(['idle']);
+    expect(current('loading')).toEqual(['loading']);
+    expect(current('gone')).toEqual(['dead']);
+    expect(current('alerting')).toEqual(['live']);
+    expect(samples(all, 'rlwatch_run_status', { run: 'old' }).map((s) => s.labels.status)).toEqual([
+      'crashed',
+      'stalled',
+      'dead',
+      'finished',
+      'loading',
+      'live',
+      'idle',
     ]);
+  });
+
+  test("the agent's own process_* and nodejs_* metrics; restarts are a counter", async () => {
+    const src = new FakeSource();
+    src.addRun('r', { reward: [3, 1, 1] }, { restarts: 2 });
+    const { body } = await new MetricsExposition(src, { clock: () => NOW }).scrape();
+    const all = parseExposition(body);
+    expect(value(all, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+    expect(value(all, 'process_start_time_seconds')).toBeGreaterThan(0);
+    expect(samples(all, 'process_cpu_seconds_total')).toHaveLength(1);
+    expect(samples(all, 'nodejs_heap_size_used_bytes')).toHaveLength(1);
+    expect(samples(all, 'nodejs_eventloop_lag_seconds')).toHaveLength(1);
+    expect(body).toContain('# TYPE rlwatch_run_restarts_total counter');
+    expect(value(all, 'rlwatch_run_restarts_total', { run: 'r' })).toBe(2);
+    expect(samples(all, 'rlwatch_run_restarts')).toEqual([]);
   });
 
   test('an alert is 1 while active, 0 once cleared, gone with its run; its threshold, value and advice beside it', async () => {
@@ -219,11 +266,13 @@ describe('MetricsExposition', () => {
       alert('new', 'non-finite', 'b'),
       alert('new', 'non-finite', 'c'),
     ];
+    const log: string[] = [];
     const m = new MetricsExposition(src, {
       maxRuns: 1,
       maxTagsPerRun: 2,
       maxAlertSeries: 2,
       clock: () => NOW,
+      log: (line) => log.push(line),
     });
     let all = await scrape(m);
     expect(samples(all, 'rlwatch_scalar').map((s) => `${s.labels.run}/${s.labels.tag}`)).toEqual([
@@ -232,12 +281,33 @@ describe('MetricsExposition', () => {
     ]);
     expect(samples(all, 'rlwatch_run_status', { run: 'old' })).toEqual([]);
     expect(samples(all, 'rlwatch_alert')).toHaveLength(2);
-    // old: 2 tags × 3 series + 9 run series; new: 1 tag × 3; one alert.
-    expect(value(all, 'rlwatch_metrics_dropped_series_total', { reason: 'runs' })).toBe(15);
-    expect(value(all, 'rlwatch_metrics_dropped_series_total', { reason: 'tags' })).toBe(3);
-    expect(value(all, 'rlwatch_metrics_dropped_series_total', { reason: 'alerts' })).toBe(1);
+    // old: 2 tags × 3 series + 12 run series (freshness 2, status 7, progress, ETA, restarts); new: 1 tag × 3; one alert.
+    const dropped = (all: Sample[]): number[] =>
+      ['runs', 'tags', 'alerts'].map((reason) => value(all, 'rlwatch_metrics_dropped_series', { reason })!);
+    const drops = (all: Sample[]): number[] =>
+      ['runs', 'tags', 'alerts'].map((reason) => value(all, 'rlwatch_metrics_drops_total', { reason })!);
+    expect(dropped(all)).toEqual([18, 3, 1]);
+    expect(drops(all)).toEqual([1, 1, 1]);
+    // The same cut scrape after scrape: the gauge says the same, the counter does not move (it no longer
+    // depends on how many scrapers there are), and nothing more is logged.
     all = await scrape(m);
-    expect(value(all, 'rlwatch_metrics_dropped_series_total', { reason: 'tags' })).toBe(6);
+    all = await scrape(m);
+    expect(dropped(all)).toEqual([18, 3, 1]);
+    expect(drops(all)).toEqual([1, 1, 1]);
+    expect(log).toEqual([
+      '/metrics leaves out 1 run (the most recently active are kept; --metrics-max-runs): old',
+      '/metrics leaves out 1 tag (the first per run by name are kept; --metrics-max-tags): new: c',
+      '/metrics leaves out 1 alert series (active ones first): new: non-finite (c) warning',
+    ]);
+    // A new tag past the bound is a new cut: counted and logged once; one that is no longer cut leaves the gauge.
+    src.points.get('new')!.set('d', { count: 1, lastStep: 1, lastWallTime: 1, lastValue: 1 });
+    src.alerts = src.alerts.slice(0, 2);
+    all = await scrape(m);
+    expect(dropped(all)).toEqual([18, 6, 0]);
+    expect(drops(all)).toEqual([1, 2, 1]);
+    expect(log.slice(3)).toEqual([
+      '/metrics leaves out 1 tag (the first per run by name are kept; --metrics-max-tags): new: d',
+    ]);
   });
 
   test('a 10k-tag run costs at most maxTagsPerRun × 3 series', async () => {
@@ -245,9 +315,16 @@ describe('MetricsExposition', () => {
     const tags: Record<string, [number, number, number]> = {};
     for (let i = 0; i < 10_000; i++) tags[`layer_${i}/grad_norm`] = [i, i, i];
     src.addRun('wide', tags);
-    const all = await scrape(new MetricsExposition(src, { clock: () => NOW }));
+    const log: string[] = [];
+    const all = await scrape(new MetricsExposition(src, { clock: () => NOW, log: (l) => log.push(l) }));
     expect(samples(all, 'rlwatch_scalar')).toHaveLength(256);
-    expect(value(all, 'rlwatch_metrics_dropped_series_total', { reason: 'tags' })).toBe((10_000 - 256) * 3);
+    expect(value(all, 'rlwatch_metrics_dropped_series', { reason: 'tags' })).toBe((10_000 - 256) * 3);
+    expect(value(all, 'rlwatch_metrics_drops_total', { reason: 'tags' })).toBe(10_000 - 256);
+    // One line, ten names and the count of the rest (never 9,744 names).
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatch(
+      /^\/metrics leaves out 9744 tags .*: wide: layer_\d+\/grad_norm(, wide: \S+){9}, and 9734 more$/,
+    );
   });
 
   test('long label values are cut but stay distinct; quotes, backslashes and newlines survive', async () => {

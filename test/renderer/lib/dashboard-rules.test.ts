@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import type { RunInfo } from '../../../src/shared/domain';
 import { filterConfig, flattenConfig } from '../../../src/renderer/src/lib/config';
 import { formatAgo, formatDuration } from '../../../src/renderer/src/lib/format';
-import { LIVE_WINDOW_MS, runStatus } from '../../../src/renderer/src/lib/run-status';
+import { LIVE_WINDOW_MS, runStatus } from '../../../src/shared/run-status';
 import { compileFilter, groupTags } from '../../../src/renderer/src/lib/tags';
 
 describe('tag groups', () => {

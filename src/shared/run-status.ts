@@ -1,23 +1,18 @@
-// A run's status for the sidebar dot: worst alert first, then crashed, stalled, dead sources, finished, live, idle.
+// A run's status, one rule for the sidebar dot and /metrics: worst alert first, then crashed, stalled, dead sources, finished, loading, live, idle.
 
-import type { RunInfo } from '../../../shared/domain';
+import type { RunInfo } from './domain';
 
-export type RunStatus =
-  | 'critical'
-  | 'warning'
-  | 'crashed'
-  | 'stalled'
-  | 'dead'
-  | 'finished'
-  | 'live'
-  | 'idle'
-  | 'loading';
+/** What a run is doing, alerts aside (what `rlwatch_run_status` exposes; alerts are series of their own). */
+export const RUN_ACTIVITIES = ['crashed', 'stalled', 'dead', 'finished', 'loading', 'live', 'idle'] as const;
+export type RunActivity = (typeof RUN_ACTIVITIES)[number];
+
+/** The sidebar dot: the worst active alert over the run's activity. */
+export type RunStatus = 'critical' | 'warning' | RunActivity;
 
 /** A run whose newest point or file write is this recent counts as live. */
 export const LIVE_WINDOW_MS = 60_000;
 
-export function runStatus(r: RunInfo, now: number): RunStatus {
-  if (r.worstAlert) return r.worstAlert;
+export function runActivity(r: RunInfo, now: number): RunActivity {
   if (r.ended === 'crashed') return 'crashed';
   if (r.stalled) return 'stalled';
   if (r.sources.length > 0 && r.sources.every((s) => s.dead)) return 'dead';
@@ -25,6 +20,10 @@ export function runStatus(r: RunInfo, now: number): RunStatus {
   if (!r.loaded) return 'loading';
   const last = Math.max(r.lastEventAt ?? 0, r.fileWrittenAt ?? 0);
   return last > 0 && now - last < LIVE_WINDOW_MS ? 'live' : 'idle';
+}
+
+export function runStatus(r: RunInfo, now: number): RunStatus {
+  return r.worstAlert ?? runActivity(r, now);
 }
 
 export const STATUS_LABELS: Record<RunStatus, string> = {

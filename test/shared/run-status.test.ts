@@ -1,8 +1,8 @@
 // The sidebar status rule: a crashed run shows as crashed (below alerts, above stalled, dead, finished, live, idle).
 
 import { describe, expect, test } from 'vitest';
-import { runStatus, STATUS_LABELS } from '../../../src/renderer/src/lib/run-status';
-import type { RunInfo } from '../../../src/shared/domain';
+import { runActivity, runStatus, STATUS_LABELS } from '../../src/shared/run-status';
+import type { RunInfo } from '../../src/shared/domain';
 
 const now = 10_000_000;
 const base: RunInfo = {
@@ -34,5 +34,11 @@ describe('run status of an ended run', () => {
     expect(runStatus({ ...base, ended: 'finished' }, now)).toBe('finished');
     expect(runStatus({ ...base, ended: null }, now)).toBe('live');
     expect(runStatus(base, now)).toBe('live');
+  });
+
+  test('the activity is the status without the alert overlay (what /metrics exposes beside its alert series)', () => {
+    expect(runStatus({ ...base, worstAlert: 'critical' }, now)).toBe('critical');
+    expect(runActivity({ ...base, worstAlert: 'critical' }, now)).toBe('live');
+    expect(runActivity({ ...base, worstAlert: 'warning', ended: 'crashed' }, now)).toBe('crashed');
   });
 });
