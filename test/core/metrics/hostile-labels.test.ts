@@ -27,6 +27,8 @@ function sourceOf(runs: Map<string, string[]>): MetricsSource {
         progress: null,
         restarts: 0,
         stalled: false,
+        loaded: true,
+        sources: [],
       }) as unknown as RunInfo,
   );
   const alerts = [...runs].map(
