@@ -239,7 +239,8 @@ export class RemoteEndpoint {
   private setRuns(runs: readonly RunInfo[]): void {
     this.runList = runs.slice(0, MAX_RUNS).map((r) => renameRun(this.id, r));
     // Past its run budget it is cut, and says so (the endpoint's tooltip).
-    if (runs.length > MAX_RUNS) this.error = `it lists ${runs.length} runs: only the first ${MAX_RUNS} are followed`;
+    if (runs.length > MAX_RUNS)
+      this.error = `it lists ${runs.length} runs: only the first ${MAX_RUNS} are followed`;
     this.kept.retainRuns(new Set(this.runList.map((r) => r.run)));
     this.fillFrom(this.runList);
     this.sink.runsChanged();

@@ -183,9 +183,7 @@ export class RemoteLink {
       this.stopPing();
       this.failWaiting(`${this.url.id}: connection lost`);
       if (this.closed) return;
-      const why =
-        failure ??
-        (code === 1009 ? overSize(this.limits.maxMessageBytes) : `closed (${code})`);
+      const why = failure ?? (code === 1009 ? overSize(this.limits.maxMessageBytes) : `closed (${code})`);
       this.setState(authFailed ? 'auth-failed' : 'disconnected', why);
       this.scheduleRetry();
     });

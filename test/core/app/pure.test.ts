@@ -81,7 +81,13 @@ describe('NotificationLimiter', () => {
     const shown: AppNotification[] = [];
     for (let i = 0; i < 5000; i++) shown.push(...lim.offer(alert({ run: `h:1//run${i}` })));
     // Five (the global budget per minute), not 5,000; the rest are counted, not shown.
-    expect(shown.map((n) => n.run)).toEqual(['h:1//run0', 'h:1//run1', 'h:1//run2', 'h:1//run3', 'h:1//run4']);
+    expect(shown.map((n) => n.run)).toEqual([
+      'h:1//run0',
+      'h:1//run1',
+      'h:1//run2',
+      'h:1//run3',
+      'h:1//run4',
+    ]);
     expect(lim.heldCount()).toBe(4995);
     // The per-run windows have passed but the global minute has not: still nothing.
     now = 30_000;
@@ -113,7 +119,9 @@ describe('NotificationLimiter', () => {
     now = 30_000;
     const [s] = lim.due();
     expect(s).toMatchObject({ title: '1000 more alerts — r' });
-    expect(s!.body).toBe('made-up-0, made-up-1, made-up-2, made-up-3, made-up-4, made-up-5, made-up-6, made-up-7, …');
+    expect(s!.body).toBe(
+      'made-up-0, made-up-1, made-up-2, made-up-3, made-up-4, made-up-5, made-up-6, made-up-7, …',
+    );
   });
 
   test('a quiet run gets its next alert at once', () => {

@@ -44,7 +44,11 @@ afterEach(async () => {
   for (const c of closers.splice(0).reverse()) await c();
 });
 
-function appWith(url: string, limits: Record<string, number>, more: Omit<LinkTuning, 'limits'> = {}): AppCore {
+function appWith(
+  url: string,
+  limits: Record<string, number>,
+  more: Omit<LinkTuning, 'limits'> = {},
+): AppCore {
   const app = new AppCore({
     host: { mode: 'serve', version: 't', allowOpenFolder: false },
     store: openStore({ path: null }),
@@ -166,9 +170,14 @@ describe('a hostile remote endpoint', () => {
     const bigList = (i: number): string =>
       JSON.stringify({
         event: 'runs.changed',
-        payload: [{ ...RUN, run: `r${i}`, tags: Array.from({ length: 200 }, (_, k) => `${k}`.padEnd(4000, 'x')) }],
+        payload: [
+          { ...RUN, run: `r${i}`, tags: Array.from({ length: 200 }, (_, k) => `${k}`.padEnd(4000, 'x')) },
+        ],
       });
     let connection = 0;
+    // The flood starts once the local browser is connected and busy (not reading for a moment).
+    let startFlood!: () => void;
+    const flood = new Promise<void>((r) => (startFlood = r));
     const fake = await fakeEndpoint((ws) => {
       const n = ++connection;
       ws.on('message', (data) => {
@@ -176,8 +185,11 @@ describe('a hostile remote endpoint', () => {
         ws.send(encodeWire({ id, result: { ok: true, value: channel === 'runs.list' ? [RUN] : [] } }));
         if (channel !== 'runs.list') return;
         // The first connection floods run lists as fast as it can; the next sends one message of 3 MB.
-        if (n === 1) for (let i = 0; i < 20; i++) ws.send(bigList(i));
-        else ws.send(JSON.stringify({ event: 'app.notice', payload: { level: 'info', message: 'x'.repeat(3 << 20) } }));
+        if (n === 1) void flood.then(() => Array.from({ length: 20 }, (_, i) => ws.send(bigList(i))));
+        else
+          ws.send(
+            JSON.stringify({ event: 'app.notice', payload: { level: 'info', message: 'x'.repeat(3 << 20) } }),
+          );
       });
     });
     closers.push(fake.close);
@@ -204,6 +216,12 @@ describe('a hostile remote endpoint', () => {
       headers: { Origin: `http://127.0.0.1:${server.port}` },
     });
     await new Promise((r) => local.once('open', r));
+    await waitFor(() => app.remotes.list()[0]?.state === 'connected', 'the remote connected');
+    // A busy page: it reads nothing for a second while the remote floods (20 lists queued for it were 16 MB).
+    const tcp = (local as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+    tcp.pause();
+    setTimeout(() => tcp.resume(), 1000).unref();
+    startFlood();
     let closed = false;
     local.on('close', () => (closed = true));
     let received = 0;
@@ -215,7 +233,10 @@ describe('a hostile remote endpoint', () => {
       if (typeof m.id === 'number') answers.set(m.id, m.result);
     });
     let asked = 0;
-    const ask = setInterval(() => local.send(JSON.stringify({ id: ++asked, channel: 'app.info', args: {} })), 20);
+    const ask = setInterval(
+      () => local.send(JSON.stringify({ id: ++asked, channel: 'app.info', args: {} })),
+      20,
+    );
     closers.push(async () => {
       clearInterval(ask);
       local.terminate();
@@ -223,7 +244,10 @@ describe('a hostile remote endpoint', () => {
 
     await waitFor(() => /budget/.test(app.remotes.list()[0]?.error ?? ''), 'the flooding remote dropped');
     expect(app.remotes.list()[0]!.error).toBe('dropped: it sent over 4 MiB within 60 s (its budget)');
-    await waitFor(() => connection >= 2 && /size limit/.test(app.remotes.list()[0]?.error ?? ''), 'the huge message');
+    await waitFor(
+      () => connection >= 2 && /size limit/.test(app.remotes.list()[0]?.error ?? ''),
+      'the huge message',
+    );
     expect(app.remotes.list()[0]!.error).toBe('dropped: a message over the size limit (1 MiB)');
     clearInterval(ask);
     const last = asked;

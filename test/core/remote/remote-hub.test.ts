@@ -198,7 +198,15 @@ describe('a remote endpoint in the one run list', () => {
     mkdirSync(join(root, 'run2'));
     const w2 = new EventFileWriter(join(root, 'run2'), { wallTime: 1000 });
     for (let i = 0; i < 500; i++)
-      w2.scalars(i, [{ tag: 'loss', value: i === 250 ? 9 : 1 }, { tag: 'reward', value: i }], 'simple', 1000 + i);
+      w2.scalars(
+        i,
+        [
+          { tag: 'loss', value: i === 250 ? 9 : 1 },
+          { tag: 'reward', value: i },
+        ],
+        'simple',
+        1000 + i,
+      );
     w2.close();
     const remote = await endpoint(root);
     const host = `127.0.0.1:${remote.server.port}`;
@@ -218,12 +226,17 @@ describe('a remote endpoint in the one run list', () => {
     await waitFor(() => local.remotes.keptSeries(host) === 3, 'the kept copies of its 3 series');
 
     // run1 grows while followed: its copy grows with the pushed points.
-    const w = new EventFileWriter(join(root, 'run1'), { wallTime: 2000, fileName: 'events.out.tfevents.2000.h.2' });
+    const w = new EventFileWriter(join(root, 'run1'), {
+      wallTime: 2000,
+      fileName: 'events.out.tfevents.2000.h.2',
+    });
     for (let i = 12; i < 20; i++) w.scalars(i, [{ tag: 'approx_kl', value: 0.03 }], 'simple', 2000 + i);
     w.close();
     const appended = (): number =>
       pushes
-        .filter((p) => p.event === 'series.appended' && (p.payload as { run: string }).run === `${host}//run1`)
+        .filter(
+          (p) => p.event === 'series.appended' && (p.payload as { run: string }).run === `${host}//run1`,
+        )
         .reduce((n, p) => n + (p.payload as { steps: Float64Array }).steps.length, 0);
     await waitFor(() => appended() === 8, 'the appended points');
 

@@ -65,7 +65,7 @@ describe('run keys and renaming', () => {
   });
 });
 
-describe('the kept copy of an endpoint's series', () => {
+describe("the kept copy of an endpoint's series", () => {
   const cols = (from: number, n: number, value: (i: number) => number) => ({
     steps: Float64Array.from({ length: n }, (_, i) => from + i),
     wallTimes: Float64Array.from({ length: n }, (_, i) => 1000 + from + i),
@@ -128,7 +128,12 @@ describe('the kept copy of an endpoint's series', () => {
       3, 4, 5, 6,
     ]);
     // A coarser answer for the same view does not replace a finer copy.
-    kept.store({ ...whole('h//b', 10), steps: new Float64Array([0, 9]), wallTimes: new Float64Array(2), values: new Float64Array(2) });
+    kept.store({
+      ...whole('h//b', 10),
+      steps: new Float64Array([0, 9]),
+      wallTimes: new Float64Array(2),
+      values: new Float64Array(2),
+    });
     expect(kept.get('h//b', 't')!.steps.length).toBe(10);
     kept.retainRuns(new Set(['h//c']));
     expect(kept.keys()).toEqual([{ run: 'h//c', tag: 't' }]);
