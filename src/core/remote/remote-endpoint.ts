@@ -76,6 +76,8 @@ export class RemoteEndpoint {
   private readonly keptDetails = new Map<string, RunDetails>();
   private since: number;
   private error: string | null = null;
+  /** Why its run list is cut, while it is. */
+  private cut: string | null = null;
   private dropped = 0;
   private refreshSeq = 0;
 
@@ -113,7 +115,7 @@ export class RemoteEndpoint {
       url: this.url.shown,
       state: this.link.state,
       since: this.since,
-      error: this.error,
+      error: this.error ?? this.cut,
       runs: this.runList.length,
       dropped: this.dropped,
       sessionOnly: this.sessionOnly,
@@ -238,9 +240,9 @@ export class RemoteEndpoint {
 
   private setRuns(runs: readonly RunInfo[]): void {
     this.runList = runs.slice(0, MAX_RUNS).map((r) => renameRun(this.id, r));
-    // Past its run budget it is cut, and says so (the endpoint's tooltip).
-    if (runs.length > MAX_RUNS)
-      this.error = `it lists ${runs.length} runs: only the first ${MAX_RUNS} are followed`;
+    // Past its run budget it is cut, and says so (the endpoint's tooltip) while it lists too many.
+    this.cut =
+      runs.length > MAX_RUNS ? `it lists ${runs.length} runs: only the first ${MAX_RUNS} are followed` : null;
     this.kept.retainRuns(new Set(this.runList.map((r) => r.run)));
     this.fillFrom(this.runList);
     this.sink.runsChanged();

@@ -137,6 +137,24 @@ describe('a hostile remote endpoint', () => {
     });
   });
 
+  test('a remote listing more runs than its budget is cut at 10 000, and says so', async () => {
+    const fake = await fakeEndpoint((ws) => {
+      ws.on('message', (data) => {
+        const { id, channel } = JSON.parse(data.toString()) as { id: number; channel: string };
+        const runs = Array.from({ length: 10_001 }, (_, i) => ({ ...RUN, run: `r${i}`, tags: [] }));
+        ws.send(encodeWire({ id, result: { ok: true, value: channel === 'runs.list' ? runs : [] } }));
+      });
+    });
+    closers.push(fake.close);
+    const app = appWith(`http://127.0.0.1:${fake.port}/?token=tok`, {});
+    await waitFor(() => app.runs().length === 10_000, 'the first 10 000 runs');
+    expect(app.remotes.list()[0]).toMatchObject({
+      state: 'connected',
+      runs: 10_000,
+      error: 'it lists 10001 runs: only the first 10000 are followed',
+    });
+  });
+
   test('a remote that drips its handshake one header line at a time is given up at the deadline, and says so', async () => {
     const sockets: Socket[] = [];
     const drips = createServer((sock) => {
