@@ -24,7 +24,7 @@ import {
 } from '../../shared/remote-shapes';
 import { ApiError, type Result } from '../../shared/result';
 import type { EndpointUrl } from './endpoint-url';
-import { KeptSeries } from './kept-series';
+import { DEFAULT_KEEP, keyOf, KeptSeries, type KeepBounds } from './kept-series';
 import { RemoteLink, type LinkLimits } from './remote-link';
 import type { BackoffOptions } from './backoff';
 import { remoteName, renameAlert, renameAlertChange, renameRun, renameSeries } from './rename';
@@ -44,6 +44,13 @@ export interface EndpointSink {
 export interface LinkTuning {
   limits?: Partial<LinkLimits>;
   backoff?: Partial<BackoffOptions>;
+  /** Bounds of the copy kept of each endpoint's series. */
+  keep?: Partial<KeepBounds>;
+  /** Pause between two background fetches filling that copy (default 50 ms: ≤ 20 small answers a second,
+   * well inside the endpoint's rate budget). */
+  fillGapMs?: number;
+  /** An endpoint's run-list changes reach the app at most once per this many ms (default 1000). */
+  runsEveryMs?: number;
 }
 
 /** A zod schema as this module uses it (core takes zod's schemas from shared, never zod itself). */
@@ -59,10 +66,18 @@ export class RemoteEndpoint {
   private readonly link: RemoteLink;
   private runList: RunInfo[] = [];
   private readonly alertsById = new Map<string, AlertInfo>();
-  private readonly kept = new KeptSeries();
+  private readonly kept: KeptSeries;
+  private readonly keep: KeepBounds;
+  /** Series to fetch (again) in the background for the kept copy, under our keys, in order. */
+  private readonly toFill = new Map<string, { run: string; tag: string }>();
+  private filling = false;
+  private closed = false;
+  private readonly fillGapMs: number;
   private readonly keptDetails = new Map<string, RunDetails>();
   private since: number;
   private error: string | null = null;
+  /** Why its run list is cut, while it is. */
+  private cut: string | null = null;
   private dropped = 0;
   private refreshSeq = 0;
 
@@ -74,6 +89,9 @@ export class RemoteEndpoint {
     tuning: LinkTuning = {},
   ) {
     this.since = clock();
+    this.keep = { ...DEFAULT_KEEP, ...tuning.keep };
+    this.kept = new KeptSeries(this.keep);
+    this.fillGapMs = tuning.fillGapMs ?? 50;
     this.link = new RemoteLink(
       url,
       {
@@ -97,7 +115,7 @@ export class RemoteEndpoint {
       url: this.url.shown,
       state: this.link.state,
       since: this.since,
-      error: this.error,
+      error: this.error ?? this.cut,
       runs: this.runList.length,
       dropped: this.dropped,
       sessionOnly: this.sessionOnly,
@@ -121,13 +139,18 @@ export class RemoteEndpoint {
     const r = await this.ask('series.get', { run: this.nameOf(run), tag, ...q }, seriesWindowShape);
     if (r.ok) {
       const w = renameSeries(this.id, r.value);
-      this.kept.store(w);
+      if (q.xMin === undefined && q.xMax === undefined) this.kept.store(w);
       return w;
     }
-    // The link is down or the endpoint did not answer: its last data, as the renderer last saw it.
-    const kept = r.error.code === 'unavailable' ? this.kept.get(run, tag) : null;
+    // The link is down or the endpoint did not answer: the kept copy of the series, over the asked range.
+    const kept = r.error.code === 'unavailable' ? this.kept.get(run, tag, q) : null;
     if (kept) return kept;
     throw new ApiError(r.error.code, r.error.message);
+  }
+
+  /** Series of it kept for while it is away (for tests and diagnostics). */
+  keptSeries(): number {
+    return this.kept.size;
   }
 
   async details(run: string): Promise<RunDetails> {
@@ -153,6 +176,8 @@ export class RemoteEndpoint {
   }
 
   close(): void {
+    this.closed = true;
+    this.toFill.clear();
     this.link.close();
   }
 
@@ -204,15 +229,67 @@ export class RemoteEndpoint {
     const failed = !runs.ok ? runs.error : !alerts.ok ? alerts.error : null;
     // A refresh cut by the link going down keeps the link's own reason.
     if (failed && this.link.state === 'connected') this.error = `refresh failed: ${failed.message}`;
-    // Deltas sent while it was away are lost: the charts re-query a window.
-    for (const k of this.kept.keys())
+    // Deltas sent while it was away are lost: the charts re-query a window, the kept copies are fetched again.
+    for (const k of this.kept.keys()) {
       this.sink.push('series.reset', { run: k.run, tag: k.tag, reason: 'bulk' });
+      this.wantFill(k.run, k.tag, true);
+    }
     this.sink.stateChanged();
+    void this.fill();
   }
 
   private setRuns(runs: readonly RunInfo[]): void {
     this.runList = runs.slice(0, MAX_RUNS).map((r) => renameRun(this.id, r));
+    // Past its run budget it is cut, and says so (the endpoint's tooltip) while it lists too many.
+    this.cut =
+      runs.length > MAX_RUNS ? `it lists ${runs.length} runs: only the first ${MAX_RUNS} are followed` : null;
+    this.kept.retainRuns(new Set(this.runList.map((r) => r.run)));
+    this.fillFrom(this.runList);
     this.sink.runsChanged();
+    void this.fill();
+  }
+
+  /** Queues the series of these runs the copy has room for, the most recently active runs first. */
+  private fillFrom(runs: readonly RunInfo[]): void {
+    const byActivity = [...runs].sort((a, b) => (b.lastEventAt ?? -1) - (a.lastEventAt ?? -1));
+    for (const r of byActivity) {
+      for (const tag of r.tags) {
+        if (this.toFill.size + this.kept.size >= this.keep.series) return;
+        this.wantFill(r.run, tag, false);
+      }
+    }
+  }
+
+  /** Queues a series for the kept copy: a new one while the copy has room, or `again` (its copy is stale). */
+  private wantFill(run: string, tag: string, again: boolean): void {
+    const key = keyOf(run, tag);
+    if (this.toFill.has(key) || (!again && this.kept.has(run, tag))) return;
+    if (this.toFill.size + this.kept.size >= this.keep.series && !(again && this.kept.has(run, tag))) return;
+    this.toFill.set(key, { run, tag });
+  }
+
+  /** Fetches the queued series one at a time while connected: each a whole-view window of at most the
+   * kept points per series. */
+  private async fill(): Promise<void> {
+    if (this.filling) return;
+    this.filling = true;
+    try {
+      while (!this.closed && this.link.state === 'connected') {
+        const next = this.toFill.entries().next().value;
+        if (next === undefined) break;
+        const [key, { run, tag }] = next;
+        this.toFill.delete(key);
+        const name = remoteName(this.id, run);
+        if (name === null) continue;
+        // At most 4 points per 2 pixels come back (per-pixel min/max over pixels/2 buckets).
+        const pixels = Math.max(1, Math.floor(this.keep.pointsPerSeries / 2));
+        const r = await this.ask('series.get', { run: name, tag, pixels }, seriesWindowShape);
+        if (r.ok && !this.closed) this.kept.store(renameSeries(this.id, r.value));
+        await new Promise((res) => setTimeout(res, this.fillGapMs).unref());
+      }
+    } finally {
+      this.filling = false;
+    }
   }
 
   private keepAlert(a: AlertInfo): void {
@@ -244,13 +321,21 @@ export class RemoteEndpoint {
         const p = seriesDeltaShape.safeParse(payload);
         if (!p.success) break;
         const d = renameSeries(this.id, p.data);
-        this.kept.append(d);
+        if (!this.kept.append(d)) {
+          this.wantFill(d.run, d.tag, true);
+          void this.fill();
+        }
         return this.sink.push('series.appended', d);
       }
       case 'series.reset': {
         const p = seriesResetShape.safeParse(payload);
         if (!p.success) break;
-        return this.sink.push('series.reset', renameSeries(this.id, p.data));
+        const reset = renameSeries(this.id, p.data);
+        if (this.kept.has(reset.run, reset.tag)) {
+          this.wantFill(reset.run, reset.tag, true);
+          void this.fill();
+        }
+        return this.sink.push('series.reset', reset);
       }
       case 'alerts.changed': {
         const p = alertChangeShape.safeParse(payload);

@@ -42,6 +42,10 @@ export function parseSavedRemotes(stored: unknown): string[] {
 
 export class RemoteHub {
   private readonly endpoints = new Map<string, RemoteEndpoint>();
+  /** Run-list changes of endpoints, coalesced: a remote that pushes run lists as fast as it can costs the
+   * local clients one merged list per `runsEveryMs`, never one per push. */
+  private runsTimer: NodeJS.Timeout | null = null;
+  private runsAgain = false;
 
   constructor(private readonly opts: RemoteHubOptions) {}
 
@@ -79,6 +83,11 @@ export class RemoteHub {
 
   list(): EndpointInfo[] {
     return [...this.endpoints.values()].map((e) => e.info());
+  }
+
+  /** Series kept from an endpoint for while it is away (0 for an unknown one). */
+  keptSeries(id: string): number {
+    return this.endpoints.get(id)?.keptSeries() ?? 0;
   }
 
   runs(): RunInfo[] {
@@ -120,6 +129,8 @@ export class RemoteHub {
   }
 
   dispose(): void {
+    if (this.runsTimer) clearTimeout(this.runsTimer);
+    this.runsTimer = null;
     for (const e of this.endpoints.values()) e.close();
     this.endpoints.clear();
   }
@@ -139,11 +150,27 @@ export class RemoteHub {
     // Events of an endpoint that was replaced or removed (late answers) are ignored.
     const live = (): boolean => self.ep !== null && this.endpoints.get(self.ep.id) === self.ep;
     return {
-      runsChanged: () => live() && this.opts.runsChanged(),
+      runsChanged: () => live() && this.runsSoon(),
       push: (event, payload) => live() && this.opts.push(event, payload),
       alertChanged: (c) => live() && this.opts.alertChanged(c),
       stateChanged: () => live() && this.changed(),
     };
+  }
+
+  /** At once when none went out within `runsEveryMs`, else once at its end. */
+  private runsSoon(): void {
+    if (this.runsTimer) {
+      this.runsAgain = true;
+      return;
+    }
+    this.opts.runsChanged();
+    this.runsTimer = setTimeout(() => {
+      this.runsTimer = null;
+      if (!this.runsAgain) return;
+      this.runsAgain = false;
+      this.runsSoon();
+    }, this.opts.tuning?.runsEveryMs ?? 1000);
+    this.runsTimer.unref();
   }
 
   private changed(): void {

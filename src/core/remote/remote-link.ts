@@ -13,9 +13,16 @@ export interface LinkLimits {
   requestTimeoutMs: number;
   /** Requests waiting for an answer; past it new ones fail at once. */
   maxPending: number;
-  /** Largest message accepted from the remote; a bigger one closes the link (it reconnects with backoff). */
+  /** Largest message accepted from the remote; a bigger one closes the link (it reconnects with backoff). Under
+   * serve's 32 MiB per local client, so one remote message forwarded can never drop a local browser. */
   maxMessageBytes: number;
-  /** The opening handshake must finish within this. */
+  /** The remote's budget per `rateWindowMs`: bytes and messages it may send (answers and pushes alike); past
+   * either the link is dropped with the reason shown, and it reconnects with a backoff that keeps growing. */
+  maxBytesPerWindow: number;
+  maxMessagesPerWindow: number;
+  rateWindowMs: number;
+  /** The opening handshake must finish within this: a deadline from the connect, not an idle timeout (a
+   * remote that drips one header line at a time is given up all the same). */
   handshakeTimeoutMs: number;
   /** A ping this often; no pong by the next one and the link is dropped (a half-open connection). */
   pingMs: number;
@@ -24,7 +31,10 @@ export interface LinkLimits {
 export const DEFAULT_LINK_LIMITS: LinkLimits = {
   requestTimeoutMs: 15_000,
   maxPending: 256,
-  maxMessageBytes: 64 * 1024 * 1024,
+  maxMessageBytes: 16 * 1024 * 1024,
+  maxBytesPerWindow: 64 * 1024 * 1024,
+  maxMessagesPerWindow: 20_000,
+  rateWindowMs: 10_000,
   handshakeTimeoutMs: 10_000,
   pingMs: 15_000,
 };
@@ -53,6 +63,13 @@ export class RemoteLink {
   private attempt = 0;
   private retryTimer: NodeJS.Timeout | null = null;
   private pingTimer: NodeJS.Timeout | null = null;
+  /** Resets the backoff once a link has stayed up a while (not on open: a remote dropped for its excess
+   * right after each connect keeps backing off). */
+  private stableTimer: NodeJS.Timeout | null = null;
+  /** The current rate window: when it began, and what the remote sent in it. */
+  private windowStart = 0;
+  private windowBytes = 0;
+  private windowMessages = 0;
   private closed = false;
   private current: EndpointState = 'connecting';
   private readonly limits: LinkLimits;
@@ -80,6 +97,7 @@ export class RemoteLink {
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
+    if (this.stableTimer) clearTimeout(this.stableTimer);
     this.socket?.terminate();
     this.socket = null;
     this.stopPing();
@@ -125,8 +143,17 @@ export class RemoteLink {
       return this.scheduleRetry();
     }
     this.socket = ws;
+    const deadline = setTimeout(() => {
+      failure = `no handshake within ${this.limits.handshakeTimeoutMs} ms`;
+      ws.terminate();
+    }, this.limits.handshakeTimeoutMs);
+    deadline.unref();
     ws.on('open', () => {
-      this.attempt = 0;
+      clearTimeout(deadline);
+      this.stableTimer = setTimeout(() => (this.attempt = 0), this.limits.pingMs);
+      this.stableTimer.unref();
+      this.windowStart = Date.now();
+      this.windowBytes = this.windowMessages = 0;
       this.setState('connected', null);
       this.startPing(ws);
       this.events.opened();
@@ -138,16 +165,25 @@ export class RemoteLink {
       res.resume();
       ws.terminate();
     });
-    ws.on('message', (data, isBinary) => this.onMessage(data, isBinary));
+    ws.on('message', (data, isBinary) => {
+      const over = this.overBudget(rawLength(data));
+      if (over === null) return this.onMessage(data, isBinary);
+      failure ??= over;
+      ws.terminate();
+    });
     ws.on('error', (err) => {
-      failure ??= err.message;
+      const tooBig = (err as { code?: string }).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
+      failure ??= tooBig ? overSize(this.limits.maxMessageBytes) : err.message;
     });
     ws.on('close', (code) => {
+      clearTimeout(deadline);
+      if (this.stableTimer) clearTimeout(this.stableTimer);
+      this.stableTimer = null;
       if (this.socket === ws) this.socket = null;
       this.stopPing();
       this.failWaiting(`${this.url.id}: connection lost`);
       if (this.closed) return;
-      const why = failure ?? (code === 1009 ? 'a message over the size limit' : `closed (${code})`);
+      const why = failure ?? (code === 1009 ? overSize(this.limits.maxMessageBytes) : `closed (${code})`);
       this.setState(authFailed ? 'auth-failed' : 'disconnected', why);
       this.scheduleRetry();
     });
@@ -163,10 +199,26 @@ export class RemoteLink {
       // serve requires Origin = http:// + the Host it is asked for: exactly what a page it served sends.
       origin: this.url.origin,
       maxPayload: this.limits.maxMessageBytes,
-      handshakeTimeout: this.limits.handshakeTimeoutMs,
       perMessageDeflate: false,
       followRedirects: false,
     });
+  }
+
+  /** Counts one message against the remote's budget: null while within it, else why the link is dropped. */
+  private overBudget(bytes: number): string | null {
+    const now = Date.now();
+    if (now - this.windowStart >= this.limits.rateWindowMs) {
+      this.windowStart = now;
+      this.windowBytes = this.windowMessages = 0;
+    }
+    this.windowBytes += bytes;
+    this.windowMessages++;
+    const per = `within ${this.limits.rateWindowMs / 1000} s`;
+    if (this.windowBytes > this.limits.maxBytesPerWindow)
+      return `dropped: it sent over ${mib(this.limits.maxBytesPerWindow)} ${per} (its budget)`;
+    if (this.windowMessages > this.limits.maxMessagesPerWindow)
+      return `dropped: it sent over ${this.limits.maxMessagesPerWindow} messages ${per} (its budget)`;
+    return null;
   }
 
   private onMessage(data: WebSocket.RawData, isBinary: boolean): void {
@@ -227,7 +279,17 @@ export class RemoteLink {
   }
 }
 
-/** A message's text; a Buffer (what ws gives by default) is read in place, not copied first (answers reach 64 MiB). */
+/** A budget in words: MiB, or KiB under one MiB (tests run with small budgets). */
+const mib = (bytes: number): string =>
+  bytes >= 1 << 20 ? `${+(bytes / (1 << 20)).toFixed(2)} MiB` : `${+(bytes / 1024).toFixed(2)} KiB`;
+const overSize = (max: number): string => `dropped: a message over the size limit (${mib(max)})`;
+
+/** A message's size in bytes, whatever form ws gives it in. */
+function rawLength(data: WebSocket.RawData): number {
+  return Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data.byteLength;
+}
+
+/** A message's text; a Buffer (what ws gives by default) is read in place, not copied first (answers reach 16 MiB). */
 function rawText(data: WebSocket.RawData): string {
   if (Buffer.isBuffer(data)) return data.toString('utf8');
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');

@@ -1,7 +1,7 @@
 // The app core's pure parts: notification limiter, tray model, renderer feed, epoch summary, settings parsing.
 
 import { describe, expect, test } from 'vitest';
-import type { AlertInfo, RunInfo, SeriesDelta } from '../../../src/shared/domain';
+import type { AlertInfo, AppNotification, RunInfo, SeriesDelta } from '../../../src/shared/domain';
 import { AppBus } from '../../../src/core/app/bus';
 import { epochSummary } from '../../../src/core/app/epoch-summary';
 import type { KeyNumbers } from '../../../src/core/app/key-numbers';
@@ -73,6 +73,55 @@ describe('NotificationLimiter', () => {
     now = 61_000;
     // A single held alert is shown as itself, not as "1 more".
     expect(lim.due()).toMatchObject([{ title: 'Warning: Run stalled — r', focus: { tag: null } }]);
+  });
+
+  test('over all runs: a few per minute, then one summary "N more alerts" (5,000 runs raising at once)', () => {
+    let now = 0;
+    const lim = new NotificationLimiter({ clock: () => now });
+    const shown: AppNotification[] = [];
+    for (let i = 0; i < 5000; i++) shown.push(...lim.offer(alert({ run: `h:1//run${i}` })));
+    // Five (the global budget per minute), not 5,000; the rest are counted, not shown.
+    expect(shown.map((n) => n.run)).toEqual([
+      'h:1//run0',
+      'h:1//run1',
+      'h:1//run2',
+      'h:1//run3',
+      'h:1//run4',
+    ]);
+    expect(lim.heldCount()).toBe(4995);
+    // The per-run windows have passed but the global minute has not: still nothing.
+    now = 30_000;
+    expect(lim.due()).toEqual([]);
+    now = 60_000;
+    expect(lim.due()).toEqual([
+      {
+        run: 'h:1//run4999',
+        title: '4995 more alerts — 4995 runs',
+        body: 'KL above target',
+        focus: { run: 'h:1//run4999', tag: 'approx_kl', step: 155 },
+      },
+    ]);
+    expect(lim.heldCount()).toBe(0);
+    // The summary counts against the next minute's budget: four more singles, then held again.
+    const next: AppNotification[] = [];
+    for (let i = 0; i < 6; i++) next.push(...lim.offer(alert({ run: `other${i}`, rule: `rule-${i}` })));
+    expect(next).toHaveLength(4);
+    expect(lim.heldCount()).toBe(2);
+    now = 120_000;
+    expect(lim.due()).toMatchObject([{ title: '2 more alerts — 2 runs', body: 'rule-4, rule-5' }]);
+  });
+
+  test('a summary names a few rules, never every rule id a remote made up', () => {
+    let now = 0;
+    const lim = new NotificationLimiter({ clock: () => now });
+    lim.offer(alert());
+    for (let i = 0; i < 1000; i++) lim.offer(alert({ rule: `made-up-${i}` }));
+    now = 30_000;
+    const [s] = lim.due();
+    expect(s).toMatchObject({ title: '1000 more alerts — r' });
+    expect(s!.body).toBe(
+      'made-up-0, made-up-1, made-up-2, made-up-3, made-up-4, made-up-5, made-up-6, made-up-7, …',
+    );
   });
 
   test('a quiet run gets its next alert at once', () => {

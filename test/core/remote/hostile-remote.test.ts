@@ -1,11 +1,16 @@
 // A remote that sends garbage, huge frames or never answers costs the local app nothing: typed errors, bounded waits.
 
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import { AppCore } from '../../../src/core/app/app-core';
 import { createHandlers } from '../../../src/core/app/handlers';
 import { dispatch } from '../../../src/core/api/dispatch';
+import type { LinkTuning } from '../../../src/core/remote/remote-endpoint';
+import { startServer } from '../../../src/core/server/serve';
 import { openStore } from '../../../src/core/store';
 import { encodeWire } from '../../../src/shared/wire-codec';
 import { waitFor } from '../../helpers/wait-for';
@@ -39,12 +44,16 @@ afterEach(async () => {
   for (const c of closers.splice(0).reverse()) await c();
 });
 
-function appWith(url: string, limits: Record<string, number>): AppCore {
+function appWith(
+  url: string,
+  limits: Record<string, number>,
+  more: Omit<LinkTuning, 'limits'> = {},
+): AppCore {
   const app = new AppCore({
     host: { mode: 'serve', version: 't', allowOpenFolder: false },
     store: openStore({ path: null }),
     remotes: [url],
-    remoteTuning: { backoff: { baseMs: 20, maxMs: 100 }, limits },
+    remoteTuning: { backoff: { baseMs: 20, maxMs: 100 }, limits, ...more },
   });
   closers.push(() => app.dispose());
   return app;
@@ -81,7 +90,8 @@ describe('a hostile remote endpoint', () => {
       });
     });
     closers.push(fake.close);
-    const app = appWith(`http://127.0.0.1:${fake.port}/?token=tok`, {});
+    // No background copy of its series here: only the two refresh answers draw garbage.
+    const app = appWith(`http://127.0.0.1:${fake.port}/?token=tok`, {}, { keep: { series: 0 } });
     await waitFor(() => app.runs().length === 1, 'the fake run');
     expect(fake.connections[0]).toEqual({
       origin: `http://127.0.0.1:${fake.port}`,
@@ -125,5 +135,147 @@ describe('a hostile remote endpoint', () => {
       state: 'disconnected',
       error: expect.stringMatching(/size|1009|Max payload/i),
     });
+  });
+
+  test('a remote listing more runs than its budget is cut at 10 000, and says so', async () => {
+    const fake = await fakeEndpoint((ws) => {
+      ws.on('message', (data) => {
+        const { id, channel } = JSON.parse(data.toString()) as { id: number; channel: string };
+        const runs = Array.from({ length: 10_001 }, (_, i) => ({ ...RUN, run: `r${i}`, tags: [] }));
+        ws.send(encodeWire({ id, result: { ok: true, value: channel === 'runs.list' ? runs : [] } }));
+      });
+    });
+    closers.push(fake.close);
+    const app = appWith(`http://127.0.0.1:${fake.port}/?token=tok`, {});
+    await waitFor(() => app.runs().length === 10_000, 'the first 10 000 runs');
+    expect(app.remotes.list()[0]).toMatchObject({
+      state: 'connected',
+      runs: 10_000,
+      error: 'it lists 10001 runs: only the first 10000 are followed',
+    });
+  });
+
+  test('a remote that drips its handshake one header line at a time is given up at the deadline, and says so', async () => {
+    const sockets: Socket[] = [];
+    const drips = createServer((sock) => {
+      sockets.push(sock);
+      sock.on('error', () => {});
+      sock.once('data', () => {
+        sock.write('HTTP/1.1 101 Switching Protocols\r\n');
+        // Each line well inside the handshake limit: an idle timeout would never fire.
+        const t = setInterval(() => sock.write(`X-Drip-${Date.now()}: 1\r\n`), 50);
+        sock.on('close', () => clearInterval(t));
+      });
+    });
+    await new Promise<void>((r) => drips.listen(0, '127.0.0.1', r));
+    closers.push(
+      () =>
+        new Promise((r) => {
+          for (const sock of sockets) sock.destroy();
+          drips.close(() => r());
+        }),
+    );
+    const port = (drips.address() as AddressInfo).port;
+    const app = appWith(`http://127.0.0.1:${port}/?token=tok`, { handshakeTimeoutMs: 400 });
+    await waitFor(() => app.remotes.list()[0]?.state === 'disconnected', 'the dripping handshake given up');
+    expect(app.remotes.list()[0]!.error).toBe('no handshake within 400 ms');
+    // Its connection was closed, not left open.
+    await waitFor(() => sockets[0]!.destroyed, 'the connection closed');
+  });
+
+  test('a remote over its budget (fast or huge messages) is dropped; the local client is answered and stays', async () => {
+    // About 800 KB each: under the 1 MiB message limit, so only the rate budget can stop them.
+    const bigList = (i: number): string =>
+      JSON.stringify({
+        event: 'runs.changed',
+        payload: [
+          { ...RUN, run: `r${i}`, tags: Array.from({ length: 200 }, (_, k) => `${k}`.padEnd(4000, 'x')) },
+        ],
+      });
+    let connection = 0;
+    // The flood starts once the local browser is connected and busy (not reading for a moment).
+    let startFlood!: () => void;
+    const flood = new Promise<void>((r) => (startFlood = r));
+    const fake = await fakeEndpoint((ws) => {
+      const n = ++connection;
+      ws.on('message', (data) => {
+        const { id, channel } = JSON.parse(data.toString()) as { id: number; channel: string };
+        ws.send(encodeWire({ id, result: { ok: true, value: channel === 'runs.list' ? [RUN] : [] } }));
+        if (channel !== 'runs.list') return;
+        // The first connection floods run lists as fast as it can; the next sends one message of 3 MB.
+        if (n === 1) void flood.then(() => Array.from({ length: 20 }, (_, i) => ws.send(bigList(i))));
+        else
+          ws.send(
+            JSON.stringify({ event: 'app.notice', payload: { level: 'info', message: 'x'.repeat(3 << 20) } }),
+          );
+      });
+    });
+    closers.push(fake.close);
+    const app = appWith(
+      `http://127.0.0.1:${fake.port}/?token=tok`,
+      { maxMessageBytes: 1 << 20, maxBytesPerWindow: 4 << 20, rateWindowMs: 60_000 },
+      { runsEveryMs: 500 },
+    );
+    const shown = new Set<string>();
+    app.bus.on('endpoints.changed', (list) => list.forEach((e) => e.error !== null && shown.add(e.error)));
+    const renderer = mkdtempSync(join(tmpdir(), 'rlwatch-renderer-'));
+    writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>rlwatch</title>');
+    const logged: string[] = [];
+    const server = await startServer({
+      bus: app.bus,
+      handlers: createHandlers(app),
+      rendererDir: renderer,
+      token: 'local-token',
+      clientLimits: { maxQueuedBytes: 4 << 20 },
+      log: (m) => logged.push(m),
+    });
+    closers.push(() => server.close());
+
+    // The local browser: connected before the flood, asking all along.
+    const local = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=local-token`, {
+      headers: { Origin: `http://127.0.0.1:${server.port}` },
+    });
+    await new Promise((r) => local.once('open', r));
+    await waitFor(() => app.remotes.list()[0]?.state === 'connected', 'the remote connected');
+    // A busy page: it reads nothing for a second while the remote floods (20 lists queued for it were 16 MB).
+    const tcp = (local as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+    tcp.pause();
+    setTimeout(() => tcp.resume(), 1000).unref();
+    startFlood();
+    let closed = false;
+    local.on('close', () => (closed = true));
+    let received = 0;
+    const answers = new Map<number, unknown>();
+    local.on('message', (data) => {
+      const text = (data as Buffer).toString();
+      received += text.length;
+      const m = JSON.parse(text) as { id?: number; result?: unknown };
+      if (typeof m.id === 'number') answers.set(m.id, m.result);
+    });
+    let asked = 0;
+    const ask = setInterval(
+      () => local.send(JSON.stringify({ id: ++asked, channel: 'app.info', args: {} })),
+      20,
+    );
+    closers.push(async () => {
+      clearInterval(ask);
+      local.terminate();
+    });
+
+    // Every error the endpoint showed (it reconnects within ms, so a poll of the list could miss one).
+    const budget = 'dropped: it sent over 4 MiB within 60 s (its budget)';
+    const size = 'dropped: a message over the size limit (1 MiB)';
+    await waitFor(() => shown.has(budget), 'the flooding remote dropped');
+    await waitFor(() => connection >= 2 && shown.has(size), 'the huge message dropped');
+    clearInterval(ask);
+    const last = asked;
+    await waitFor(() => answers.has(last), 'the local client answered after the flood');
+    // Every request answered, the connection kept, and what the remote pushed reached it coalesced: at most a
+    // few of its ~800 KB lists (20 of them, 16 MB, without the budget).
+    expect([...answers.values()].every((r) => (r as { ok: boolean }).ok)).toBe(true);
+    expect(answers.size).toBe(asked);
+    expect(closed).toBe(false);
+    expect(logged.filter((m) => /dropped a client/.test(m))).toEqual([]);
+    expect(received).toBeLessThan(4 << 20);
   });
 });

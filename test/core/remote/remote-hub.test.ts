@@ -193,6 +193,77 @@ describe('a remote endpoint in the one run list', () => {
     expect(await dispatch(h, 'runs.details', { run: `${host}//run1` })).toMatchObject({ ok: true });
   });
 
+  test('every chart of a lost endpoint still draws: a bounded copy of each series, kept up to date, never loaded by a client', async () => {
+    const root = folderWithRun('remote-kept', 0.01);
+    mkdirSync(join(root, 'run2'));
+    const w2 = new EventFileWriter(join(root, 'run2'), { wallTime: 1000 });
+    for (let i = 0; i < 500; i++)
+      w2.scalars(
+        i,
+        [
+          { tag: 'loss', value: i === 250 ? 9 : 1 },
+          { tag: 'reward', value: i },
+        ],
+        'simple',
+        1000 + i,
+      );
+    w2.close();
+    const remote = await endpoint(root);
+    const host = `127.0.0.1:${remote.server.port}`;
+    cleanups.push(async () => {
+      await remote.server.close();
+      await remote.app.dispose();
+    });
+    const local = new AppCore({
+      host: { mode: 'serve', version: 't', allowOpenFolder: false },
+      store: openStore({ path: null }),
+      remotes: [remote.server.url],
+      remoteTuning: { ...FAST, keep: { pointsPerSeries: 64, series: 8 }, fillGapMs: 5 },
+    });
+    cleanups.push(() => local.dispose());
+    const pushes = pushesOf(local);
+    // Three series, filled in the background: no client asked for any of them.
+    await waitFor(() => local.remotes.keptSeries(host) === 3, 'the kept copies of its 3 series');
+
+    // run1 grows while followed: its copy grows with the pushed points.
+    const w = new EventFileWriter(join(root, 'run1'), {
+      wallTime: 2000,
+      fileName: 'events.out.tfevents.2000.h.2',
+    });
+    for (let i = 12; i < 20; i++) w.scalars(i, [{ tag: 'approx_kl', value: 0.03 }], 'simple', 2000 + i);
+    w.close();
+    const appended = (): number =>
+      pushes
+        .filter(
+          (p) => p.event === 'series.appended' && (p.payload as { run: string }).run === `${host}//run1`,
+        )
+        .reduce((n, p) => n + (p.payload as { steps: Float64Array }).steps.length, 0);
+    await waitFor(() => appended() === 8, 'the appended points');
+
+    await remote.server.close();
+    await remote.app.dispose();
+    await waitFor(() => local.remotes.list()[0]!.state === 'disconnected', 'the endpoint lost');
+    const h = createHandlers(local);
+    const get = async (run: string, tag: string, more = {}): Promise<SeriesWindow> => {
+      const r = await dispatch(h, 'series.get', { run: `${host}//${run}`, tag, pixels: 800, ...more });
+      if (!r.ok) throw new Error(`${run}/${tag}: ${r.error.message}`);
+      return r.value as SeriesWindow;
+    };
+    const kl = await get('run1', 'approx_kl');
+    expect(kl).toMatchObject({ length: 20, downsampled: false });
+    expect(Array.from(kl.steps)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    // 500 points kept as at most 64, the spike still there; a zoomed chart gets the copy's points in its range.
+    const loss = await get('run2', 'loss');
+    expect(loss).toMatchObject({ length: 500, downsampled: true });
+    expect(loss.steps.length).toBeLessThanOrEqual(64);
+    expect(Math.max(...loss.values)).toBe(9);
+    const zoomed = await get('run2', 'reward', { xMin: 100, xMax: 200 });
+    expect(zoomed.steps.length).toBeGreaterThan(2);
+    expect(Array.from(zoomed.steps.slice(1, -1)).every((s) => s >= 100 && s <= 200)).toBe(true);
+    // A series the endpoint never had is still an error, not an empty chart.
+    await expect(get('run2', 'nope')).rejects.toThrow(/not connected/);
+  });
+
   test('a refused token shows as auth-failed; endpoints added through the contract are saved, removed ones forgotten', async () => {
     const remote = await endpoint(folderWithRun('remote-c', 0.01));
     cleanups.push(async () => {

@@ -3,8 +3,9 @@
 import { describe, expect, test } from 'vitest';
 import { backoffDelay } from '../../../src/core/remote/backoff';
 import { parseEndpointUrl } from '../../../src/core/remote/endpoint-url';
+import { KeptSeries } from '../../../src/core/remote/kept-series';
 import { remoteName, renameAlert, renameRun } from '../../../src/core/remote/rename';
-import type { AlertInfo, RunInfo } from '../../../src/shared/domain';
+import type { AlertInfo, RunInfo, SeriesDelta, SeriesWindow } from '../../../src/shared/domain';
 import { remoteRunKey, splitRunKey } from '../../../src/shared/run-key';
 
 describe('endpoint URLs', () => {
@@ -61,5 +62,80 @@ describe('run keys and renaming', () => {
     const renamed = renameAlert('h:1', alert);
     expect(renamed).toMatchObject({ id: 'h:1//[".","kl-above-target","kl"]', run: 'h:1//.' });
     expect(remoteName('h:1', renamed.id)).toBe(alert.id);
+  });
+});
+
+describe("the kept copy of an endpoint's series", () => {
+  const cols = (from: number, n: number, value: (i: number) => number) => ({
+    steps: Float64Array.from({ length: n }, (_, i) => from + i),
+    wallTimes: Float64Array.from({ length: n }, (_, i) => 1000 + from + i),
+    values: Float64Array.from({ length: n }, (_, i) => value(from + i)),
+  });
+  const whole = (run: string, n: number, value = (i: number) => i): SeriesWindow => ({
+    run,
+    tag: 't',
+    ...cols(0, n, value),
+    length: n,
+    inRange: n,
+    downsampled: false,
+    extent: n ? { stepMin: 0, stepMax: n - 1, wallMin: 1000, wallMax: 1000 + n - 1 } : null,
+    restarts: [],
+    sessions: [],
+    untimed: 0,
+  });
+  const delta = (run: string, from: number, n: number, value = (i: number) => i): SeriesDelta => ({
+    run,
+    tag: 't',
+    from,
+    ...cols(from, n, value),
+  });
+
+  test('at most pointsPerSeries points per series (spikes kept), grown by deltas, thinned again past it', () => {
+    const kept = new KeptSeries({ pointsPerSeries: 16, series: 4 });
+    kept.store(whole('h//a', 1000, (i) => (i === 500 ? 99 : 0)));
+    const w = kept.get('h//a', 't')!;
+    expect(w.steps.length).toBeLessThanOrEqual(16);
+    expect(w).toMatchObject({ length: 1000, downsampled: true });
+    expect(Math.max(...w.values)).toBe(99);
+    // A delta continuing the view grows it; one overlapping what is held adds only its new points.
+    kept.store(whole('h//b', 10));
+    expect(kept.append(delta('h//b', 10, 3))).toBe(true);
+    expect(kept.append(delta('h//b', 12, 3))).toBe(true);
+    const grown = kept.get('h//b', 't')!;
+    expect(grown).toMatchObject({ length: 15, downsampled: false });
+    expect(Array.from(grown.steps)).toEqual(Array.from({ length: 15 }, (_, i) => i));
+    expect(grown.extent).toMatchObject({ stepMax: 14, wallMax: 1014 });
+    // Past the bound it is thinned (its length still the remote view's).
+    for (let i = 0; i < 50; i++) kept.append(delta('h//b', 15 + i, 1));
+    expect(kept.get('h//b', 't')!.steps.length).toBeLessThanOrEqual(16);
+    expect(kept.get('h//b', 't')).toMatchObject({ length: 65, downsampled: true });
+    expect(kept.get('h//b', 't')!.steps.at(-1)).toBe(64);
+    // A delta past a gap is refused: the copy needs a fresh window.
+    expect(kept.append(delta('h//b', 2000, 1))).toBe(false);
+  });
+
+  test('at most `series` series: the least recently stored goes; a range is answered from the copy', () => {
+    const kept = new KeptSeries({ pointsPerSeries: 100, series: 2 });
+    kept.store(whole('h//a', 10));
+    kept.store(whole('h//b', 10));
+    kept.store(whole('h//c', 10));
+    expect([kept.size, kept.has('h//a', 't'), kept.has('h//c', 't')]).toEqual([2, false, true]);
+    const range = kept.get('h//b', 't', { xMin: 3, xMax: 5 })!;
+    // The points in range and one neighbour each side, as a live window gives.
+    expect(Array.from(range.steps)).toEqual([2, 3, 4, 5, 6]);
+    expect(range.inRange).toBe(3);
+    expect(Array.from(kept.get('h//b', 't', { xMin: 1004, xMax: 1005, axis: 'wall' })!.steps)).toEqual([
+      3, 4, 5, 6,
+    ]);
+    // A coarser answer for the same view does not replace a finer copy.
+    kept.store({
+      ...whole('h//b', 10),
+      steps: new Float64Array([0, 9]),
+      wallTimes: new Float64Array(2),
+      values: new Float64Array(2),
+    });
+    expect(kept.get('h//b', 't')!.steps.length).toBe(10);
+    kept.retainRuns(new Set(['h//c']));
+    expect(kept.keys()).toEqual([{ run: 'h//c', tag: 't' }]);
   });
 });
