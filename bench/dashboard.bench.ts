@@ -6,7 +6,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../test/e2e/browser';
+import { waitIn } from './lib/page-wait';
 import { serveFolder } from './lib/serve';
+import { median, pct } from './lib/stats';
 import { EventFileWriter } from '../src/core/tfevents/writer';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -22,32 +24,8 @@ const SECONDS_B = Number(process.env.SECONDS_B ?? 15);
 const PROBES_C = Number(process.env.PROBES_C ?? 200);
 const GAP_C_MS = Number(process.env.GAP_C_MS ?? 50);
 
-const pct = (sorted: number[], p: number): number =>
-  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-const median = (xs: number[]): number =>
-  pct(
-    [...xs].sort((a, b) => a - b),
-    50,
-  );
 const ms = (x: number): string => `${x.toFixed(x < 10 ? 1 : 0)} ms`;
 const sleep = (t: number): Promise<void> => new Promise((r) => setTimeout(r, t));
-/**
- * Waits in the page, checking once per animation frame, until `fn(...args)` returns something truthy, and
- * returns it (page.waitForFunction evaluates strings with eval, which the app's CSP forbids).
- */
-async function waitIn<T>(page: Page, fn: string, args: unknown[], timeoutMs: number): Promise<T> {
-  return (await page.evaluate(`new Promise((resolve, reject) => {
-    const f = ${fn};
-    const args = ${JSON.stringify(args)};
-    const stop = setTimeout(() => reject(new Error('timed out waiting in the page')), ${timeoutMs});
-    const tick = () => {
-      let v = false;
-      try { v = f(...args); } catch {}
-      if (v) { clearTimeout(stop); resolve(v); } else requestAnimationFrame(tick);
-    };
-    tick();
-  })`)) as T;
-}
 /** In-page code is passed as text (this project's bench tsconfig has no DOM types): a call expression. */
 const call = (fn: string, ...args: unknown[]): string =>
   `(${fn})(${args.map((a) => JSON.stringify(a)).join(', ')})`;

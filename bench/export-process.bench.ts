@@ -4,11 +4,11 @@
 // INCIDENT_STEPS of the incident run, default 10000; FULL=0 skips the default-export row)
 
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { EventFileWriter } from '../src/core/tfevents/writer';
+import { writeIncidentRun } from './lib/incident-run';
 import { envNumber, logFolder } from './lib/log-folder';
 import { pct } from './lib/stats';
 
@@ -39,38 +39,11 @@ function time(args: (out: string) => string[]): number[] {
   return ms.sort((a, b) => a - b);
 }
 
-/** A run of 40 tags (KL, entropy, reward, loss and 36 others), one event file, KL above target for 1 % of it. */
-function incidentRun(dir: string, steps: number): void {
-  const run = join(dir, 'runs', 'run1');
-  mkdirSync(run, { recursive: true });
-  writeFileSync(join(run, 'config.json'), JSON.stringify({ target_kl: 0.02 }));
-  const tags = [
-    'approx_kl',
-    'entropy',
-    'reward',
-    'loss',
-    ...Array.from({ length: 36 }, (_, i) => `train/m${i}`),
-  ];
-  const klHigh = (s: number): boolean => s > 0.6 * steps && s < 0.61 * steps;
-  const w = new EventFileWriter(run, { wallTime: 1000 });
-  for (let s = 0; s < steps; s++)
-    w.scalars(
-      s,
-      tags.map((tag, k) => ({
-        tag,
-        value: tag === 'approx_kl' ? (klHigh(s) ? 0.05 : 0.01) : Math.sin(s / 100 + k),
-      })),
-      'simple',
-      1000 + s,
-    );
-  w.close();
-}
-
 const folder = logFolder({ runs: 1, stepsPerRun: STEPS, tags: 100, layout: 'per-step' });
 const run100 = join(folder.dir, folder.runs[0]!.name);
 const incident = mkdtempSync(join(tmpdir(), 'rlwatch-bench-export-incident-'));
 try {
-  incidentRun(incident, INCIDENT_STEPS);
+  writeIncidentRun(incident, 40, INCIDENT_STEPS);
   const list = spawnSync(
     process.execPath,
     [CLI, 'export', join(incident, 'runs'), '--incident', 'list', '--json'],

@@ -7,12 +7,13 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { launchChromium } from '../test/e2e/browser';
 import { EventFileWriter } from '../src/core/tfevents/writer';
 import { envNumber } from './lib/log-folder';
 import { serveFolder } from './lib/serve';
-import { pct } from './lib/stats';
+import { median } from './lib/stats';
+import { waitIn } from './lib/page-wait';
 
 const ROOT = join(import.meta.dirname, '..');
 const DATA = join(ROOT, 'bench', '.data');
@@ -35,21 +36,6 @@ const CHARTS_READY = `(n) => {
 const LIST_AND_CHART = `(n) =>
   document.querySelectorAll('[data-run]').length >= n && document.querySelector('figure.chart[data-state="ready"]')
     ? performance.now() : false`;
-
-/** Resolves with `fn(...args)`'s first truthy value, checked once per animation frame (the app's CSP forbids eval). */
-async function waitIn<T>(page: Page, fn: string, args: unknown[], timeoutMs: number): Promise<T> {
-  return (await page.evaluate(`new Promise((resolve, reject) => {
-    const f = ${fn};
-    const args = ${JSON.stringify(args)};
-    const stop = setTimeout(() => reject(new Error('timed out waiting in the page')), ${timeoutMs});
-    const tick = () => {
-      let v = false;
-      try { v = f(...args); } catch {}
-      if (v) { clearTimeout(stop); resolve(v); } else requestAnimationFrame(tick);
-    };
-    tick();
-  })`)) as T;
-}
 
 /** Page milestones: DOMContentLoaded and the script bytes transferred, from the Navigation/Resource Timing entries. */
 const MILESTONES = `(() => {
@@ -100,11 +86,6 @@ function manyRuns(): string {
 }
 
 const fmt = (x: number): string => `${x.toFixed(0)} ms`;
-const median = (xs: number[]): number =>
-  pct(
-    [...xs].sort((a, b) => a - b),
-    50,
-  );
 
 /** Page open → first chart drawn and → every on-screen chart drawn, N loads after one warm-up, on a served folder. */
 async function pageOpen(browser: Browser, label: string, dir: string, key: string): Promise<void> {

@@ -1,13 +1,13 @@
 // Headless incident snapshot of a big run (default 40 tags × 100k steps): replay time, snapshot time and size, peak RSS.
 // Run: npm run bench incident   (env: TAGS, STEPS)
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeIncident } from '../src/core/export/incident';
-import { EventFileWriter } from '../src/core/tfevents/writer';
 import { findIncident, replayAlerts } from '../src/core/watch/replay-incident';
 import { DEFAULT_SETTINGS } from '../src/shared/domain';
+import { writeIncidentRun } from './lib/incident-run';
 import { envNumber, fmtBytes } from './lib/log-folder';
 
 const TAGS = envNumber('TAGS', 40);
@@ -16,31 +16,7 @@ const STEPS = envNumber('STEPS', 100_000);
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'rlwatch-bench-incident-'));
   try {
-    const run = join(dir, 'runs', 'run1');
-    mkdirSync(run, { recursive: true });
-    writeFileSync(join(run, 'config.json'), JSON.stringify({ target_kl: 0.02 }));
-    const tags = [
-      'approx_kl',
-      'entropy',
-      'reward',
-      'loss',
-      ...Array.from({ length: TAGS - 4 }, (_, i) => `train/m${i}`),
-    ];
-    // KL above target for 1% of the run at 60 %: one KL alert.
-    const klHigh = (s: number): boolean => s > 0.6 * STEPS && s < 0.61 * STEPS;
-    const w = new EventFileWriter(run, { wallTime: 1000 });
-    for (let s = 0; s < STEPS; s++) {
-      w.scalars(
-        s,
-        tags.map((tag, k) => ({
-          tag,
-          value: tag === 'approx_kl' ? (klHigh(s) ? 0.05 : 0.01) : Math.sin(s / 100 + k),
-        })),
-        'simple',
-        1000 + s,
-      );
-    }
-    w.close();
+    writeIncidentRun(dir, TAGS, STEPS);
 
     let t = performance.now();
     const replay = await replayAlerts(join(dir, 'runs'), DEFAULT_SETTINGS);

@@ -6,6 +6,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../test/e2e/browser';
+import { waitIn } from './lib/page-wait';
 import { serveFolder } from './lib/serve';
 import { EventFileWriter } from '../src/core/tfevents/writer';
 
@@ -116,19 +117,6 @@ const COUNTS_FN = `() => ({
   collapsedSections: document.querySelectorAll('.section-toggle[aria-expanded="false"]').length,
 })`;
 
-async function waitIn<T>(page: Page, fn: string, timeoutMs: number): Promise<T> {
-  return (await page.evaluate(`new Promise((resolve, reject) => {
-    const f = ${fn};
-    const stop = setTimeout(() => reject(new Error('timed out waiting in the page')), ${timeoutMs});
-    const tick = () => {
-      let v = false;
-      try { v = f(); } catch {}
-      if (v) { clearTimeout(stop); resolve(v); } else requestAnimationFrame(tick);
-    };
-    tick();
-  })`)) as T;
-}
-
 /** Counts the page's series.get requests on the WebSocket (a chart that was never seen asks for none). */
 function countSeriesRequests(page: Page): { n: number } {
   const counter = { n: 0 };
@@ -157,7 +145,7 @@ async function main(): Promise<void> {
       page.on('pageerror', (e) => errors.push(e.message));
       const sent = countSeriesRequests(page);
       await page.goto(url, { waitUntil: 'commit' });
-      const t = await waitIn<number>(page, FIRST_SCREEN_FN, 60_000);
+      const t = await waitIn<number>(page, FIRST_SCREEN_FN, [], 60_000);
       // The first load is a warm-up (the server reads the folder, the browser caches the bundle).
       if (i > 0) times.push(t);
       counts = await page.evaluate(`(${COUNTS_FN})()`);

@@ -21,7 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { readEventFile, type TfEventsReadResult } from '../src/core/tfevents';
 import { ReadPool } from '../src/core/tfevents/read-pool';
 import { DATA_DIR, logFolder, type LogFolder } from './lib/log-folder';
-import { pct } from './lib/stats';
+import { median, pct } from './lib/stats';
 
 const CLI = join(import.meta.dirname, '..', 'out', 'main', 'cli.js');
 const N = Number(process.env.N ?? 7);
@@ -34,11 +34,6 @@ const load = (): string =>
   loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
-const median = (xs: number[]): number =>
-  pct(
-    [...xs].sort((a, b) => a - b),
-    50,
-  );
 const mbps = (bytes: number, ms: number): number => bytes / 1e6 / (ms / 1000);
 
 function eventFiles(f: LogFolder): string[] {

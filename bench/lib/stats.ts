@@ -20,3 +20,11 @@ export function slope(xs: readonly number[], ys: readonly number[]): number {
   }
   return den === 0 ? Number.NaN : num / den;
 }
+
+/** The median of an unsorted sample; NaN when empty. */
+export function median(xs: readonly number[]): number {
+  return pct(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
+}

@@ -13,6 +13,7 @@ import type { LinkTuning } from '../../../src/core/remote/remote-endpoint';
 import { startServer } from '../../../src/core/server/serve';
 import { openStore } from '../../../src/core/store';
 import { encodeWire } from '../../../src/shared/wire-codec';
+import { REMOTE_RUN } from '../../helpers/remote-run';
 import { waitFor } from '../../helpers/wait-for';
 
 /** A fake endpoint: records each connection's Origin and Host, and lets the test decide what it sends. */
@@ -59,26 +60,12 @@ function appWith(
   return app;
 }
 
-const RUN = {
-  run: 'r',
-  sources: [],
-  tags: ['t'],
-  points: 0,
-  lastEventAt: null,
-  fileWrittenAt: null,
-  progress: null,
-  loaded: true,
-  restarts: 0,
-  worstAlert: null,
-  stalled: false,
-};
-
 describe('a hostile remote endpoint', () => {
   test('sends the Origin serve expects; garbage and malformed pushes are counted and dropped', async () => {
     const fake = await fakeEndpoint((ws) => {
       ws.on('message', (data) => {
         const { id, channel } = JSON.parse(data.toString()) as { id: number; channel: string };
-        const value = channel === 'runs.list' ? [RUN] : [];
+        const value = channel === 'runs.list' ? [REMOTE_RUN] : [];
         ws.send(encodeWire({ id, result: { ok: true, value } }));
         ws.send('not json {');
         ws.send(Buffer.from([1, 2, 3]), { binary: true });
@@ -141,7 +128,7 @@ describe('a hostile remote endpoint', () => {
     const fake = await fakeEndpoint((ws) => {
       ws.on('message', (data) => {
         const { id, channel } = JSON.parse(data.toString()) as { id: number; channel: string };
-        const runs = Array.from({ length: 10_001 }, (_, i) => ({ ...RUN, run: `r${i}`, tags: [] }));
+        const runs = Array.from({ length: 10_001 }, (_, i) => ({ ...REMOTE_RUN, run: `r${i}`, tags: [] }));
         ws.send(encodeWire({ id, result: { ok: true, value: channel === 'runs.list' ? runs : [] } }));
       });
     });
@@ -189,7 +176,11 @@ describe('a hostile remote endpoint', () => {
       JSON.stringify({
         event: 'runs.changed',
         payload: [
-          { ...RUN, run: `r${i}`, tags: Array.from({ length: 200 }, (_, k) => `${k}`.padEnd(4000, 'x')) },
+          {
+            ...REMOTE_RUN,
+            run: `r${i}`,
+            tags: Array.from({ length: 200 }, (_, k) => `${k}`.padEnd(4000, 'x')),
+          },
         ],
       });
     let connection = 0;
@@ -200,7 +191,7 @@ describe('a hostile remote endpoint', () => {
       const n = ++connection;
       ws.on('message', (data) => {
         const { id, channel } = JSON.parse(data.toString()) as { id: number; channel: string };
-        ws.send(encodeWire({ id, result: { ok: true, value: channel === 'runs.list' ? [RUN] : [] } }));
+        ws.send(encodeWire({ id, result: { ok: true, value: channel === 'runs.list' ? [REMOTE_RUN] : [] } }));
         if (channel !== 'runs.list') return;
         // The first connection floods run lists as fast as it can; the next sends one message of 3 MB.
         if (n === 1) void flood.then(() => Array.from({ length: 20 }, (_, i) => ws.send(bigList(i))));

@@ -11,21 +11,8 @@ import { dispatch } from '../../../src/core/api/dispatch';
 import { openStore } from '../../../src/core/store';
 import { PUSH_EVENTS } from '../../../src/shared/channels';
 import { encodeWire } from '../../../src/shared/wire-codec';
+import { REMOTE_RUN } from '../../helpers/remote-run';
 import { waitFor } from '../../helpers/wait-for';
-
-const RUN = {
-  run: 'r',
-  sources: [],
-  tags: ['t'],
-  points: 0,
-  lastEventAt: null,
-  fileWrittenAt: null,
-  progress: null,
-  loaded: true,
-  restarts: 0,
-  worstAlert: null,
-  stalled: false,
-};
 
 /** What a broken or hostile remote may send: raw text, any JSON, known events with any payload, stray answers. */
 const message = fc.oneof(
@@ -72,7 +59,7 @@ describe('remote client fuzz', () => {
     wss.on('connection', (ws: WebSocket) => {
       ws.on('message', (data) => {
         const { id, channel } = JSON.parse(data.toString()) as { id: number; channel: string };
-        ws.send(encodeWire({ id, result: { ok: true, value: channel === 'runs.list' ? [RUN] : [] } }));
+        ws.send(encodeWire({ id, result: { ok: true, value: channel === 'runs.list' ? [REMOTE_RUN] : [] } }));
         if (channel !== 'runs.list' || sent) return;
         sent = true;
         for (const m of burst) ws.send(typeof m === 'string' ? m : JSON.stringify(m));
