@@ -56,7 +56,7 @@ const CORE_ORDER = [
   ['health'],
   ['alerts'],
   ['export'], // reads runs whole through inspect's reader, draws with shared/charts; writes outside them
-  ['remote'], // links to other rlwatch endpoints (shared + ws only); composed by app's AppCore, so below it
+  ['remote', 'jobs'], // remote: links to other rlwatch endpoints (shared + ws only); jobs: cross-node grouping and rules (shared only)
   ['app', 'watch'],
   ['metrics'], // the Prometheus exposition of an AppCore's state
   ['server'],

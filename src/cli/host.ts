@@ -12,6 +12,7 @@ import { keepServingOnEscapedErrors } from './last-resort';
 import { terminalSafe } from './terminal-text';
 import { appVersion, rendererDir } from './paths';
 import { UsageError } from './usage';
+import type { JobIdentity } from '../core/app/run-overlay';
 
 /** How long serve waits for the first run before printing its URL anyway. */
 const FIRST_RUN_WAIT_MS = 250;
@@ -42,6 +43,8 @@ export async function serveFolder(
     /** Remote rlwatch endpoints to follow (URL with its token), for this session. */
     remotes?: readonly string[];
     metrics?: MetricsServeOptions;
+    /** The job this folder's runs belong to and this node's name (`--job`, `--node`). */
+    identity?: JobIdentity;
   },
 ): Promise<ServeHost> {
   const token = tokenFromEnv(process.env.RLWATCH_TOKEN) ?? newToken();
@@ -56,6 +59,7 @@ export async function serveFolder(
     store,
     createSampler: () => createSystemSampler(),
     remotes: opts.remotes ?? [],
+    ...(opts.identity ? { identity: opts.identity } : {}),
     // --poll wins for this session without changing the saved setting.
     ...(opts.poll === true ? { usePolling: true } : {}),
   });

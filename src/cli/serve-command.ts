@@ -3,6 +3,7 @@
 import { ApiError } from '../shared/result';
 import { parseEndpointUrl } from '../core/remote/endpoint-url';
 import { serveFolder } from './host';
+import { JOB_FLAGS, jobIdentity } from './job-flags';
 import { METRICS_FLAGS, metricsLine, metricsOptions } from './metrics-flags';
 import { parseFlags, parseNumber, readableFolder, repeatedFlag, untilSignal, UsageError } from './usage';
 
@@ -13,6 +14,7 @@ export async function runServe(args: string[]): Promise<number> {
     poll: { type: 'boolean' },
     remote: { type: 'string', multiple: true },
     ...METRICS_FLAGS,
+    ...JOB_FLAGS,
   });
   if (positionals.length !== 1) throw new UsageError('serve needs exactly one folder: rlwatch serve DIR');
   const dir = await readableFolder(positionals[0]!);
@@ -20,12 +22,14 @@ export async function runServe(args: string[]): Promise<number> {
   const host = values.host as string | undefined;
   const remotes = remoteUrls(repeatedFlag(values, 'remote'), process.env.RLWATCH_REMOTES);
   const metrics = metricsOptions(values);
+  const identity = jobIdentity(values);
   const served = await serveFolder(dir, {
     host,
     port,
     poll: values.poll === true,
     remotes,
     ...(metrics ? { metrics } : {}),
+    ...(identity ? { identity } : {}),
   });
   process.stdout.write(`rlwatch: serving ${dir} at ${served.server.url}\n`);
   for (const r of remotes) process.stdout.write(`rlwatch: following ${parseEndpointUrl(r).shown}\n`);

@@ -10,11 +10,11 @@ export const HELP = `rlwatch — watch RL / RLHF training runs: live charts, sys
 Usage:
   rlwatch open [DIR]               open the desktop app on DIR (the live demo when omitted);
                                    where no window can open, serve the same UI on 127.0.0.1
-  rlwatch serve DIR [--host H] [--port P] [--poll] [--remote URL]... [METRICS]
+  rlwatch serve DIR [--host H] [--port P] [--poll] [--remote URL]... [JOB] [METRICS]
                                    serve the UI for DIR to a browser (127.0.0.1, token in the URL);
                                    --remote (or RLWATCH_REMOTES, space-separated) adds the runs of
                                    another rlwatch at the URL it printed; RLWATCH_TOKEN fixes the token
-  rlwatch agent DIR [--host H] [--port P] [--poll] [METRICS]
+  rlwatch agent DIR [--host H] [--port P] [--poll] [JOB] [METRICS]
                                    serve DIR's API (the same URL and token as serve) and /metrics,
                                    no UI: a node that a remote serve or Prometheus reads
   rlwatch demo [DIR] [--steps N] [--rate HZ] [--serve]
@@ -50,6 +50,13 @@ Usage:
                                    the alert lines of \`rlwatch watch PATH --json\`, or see
                                    \`rlwatch export PATH --incident list\`
   rlwatch --help | --version
+
+JOB (one training job across nodes):
+  --job NAME [--node NAME]         this folder's runs are one node (default: the host name) of job
+                                   NAME; a serve following the agents shows the job as one entry
+                                   with its nodes and alerts when a node falls silent while the
+                                   others move, lags in steps, or leaves its GPUs idle. Without
+                                   --job, one run name on several endpoints started together is a job
 
 METRICS (Prometheus /metrics; the page token never opens it):
   --metrics-token TOKEN            on the main port, with "Authorization: Bearer TOKEN" (16+

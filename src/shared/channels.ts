@@ -19,6 +19,7 @@ export const REQUEST_CHANNELS = [
   'endpoints.list',
   'endpoints.add',
   'endpoints.remove',
+  'jobs.list',
   'export.figure',
   'export.run',
   'dialog.pickFolder',
@@ -36,6 +37,7 @@ export const PUSH_EVENTS = [
   'app.notice',
   'app.notification',
   'endpoints.changed',
+  'jobs.changed',
   'export.progress',
 ] as const;
 

@@ -25,6 +25,7 @@ import type {
 } from './domain';
 import { FIGURE_BOUNDS } from './figure-bounds';
 import type { SystemSnapshot } from './system-types';
+import type { JobInfo } from './job-types';
 
 const runName = z.string().min(1).max(4096);
 const tagName = z.string().min(1).max(4096);
@@ -113,6 +114,8 @@ export const requestSchemas = {
   'endpoints.list': z.strictObject({}),
   'endpoints.add': z.strictObject({ url: z.string().min(1).max(4096) }),
   'endpoints.remove': z.strictObject({ id: z.string().min(1).max(300) }),
+  /** Jobs: runs of several nodes grouped by their agents' `--job` or a shared run name, with cross-node findings. */
+  'jobs.list': z.strictObject({}),
   'export.figure': z.strictObject({
     /** Overlaid runs, in drawing order (run i gets palette colour i). */
     runs: z.array(runName).min(1).max(64),
@@ -159,6 +162,7 @@ export interface RequestResults {
   'endpoints.list': EndpointInfo[];
   'endpoints.add': EndpointInfo;
   'endpoints.remove': null;
+  'jobs.list': JobInfo[];
   'export.figure': ExportedFigure;
   /** Answered once checked and started (a long export never holds a socket client's other requests). */
   'export.run': RunExportStarted;
@@ -180,6 +184,7 @@ export interface PushPayloads {
   'app.notice': AppNotice;
   'app.notification': AppNotification;
   'endpoints.changed': EndpointInfo[];
+  'jobs.changed': JobInfo[];
   'export.progress': ExportProgress;
 }
 

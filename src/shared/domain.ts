@@ -43,6 +43,10 @@ export interface RunInfo {
   /** The remote rlwatch endpoint this run comes from (its host label, `127.0.0.1:7070`); absent for a local run.
    * A remote run's `run` is then its key `HOST//NAME` (shared/run-key.ts). */
   host?: string;
+  /** The job its writer belongs to, as its agent said (`--job NAME`); absent when none was given. */
+  job?: string;
+  /** The node it was written on, as its agent said (`--node`, default the host name); absent without `--job`. */
+  node?: string;
 }
 
 export type RunEnd = 'finished' | 'crashed';

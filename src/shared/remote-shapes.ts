@@ -12,6 +12,7 @@ import type {
   SeriesWindow,
 } from './domain';
 import type { ResultError } from './result';
+import { JOB_NAME_MAX } from './job-types';
 
 /** Any number, NaN and ±Infinity included (alert values and series points may be non-finite). */
 const num = z.custom<number>((v) => typeof v === 'number');
@@ -63,6 +64,8 @@ export const runInfoShape: z.ZodType<RunInfo> = z.object({
   stalled: z.boolean(),
   ended: z.enum(['finished', 'crashed']).nullable().optional(),
   host: z.string().max(300).optional(),
+  job: z.string().max(JOB_NAME_MAX).optional(),
+  node: z.string().max(JOB_NAME_MAX).optional(),
 });
 
 export const runListShape = z.array(runInfoShape).max(100_000);
@@ -181,3 +184,13 @@ export const resultShape: z.ZodType<{ ok: true; value: unknown } | { ok: false; 
       }),
     }),
   ]);
+
+/** What a job needs of an endpoint's system sample: when, and its GPUs' utilisation (the rest is its own window's). */
+export const systemGpuShape = z.object({
+  t: num,
+  gpus: z
+    .array(z.object({ utilizationGpuPct: num.nullable() }))
+    .max(1024)
+    .nullable(),
+  gpusStale: z.boolean().optional(),
+});

@@ -22,6 +22,7 @@ import type { Thresholds } from '../health';
 import { ResilientStore, type JsonValue, type RunView, type Store } from '../store';
 import type { RemoteHub } from '../remote/remote-hub';
 import { createRemotes } from './remotes';
+import { createAppJobs, type AppJobs } from './jobs';
 import type { Workspace } from '../workspace/workspace';
 import { AppBus } from './bus';
 import { AppExports } from './exports';
@@ -38,7 +39,7 @@ import {
   type FolderView,
 } from './settings';
 import { RunMetaRecorder } from './run-meta';
-import { RunOverlay } from './run-overlay';
+import { RunOverlay, type JobIdentity } from './run-overlay';
 import { SystemFeed } from './system-feed';
 import { TagTracker, type LastPoint } from './tag-tracker';
 import { buildTrayModel, type TrayModel } from './tray-model';
@@ -66,6 +67,8 @@ export class AppCore {
   private readonly overlay: RunOverlay;
   private readonly runMeta: RunMetaRecorder;
   private readonly exports: AppExports;
+  /** Runs of several nodes grouped into jobs, and the cross-node rules' alerts. */
+  readonly jobs: AppJobs;
   private tickTimer: NodeJS.Timeout | null = null;
   private disposed = false;
   /** Notices so far, replayed to every client through app.info; `session` ones outlive a folder. */
@@ -87,7 +90,7 @@ export class AppCore {
     this.alertService.onBatch((b) => this.onAlerts(b));
     // The limiter's decisions reach every client too: a browser tab (serve) shows them as Notifications.
     this.alertService.onNotification((n) => this.bus.emit('app.notification', n));
-    this.overlay = new RunOverlay((run) => this.alertService.overlayFor(run));
+    this.overlay = new RunOverlay((run) => this.alertService.overlayFor(run), opts.identity ?? null);
     this.runMeta = new RunMetaRecorder(() => this.store, this.clock);
     this.system = new SystemFeed({
       createSampler: opts.createSampler ?? (() => null),
@@ -122,6 +125,22 @@ export class AppCore {
       session: opts.remotes ?? [],
       warn: (message) => this.notice({ level: 'warning', message }, 'session'),
     });
+    this.jobs = createAppJobs({
+      clock: this.clock,
+      rules: opts.jobRules,
+      everyMs: opts.tickMs,
+      runs: () => this.runs(),
+      remotes: this.remotes,
+      localSample: () => this.system.latest(),
+      jobsChanged: (jobs) => this.bus.emit('jobs.changed', jobs),
+      alertChanged: (c) => {
+        this.bus.emit('alerts.changed', c);
+        this.alertService.notifyExternal(c);
+      },
+    });
+    // Jobs follow the one run list (local and remote) and the endpoints' states.
+    this.bus.on('runs.changed', () => this.jobs.refresh());
+    this.bus.on('endpoints.changed', () => this.jobs.refresh());
     this.exports = new AppExports({
       root: () => this.root,
       workspace: () => this.ws,
@@ -150,6 +169,11 @@ export class AppCore {
 
   get workspace(): Workspace {
     return this.ws;
+  }
+
+  /** The job and node this app's folder belongs to (`--job`, `--node`), null when none was given. */
+  get identity(): JobIdentity | null {
+    return this.opts.identity ?? null;
   }
 
   // --- folder lifecycle ---
@@ -191,6 +215,7 @@ export class AppCore {
     await this.closeFolder();
     await this.folder.dispose();
     this.remotes.dispose();
+    this.jobs.stop();
     this.system.stop();
     this.store.close();
   }
@@ -267,18 +292,21 @@ export class AppCore {
     return w;
   }
 
+  /** This folder's alerts and the job rules' (about `run` when given). */
   alerts(run?: string): AlertInfo[] {
-    return this.alertService.list(run);
+    return [...this.alertService.list(run), ...this.jobs.monitor.alerts(run)];
   }
 
   /** Acknowledges an alert: no more notifications for this incident; persisted with its history row. */
   ack(id: string): AlertInfo {
-    return this.alertService.ack(id);
+    return this.jobs.monitor.owns(id) ? this.jobs.monitor.ack(id) : this.alertService.ack(id);
   }
 
   /** Mutes notifications of this run+rule+tag for `minutes`, across incidents and restarts. */
   snooze(id: string, minutes: number): AlertInfo {
-    return this.alertService.snooze(id, minutes);
+    return this.jobs.monitor.owns(id)
+      ? this.jobs.monitor.snooze(id, minutes)
+      : this.alertService.snooze(id, minutes);
   }
 
   systemHistory(sinceMs?: number): SystemSnapshot[] {
@@ -333,7 +361,7 @@ export class AppCore {
 
   /** The alerts active now, every run's (the machine pseudo-run's included). */
   activeAlerts(): AlertInfo[] {
-    return this.alertService.activeAlerts();
+    return [...this.alertService.activeAlerts(), ...this.jobs.monitor.activeAlerts()];
   }
 
   /** The threshold values the engine applies to `run`. */
@@ -349,10 +377,8 @@ export class AppCore {
   // --- hosts' extras (tray, notifications, focus) ---
 
   trayModel(): TrayModel {
-    return buildTrayModel(
-      this.runs(),
-      [...this.alertService.activeAlerts(), ...this.remotes.activeAlerts()],
-      (run) => this.keys.get(run),
+    return buildTrayModel(this.runs(), [...this.activeAlerts(), ...this.remotes.activeAlerts()], (run) =>
+      this.keys.get(run),
     );
   }
 

@@ -5,6 +5,8 @@ import type { Store } from '../store';
 import type { LinkTuning } from '../remote/remote-endpoint';
 import type { WorkspaceFactory } from './folder-session';
 import type { SamplerLike } from './system-feed';
+import type { JobIdentity } from './run-overlay';
+import type { JobRuleOptions } from '../jobs/job-rules';
 
 export interface HostCapabilities {
   mode: AppInfo['mode'];
@@ -38,6 +40,10 @@ export interface AppCoreOptions {
   remotes?: readonly string[];
   /** Link timeouts and backoff for remote endpoints (tests shorten them). */
   remoteTuning?: LinkTuning;
+  /** The job this folder's runs belong to and this node's name (`agent --job NAME --node N`). */
+  identity?: JobIdentity;
+  /** The cross-node rules' bounds (tests shorten them). */
+  jobRules?: Partial<JobRuleOptions>;
   /** Why the store is not persistent when the host chose that (e.g. no Electron build of SQLite). */
   storeNote?: string | null;
 }

@@ -34,15 +34,19 @@ export function createHandlers(core: AppCore): Handlers {
     },
     'series.get': ({ run, tag, ...q }) =>
       remotes.owns(run) ? remotes.series(run, tag, q) : core.series(run, tag, q),
+    // Job alerts (core's) cite a node's run, which may be a remote one.
     'alerts.list': ({ run }) =>
       run === undefined
         ? [...core.alerts(), ...remotes.alerts()]
         : remotes.owns(run)
-          ? remotes.alerts(run)
+          ? [...remotes.alerts(run), ...core.jobs.monitor.alerts(run)]
           : core.alerts(run),
-    'alerts.ack': ({ id }) => (remotes.owns(id) ? remotes.ack(id) : core.ack(id)),
+    'alerts.ack': ({ id }) =>
+      remotes.owns(id) && !core.jobs.monitor.owns(id) ? remotes.ack(id) : core.ack(id),
     'alerts.snooze': ({ id, minutes }) =>
-      remotes.owns(id) ? remotes.snooze(id, minutes) : core.snooze(id, minutes),
+      remotes.owns(id) && !core.jobs.monitor.owns(id)
+        ? remotes.snooze(id, minutes)
+        : core.snooze(id, minutes),
     'system.history': ({ sinceMs }) => core.systemHistory(sinceMs),
     'settings.get': () => core.getSettings(),
     'settings.set': ({ patch }) => core.setSettings(patch),
@@ -52,6 +56,7 @@ export function createHandlers(core: AppCore): Handlers {
       remotes.remove(id);
       return null;
     },
+    'jobs.list': () => core.jobs.monitor.jobs(),
     'export.figure': (args) => core.exportFigure(args),
     'export.run': (args) => core.exportRun(args),
     'dialog.pickFolder': async () => {

@@ -1,7 +1,13 @@
-// RunInfo's alert overlay (worst alert, stalled) and whether it moved since the last runs.changed the renderer got.
+// What the app adds to a workspace's RunInfo (alert overlay, job identity) and whether it moved since the last push.
 
 import type { RunInfo } from '../../shared/domain';
 import type { AlertOverlay } from '../alerts/alert-service';
+
+/** A node's place in a job, as its agent was told. */
+export interface JobIdentity {
+  job: string;
+  node: string;
+}
 
 const keyOf = (r: RunInfo): string => `${r.worstAlert}|${r.stalled}`;
 
@@ -9,10 +15,14 @@ export class RunOverlay {
   /** Last overlay pushed per run, so runs.changed is re-sent only when an alert changes it. */
   private readonly pushed = new Map<string, string>();
 
-  constructor(private readonly overlayFor: (run: string) => AlertOverlay) {}
+  constructor(
+    private readonly overlayFor: (run: string) => AlertOverlay,
+    /** The job and node this app's folder belongs to (`agent --job`), null when none was given. */
+    private readonly identity: JobIdentity | null = null,
+  ) {}
 
   apply(r: RunInfo): RunInfo {
-    return { ...r, ...this.overlayFor(r.run) };
+    return { ...r, ...this.overlayFor(r.run), ...this.identity };
   }
 
   /** These overlaid runs are what the renderer now has. */

@@ -21,6 +21,7 @@ import {
   seriesDeltaShape,
   seriesResetShape,
   seriesWindowShape,
+  systemGpuShape,
 } from '../../shared/remote-shapes';
 import { ApiError, type Result } from '../../shared/result';
 import type { EndpointUrl } from './endpoint-url';
@@ -80,6 +81,8 @@ export class RemoteEndpoint {
   private cut: string | null = null;
   private dropped = 0;
   private refreshSeq = 0;
+  /** Its newest fresh system sample's GPU utilisations (%) and when we got it (our clock); null before one. */
+  private gpus: { pct: number[]; at: number } | null = null;
 
   constructor(
     readonly url: EndpointUrl,
@@ -146,6 +149,13 @@ export class RemoteEndpoint {
     const kept = r.error.code === 'unavailable' ? this.kept.get(run, tag, q) : null;
     if (kept) return kept;
     throw new ApiError(r.error.code, r.error.message);
+  }
+
+  /** The GPU utilisations (%) of its newest fresh system sample, when one came within `maxAgeMs` while connected;
+   * null otherwise (no GPU, not sampled, stale, away). For the job rules' idle-GPU check. */
+  gpuUtilisation(maxAgeMs: number): number[] | null {
+    if (this.link.state !== 'connected' || this.gpus === null) return null;
+    return this.clock() - this.gpus.at <= maxAgeMs ? this.gpus.pct : null;
   }
 
   /** Series of it kept for while it is away (for tests and diagnostics). */
@@ -353,8 +363,16 @@ export class RemoteEndpoint {
           message: `${this.id}: ${p.data.message}`,
         });
       }
+      case 'system.snapshot': {
+        // Only its GPUs' utilisation is kept (a job's idle-GPU rule); its panel is about its own window, not ours.
+        const p = systemGpuShape.safeParse(payload);
+        if (!p.success) break;
+        const pct = (p.data.gpus ?? []).flatMap((g) => (g.utilizationGpuPct === null ? [] : [g.utilizationGpuPct]));
+        if (p.data.gpusStale !== true) this.gpus = { pct, at: this.clock() };
+        return;
+      }
       default:
-        // Its system samples, load progress and focus requests are about its own window, not ours.
+        // Its load progress and focus requests are about its own window, not ours.
         return;
     }
     this.dropped++;

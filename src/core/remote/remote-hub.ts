@@ -85,6 +85,15 @@ export class RemoteHub {
     return [...this.endpoints.values()].map((e) => e.info());
   }
 
+  /** Whether an endpoint is connected now, and its GPUs' utilisations within `maxAgeMs` (see RemoteEndpoint). */
+  nodeFacts(id: string, maxAgeMs: number): { connected: boolean; gpuUtilisation: number[] | null } {
+    const ep = this.endpoints.get(id);
+    return {
+      connected: ep?.info().state === 'connected',
+      gpuUtilisation: ep?.gpuUtilisation(maxAgeMs) ?? null,
+    };
+  }
+
   /** Series kept from an endpoint for while it is away (0 for an unknown one). */
   keptSeries(id: string): number {
     return this.endpoints.get(id)?.keptSeries() ?? 0;

@@ -77,6 +77,7 @@ describe('every channel through dispatch', () => {
         // Port 1 refuses: the endpoint is listed as disconnected, never an error of the app.
         'endpoints.add': { url: 'http://127.0.0.1:1/?token=abc' },
         'endpoints.remove': { id: '127.0.0.1:1' },
+        'jobs.list': {},
         'export.figure': figureArgs(),
         'export.run': { runs: ['run1'], folder: join(tmp, 'all-channels-export') },
         'dialog.pickFolder': {},
@@ -91,6 +92,8 @@ describe('every channel through dispatch', () => {
       expect(results['app.info']).toMatchObject({ mode: 'electron', root, canChooseFolder: true });
       expect(results['runs.list']).toMatchObject([{ run: 'run1', worstAlert: 'warning' }]);
       expect(results['runs.chooseFolder']).toBe(null);
+      // One local run and no endpoint: no job.
+      expect(results['jobs.list']).toEqual([]);
       expect(results['runs.recent']).toMatchObject([{ path: root }]);
       expect(results['runs.details']).toMatchObject({ run: 'run1', config: { target_kl: 0.02 } });
       expect(results['alerts.ack']).toMatchObject({ id, acknowledged: true });
