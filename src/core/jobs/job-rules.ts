@@ -2,6 +2,7 @@
 
 import type { JobNode, JobNodeState, JobRule } from '../../shared/job-types';
 import type { Severity } from '../../shared/domain';
+import { formatDuration } from '../../shared/charts/axis';
 import { lastWriteOf, type JobGroup, type JobMember } from './job-grouping';
 
 export interface JobRuleOptions {
@@ -70,10 +71,7 @@ const loggingInterval = (m: JobMember): number | null => {
   return s && s.points > 1 ? (s.endStep - s.startStep) / (s.points - 1) : null;
 };
 
-const seconds = (ms: number): string => {
-  const s = Math.round(ms / 1000);
-  return s < 120 ? `${s} s` : s < 7200 ? `${Math.round(s / 60)} min` : `${(s / 3600).toFixed(1)} h`;
-};
+const seconds = (ms: number): string => formatDuration(Math.round(ms / 1000));
 
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 

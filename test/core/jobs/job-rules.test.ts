@@ -1,0 +1,299 @@
+// Jobs: grouping runs of several endpoints, the cross-node rules (silent node, step skew, idle GPUs) and their alerts.
+
+import { describe, expect, test } from 'vitest';
+import type { AlertChange, RunInfo } from '../../../src/shared/domain';
+import type { JobInfo } from '../../../src/shared/job-types';
+import { groupJobs, STARTED_TOGETHER_MS } from '../../../src/core/jobs/job-grouping';
+import { JobMonitor } from '../../../src/core/jobs/job-monitor';
+import { DEFAULT_JOB_RULES, meanGpuUtilisation, type NodeFacts } from '../../../src/core/jobs/job-rules';
+
+const T0 = 1_790_000_000_000;
+
+/** A run of `host` (null: local) at `step`, last written at `lastMs`, its session begun at `startMs`. */
+function run(
+  host: string | null,
+  name: string,
+  o: {
+    step?: number;
+    lastMs?: number;
+    startMs?: number;
+    job?: string;
+    node?: string;
+    ended?: 'finished';
+    points?: number;
+  },
+): RunInfo {
+  const step = o.step ?? 100;
+  return {
+    run: host === null ? name : `${host}//${name}`,
+    sources: [],
+    tags: ['reward'],
+    points: o.points ?? step + 1,
+    lastEventAt: o.lastMs ?? T0,
+    fileWrittenAt: o.lastMs ?? T0,
+    progress: null,
+    loaded: true,
+    restarts: 0,
+    sessions: [
+      {
+        index: 1,
+        startStep: 0,
+        endStep: step,
+        startWall: (o.startMs ?? T0 - 600_000) / 1000,
+        endWall: (o.lastMs ?? T0) / 1000,
+        points: o.points ?? step + 1,
+      },
+    ],
+    worstAlert: null,
+    stalled: false,
+    ...(o.ended ? { ended: o.ended } : {}),
+    ...(host !== null ? { host } : {}),
+    ...(o.job !== undefined ? { job: o.job, node: o.node ?? host ?? 'local' } : {}),
+  };
+}
+
+const up: NodeFacts = { connected: true, gpuUtilPct: null };
+
+function monitor(now: { t: number }, facts: (host: string | null) => NodeFacts = () => up) {
+  const changes: AlertChange[] = [];
+  const shown: JobInfo[][] = [];
+  const m = new JobMonitor({
+    clock: () => now.t,
+    rules: { idleForMs: 30_000 },
+    jobsChanged: (j) => shown.push(j),
+    alertChanged: (c) => changes.push(c),
+  });
+  return { m, changes, shown, update: (runs: RunInfo[]) => m.update(runs, (x) => facts(x.host)) };
+}
+
+describe('grouping runs into jobs', () => {
+  test('an explicit --job groups its nodes across endpoints, one run per node (its newest)', () => {
+    const jobs = groupJobs([
+      run('10.0.0.1:7070', 'grpo', { job: 'grpo-3n', node: 'a' }),
+      run('10.0.0.2:7070', 'grpo', { job: 'grpo-3n', node: 'b' }),
+      run('10.0.0.2:7070', 'old', { job: 'grpo-3n', node: 'b', lastMs: T0 - 86_400_000 }),
+      run('10.0.0.3:7070', 'grpo', { job: 'grpo-3n', node: 'c' }),
+      run('10.0.0.3:7070', 'other', {}),
+    ]);
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]!.name).toBe('grpo-3n');
+    expect(jobs[0]!.grouping).toBe('named');
+    expect(jobs[0]!.members.map((m) => [m.node, m.run.run])).toEqual([
+      ['a', '10.0.0.1:7070//grpo'],
+      ['b', '10.0.0.2:7070//grpo'],
+      ['c', '10.0.0.3:7070//grpo'],
+    ]);
+  });
+
+  test('a named job of one node is still a job (its agent said so)', () => {
+    expect(groupJobs([run(null, 'grpo', { job: 'solo', node: 'here' })]).map((j) => j.name)).toEqual([
+      'solo',
+    ]);
+  });
+
+  test('the same run name on several endpoints started together is a job; apart in time, or on one endpoint, it is not', () => {
+    const together = groupJobs([
+      run('h1:1', 'ppo', { startMs: T0 - 600_000 }),
+      run('h2:1', 'ppo', { startMs: T0 - 590_000 }),
+      run(null, 'ppo', { startMs: T0 - 580_000 }),
+    ]);
+    expect(together.map((j) => [j.name, j.grouping, j.members.length])).toEqual([['ppo', 'run-name', 3]]);
+    expect(together[0]!.members.map((m) => m.node)).toEqual(['h1:1', 'h2:1', 'this machine']);
+
+    const apart = groupJobs([
+      run('h1:1', 'ppo', { startMs: T0 - 2 * STARTED_TOGETHER_MS }),
+      run('h2:1', 'ppo', { startMs: T0 }),
+    ]);
+    expect(apart).toEqual([]);
+    expect(groupJobs([run('h1:1', 'ppo', {})])).toEqual([]);
+  });
+
+  test('two endpoints giving the same node name stay two nodes, told apart by their endpoint', () => {
+    const [job] = groupJobs([
+      run('h1:1', 'x', { job: 'j', node: 'gpu-node' }),
+      run('h2:1', 'x', { job: 'j', node: 'gpu-node' }),
+    ]);
+    expect(job!.members.map((m) => m.node)).toEqual(['gpu-node (h1:1)', 'gpu-node (h2:1)']);
+  });
+});
+
+describe('cross-node rules', () => {
+  const three = (o: { cLast?: number; cStep?: number; aStep?: number }, t: number): RunInfo[] => [
+    run('a:1', 'grpo', { job: 'j', node: 'a', lastMs: t, step: o.aStep ?? 1500 }),
+    run('b:1', 'grpo', { job: 'j', node: 'b', lastMs: t, step: o.aStep ?? 1500 }),
+    run('c:1', 'grpo', { job: 'j', node: 'c', lastMs: o.cLast ?? t, step: o.cStep ?? 1500 }),
+  ];
+
+  test('a node silent while the others move raises one critical naming it, cleared when it writes again', () => {
+    const now = { t: T0 };
+    const { m, changes, update } = monitor(now);
+    update(three({}, now.t));
+    expect(changes).toEqual([]);
+    const frozeAt = now.t;
+    now.t += DEFAULT_JOB_RULES.silentAfterMs + 10_000;
+    update(three({ cLast: frozeAt, cStep: 1200, aStep: 1510 }, now.t));
+    expect(changes.map((c) => [c.kind, c.alert.rule, c.alert.severity, c.alert.run])).toEqual([
+      ['raised', 'job-node-silent', 'critical', 'c:1//grpo'],
+    ]);
+    const alert = changes[0]!.alert;
+    expect(alert.message).toContain(
+      'Node c of job j has written nothing for 2m 10s while 2 other nodes kept writing',
+    );
+    expect(alert.message).toContain('step 1200, the others at 1510');
+    expect(alert.value).toBe(130);
+    expect(alert.advice).toMatch(/py-spy/);
+    const job = m.jobs()[0]!;
+    expect(job.nodes.map((n) => [n.node, n.state, n.worstAlert])).toEqual([
+      ['a', 'moving', null],
+      ['b', 'moving', null],
+      ['c', 'silent', 'critical'],
+    ]);
+    expect(job.worstAlert).toBe('critical');
+    // The silent node is not also called a straggler (its skew is the silence's consequence).
+    now.t += 5000;
+    update(three({ cLast: frozeAt, cStep: 1200, aStep: 1515 }, now.t));
+    expect(changes).toHaveLength(1);
+    // It writes again, still 300 steps behind: the silence clears and it is now a straggler.
+    update(three({ cStep: 1201, aStep: 1515 }, now.t));
+    expect(changes.slice(1).map((c) => [c.kind, c.alert.rule])).toEqual([
+      ['raised', 'job-step-skew'],
+      ['cleared', 'job-node-silent'],
+    ]);
+    expect(m.activeAlerts().map((a) => a.rule)).toEqual(['job-step-skew']);
+    // Caught up: nothing open.
+    update(three({ cStep: 1515, aStep: 1515 }, now.t));
+    expect(m.activeAlerts()).toEqual([]);
+    expect(m.alerts().map((a) => [a.rule, a.active])).toEqual([
+      ['job-step-skew', false],
+      ['job-node-silent', false],
+    ]);
+  });
+
+  test('every node quiet is no job finding (the run-level stall rule speaks); a node that finished is never silent', () => {
+    const now = { t: T0 };
+    const { m, changes, update } = monitor(now);
+    now.t += 10 * DEFAULT_JOB_RULES.silentAfterMs;
+    update(three({}, T0));
+    expect(changes).toEqual([]);
+    expect(m.jobs()[0]!.nodes.map((n) => n.state)).toEqual(['quiet', 'quiet', 'quiet']);
+    update([
+      run('a:1', 'grpo', { job: 'j', node: 'a', lastMs: now.t }),
+      run('b:1', 'grpo', { job: 'j', node: 'b', lastMs: T0, ended: 'finished' }),
+    ]);
+    expect(changes).toEqual([]);
+    expect(m.jobs()[0]!.nodes.map((n) => n.state)).toEqual(['moving', 'finished']);
+  });
+
+  test('a raised silent node stays silent when the others stop too: no resolve while nothing moved', () => {
+    const now = { t: T0 };
+    const { changes, update } = monitor(now);
+    now.t += DEFAULT_JOB_RULES.silentAfterMs + 1000;
+    update(three({ cLast: T0 }, now.t));
+    const othersLast = now.t;
+    now.t += 10 * DEFAULT_JOB_RULES.silentAfterMs;
+    update(three({ cLast: T0 }, othersLast));
+    expect(changes.map((c) => c.kind)).toEqual(['raised']);
+  });
+
+  test('step skew past max(50, 10 % of the lead, 3 logging intervals) flags the straggler; it clears within half the bound', () => {
+    const now = { t: T0 };
+    const { m, changes, update } = monitor(now);
+    // Lead 1000: bound 100. 90 behind is fine, 150 behind is a straggler.
+    update(three({ cStep: 910, aStep: 1000 }, now.t));
+    expect(changes).toEqual([]);
+    update(three({ cStep: 850, aStep: 1000 }, now.t));
+    expect(changes.map((c) => [c.kind, c.alert.rule, c.alert.severity, c.alert.value])).toEqual([
+      ['raised', 'job-step-skew', 'warning', 150],
+    ]);
+    expect(changes[0]!.alert.message).toBe(
+      'Node c of job j is 150 steps behind the lead (step 850 against 1000; bound 100).',
+    );
+    expect(m.jobs()[0]!.nodes[2]!.state).toBe('straggler');
+    // 80 behind: within the bound but not within half of it: still a straggler (no flapping at the edge).
+    update(three({ cStep: 920, aStep: 1000 }, now.t));
+    expect(changes).toHaveLength(1);
+    update(three({ cStep: 960, aStep: 1000 }, now.t));
+    expect(changes.map((c) => c.kind)).toEqual(['raised', 'cleared']);
+  });
+
+  test('a coarse logging interval widens the skew bound (a node logging every 100 steps is not a straggler)', () => {
+    const now = { t: T0 };
+    const { changes, update } = monitor(now);
+    update([
+      run('a:1', 'x', { job: 'j', node: 'a', step: 1000, points: 11 }),
+      run('b:1', 'x', { job: 'j', node: 'b', step: 800, points: 9 }),
+    ]);
+    expect(changes).toEqual([]);
+    update([
+      run('a:1', 'x', { job: 'j', node: 'a', step: 1000, points: 11 }),
+      run('b:1', 'x', { job: 'j', node: 'b', step: 600, points: 7 }),
+    ]);
+    expect(changes.map((c) => c.alert.rule)).toEqual(['job-step-skew']);
+  });
+
+  test('idle GPUs on one node while the others work, held for idleForMs, raise a warning; it clears when they work', () => {
+    const now = { t: T0 };
+    const gpu = new Map<string | null, number | null>([
+      ['a:1', 95],
+      ['b:1', 90],
+      ['c:1', 2],
+    ]);
+    const { m, changes, update } = monitor(now, (h) => ({ connected: true, gpuUtilPct: gpu.get(h) ?? null }));
+    update(three({}, now.t));
+    now.t += 20_000;
+    update(three({}, now.t));
+    expect(changes).toEqual([]);
+    now.t += 15_000;
+    update(three({}, now.t));
+    expect(changes.map((c) => [c.alert.rule, c.alert.severity, c.alert.value, c.alert.run])).toEqual([
+      ['job-node-gpus-idle', 'warning', 2, 'c:1//grpo'],
+    ]);
+    expect(changes[0]!.alert.message).toBe(
+      "Node c of job j: its GPUs are at 2 % for 35s while the other nodes' average 93 %.",
+    );
+    expect(m.jobs()[0]!.nodes.map((n) => n.gpuUtilPct)).toEqual([95, 90, 2]);
+    gpu.set('c:1', 80);
+    update(three({}, now.t));
+    expect(changes.map((c) => c.kind)).toEqual(['raised', 'cleared']);
+  });
+
+  test('all GPUs idle together is no finding (nothing to compare against)', () => {
+    const now = { t: T0 };
+    const { changes, update } = monitor(now, () => ({ connected: true, gpuUtilPct: 1 }));
+    for (let i = 0; i < 5; i++) {
+      update(three({}, now.t));
+      now.t += 30_000;
+    }
+    expect(changes).toEqual([]);
+  });
+
+  test('ack and snooze change the open alert and say so; an unknown id is not-found', () => {
+    const now = { t: T0 };
+    const { m, changes, update } = monitor(now);
+    now.t += DEFAULT_JOB_RULES.silentAfterMs + 1000;
+    update(three({ cLast: T0 }, now.t));
+    const id = changes[0]!.alert.id;
+    expect(m.owns(id)).toBe(true);
+    expect(m.ack(id).acknowledged).toBe(true);
+    expect(m.snooze(id, 10).snoozedUntil).toBe(now.t + 600_000);
+    expect(changes.map((c) => c.kind)).toEqual(['raised', 'updated', 'updated']);
+    expect(m.activeAlerts()[0]!.acknowledged).toBe(true);
+    expect(() => m.ack('job:nope')).toThrow(/no job alert/);
+  });
+
+  test('jobsChanged fires only when the jobs as shown change', () => {
+    const now = { t: T0 };
+    const { shown, update } = monitor(now);
+    update(three({}, now.t));
+    update(three({}, now.t));
+    expect(shown).toHaveLength(1);
+    update(three({ aStep: 1501 }, now.t));
+    expect(shown).toHaveLength(2);
+  });
+
+  test('mean GPU utilisation ignores missing figures', () => {
+    expect(meanGpuUtilisation([10, null, 30])).toBe(20);
+    expect(meanGpuUtilisation([null])).toBe(null);
+    expect(meanGpuUtilisation([])).toBe(null);
+  });
+});
