@@ -1,7 +1,7 @@
 // `rlwatch serve DIR`: serve the UI for a folder (and the runs of remote rlwatch endpoints) until Ctrl-C, with /metrics when asked.
 
-import { ApiError } from '../shared/result';
 import { parseEndpointUrl } from '../core/remote/endpoint-url';
+import { remoteUrls } from './remote-flags';
 import { serveFolder } from './host';
 import { JOB_FLAGS, jobIdentity } from './job-flags';
 import { METRICS_FLAGS, metricsLine, metricsOptions } from './metrics-flags';
@@ -47,24 +47,4 @@ export function warnIfExposed(host: string | undefined): void {
       `rlwatch: warning: listening on ${host}; anyone who can reach it and has the token can read these runs\n`,
     );
   }
-}
-
-/** `--remote` URLs, then RLWATCH_REMOTES' (space- or comma-separated); a malformed one is a usage error. */
-export function remoteUrls(flags: readonly string[], env: string | undefined): string[] {
-  const all = [...flags, ...(env ?? '').split(/[\s,]+/).filter((u) => u.length > 0)];
-  for (const url of all) {
-    try {
-      parseEndpointUrl(url);
-    } catch (err) {
-      throw new UsageError(
-        `--remote ${parseSafe(url)}: ${err instanceof ApiError ? err.message : String(err)}`,
-      );
-    }
-  }
-  return all;
-}
-
-/** A URL as it may be printed: its token left out. */
-function parseSafe(url: string): string {
-  return url.replace(/token=[^&#]*/g, 'token=…');
 }

@@ -22,10 +22,11 @@ Usage:
                                    omitted) until N steps or Ctrl-C; --serve also serves it
   rlwatch inspect PATH [--json]    summarise the runs in a folder (or one file): sources, errors,
                                    per-tag count/steps/last/min/max
-  rlwatch watch PATH [--json] [--exit-on critical] [--poll] [--no-system]
+  rlwatch watch [PATH] [--remote URL]... [--json] [--exit-on critical] [--poll] [--no-system]
                                    print updates, progress, system samples and alerts as they
                                    happen (--json: NDJSON); --exit-on critical exits 3 on the
-                                   first critical alert
+                                   first critical alert; --remote also follows another rlwatch
+                                   (its runs, alerts and link state) and the jobs across them
   rlwatch export PATH --out FOLDER [--csv] [--json] [--png] [--svg] [--runs REGEX] [--tags REGEX]
                  [--width W --height H --scale S] [--theme light|dark] [--smoothing X]
                  [--log-y | --log-y-tags REGEX] [--report json|text] [--watch [--every N]]

@@ -8,9 +8,12 @@ import { createSystemSampler } from '../core/system';
 import { createWatchAlerts } from '../core/watch/watch-alerts';
 import type { WatchLine } from '../core/watch/watch-lines';
 import { WatchSession } from '../core/watch/watch-session';
+import { WatchRemotes } from '../core/watch/watch-remotes';
+import { remoteUrls } from './remote-flags';
+import type { SystemSnapshot } from '../shared/system-types';
 import { createWorkspace } from '../core/workspace/create';
 import { terminalSafe } from './terminal-text';
-import { parseFlags, readableFolder, untilSignal, UsageError } from './usage';
+import { parseFlags, readableFolder, repeatedFlag, untilSignal, UsageError } from './usage';
 import { formatNumber } from '../shared/format';
 import type { Settings } from '../shared/domain';
 
@@ -23,13 +26,17 @@ export async function runWatch(args: string[]): Promise<number> {
     'exit-on': { type: 'string' },
     poll: { type: 'boolean' },
     'no-system': { type: 'boolean' },
+    remote: { type: 'string', multiple: true },
   });
-  if (positionals.length !== 1)
-    throw new UsageError('watch needs exactly one folder: rlwatch watch PATH [--json]');
+  const remotes = remoteUrls(repeatedFlag(values, 'remote'), process.env.RLWATCH_REMOTES);
+  if (positionals.length > 1 || (positionals.length === 0 && remotes.length === 0))
+    throw new UsageError(
+      'watch needs one folder, or --remote URL: rlwatch watch [PATH] [--remote URL]... [--json]',
+    );
   const exitOn = values['exit-on'];
   if (exitOn !== undefined && exitOn !== 'critical')
     throw new UsageError(`--exit-on takes 'critical', got '${String(exitOn)}'`);
-  const dir = await readableFolder(positionals[0]!);
+  const dir = positionals[0] === undefined ? null : await readableFolder(positionals[0]);
   const json = values.json === true;
 
   const workspace = createWorkspace({ usePolling: values.poll === true });
@@ -48,14 +55,33 @@ export async function runWatch(args: string[]): Promise<number> {
       resolveCritical();
     }
   };
-  const alerts = createWatchAlerts({
-    root: dir,
-    configOf: (run) => workspace.configOf(run),
-    runs: () => workspace.listRuns().map((r) => r.run),
-    settings: savedSettings(),
-  });
-  const session = new WatchSession({ workspace, emit, alerts, ...(sampler ? { system: sampler } : {}) });
-  await workspace.open(dir);
+  let latest: SystemSnapshot | null = null;
+  sampler?.subscribe((s) => (latest = s));
+  const session =
+    dir === null
+      ? null
+      : new WatchSession({
+          workspace,
+          emit,
+          alerts: createWatchAlerts({
+            root: dir,
+            configOf: (run) => workspace.configOf(run),
+            runs: () => workspace.listRuns().map((r) => r.run),
+            settings: savedSettings(),
+          }),
+          ...(sampler ? { system: sampler } : {}),
+        });
+  if (dir !== null) await workspace.open(dir);
+  // The endpoints' runs, alerts and links, and the jobs across them and this folder.
+  const following =
+    remotes.length === 0
+      ? null
+      : new WatchRemotes({
+          urls: remotes,
+          emit,
+          localRuns: () => (dir === null ? [] : workspace.listRuns()),
+          localSample: () => latest,
+        });
   if (sampler) {
     sampler.setRuns(workspace.runDirs());
     workspace.on('runs.changed', () => sampler.setRuns(workspace.runDirs()));
@@ -63,7 +89,8 @@ export async function runWatch(args: string[]): Promise<number> {
   sampler?.start();
 
   const outcome = await Promise.race([untilSignal().then(() => 0), critical.then(() => EXIT_CRITICAL)]);
-  session.close();
+  following?.close();
+  session?.close();
   sampler?.stop();
   await workspace.close();
   return outcome;
@@ -103,6 +130,17 @@ export function formatLine(line: WatchLine): string {
       return `${clock(line.t)}  read error in ${terminalSafe(line.run)}/${terminalSafe(line.file)} at byte ${line.offset} (${line.kind}): ${terminalSafe(line.message)}; the points before it are kept\n`;
     case 'reset':
       return `${clock(line.t)}  ${terminalSafe(line.run)}  ${terminalSafe(line.tag)}  points reset (${line.reason})\n`;
+    case 'endpoint':
+      return `${clock(line.t)}  endpoint ${terminalSafe(line.endpoint)} ${line.state}${line.error ? `: ${terminalSafe(line.error)}` : ''}\n`;
+    case 'job': {
+      const nodes = line.nodes
+        .map(
+          (n) =>
+            `${terminalSafe(n.node)} ${n.state === 'moving' ? '' : `${n.state.toUpperCase()} `}@${n.step ?? '?'}`,
+        )
+        .join(', ');
+      return `${clock(line.t)}  job ${terminalSafe(line.job)}  ${line.nodes.length} nodes: ${nodes}\n`;
+    }
     case 'system': {
       const gpus = line.gpus.map((g) => `GPU${g.index} ${g.utilizationPct ?? '?'}%`).join(' ');
       return `${clock(line.t)}  system cpu ${line.cpuPct === null ? '?' : line.cpuPct.toFixed(0)}% mem ${line.memPct === null ? '?' : line.memPct.toFixed(0)}%${gpus ? ' ' + gpus : ''}\n`;

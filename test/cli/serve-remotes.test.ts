@@ -2,7 +2,7 @@
 
 import { describe, expect, test } from 'vitest';
 import { tokenFromEnv } from '../../src/cli/host';
-import { remoteUrls } from '../../src/cli/serve-command';
+import { remoteUrls } from '../../src/cli/remote-flags';
 import { UsageError } from '../../src/cli/usage';
 
 describe('serve --remote', () => {

@@ -56,6 +56,51 @@ describe('watch text lines', () => {
   });
 });
 
+describe('watch --remote lines', () => {
+  test('a job line names each node with its state and step; endpoint errors and node names are escaped', () => {
+    const job = formatLine({
+      t: 0,
+      type: 'job',
+      job: 'grpo-3n',
+      grouping: 'named',
+      nodes: [
+        {
+          node: 'node-a',
+          host: 'h:1',
+          run: 'h:1//r',
+          state: 'moving',
+          step: 1510,
+          lastWriteAt: 0,
+          connected: true,
+          gpuUtilPct: 90,
+        },
+        {
+          node: 'evil\u001b[2J',
+          host: 'h:2',
+          run: 'h:2//r',
+          state: 'silent',
+          step: 1200,
+          lastWriteAt: 0,
+          connected: false,
+          gpuUtilPct: null,
+        },
+      ],
+      stepMin: 1200,
+      stepMax: 1510,
+      worstAlert: 'critical',
+    });
+    expect(job).toBe('00:00:00  job grpo-3n  2 nodes: node-a @1510, evil\\e[2J SILENT @1200\n');
+    const ep = formatLine({
+      t: 0,
+      type: 'endpoint',
+      endpoint: 'h:2',
+      state: 'disconnected',
+      error: 'gone\nfake',
+    });
+    expect(ep).toBe('00:00:00  endpoint h:2 disconnected: gone\\nfake\n');
+  });
+});
+
 describe('inspect text report', () => {
   test('run, file and tag names with escapes and newlines stay on their own line, visibly escaped', () => {
     const out = formatReport({

@@ -128,6 +128,7 @@ export class AppCore {
     this.jobs = createAppJobs({
       clock: this.clock,
       rules: opts.jobRules,
+      named: opts.identity !== undefined,
       everyMs: opts.tickMs,
       runs: () => this.runs(),
       remotes: this.remotes,

@@ -1,14 +1,12 @@
-// The app's jobs: the job monitor over the one run list, with each node's facts from its endpoint or this machine.
+// The app's jobs: the job monitor over the one run list, each node's facts from its endpoint or this machine.
 
 import type { AlertChange, RunInfo } from '../../shared/domain';
 import type { JobInfo } from '../../shared/job-types';
+import { localNodeFacts } from '../../shared/node-facts';
 import type { SystemSnapshot } from '../../shared/system-types';
 import { JobMonitor } from '../jobs/job-monitor';
-import { meanGpuUtilisation, type JobRuleOptions, type NodeFacts } from '../jobs/job-rules';
+import type { JobRuleOptions } from '../jobs/job-rules';
 import type { RemoteHub } from '../remote/remote-hub';
-
-/** A node's GPU figures older than this say nothing about now. */
-const GPU_FRESH_MS = 30_000;
 
 export interface AppJobsWiring {
   clock: () => number;
@@ -19,6 +17,10 @@ export interface AppJobsWiring {
   localSample(): SystemSnapshot | null;
   jobsChanged(jobs: JobInfo[]): void;
   alertChanged(change: AlertChange): void;
+  /** Whether this folder's runs carry a job (`--job`): without it and without endpoints there is no job. */
+  named: boolean;
+  /** Judged this often besides on changes (a node falls silent without any event saying so; default 5 s). */
+  everyMs?: number;
 }
 
 export interface AppJobs {
@@ -28,27 +30,21 @@ export interface AppJobs {
   stop(): void;
 }
 
-/** The monitor, judged on changes and every `everyMs` (a node falls silent without any event saying so). */
-export function createAppJobs(w: AppJobsWiring & { everyMs?: number }): AppJobs {
+export function createAppJobs(w: AppJobsWiring): AppJobs {
   const monitor = new JobMonitor({
     clock: w.clock,
     rules: w.rules,
     jobsChanged: w.jobsChanged,
     alertChanged: w.alertChanged,
   });
-  const facts = (host: string | null): NodeFacts => {
-    if (host === null) {
-      const s = w.localSample();
-      const fresh = s !== null && !s.gpusStale && w.clock() - s.t <= GPU_FRESH_MS;
-      return {
-        connected: true,
-        gpuUtilPct: fresh ? meanGpuUtilisation((s.gpus ?? []).map((g) => g.utilizationGpuPct)) : null,
-      };
-    }
-    const f = w.remotes.nodeFacts(host, GPU_FRESH_MS);
-    return { connected: f.connected, gpuUtilPct: meanGpuUtilisation(f.gpuUtilisation ?? []) };
+  const refresh = (): void => {
+    // A job needs two endpoints, or an explicit name: a lone local folder (10k runs, say) is never walked for one.
+    const possible = w.named || w.remotes.list().length > 0;
+    if (!possible && monitor.jobs().length === 0 && monitor.activeAlerts().length === 0) return;
+    monitor.update(possible ? w.runs() : [], (m) =>
+      m.host === null ? localNodeFacts(w.localSample(), w.clock()) : w.remotes.nodeFacts(m.host),
+    );
   };
-  const refresh = (): void => monitor.update(w.runs(), (m) => facts(m.host));
   const timer = setInterval(refresh, w.everyMs ?? 5000);
   timer.unref();
   return { monitor, refresh, stop: () => clearInterval(timer) };

@@ -21,6 +21,9 @@ export interface JobGroup {
  * of each other: two unrelated runs that happen to share a name ("ppo") are not a job. */
 export const STARTED_TOGETHER_MS = 15 * 60_000;
 
+/** Most jobs shown (those with most nodes first): a remote that names a job per run cannot flood the list. */
+export const MAX_JOBS = 256;
+
 /** The local folder's node name when its runs carry none. */
 export const LOCAL_NODE = 'this machine';
 
@@ -101,5 +104,9 @@ export function groupJobs(runs: readonly RunInfo[]): JobGroup[] {
     const hosts = new Set([...nodes.values()].map((m) => m.host));
     if (hosts.size >= 2) jobs.push({ name, grouping: 'run-name', members: membersOf(nodes) });
   }
-  return jobs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const kept =
+    jobs.length <= MAX_JOBS
+      ? jobs
+      : jobs.sort((a, b) => b.members.length - a.members.length).slice(0, MAX_JOBS);
+  return kept.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

@@ -13,8 +13,8 @@ import {
   JobRules,
   type JobFinding,
   type JobRuleOptions,
-  type NodeFacts,
 } from './job-rules';
+import type { NodeFacts } from '../../shared/node-facts';
 
 export interface JobMonitorOptions {
   clock: () => number;

@@ -3,6 +3,7 @@
 import type { JobNode, JobNodeState, JobRule } from '../../shared/job-types';
 import type { Severity } from '../../shared/domain';
 import { formatDuration } from '../../shared/charts/axis';
+import type { NodeFacts } from '../../shared/node-facts';
 import { lastWriteOf, type JobGroup, type JobMember } from './job-grouping';
 
 export interface JobRuleOptions {
@@ -33,12 +34,6 @@ export const JOB_RULE_SEVERITY: Record<JobRule, Severity> = {
   'job-step-skew': 'warning',
   'job-node-gpus-idle': 'warning',
 };
-
-/** What the rules know of a node besides its run: whether its endpoint is up, its GPUs' mean utilisation. */
-export interface NodeFacts {
-  connected: boolean;
-  gpuUtilPct: number | null;
-}
 
 /** One rule holding for one node now. */
 export interface JobFinding {
@@ -248,9 +243,3 @@ export const JOB_RULE_ADVICE: Record<JobRule, string> = {
     'Its GPUs wait while the others work: its workers may be starved of data, blocked in a collective, or dead ' +
     'while the process lives. Check `nvidia-smi` and the trainer log on that node.',
 };
-
-/** The mean of a node's GPU utilisations (%), null when it gives none. */
-export function meanGpuUtilisation(pcts: readonly (number | null)[]): number | null {
-  const xs = pcts.filter((p): p is number => p !== null && Number.isFinite(p));
-  return xs.length === 0 ? null : mean(xs);
-}

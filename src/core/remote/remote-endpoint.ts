@@ -367,7 +367,9 @@ export class RemoteEndpoint {
         // Only its GPUs' utilisation is kept (a job's idle-GPU rule); its panel is about its own window, not ours.
         const p = systemGpuShape.safeParse(payload);
         if (!p.success) break;
-        const pct = (p.data.gpus ?? []).flatMap((g) => (g.utilizationGpuPct === null ? [] : [g.utilizationGpuPct]));
+        const pct = (p.data.gpus ?? []).flatMap((g) =>
+          g.utilizationGpuPct === null ? [] : [g.utilizationGpuPct],
+        );
         if (p.data.gpusStale !== true) this.gpus = { pct, at: this.clock() };
         return;
       }

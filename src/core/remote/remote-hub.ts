@@ -11,6 +11,7 @@ import type {
   SeriesWindow,
 } from '../../shared/domain';
 import { ApiError } from '../../shared/result';
+import { GPU_FRESH_MS, meanGpuUtilisation, type NodeFacts } from '../../shared/node-facts';
 import { splitRunKey } from '../../shared/run-key';
 import { parseEndpointUrl } from './endpoint-url';
 import { RemoteEndpoint, type EndpointSink, type LinkTuning } from './remote-endpoint';
@@ -85,12 +86,12 @@ export class RemoteHub {
     return [...this.endpoints.values()].map((e) => e.info());
   }
 
-  /** Whether an endpoint is connected now, and its GPUs' utilisations within `maxAgeMs` (see RemoteEndpoint). */
-  nodeFacts(id: string, maxAgeMs: number): { connected: boolean; gpuUtilisation: number[] | null } {
+  /** An endpoint as a job's node: whether it is connected now, and its GPUs' mean utilisation when fresh. */
+  nodeFacts(id: string): NodeFacts {
     const ep = this.endpoints.get(id);
     return {
       connected: ep?.info().state === 'connected',
-      gpuUtilisation: ep?.gpuUtilisation(maxAgeMs) ?? null,
+      gpuUtilPct: meanGpuUtilisation(ep?.gpuUtilisation(GPU_FRESH_MS) ?? []),
     };
   }
 

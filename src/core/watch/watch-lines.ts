@@ -1,6 +1,15 @@
 // The NDJSON lines of `rlwatch watch --json` (command-line contract), built from workspace and sampler events.
 
-import type { AlertStatistic, AppNotice, RunInfo, SeriesDelta, SeriesReset } from '../../shared/domain';
+import type {
+  AlertChange,
+  AlertStatistic,
+  AppNotice,
+  EndpointState,
+  RunInfo,
+  SeriesDelta,
+  SeriesReset,
+} from '../../shared/domain';
+import type { JobInfo, JobNode } from '../../shared/job-types';
 import type { SystemSnapshot, SystemWatchLine } from '../../shared/system-types';
 import type { AlertTransition } from '../health';
 import type { ProgressInfo } from '../readers/types';
@@ -85,6 +94,31 @@ export interface ResetLine {
   reason: SeriesReset['reason'];
 }
 
+/** A remote endpoint's link changed state (`watch --remote`). */
+export interface EndpointLine {
+  t: number;
+  type: 'endpoint';
+  endpoint: string;
+  state: EndpointState;
+  /** Why it is not connected, when it says. */
+  error: string | null;
+}
+
+/** A job across nodes changed shape: a node joined or left, or a node's state or the job's worst alert changed. */
+export interface JobLine {
+  t: number;
+  type: 'job';
+  job: string;
+  grouping: JobInfo['grouping'];
+  nodes: Pick<
+    JobNode,
+    'node' | 'host' | 'run' | 'state' | 'step' | 'lastWriteAt' | 'connected' | 'gpuUtilPct'
+  >[];
+  stepMin: number | null;
+  stepMax: number | null;
+  worstAlert: JobInfo['worstAlert'];
+}
+
 /** What the alert pipeline prints: alert lines, and run lines for stalled / live statuses. */
 export type AlertFeedLine = AlertLine | RunLine;
 
@@ -96,7 +130,9 @@ export type WatchLine =
   | SystemWatchLine
   | NoticeLine
   | ErrorLine
-  | ResetLine;
+  | ResetLine
+  | EndpointLine
+  | JobLine;
 
 export function scalarsLine(d: SeriesDelta, t: number): ScalarsLine {
   return {
@@ -133,6 +169,51 @@ export function alertLine(tr: AlertTransition, t: number): AlertLine {
     tags: a.tags,
     statistic: a.statistic,
     id: a.id,
+  };
+}
+
+/** An alert change from elsewhere (a remote endpoint, the job rules) as an alert line; an ack or snooze is none. */
+export function alertChangeLine(c: AlertChange, t: number): AlertLine | null {
+  if (c.kind === 'updated') return null;
+  const a = c.alert;
+  const cleared = c.kind === 'cleared';
+  return {
+    t,
+    type: 'alert',
+    run: a.run,
+    rule: a.rule,
+    severity: a.severity,
+    state: c.kind,
+    message: a.message,
+    tag: a.tag,
+    step: finiteOrNull(cleared ? (a.clearedStep ?? a.step) : a.step),
+    wallTime: cleared ? a.clearedWallTime : a.wallTime,
+    value: cleared ? null : finiteOrNull(a.value),
+    tags: a.tags,
+    statistic: a.statistic,
+    id: a.id,
+  };
+}
+
+export function jobLine(j: JobInfo, t: number): JobLine {
+  return {
+    t,
+    type: 'job',
+    job: j.name,
+    grouping: j.grouping,
+    nodes: j.nodes.map(({ node, host, run, state, step, lastWriteAt, connected, gpuUtilPct }) => ({
+      node,
+      host,
+      run,
+      state,
+      step,
+      lastWriteAt,
+      connected,
+      gpuUtilPct,
+    })),
+    stepMin: j.stepMin,
+    stepMax: j.stepMax,
+    worstAlert: j.worstAlert,
   };
 }
 

@@ -3,9 +3,11 @@
 import { describe, expect, test } from 'vitest';
 import type { AlertChange, RunInfo } from '../../../src/shared/domain';
 import type { JobInfo } from '../../../src/shared/job-types';
-import { groupJobs, STARTED_TOGETHER_MS } from '../../../src/core/jobs/job-grouping';
+import type { SystemSnapshot } from '../../../src/shared/system-types';
+import { groupJobs, MAX_JOBS, STARTED_TOGETHER_MS } from '../../../src/core/jobs/job-grouping';
 import { JobMonitor } from '../../../src/core/jobs/job-monitor';
-import { DEFAULT_JOB_RULES, meanGpuUtilisation, type NodeFacts } from '../../../src/core/jobs/job-rules';
+import { DEFAULT_JOB_RULES } from '../../../src/core/jobs/job-rules';
+import { localNodeFacts, meanGpuUtilisation, type NodeFacts } from '../../../src/shared/node-facts';
 
 const T0 = 1_790_000_000_000;
 
@@ -106,6 +108,14 @@ describe('grouping runs into jobs', () => {
     ]);
     expect(apart).toEqual([]);
     expect(groupJobs([run('h1:1', 'ppo', {})])).toEqual([]);
+  });
+
+  test('a flood of job names keeps the MAX_JOBS jobs with most nodes', () => {
+    const flood = Array.from({ length: 3000 }, (_, i) => run('h:1', `r${i}`, { job: `job-${i}`, node: 'n' }));
+    const real = ['a:1', 'b:1', 'c:1'].map((h) => run(h, 'grpo', { job: 'real', node: h }));
+    const jobs = groupJobs([...flood, ...real]);
+    expect(jobs).toHaveLength(MAX_JOBS);
+    expect(jobs.find((j) => j.name === 'real')?.members).toHaveLength(3);
   });
 
   test('two endpoints giving the same node name stay two nodes, told apart by their endpoint', () => {
@@ -291,9 +301,17 @@ describe('cross-node rules', () => {
     expect(shown).toHaveLength(2);
   });
 
-  test('mean GPU utilisation ignores missing figures', () => {
+  test("mean GPU utilisation ignores missing figures; this machine's figures count only when fresh", () => {
     expect(meanGpuUtilisation([10, null, 30])).toBe(20);
     expect(meanGpuUtilisation([null])).toBe(null);
     expect(meanGpuUtilisation([])).toBe(null);
+    const sample = {
+      t: T0,
+      gpus: [{ utilizationGpuPct: 40 }, { utilizationGpuPct: 60 }],
+    } as unknown as SystemSnapshot;
+    expect(localNodeFacts(sample, T0 + 1000)).toEqual({ connected: true, gpuUtilPct: 50 });
+    expect(localNodeFacts({ ...sample, gpusStale: true }, T0 + 1000).gpuUtilPct).toBe(null);
+    expect(localNodeFacts(sample, T0 + 60_000).gpuUtilPct).toBe(null);
+    expect(localNodeFacts(null, T0).gpuUtilPct).toBe(null);
   });
 });

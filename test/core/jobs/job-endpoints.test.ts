@@ -1,0 +1,210 @@
+// Jobs through real endpoints: three nodes served with --job identities, a head app and `watch --remote` following
+// them; one node's writer stops (a hung rank) while the others move, then its endpoint goes away.
+
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { AppCore } from '../../../src/core/app/app-core';
+import { createHandlers } from '../../../src/core/app/handlers';
+import { dispatch } from '../../../src/core/api/dispatch';
+import { startServer, type RunningServer } from '../../../src/core/server/serve';
+import { openStore } from '../../../src/core/store';
+import { EventFileWriter } from '../../../src/core/tfevents/writer';
+import { WatchRemotes } from '../../../src/core/watch/watch-remotes';
+import type { WatchLine } from '../../../src/core/watch/watch-lines';
+import type { RequestChannel } from '../../../src/shared/channels';
+import type { RequestArgs, RequestResults } from '../../../src/shared/contract';
+import type { JobInfo } from '../../../src/shared/job-types';
+import { waitFor } from '../../helpers/wait-for';
+
+const TOKEN = 'job-test-token-0123456789';
+const FAST = { backoff: { baseMs: 50, maxMs: 200 }, limits: { requestTimeoutMs: 2000 } };
+/** Short enough for a test, long against the 100 ms writes: only a stopped writer is silent. */
+const RULES = { silentAfterMs: 1500 };
+
+interface Node {
+  name: string;
+  app: AppCore;
+  server: RunningServer;
+  writer: EventFileWriter;
+  step: number;
+  writing: boolean;
+  url: string;
+}
+
+let tmp: string;
+const nodes: Node[] = [];
+let timer: NodeJS.Timeout;
+
+async function startNode(name: string): Promise<Node> {
+  const root = join(tmp, name);
+  mkdirSync(join(root, 'grpo'), { recursive: true });
+  const writer = new EventFileWriter(join(root, 'grpo'));
+  const app = new AppCore({
+    host: { mode: 'serve', version: 't', allowOpenFolder: false },
+    store: openStore({ path: null }),
+    identity: { job: 'grpo-3n', node: name },
+  });
+  const node: Node = { name, app, writer, step: 0, writing: true, url: '', server: null as never };
+  write(node);
+  await app.open(root);
+  node.server = await startServer({
+    bus: app.bus,
+    handlers: createHandlers(app),
+    rendererDir: tmp,
+    token: TOKEN,
+    port: 0,
+    log: () => {},
+  });
+  node.url = `http://127.0.0.1:${node.server.port}/?token=${TOKEN}`;
+  return node;
+}
+
+function write(n: Node): void {
+  n.step += 1;
+  n.writer.scalars(n.step, [{ tag: 'reward', value: Math.sin(n.step) }], 'simple', Date.now() / 1000);
+  n.writer.flush();
+}
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'rlwatch-jobs-'));
+  for (const name of ['node-a', 'node-b', 'node-c']) nodes.push(await startNode(name));
+  timer = setInterval(() => {
+    for (const n of nodes) if (n.writing) write(n);
+  }, 100);
+});
+
+afterAll(async () => {
+  clearInterval(timer);
+  for (const n of nodes) {
+    n.writer.close();
+    await n.server.close().catch(() => {});
+    await n.app.dispose();
+  }
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const byNode = (j: JobInfo | undefined): Record<string, string> =>
+  Object.fromEntries((j?.nodes ?? []).map((n) => [n.node, n.state]));
+
+describe('one job across three endpoints', () => {
+  test('the head shows one job of three nodes; a node whose writer stops is silent, with a critical naming it', async () => {
+    const head = new AppCore({
+      host: { mode: 'serve', version: 't', allowOpenFolder: false },
+      store: openStore({ path: null }),
+      remotes: nodes.map((n) => n.url),
+      remoteTuning: FAST,
+      jobRules: RULES,
+      tickMs: 200,
+    });
+    const h = createHandlers(head);
+    const pushed: JobInfo[][] = [];
+    head.bus.on('jobs.changed', (j) => pushed.push(j));
+    /** A request through the contract's dispatch, its answer as the channel's result type (or the error thrown). */
+    const ask = async <C extends RequestChannel>(c: C, args: RequestArgs[C]): Promise<RequestResults[C]> => {
+      const r = await dispatch(h, c, args);
+      if (!r.ok) throw new Error(r.error.message);
+      return r.value as RequestResults[C];
+    };
+    const jobs = (): Promise<JobInfo[]> => ask('jobs.list', {});
+    try {
+      const states = (): string => Object.values(byNode(head.jobs.monitor.jobs()[0])).join();
+      await waitFor(() => states() === 'moving,moving,moving', 'three moving nodes');
+      const [job] = await jobs();
+      expect(job!.name).toBe('grpo-3n');
+      expect(job!.grouping).toBe('named');
+      expect(job!.nodes.map((n) => [n.node, n.run, n.connected])).toEqual(
+        nodes.map((n) => [n.name, `127.0.0.1:${n.server.port}//grpo`, true]),
+      );
+      expect(pushed.length).toBeGreaterThan(0);
+
+      // node-c's trainer hangs: its endpoint stays up, its run stops growing.
+      nodes[2]!.writing = false;
+      await waitFor(() => states() === 'moving,moving,silent', 'node-c silent');
+      expect(byNode((await jobs())[0])).toEqual({
+        'node-a': 'moving',
+        'node-b': 'moving',
+        'node-c': 'silent',
+      });
+      const silent = (await ask('alerts.list', {})).filter((a) => a.rule === 'job-node-silent');
+      expect(silent.map((a) => [a.severity, a.run, a.active])).toEqual([
+        ['critical', `127.0.0.1:${nodes[2]!.server.port}//grpo`, true],
+      ]);
+      expect(silent[0]!.message).toMatch(/^Node node-c of job grpo-3n has written nothing for /);
+      // Asked about node-c's run, the job alert is there too (a remote run's own list plus the job's).
+      const ofRun = await ask('alerts.list', { run: silent[0]!.run });
+      expect(ofRun.some((a) => a.id === silent[0]!.id)).toBe(true);
+      // It acknowledges like any alert, and /metrics' view of the app counts it as active.
+      expect((await ask('alerts.ack', { id: silent[0]!.id })).acknowledged).toBe(true);
+      expect(head.activeAlerts().some((a) => a.id === silent[0]!.id)).toBe(true);
+
+      // It writes again: moving, the alert cleared.
+      nodes[2]!.writing = true;
+      await waitFor(() => states() === 'moving,moving,moving', 'node-c moving again');
+      await waitFor(
+        () => !head.activeAlerts().some((a) => a.rule === 'job-node-silent'),
+        'the alert cleared',
+      );
+    } finally {
+      await head.dispose();
+    }
+  }, 60_000);
+
+  test('watch --remote prints the job as lines: its nodes, a silent node with its alert, and the endpoint going away', async () => {
+    const lines: WatchLine[] = [];
+    const watch = new WatchRemotes({
+      urls: nodes.map((n) => n.url),
+      emit: (l) => lines.push(l),
+      tickMs: 200,
+      jobRules: RULES,
+      tuning: FAST,
+    });
+    const jobLines = (): Extract<WatchLine, { type: 'job' }>[] =>
+      lines.filter((l): l is Extract<WatchLine, { type: 'job' }> => l.type === 'job');
+    const lastStates = (): string =>
+      (jobLines().at(-1)?.nodes ?? []).map((n) => `${n.node}:${n.state}`).join(' ');
+    try {
+      await waitFor(() => lastStates() === 'node-a:moving node-b:moving node-c:moving', 'a job line', 20_000);
+      expect(lines.filter((l) => l.type === 'endpoint' && l.state === 'connected')).toHaveLength(3);
+      // Run lists reach the hub at most once a second: the runs' lines may follow the job's.
+      await waitFor(() => lines.filter((l) => l.type === 'run').length === 3, 'three run lines');
+      expect(lines.filter((l) => l.type === 'run').map((l) => (l as { state: string }).state)).toEqual([
+        'discovered',
+        'discovered',
+        'discovered',
+      ]);
+      const before = jobLines().length;
+
+      // node-b's endpoint goes away (its agent killed) while a and c keep writing.
+      const b = nodes[1]!;
+      await b.server.close();
+      await waitFor(
+        () => lastStates() === 'node-a:moving node-b:silent node-c:moving',
+        'node-b silent',
+        20_000,
+      );
+      const last = jobLines().at(-1)!;
+      expect(last.nodes[1]!.connected).toBe(false);
+      const alert = lines.find((l) => l.type === 'alert' && l.rule === 'job-node-silent');
+      expect(alert).toMatchObject({
+        severity: 'critical',
+        state: 'raised',
+        run: `127.0.0.1:${b.server.port}//grpo`,
+      });
+      expect(
+        lines.some(
+          (l) =>
+            l.type === 'endpoint' && l.endpoint === `127.0.0.1:${b.server.port}` && l.state !== 'connected',
+        ),
+      ).toBe(true);
+      // Steps moving on their own never make a job line: only shape changes do.
+      const count = jobLines().length;
+      await new Promise((r) => setTimeout(r, 600));
+      expect(jobLines().length).toBe(count);
+      expect(count - before).toBeLessThanOrEqual(3);
+    } finally {
+      watch.close();
+    }
+  }, 60_000);
+});
