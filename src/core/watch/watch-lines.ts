@@ -1,6 +1,7 @@
 // The NDJSON lines of `rlwatch watch --json` (command-line contract), built from workspace and sampler events.
 
 import type {
+  Alert,
   AlertChange,
   AlertStatistic,
   AppNotice,
@@ -150,49 +151,48 @@ export function scalarsLine(d: SeriesDelta, t: number): ScalarsLine {
 
 const finiteOrNull = (v: number): number | null => (Number.isFinite(v) ? v : null);
 
-/** An engine transition as the contract's alert line: one incident is raised once; an escalation says so. */
-export function alertLine(tr: AlertTransition, t: number): AlertLine {
-  const a = tr.alert;
-  const cleared = tr.kind === 'cleared';
+/** The point an alert line cites: the one that tripped the rule, or the one that cleared it. */
+interface Cited {
+  tag: string | null;
+  step: number;
+  wallTime: number | null;
+  value: number;
+}
+
+function lineOf(a: Alert, state: AlertLine['state'], cited: Cited, t: number): AlertLine {
   return {
     t,
     type: 'alert',
     run: a.run,
     rule: a.rule,
     severity: a.severity,
-    state: tr.kind,
+    state,
     message: a.message,
-    tag: cleared ? tr.tag : a.tag,
-    step: finiteOrNull(cleared ? tr.step : a.step),
-    wallTime: cleared ? tr.wallTime : a.wallTime,
-    value: finiteOrNull(cleared ? tr.value : a.value),
+    tag: cited.tag,
+    step: finiteOrNull(cited.step),
+    wallTime: cited.wallTime,
+    value: finiteOrNull(cited.value),
     tags: a.tags,
     statistic: a.statistic,
     id: a.id,
   };
 }
 
-/** An alert change from elsewhere (a remote endpoint, the job rules) as an alert line; an ack or snooze is none. */
+/** An engine transition as the contract's alert line: one incident is raised once; an escalation says so. */
+export function alertLine(tr: AlertTransition, t: number): AlertLine {
+  return lineOf(tr.alert, tr.kind, tr.kind === 'cleared' ? tr : tr.alert, t);
+}
+
+/** An alert change from elsewhere (a remote endpoint, the job rules) as an alert line; an ack or snooze is none.
+ * A cleared one cites the step that cleared it where it says, and no value (the change does not carry it). */
 export function alertChangeLine(c: AlertChange, t: number): AlertLine | null {
   if (c.kind === 'updated') return null;
   const a = c.alert;
-  const cleared = c.kind === 'cleared';
-  return {
-    t,
-    type: 'alert',
-    run: a.run,
-    rule: a.rule,
-    severity: a.severity,
-    state: c.kind,
-    message: a.message,
-    tag: a.tag,
-    step: finiteOrNull(cleared ? (a.clearedStep ?? a.step) : a.step),
-    wallTime: cleared ? a.clearedWallTime : a.wallTime,
-    value: cleared ? null : finiteOrNull(a.value),
-    tags: a.tags,
-    statistic: a.statistic,
-    id: a.id,
-  };
+  const cited =
+    c.kind === 'cleared'
+      ? { tag: a.tag, step: a.clearedStep ?? a.step, wallTime: a.clearedWallTime, value: NaN }
+      : a;
+  return lineOf(a, c.kind, cited, t);
 }
 
 export function jobLine(j: JobInfo, t: number): JobLine {
