@@ -136,10 +136,12 @@ export function formatLine(line: WatchLine): string {
       const nodes = line.nodes
         .map(
           (n) =>
-            `${terminalSafe(n.node)} ${n.state === 'moving' ? '' : `${n.state.toUpperCase()} `}@${n.step ?? '?'}`,
+            `${terminalSafe(n.node)} ${n.state === 'moving' ? '' : `${n.state.toUpperCase()} `}@${n.step ?? '?'}` +
+            (n.connected ? '' : ' (not connected)'),
         )
         .join(', ');
-      return `${clock(line.t)}  job ${terminalSafe(line.job)}  ${line.nodes.length} nodes: ${nodes}\n`;
+      const count = `${line.nodes.length} node${line.nodes.length === 1 ? '' : 's'}`;
+      return `${clock(line.t)}  job ${terminalSafe(line.job)}  ${count}: ${nodes}\n`;
     }
     case 'system': {
       const gpus = line.gpus.map((g) => `GPU${g.index} ${g.utilizationPct ?? '?'}%`).join(' ');
