@@ -1,0 +1,170 @@
+// Seed-group statistics: runs interpolated onto one step grid, their mean with a band (min–max, ± std, bootstrap 95 %), IQM.
+
+/** One run's series: steps ascending (as a live view holds them), values with NaN where not finite. */
+export interface StepSeries {
+  steps: ArrayLike<number>;
+  values: ArrayLike<number>;
+}
+
+/** What the band around the mean shows. */
+export type BandKind = 'minmax' | 'std' | 'ci95';
+
+export const BAND_MEANING: Record<BandKind, string> = {
+  minmax: 'band: min–max over the runs',
+  std: 'band: mean ± 1 standard deviation over the runs',
+  ci95: 'band: 95 % bootstrap confidence interval of the mean (percentile bootstrap)',
+};
+
+/** The band of a group at each grid step; NaN where fewer than one run covers the step. */
+export interface GroupBand {
+  x: Float64Array;
+  mean: Float64Array;
+  lower: Float64Array;
+  upper: Float64Array;
+  /** Interquartile mean (the mean of the middle 50 %, scipy's trim_mean(·, 0.25), as rliable recommends). */
+  iqm: Float64Array;
+  /** How many runs cover each step (runs of different lengths: the band thins where some stopped). */
+  n: Int32Array;
+  band: BandKind;
+}
+
+/** The first index whose step is ≥ x (binary search over ascending steps). */
+function lowerBound(steps: ArrayLike<number>, x: number): number {
+  let lo = 0;
+  let hi = steps.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (steps[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The series' value at step x by linear interpolation between its neighbours; NaN outside its steps or next to a NaN. */
+export function interpolateAt(s: StepSeries, x: number): number {
+  const n = s.steps.length;
+  if (n === 0 || !(x >= s.steps[0]!) || !(x <= s.steps[n - 1]!)) return NaN;
+  const i = lowerBound(s.steps, x);
+  const x1 = s.steps[i]!;
+  const y1 = s.values[i]!;
+  if (x1 === x) return y1;
+  const x0 = s.steps[i - 1]!;
+  const y0 = s.values[i - 1]!;
+  return y0 + ((y1 - y0) * (x - x0)) / (x1 - x0);
+}
+
+/** `points` evenly spaced steps from the smallest first step to the largest last one (the union of the runs). */
+export function commonGrid(series: readonly StepSeries[], points: number): Float64Array {
+  const firsts = series.filter((s) => s.steps.length > 0).map((s) => s.steps[0]!);
+  const lasts = series.filter((s) => s.steps.length > 0).map((s) => s.steps[s.steps.length - 1]!);
+  if (firsts.length === 0 || points < 1) return new Float64Array(0);
+  const lo = Math.min(...firsts);
+  const hi = Math.max(...lasts);
+  if (points === 1 || hi === lo) return Float64Array.of(lo);
+  return Float64Array.from({ length: points }, (_, i) => lo + ((hi - lo) * i) / (points - 1));
+}
+
+const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/** Sample standard deviation (n − 1); 0 for a single value. */
+export function sampleStd(xs: readonly number[]): number {
+  if (xs.length < 2) return 0;
+  const m = mean(xs);
+  return Math.sqrt(xs.reduce((a, x) => a + (x - m) * (x - m), 0) / (xs.length - 1));
+}
+
+/** Interquartile mean as scipy.stats.trim_mean(xs, 0.25): ⌊n/4⌋ values cut from each end, the rest averaged. */
+export function interquartileMean(xs: readonly number[]): number {
+  if (xs.length === 0) return NaN;
+  const sorted = [...xs].sort((a, b) => a - b);
+  const cut = Math.floor(xs.length * 0.25);
+  return mean(sorted.slice(cut, sorted.length - cut));
+}
+
+/** mulberry32: a small seeded generator (uniform in [0, 1)), so a bootstrap is the same on every machine. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Linear-interpolated quantile of sorted values (numpy's default, "linear"). */
+export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
+  const n = sorted.length;
+  if (n === 0) return NaN;
+  const pos = (n - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.min(n - 1, lo + 1);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
+}
+
+/** The percentile-bootstrap 95 % interval of the mean: `resamples` means of n draws with replacement, their 2.5th
+ * and 97.5th percentiles. Indices are ⌊random() × n⌋ from `random`, in resample order. */
+export function bootstrapMeanCi(
+  xs: readonly number[],
+  resamples: number,
+  random: () => number,
+): [number, number] {
+  const n = xs.length;
+  if (n === 0) return [NaN, NaN];
+  if (n === 1) return [xs[0]!, xs[0]!];
+  const means = new Float64Array(resamples);
+  for (let b = 0; b < resamples; b++) {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += xs[Math.floor(random() * n)]!;
+    means[b] = sum / n;
+  }
+  means.sort();
+  return [quantileSorted(means, 0.025), quantileSorted(means, 0.975)];
+}
+
+export interface GroupBandOptions {
+  points: number;
+  band: BandKind;
+  /** Bootstrap resamples per step for `ci95` (default 1000) and the generator's seed (default 0). */
+  resamples?: number;
+  seed?: number;
+}
+
+/** A seed group's mean, band and IQM over the common grid of its runs. */
+export function groupBand(series: readonly StepSeries[], o: GroupBandOptions): GroupBand {
+  const x = commonGrid(series, o.points);
+  const len = x.length;
+  const out: GroupBand = {
+    x,
+    mean: new Float64Array(len),
+    lower: new Float64Array(len),
+    upper: new Float64Array(len),
+    iqm: new Float64Array(len),
+    n: new Int32Array(len),
+    band: o.band,
+  };
+  const random = seededRandom(o.seed ?? 0);
+  for (let i = 0; i < len; i++) {
+    const ys = series.map((s) => interpolateAt(s, x[i]!)).filter((y) => Number.isFinite(y));
+    out.n[i] = ys.length;
+    if (ys.length === 0) {
+      out.mean[i] = out.lower[i] = out.upper[i] = out.iqm[i] = NaN;
+      continue;
+    }
+    const m = mean(ys);
+    out.mean[i] = m;
+    out.iqm[i] = interquartileMean(ys);
+    if (o.band === 'minmax') {
+      out.lower[i] = Math.min(...ys);
+      out.upper[i] = Math.max(...ys);
+    } else if (o.band === 'std') {
+      const sd = sampleStd(ys);
+      out.lower[i] = m - sd;
+      out.upper[i] = m + sd;
+    } else {
+      [out.lower[i], out.upper[i]] = bootstrapMeanCi(ys, o.resamples ?? 1000, random);
+    }
+  }
+  return out;
+}
