@@ -11,18 +11,24 @@ import { AMTOOL, check, PROMTOOL, requireBinary } from './daemons';
 const DEPLOY = join(import.meta.dirname, '..', '..', 'deploy');
 const read = (f: string): string => readFileSync(join(DEPLOY, f), 'utf8');
 
-/** Every metric family the exposition declares (from its HELP lines), counters with their _total name. */
+/** Every metric family the exposition declares (from its HELP lines), counters with their _total name, and the
+ * label names it writes (an agent of a job: rlwatch_node_info's rlwatch_job). */
 async function exposedNames(): Promise<Set<string>> {
-  const none = {
+  const agentOfAJob = {
     runs: () => [],
     lastPoints: () => new Map(),
     activeAlerts: () => [],
     thresholdValues: () => ({}),
     latestSystemSample: () => null,
+    identity: { job: 'grpo', node: 'gpu-node-1' },
   };
-  const { body } = await new MetricsExposition(none).scrape();
-  expect(parseExposition(body).length).toBeGreaterThan(0);
-  return new Set([...body.matchAll(/^# HELP (\S+)/gm)].map((m) => m[1]!));
+  const { body } = await new MetricsExposition(agentOfAJob).scrape();
+  const samples = parseExposition(body);
+  expect(samples.length).toBeGreaterThan(0);
+  return new Set([
+    ...[...body.matchAll(/^# HELP (\S+)/gm)].map((m) => m[1]!),
+    ...samples.flatMap((s) => Object.keys(s.labels)),
+  ]);
 }
 
 describe('deploy/', () => {
@@ -32,11 +38,11 @@ describe('deploy/', () => {
     expect(config.output).toContain('is valid prometheus config file syntax');
     expect(config.status).toBe(0);
     const rules = check(promtool, ['check', 'rules', join(DEPLOY, 'rlwatch-alerts.rules.yml')]);
-    expect(rules.output).toContain('SUCCESS: 3 rules found');
+    expect(rules.output).toContain('SUCCESS: 10 rules found');
     expect(rules.status).toBe(0);
   });
 
-  test('promtool: a firing health alert survives a dead agent and resolves when the agent says it cleared', () => {
+  test('promtool: a firing health alert survives a dead agent and resolves when the agent says it cleared; the job rules fire and stay quiet as they should', () => {
     const promtool = requireBinary(PROMTOOL, 'prometheus');
     const r = check(promtool, ['test', 'rules', join(import.meta.dirname, 'rlwatch-alerts.test.yml')]);
     expect(r.output).toContain('SUCCESS');
@@ -65,13 +71,18 @@ describe('deploy/', () => {
     expect(route(...alert, 'severity=critical')).toBe('rlwatch-page');
     expect(route(...alert, 'severity=warning')).toBe('rlwatch-webhook');
     expect(route('alertname=RlwatchAgentDown', 'source=rlwatch', 'severity=warning')).toBe('rlwatch-webhook');
+    const node = ['source=rlwatch', 'instance=n3:9477', 'rlwatch_job=grpo', 'node=node-3'];
+    expect(route('alertname=RlwatchJobNodeSilent', ...node, 'severity=critical')).toBe('rlwatch-page');
+    expect(route('alertname=RlwatchJobStepSkew', ...node, 'severity=warning')).toBe('rlwatch-webhook');
+    expect(route('alertname=RlwatchJobNodeGpusIdle', ...node, 'severity=warning')).toBe('rlwatch-webhook');
   });
 
-  test('every rlwatch_* name in deploy/ is a metric the exposition serves', async () => {
+  test('every rlwatch_* name in deploy/ is a metric or label the exposition serves', async () => {
     const names = await exposedNames();
     const used = new Set<string>();
+    // A recorded series (`instance:rlwatch_node_info:last10m`) is the rules' own name, not the exposition's.
     for (const f of readdirSync(DEPLOY))
-      for (const m of read(f).matchAll(/\brlwatch_[a-z_]+\b/g)) used.add(m[0]);
+      for (const m of read(f).matchAll(/(?<![\w:])rlwatch_[a-z_]+(?![\w:])/g)) used.add(m[0]);
     expect(used.size).toBeGreaterThan(10);
     expect([...used].filter((n) => !names.has(n))).toEqual([]);
   });

@@ -90,12 +90,19 @@ export async function startAlertmanager(
 }
 
 /** Prometheus on deploy/prometheus.yml and deploy/rlwatch-alerts.rules.yml as shipped, scraping and evaluating every
- * second, with the agents' metrics token, alerting `alertmanagerPort`. */
+ * second, with the agents' metrics token, alerting `alertmanagerPort`. `rules` rewrites the rules file's text first
+ * (a test's shorter thresholds; the shipped file stays as it is). */
 export async function startPrometheus(
   dir: string,
-  opts: { targets: string[]; token: string; alertmanagerPort: number },
+  opts: { targets: string[]; token: string; alertmanagerPort: number; rules?: (text: string) => string },
 ): Promise<Daemon> {
   writeFileSync(join(dir, 'token'), opts.token);
+  let rulesFile = join(DEPLOY, 'rlwatch-alerts.rules.yml');
+  if (opts.rules) {
+    const text = opts.rules(readFileSync(rulesFile, 'utf8'));
+    rulesFile = join(dir, 'rlwatch-alerts.rules.yml');
+    writeFileSync(rulesFile, text);
+  }
   const prom = parseYaml(readFileSync(join(DEPLOY, 'prometheus.yml'), 'utf8')) as {
     global: Record<string, string>;
     rule_files: string[];
@@ -106,7 +113,7 @@ export async function startPrometheus(
     }[];
   };
   prom.global = { scrape_interval: '1s', evaluation_interval: '1s' };
-  prom.rule_files = [join(DEPLOY, 'rlwatch-alerts.rules.yml')];
+  prom.rule_files = [rulesFile];
   prom.alerting.alertmanagers[0]!.static_configs[0]!.targets = [`127.0.0.1:${opts.alertmanagerPort}`];
   prom.scrape_configs[0]!.authorization.credentials_file = join(dir, 'token');
   prom.scrape_configs[0]!.static_configs[0]!.targets = opts.targets;

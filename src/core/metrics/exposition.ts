@@ -40,11 +40,12 @@ export interface Scrape {
 }
 
 export class MetricsExposition {
-  /** The families before the per-tag ones (build info, dropped series) and those after them (per run, alerts,
-   * system): the per-tag families are written directly between the two (run-metrics), in the order they had
-   * when one registry held them all. */
+  /** The families before the per-tag ones (build info, node info, dropped series) and those after them (per run,
+   * alerts, system): the per-tag families are written directly between the two (run-metrics), in the order they
+   * had when one registry held them all. */
   private readonly head = new Registry();
   private readonly registry = new Registry();
+  private readonly nodeInfo: Gauge<'rlwatch_job' | 'node'>;
   private readonly dropped: DroppedSeries;
   private readonly runs: RunMetrics;
   private readonly alerts: AlertMetrics;
@@ -71,6 +72,14 @@ export class MetricsExposition {
       labelNames: ['version'],
       registers: [this.head],
     }).set({ version: opts.version ?? 'unknown' }, 1);
+    // `rlwatch_job`, not `job`: Prometheus gives `job` the scrape job's name (deploy/rlwatch-alerts.rules.yml
+    // joins the agents of one job on this series).
+    this.nodeInfo = new Gauge({
+      name: 'rlwatch_node_info',
+      help: 'The job and node this agent watches for (`agent --job NAME --node NAME`; always 1, absent without --job).',
+      labelNames: ['rlwatch_job', 'node'],
+      registers: [this.head],
+    });
     this.dropped = new DroppedSeries(this.head, opts.log ?? (() => {}));
     this.runs = new RunMetrics(this.registry);
     this.alerts = new AlertMetrics(this.registry);
@@ -94,6 +103,9 @@ export class MetricsExposition {
 
   private refresh(): void {
     const now = this.clock();
+    const id = this.source.identity;
+    this.nodeInfo.reset();
+    if (id) this.nodeInfo.set({ rlwatch_job: boundLabel(id.job), node: boundLabel(id.node) }, 1);
     const runs = this.source.runs();
     this.dropped.begin();
     this.runs.refresh(runs, this.source, this.limits, this.dropped, now);

@@ -2,6 +2,7 @@
 
 import type { AlertInfo, RunInfo } from '../../shared/domain';
 import type { SystemSnapshot } from '../../shared/system-types';
+import type { JobIdentity } from '../app/run-overlay';
 import type { LastPoint } from '../app/tag-tracker';
 import type { ThresholdName } from '../health';
 
@@ -18,4 +19,6 @@ export interface MetricsSource {
   thresholdValues(run: string): Readonly<Partial<Record<ThresholdName, number>>>;
   /** The newest system sample, null before the first. */
   latestSystemSample(): SystemSnapshot | null;
+  /** The job and node this agent's folder belongs to (`agent --job`); null or absent when none was given. */
+  readonly identity?: JobIdentity | null;
 }

@@ -3,6 +3,8 @@
 import { describe, expect, test } from 'vitest';
 import type { AlertInfo, RunInfo } from '../../../src/shared/domain';
 import type { NvidiaGpu, SystemSnapshot } from '../../../src/shared/system-types';
+import type { JobIdentity } from '../../../src/core/app/run-overlay';
+import { JobMonitor } from '../../../src/core/jobs/job-monitor';
 import { MetricsExposition } from '../../../src/core/metrics/exposition';
 import type { LastPoint, MetricsSource } from '../../../src/core/metrics/metrics-source';
 import { parseExposition, samples, type Sample } from './exposition-text';
@@ -80,6 +82,7 @@ class FakeSource implements MetricsSource {
   points = new Map<string, Map<string, LastPoint>>();
   alerts: AlertInfo[] = [];
   snapshot: SystemSnapshot | null = null;
+  identity: JobIdentity | null = null;
   thresholds: Record<string, number> = { target_kl: 0.02 };
   runs = (): RunInfo[] => this.runList;
   lastPoints = (r: string): ReadonlyMap<string, LastPoint> => this.points.get(r) ?? new Map();
@@ -389,5 +392,55 @@ describe('MetricsExposition', () => {
     all = await scrape(m);
     expect(samples(all, 'rlwatch_gpu_utilization_ratio')).toEqual([]);
     expect(samples(all, 'rlwatch_cpu_utilization_ratio')).toEqual([]);
+  });
+
+  test("rlwatch_node_info names the agent's job and node (only with --job), its values bounded like any label", async () => {
+    const src = new FakeSource();
+    const m = new MetricsExposition(src, { clock: () => NOW });
+    const { body } = await m.scrape();
+    expect(body).toContain('# TYPE rlwatch_node_info gauge');
+    expect(samples(parseExposition(body), 'rlwatch_node_info')).toEqual([]);
+
+    src.identity = { job: 'grpo "70b"\\x', node: 'gpu-node-3' };
+    let all = await scrape(m);
+    expect(samples(all, 'rlwatch_node_info').map((s) => [s.labels, s.value])).toEqual([
+      [{ rlwatch_job: 'grpo "70b"\\x', node: 'gpu-node-3' }, 1],
+    ]);
+    // A name longer than a label may hold is cut and hashed, as a run name would be.
+    src.identity = { job: 'j'.repeat(300), node: 'n' };
+    all = await scrape(m);
+    const [info] = samples(all, 'rlwatch_node_info');
+    expect(info!.labels.rlwatch_job).toMatch(/^j+…#[0-9a-f]{8}$/);
+    expect(info!.labels.rlwatch_job!.length).toBeLessThanOrEqual(256);
+  });
+
+  test("a head's job alerts (JobMonitor's, in activeAlerts) are rlwatch_alert series RlwatchHealthAlert forwards", async () => {
+    // A head with three nodes' runs of job grpo: node-c wrote nothing for 5 min while the others write.
+    const node = (host: string, name: string, lastEventAt: number): RunInfo =>
+      run(`${host}//ppo`, { host, job: 'grpo', node: name, lastEventAt, fileWrittenAt: lastEventAt });
+    const runs = [
+      node('h1:9477', 'node-a', NOW - 5000),
+      node('h2:9477', 'node-b', NOW - 5000),
+      node('h3:9477', 'node-c', NOW - 300_000),
+    ];
+    const monitor = new JobMonitor({ clock: () => NOW, jobsChanged: () => {}, alertChanged: () => {} });
+    monitor.update(runs, () => ({ connected: true, gpuUtilPct: null }));
+    const src = new FakeSource();
+    src.runList = runs;
+    src.alerts = monitor.activeAlerts();
+    const m = new MetricsExposition(src, { clock: () => NOW });
+    let all = await scrape(m);
+    const silent = { run: 'h3:9477//ppo', rule: 'job-node-silent', severity: 'critical', tag: '' };
+    expect(samples(all, 'rlwatch_alert').map((s) => [s.labels, s.value])).toEqual([[silent, 1]]);
+    expect(samples(all, 'rlwatch_alert_info')[0]!.labels.message).toMatch(
+      /^Node node-c of job grpo has written nothing for 5 min while 2 other nodes kept writing/,
+    );
+    // node-c writes again: the alert clears and its series reads 0 while the run is listed.
+    runs[2] = node('h3:9477', 'node-c', NOW - 1000);
+    monitor.update(runs, () => ({ connected: true, gpuUtilPct: null }));
+    src.runList = runs;
+    src.alerts = monitor.activeAlerts();
+    all = await scrape(m);
+    expect(samples(all, 'rlwatch_alert').map((s) => [s.labels, s.value])).toEqual([[silent, 0]]);
   });
 });
