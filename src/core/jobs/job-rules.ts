@@ -145,12 +145,16 @@ export class JobRules {
     const unfinished = rows.filter((r) => !r.finished);
     for (const r of rows) r.state = r.finished ? 'finished' : r.moving ? 'moving' : 'quiet';
 
-    // Silent: quiet while another unfinished node moves; once raised it holds until the node writes or finishes.
+    // Silent: quiet while another unfinished node moves, and silentAfterMs behind the newest write of the job (nodes
+    // that stop seconds apart are the whole job stopping, not one node); once raised it holds until the node
+    // writes or finishes.
     const movers = unfinished.filter((r) => r.moving);
+    const newest = Math.max(...unfinished.map((r) => r.last ?? -Infinity));
     for (const r of unfinished) {
       if (r.moving || r.last === null) continue;
       const others = movers.filter((x) => x !== r);
-      if (others.length === 0 && !was('job-node-silent', r.m.node)) continue;
+      const holds = was('job-node-silent', r.m.node);
+      if (!holds && (others.length === 0 || newest - r.last <= o.silentAfterMs)) continue;
       r.state = 'silent';
       const lead = Math.max(...others.map((x) => x.step ?? -Infinity));
       const behind =

@@ -194,6 +194,19 @@ describe('cross-node rules', () => {
     expect(m.jobs()[0]!.nodes.map((n) => n.state)).toEqual(['moving', 'finished']);
   });
 
+  test('nodes that stop seconds apart are the job stopping: the first to stop is never called silent', () => {
+    const now = { t: T0 };
+    const { changes, update } = monitor(now);
+    // a and b stopped 10 s before c; now c is just inside the window and a, b just past it.
+    now.t = T0 + DEFAULT_JOB_RULES.silentAfterMs + 5000;
+    update(three({ cLast: T0 + 10_000 }, T0));
+    update([
+      run('a:1', 'grpo', { job: 'j', node: 'a', lastMs: T0 }),
+      run('c:1', 'grpo', { job: 'j', node: 'c', lastMs: T0 + 10_000 }),
+    ]);
+    expect(changes).toEqual([]);
+  });
+
   test('a raised silent node stays silent when the others stop too: no resolve while nothing moved', () => {
     const now = { t: T0 };
     const { changes, update } = monitor(now);
