@@ -1,15 +1,23 @@
 // `rlwatch inspect PATH [--json]`: what is in a folder — runs, sources, errors, per-tag summaries.
 
 import { inspectPath, type InspectReport } from '../core/inspect';
-import { terminalSafe } from './terminal-text';
+import { terminalSafe, textTable } from './terminal-text';
+import { runsTableOutput } from './runs-table-output';
 import { parseFlags, UsageError } from './usage';
 import { formatValue } from '../shared/format';
 import { sessionText } from '../shared/session-text';
 
 export async function runInspect(args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags(args, { json: { type: 'boolean' } });
+  const { values, positionals } = parseFlags(args, {
+    json: { type: 'boolean' },
+    table: { type: 'boolean' },
+    csv: { type: 'boolean' },
+  });
   if (positionals.length !== 1)
-    throw new UsageError('inspect needs exactly one path: rlwatch inspect PATH [--json]');
+    throw new UsageError('inspect needs exactly one path: rlwatch inspect PATH [--table] [--json|--csv]');
+  if (values.csv === true && values.table !== true) throw new UsageError('--csv goes with --table');
+  if (values.csv === true && values.json === true)
+    throw new UsageError('--table takes --json or --csv, not both');
   const tty = process.stderr.isTTY === true;
   let report: InspectReport;
   try {
@@ -26,7 +34,11 @@ export async function runInspect(args: string[]): Promise<number> {
   for (const e of report.walkErrors) {
     process.stderr.write(`rlwatch: warning: ${terminalSafe(e.path)}: ${terminalSafe(e.message)}\n`);
   }
-  if (values.json === true) {
+  if (values.table === true) {
+    process.stdout.write(
+      runsTableOutput(report, values.json === true ? 'json' : values.csv === true ? 'csv' : 'text'),
+    );
+  } else if (values.json === true) {
     process.stdout.write(JSON.stringify({ root: report.root, runs: report.runs }) + '\n');
   } else {
     process.stdout.write(formatReport(report));
@@ -35,15 +47,6 @@ export async function runInspect(args: string[]): Promise<number> {
 }
 
 const fmt = (v: number | null): string => formatValue(v, 6);
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows
-    .map((r) =>
-      r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '),
-    )
-    .join('\n');
-}
 
 /** Longest config line printed; the JSON output has the whole config. */
 const CONFIG_LINE_MAX = 200;
@@ -109,7 +112,7 @@ export function formatReport(report: InspectReport): string {
         ]);
       }
       out.push(
-        table(rows)
+        textTable(rows)
           .split('\n')
           .map((l) => '  ' + l)
           .join('\n'),

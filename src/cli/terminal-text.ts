@@ -1,4 +1,4 @@
-// Text from files (run, tag and file names, messages) made safe for a terminal: no control characters.
+// Text for a terminal: names and messages from files without control characters, and aligned text tables.
 
 import { escapeControls } from '../shared/control-chars';
 
@@ -10,4 +10,14 @@ import { escapeControls } from '../shared/control-chars';
  */
 export function terminalSafe(text: string): string {
   return escapeControls(text);
+}
+
+/** Rows as aligned columns: the first left-aligned, the others right-aligned, two spaces apart. */
+export function textTable(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return rows
+    .map((r) =>
+      r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '),
+    )
+    .join('\n');
 }

@@ -1,0 +1,64 @@
+// `rlwatch inspect PATH --table [--json|--csv]`: the runs table of a folder as text, JSON or CSV.
+
+import type { InspectReport, InspectRun } from '../core/inspect';
+import {
+  buildRunsTable,
+  runsTableCsv,
+  type Cell,
+  type RunsTable,
+  type TableRunInput,
+} from '../shared/compare/runs-table';
+import { formatValue } from '../shared/format';
+import { terminalSafe, textTable } from './terminal-text';
+
+/** What the table needs of one inspected run (a one-shot read: no live status). */
+export function tableInput(r: InspectRun): TableRunInput {
+  const first = r.sessions[0];
+  const last = r.sessions[r.sessions.length - 1];
+  return {
+    run: r.run,
+    status: null,
+    formats: [...new Set(r.sources.map((s) => s.format))],
+    step: last ? last.endStep : null,
+    points: Object.values(r.scalars).reduce((n, s) => n + s.count, 0),
+    startWall: first?.startWall ?? null,
+    endWall: last?.endWall ?? null,
+    scalars: Object.fromEntries(
+      Object.entries(r.scalars).map(([tag, s]) => [tag, { last: s.last, min: s.min, max: s.max }]),
+    ),
+    config: r.config,
+  };
+}
+
+/** Equal keys listed under the text table (the JSON and CSV have them all). */
+const EQUAL_SHOWN = 12;
+
+const cellText = (c: Cell): string =>
+  c === null ? '—' : typeof c === 'number' ? formatValue(c, 6) : terminalSafe(String(c));
+
+function text(t: RunsTable): string {
+  // Columns with no value in any run say nothing: left out of the text form.
+  const cols = t.columns.filter(
+    (c) => c.kind === 'run' || t.rows.some((r) => (r.cells[c.id] ?? null) !== null),
+  );
+  const rows = [
+    cols.map((c) => terminalSafe(c.label)),
+    ...t.rows.map((r) => cols.map((c) => cellText(r.cells[c.id] ?? null))),
+  ];
+  const out = [textTable(rows)];
+  if (t.equal.length > 0) {
+    const shown = t.equal.slice(0, EQUAL_SHOWN).map((e) => `${terminalSafe(e.key)}=${cellText(e.value)}`);
+    const more = t.equal.length > EQUAL_SHOWN ? `, … (${t.equal.length - EQUAL_SHOWN} more)` : '';
+    out.push(
+      `${t.equal.length} config key${t.equal.length === 1 ? '' : 's'} equal in every run: ${shown.join(', ')}${more}`,
+    );
+  }
+  return out.join('\n') + '\n';
+}
+
+export function runsTableOutput(report: InspectReport, form: 'text' | 'json' | 'csv'): string {
+  const t = buildRunsTable(report.runs.map(tableInput));
+  if (form === 'json') return JSON.stringify({ root: report.root, ...t }) + '\n';
+  if (form === 'csv') return runsTableCsv(t);
+  return `${terminalSafe(report.root)}: ${report.runs.length} run(s)\n${text(t)}`;
+}

@@ -1,0 +1,127 @@
+// The runs table: one row per run (status, format, steps, key metrics, time) and every config key that varies as a column.
+
+import { classifyTag } from '../catalog';
+import type { Role } from '../catalog';
+import { csvField } from '../csv-text';
+import { flattenConfig } from './seed-groups';
+
+/** What the table needs of a run, from `inspect` or from the app's run list and details. */
+export interface TableRunInput {
+  run: string;
+  /** The dashboard's state (live, idle, finished…), null where unknown (a one-shot read). */
+  status: string | null;
+  formats: string[];
+  /** Newest step of its current session, null before any point. */
+  step: number | null;
+  points: number;
+  /** Seconds since epoch of its first and newest point, null where the files hold no times. */
+  startWall: number | null;
+  endWall: number | null;
+  /** Per tag: last value and its extremes. */
+  scalars: Record<string, { last: number | null; min: number | null; max: number | null }>;
+  config: Record<string, unknown> | null;
+}
+
+export type Cell = string | number | boolean | null;
+
+export interface TableColumn {
+  id: string;
+  label: string;
+  kind: 'run' | 'metric' | 'config';
+}
+
+export interface RunsTable {
+  columns: TableColumn[];
+  rows: { run: string; cells: Record<string, Cell> }[];
+  /** Config keys equal in every run (folded away: "12 keys equal"), with their one value. */
+  equal: { key: string; value: Cell }[];
+}
+
+/** The key metrics shown for every run: the first tag of each role, its last value and, where one is better, its best. */
+const KEY_METRICS: { role: Role; label: string; best: 'max' | 'min' | null }[] = [
+  { role: 'reward', label: 'reward', best: 'max' },
+  { role: 'kl', label: 'KL', best: null },
+  { role: 'entropy', label: 'entropy', best: null },
+  { role: 'loss', label: 'loss', best: 'min' },
+];
+
+/** A config value as one cell: scalars as they are, anything else as its JSON text. */
+function cellOf(v: unknown): Cell {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
+  return JSON.stringify(v) ?? null;
+}
+
+/** The first tag (in name order) of each key role in a run. */
+function keyTags(tags: readonly string[]): Map<Role, string> {
+  const out = new Map<Role, string>();
+  for (const tag of [...tags].sort()) {
+    const role = classifyTag(tag)?.role;
+    if (role && !out.has(role)) out.set(role, tag);
+  }
+  return out;
+}
+
+export function buildRunsTable(runs: readonly TableRunInput[]): RunsTable {
+  const flat = runs.map((r) => (r.config ? flattenConfig(r.config) : new Map<string, unknown>()));
+  const keys = [...new Set(flat.flatMap((f) => [...f.keys()]))].sort();
+  const equal: RunsTable['equal'] = [];
+  const varying: string[] = [];
+  for (const k of keys) {
+    const texts = new Set(flat.map((f) => (f.has(k) ? JSON.stringify(f.get(k)) : undefined)));
+    if (runs.length > 1 && texts.size === 1 && !texts.has(undefined))
+      equal.push({ key: k, value: cellOf(flat[0]!.get(k)) });
+    else varying.push(k);
+  }
+  const metricCols: TableColumn[] = KEY_METRICS.flatMap((m) => [
+    { id: `${m.role}.last`, label: `${m.label} (last)`, kind: 'metric' as const },
+    ...(m.best ? [{ id: `${m.role}.best`, label: `${m.label} (best)`, kind: 'metric' as const }] : []),
+  ]);
+  const columns: TableColumn[] = [
+    { id: 'run', label: 'run', kind: 'run' },
+    { id: 'status', label: 'status', kind: 'run' },
+    { id: 'format', label: 'format', kind: 'run' },
+    { id: 'step', label: 'steps', kind: 'run' },
+    { id: 'points', label: 'points', kind: 'run' },
+    { id: 'start', label: 'start', kind: 'run' },
+    { id: 'duration', label: 'duration (s)', kind: 'run' },
+    ...metricCols,
+    ...varying.map((k) => ({ id: `config.${k}`, label: k, kind: 'config' as const })),
+  ];
+  const rows = runs.map((r, i) => {
+    const cells: Record<string, Cell> = {
+      run: r.run,
+      status: r.status,
+      format: r.formats.join(' '),
+      step: r.step,
+      points: r.points,
+      start: r.startWall === null ? null : new Date(r.startWall * 1000).toISOString(),
+      duration: r.startWall === null || r.endWall === null ? null : Math.round(r.endWall - r.startWall),
+    };
+    const tags = keyTags(Object.keys(r.scalars));
+    for (const m of KEY_METRICS) {
+      const s = tags.has(m.role) ? r.scalars[tags.get(m.role)!] : undefined;
+      cells[`${m.role}.last`] = s?.last ?? null;
+      if (m.best) cells[`${m.role}.best`] = (m.best === 'max' ? s?.max : s?.min) ?? null;
+    }
+    for (const k of varying) cells[`config.${k}`] = flat[i]!.has(k) ? cellOf(flat[i]!.get(k)) : null;
+    return { run: r.run, cells };
+  });
+  return { columns, rows, equal };
+}
+
+/** A text cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first) is written with a leading `'`. */
+function spreadsheetSafe(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) && !Number.isFinite(Number(text)) ? `'${text}` : text;
+}
+
+/** The table as CSV: a header of column labels, one line per run; empty cells for null. */
+export function runsTableCsv(t: RunsTable): string {
+  const line = (cells: string[]): string => cells.map(csvField).join(',') + '\n';
+  const text = (c: Cell): string =>
+    c === null ? '' : typeof c === 'string' ? spreadsheetSafe(c) : String(c);
+  return (
+    line(t.columns.map((c) => spreadsheetSafe(c.label))) +
+    t.rows.map((r) => line(t.columns.map((c) => text(r.cells[c.id] ?? null)))).join('')
+  );
+}
