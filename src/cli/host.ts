@@ -48,6 +48,7 @@ export async function serveFolder(
   },
 ): Promise<ServeHost> {
   const token = tokenFromEnv(process.env.RLWATCH_TOKEN) ?? newToken();
+  const jobRules = jobRulesFromEnv(process.env.RLWATCH_JOB_SILENT_AFTER_MS);
   const ui = opts.ui ?? true;
   if (ui && !existsSync(join(rendererDir, 'index.html'))) {
     throw new UsageError(`the UI is not built (${rendererDir} is missing): run 'npm run build:app' first`);
@@ -60,6 +61,7 @@ export async function serveFolder(
     createSampler: () => createSystemSampler(),
     remotes: opts.remotes ?? [],
     ...(opts.identity ? { identity: opts.identity } : {}),
+    ...jobRules,
     // --poll wins for this session without changing the saved setting.
     ...(opts.poll === true ? { usePolling: true } : {}),
   });
@@ -121,6 +123,19 @@ export async function serveFolder(
       await core.dispose();
     },
   };
+}
+
+/** RLWATCH_JOB_SILENT_AFTER_MS: a test knob (the e2e freezes a node for seconds, not minutes), like RLWATCH_STORE=memory:
+ * how long a node of a job may write nothing while the others write before it is silent (default 120 s).
+ * 1000 to 86 400 000 ms as digits; anything else is a usage error, never silently the default. */
+export function jobRulesFromEnv(value: string | undefined): { jobRules?: { silentAfterMs: number } } {
+  if (value === undefined || value === '') return {};
+  const ms = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
+  if (!(ms >= 1000 && ms <= 86_400_000))
+    throw new UsageError(
+      'RLWATCH_JOB_SILENT_AFTER_MS must be a whole number of milliseconds from 1000 to 86400000',
+    );
+  return { jobRules: { silentAfterMs: ms } };
 }
 
 /** RLWATCH_TOKEN: a fixed token, so a restarted serve keeps its URL (an SSH tunnel, a remote endpoint that

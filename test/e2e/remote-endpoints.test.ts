@@ -7,14 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { WebSocket } from 'ws';
 import type { EndpointInfo, RunInfo, SeriesWindow } from '../../src/shared/domain';
-import { decodeWire } from '../../src/shared/wire-codec';
 import { launchChromium } from './browser';
 import { runCli, type CliProcess } from './cli-process';
 import { openPage, servedUrl, serveIsolated } from './demo-server';
 import { seeChart } from './lazy-charts';
 import { readChart } from './render-check/read-chart';
+import { apiOf, type SocketApi } from './socket-api';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
 const TOKENS = ['endpoint-a-token-0123456789', 'endpoint-b-token-0123456789'];
@@ -28,34 +27,6 @@ interface Endpoint {
   port: number;
 }
 
-/** The contract over serve's socket, as the renderer uses it (Origin = the server, token from the URL). */
-async function apiOf(pageUrl: string): Promise<{
-  ask<T>(channel: string, args: unknown): Promise<{ ok: boolean; value: T }>;
-  close(): void;
-}> {
-  const u = new URL(pageUrl);
-  const ws = new WebSocket(`ws://${u.host}/ws?token=${u.searchParams.get('token')}`, { origin: u.origin });
-  await new Promise((res, rej) => {
-    ws.once('open', res);
-    ws.once('error', rej);
-  });
-  let nextId = 1;
-  const waiting = new Map<number, (r: unknown) => void>();
-  ws.on('message', (data) => {
-    const m = decodeWire(data.toString()) as { id?: number; result?: unknown };
-    if (typeof m.id === 'number') waiting.get(m.id)?.(m.result);
-  });
-  return {
-    ask: (channel, args) =>
-      new Promise((res) => {
-        const id = nextId++;
-        waiting.set(id, res as (r: unknown) => void);
-        ws.send(JSON.stringify({ id, channel, args }));
-      }),
-    close: () => ws.close(),
-  };
-}
-
 describe('many rlwatch endpoints in one window', () => {
   const endpoints: Endpoint[] = [];
   let hub: CliProcess;
@@ -64,7 +35,7 @@ describe('many rlwatch endpoints in one window', () => {
   let browser: Browser;
   let page: Page;
   let errors: string[];
-  let api: Awaited<ReturnType<typeof apiOf>>;
+  let api: SocketApi;
   const hostOf = (i: number): string => `127.0.0.1:${endpoints[i]!.port}`;
 
   beforeAll(async () => {

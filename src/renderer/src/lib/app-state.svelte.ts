@@ -10,6 +10,7 @@ import type {
   RunDetails,
   RunInfo,
 } from '../../../shared/domain';
+import type { JobInfo } from '../../../shared/job-types';
 import type { NvidiaStatus, SystemSnapshot } from '../../../shared/system-types';
 import type { Backend } from '../backend/backend';
 import { SettingsStore } from './settings.svelte';
@@ -54,6 +55,8 @@ export class AppState {
   notices = $state<Notice[]>([]);
   /** Remote rlwatch endpoints whose runs are in the list, with their link state. */
   endpoints = $state.raw<EndpointInfo[]>([]);
+  /** Runs of several nodes grouped into jobs, each node with its state against the others. */
+  jobs = $state.raw<JobInfo[]>([]);
   focus = $state.raw<FocusTarget | null>(null);
   /** Ticks every second so "12 s ago" stays true. */
   now = $state(Date.now());
@@ -104,6 +107,7 @@ export class AppState {
       b.on('app.notice', (n) => this.notify(n)),
       b.on('app.focus', (f) => this.focusOn(f.run, f.tag, f.step)),
       b.on('endpoints.changed', (e) => (this.endpoints = e)),
+      b.on('jobs.changed', (j) => (this.jobs = j)),
     );
     const tick = setInterval(() => (this.now = Date.now()), 1000);
     const onVisibility = (): void => {
@@ -121,12 +125,13 @@ export class AppState {
   async refresh(): Promise<void> {
     const b = this.backend;
     // One round trip: everything the first screen needs is asked at once (the charts wait on runs.list).
-    const [info, runs, alerts, history, endpoints] = await Promise.all([
+    const [info, runs, alerts, history, endpoints, jobs] = await Promise.all([
       b.invoke('app.info', {}),
       b.invoke('runs.list', {}),
       b.invoke('alerts.list', {}),
       b.invoke('system.history', { sinceMs: Date.now() - 10 * 60_000 }),
       b.invoke('endpoints.list', {}),
+      b.invoke('jobs.list', {}),
       this.settings.load(),
     ]);
     if (info.ok) {
@@ -145,6 +150,7 @@ export class AppState {
       if (info.value.watch.suggestion) this.notify({ level: 'info', message: info.value.watch.suggestion });
     }
     if (endpoints.ok) this.endpoints = endpoints.value;
+    if (jobs.ok) this.jobs = jobs.value;
     if (runs.ok) this.setRuns(runs.value);
     else this.notify({ level: 'error', message: `Cannot list runs: ${runs.error.message}` });
     if (alerts.ok) {
@@ -187,6 +193,15 @@ export class AppState {
     this.overlay = this.overlay.includes(run)
       ? this.overlay.filter((r) => r !== run)
       : [...this.overlay, run];
+  }
+
+  /** Charts `runs` together (a job's nodes): the selected run stays when it is one of them, the rest overlaid. */
+  showRuns(runs: readonly string[]): void {
+    const known = new Set(this.runs.map((r) => r.run));
+    const shown = runs.filter((r) => known.has(r));
+    if (shown.length === 0) return;
+    this.select(this.selected !== null && shown.includes(this.selected) ? this.selected : shown[0]!);
+    this.overlay = shown.filter((r) => r !== this.selected);
   }
 
   focusOn(run: string, tag: string | null, step: number | null): void {

@@ -1,0 +1,37 @@
+// Test helper: the contract over serve's WebSocket, as the renderer uses it (Origin = the server, token from the URL).
+
+import { WebSocket } from 'ws';
+import { decodeWire } from '../../src/shared/wire-codec';
+
+export interface SocketApi {
+  ask<T>(channel: string, args: unknown): Promise<{ ok: boolean; value: T }>;
+  close(): void;
+}
+
+/** Opens a socket to the serve that printed `pageUrl`; resolves once it is open. */
+export async function apiOf(pageUrl: string): Promise<SocketApi> {
+  const u = new URL(pageUrl);
+  const ws = new WebSocket(`ws://${u.host}/ws?token=${u.searchParams.get('token')}`, { origin: u.origin });
+  await new Promise((res, rej) => {
+    ws.once('open', res);
+    ws.once('error', rej);
+  });
+  let nextId = 1;
+  const waiting = new Map<number, (r: unknown) => void>();
+  ws.on('message', (data) => {
+    const m = decodeWire(data.toString()) as { id?: number; result?: unknown };
+    if (typeof m.id === 'number') {
+      waiting.get(m.id)?.(m.result);
+      waiting.delete(m.id);
+    }
+  });
+  return {
+    ask: (channel, args) =>
+      new Promise((res) => {
+        const id = nextId++;
+        waiting.set(id, res as (r: unknown) => void);
+        ws.send(JSON.stringify({ id, channel, args }));
+      }),
+    close: () => ws.close(),
+  };
+}
