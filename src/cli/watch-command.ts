@@ -11,6 +11,7 @@ import { WatchSession } from '../core/watch/watch-session';
 import { WatchRemotes } from '../core/watch/watch-remotes';
 import { remoteUrls } from './remote-flags';
 import type { SystemSnapshot } from '../shared/system-types';
+import { JOB_NODE_STATE_LABELS } from '../shared/job-types';
 import { createWorkspace } from '../core/workspace/create';
 import { terminalSafe } from './terminal-text';
 import { parseFlags, readableFolder, repeatedFlag, untilSignal, UsageError } from './usage';
@@ -136,7 +137,7 @@ export function formatLine(line: WatchLine): string {
       const nodes = line.nodes
         .map(
           (n) =>
-            `${terminalSafe(n.node)} ${n.state === 'moving' ? '' : `${n.state.toUpperCase()} `}@${n.step ?? '?'}` +
+            `${terminalSafe(n.node)} ${n.state === 'moving' ? '' : `${JOB_NODE_STATE_LABELS[n.state].toUpperCase()} `}@${n.step ?? '?'}` +
             (n.connected ? '' : ' (not connected)'),
         )
         .join(', ');

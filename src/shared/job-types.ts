@@ -29,6 +29,16 @@ export type JobNodeState =
   /** Nothing written yet, or every node is quiet (then the run-level stall rule speaks). */
   | 'quiet';
 
+/** A node's state in words, the same in the window and in `watch`. */
+export const JOB_NODE_STATE_LABELS: Record<JobNodeState, string> = {
+  moving: 'moving',
+  silent: 'silent',
+  straggler: 'straggler',
+  'gpus-idle': 'GPUs idle',
+  finished: 'finished',
+  quiet: 'quiet',
+};
+
 export interface JobNode {
   /** The node's name: its agent's `--node` (default: its host name), else the endpoint's host label. */
   node: string;

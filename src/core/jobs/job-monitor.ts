@@ -25,12 +25,17 @@ export interface JobMonitorOptions {
   alertChanged(change: AlertChange): void;
 }
 
+/** An open alert's changing text (silent for N s) is pushed at most this often. */
+export const UPDATE_MS = 15_000;
+
 /** Cleared job alerts kept for `alerts.list` (the newest). */
 const MAX_CLEARED = 500;
 
 export class JobMonitor {
   private readonly rules: JobRules;
   private readonly open = new Map<string, AlertInfo>();
+  /** When each open alert's text was last pushed as an update. */
+  private readonly told = new Map<string, number>();
   private cleared: AlertInfo[] = [];
   private shown: JobInfo[] = [];
   private shownKey = '[]';
@@ -51,8 +56,15 @@ export class JobMonitor {
         const key = findingKey(f);
         holding.add(key);
         const had = this.open.get(key);
-        if (had) this.open.set(key, { ...had, value: f.value, message: f.message });
-        else {
+        if (had) {
+          const next = { ...had, value: f.value, message: f.message };
+          this.open.set(key, next);
+          // What it says moves on (how long silent, how far behind): the window hears it, at most every UPDATE_MS.
+          if (next.message !== had.message && now - (this.told.get(key) ?? had.raisedAt) >= UPDATE_MS) {
+            this.told.set(key, now);
+            changes.push({ kind: 'updated', alert: next });
+          }
+        } else {
           const alert = this.raise(f, now);
           this.open.set(key, alert);
           changes.push({ kind: 'raised', alert });
@@ -61,6 +73,7 @@ export class JobMonitor {
     for (const [key, a] of this.open) {
       if (holding.has(key)) continue;
       this.open.delete(key);
+      this.told.delete(key);
       const done: AlertInfo = { ...a, active: false, clearedAt: now };
       this.cleared.push(done);
       changes.push({ kind: 'cleared', alert: done });

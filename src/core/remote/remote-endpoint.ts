@@ -50,6 +50,9 @@ export interface LinkTuning {
   /** Pause between two background fetches filling that copy (default 50 ms: ≤ 20 small answers a second,
    * well inside the endpoint's rate budget). */
   fillGapMs?: number;
+  /** An answer slower than this, with nothing else heard from the endpoint meanwhile, is stood in for by the kept
+   * copy where there is one (default 1500 ms; see RemoteEndpoint.orKept). */
+  slowAnswerMs?: number;
   /** An endpoint's run-list changes reach the app at most once per this many ms (default 1000). */
   runsEveryMs?: number;
 }
@@ -81,6 +84,10 @@ export class RemoteEndpoint {
   private cut: string | null = null;
   private dropped = 0;
   private refreshSeq = 0;
+  /** When something last came from it (an answer or a push), and since when it has been mute past a slow answer. */
+  private lastHeard: number;
+  private muteSince = -Infinity;
+  private readonly slowAnswerMs: number;
   /** Its newest fresh system sample's GPU utilisations (%) and when we got it (our clock); null before one. */
   private gpus: { pct: number[]; at: number } | null = null;
 
@@ -95,6 +102,8 @@ export class RemoteEndpoint {
     this.keep = { ...DEFAULT_KEEP, ...tuning.keep };
     this.kept = new KeptSeries(this.keep);
     this.fillGapMs = tuning.fillGapMs ?? 50;
+    this.slowAnswerMs = tuning.slowAnswerMs ?? 1500;
+    this.lastHeard = clock();
     this.link = new RemoteLink(
       url,
       {
@@ -139,12 +148,16 @@ export class RemoteEndpoint {
     tag: string,
     q: { pixels: number; xMin?: number; xMax?: number; axis?: 'step' | 'wall' },
   ): Promise<SeriesWindow> {
-    const r = await this.ask('series.get', { run: this.nameOf(run), tag, ...q }, seriesWindowShape);
-    if (r.ok) {
-      const w = renameSeries(this.id, r.value);
-      if (q.xMin === undefined && q.xMax === undefined) this.kept.store(w);
+    const asked = this.ask('series.get', { run: this.nameOf(run), tag, ...q }, seriesWindowShape);
+    const whole = q.xMin === undefined && q.xMax === undefined;
+    const store = (v: SeriesWindow): SeriesWindow => {
+      const w = renameSeries(this.id, v);
+      if (whole) this.kept.store(w);
       return w;
-    }
+    };
+    const r = await this.orKept(asked, () => this.kept.get(run, tag, q), store);
+    if ('kept' in r) return r.kept;
+    if (r.ok) return store(r.value);
     // The link is down or the endpoint did not answer: the kept copy of the series, over the asked range.
     const kept = r.error.code === 'unavailable' ? this.kept.get(run, tag, q) : null;
     if (kept) return kept;
@@ -164,15 +177,44 @@ export class RemoteEndpoint {
   }
 
   async details(run: string): Promise<RunDetails> {
-    const r = await this.ask('runs.details', { run: this.nameOf(run) }, runDetailsShape);
-    if (r.ok) {
-      const d = { ...r.value, run };
+    const keep = (v: RunDetails): RunDetails => {
+      const d = { ...v, run };
       this.keptDetails.set(run, d);
       return d;
-    }
+    };
+    const asked = this.ask('runs.details', { run: this.nameOf(run) }, runDetailsShape);
+    const r = await this.orKept(asked, () => this.keptDetails.get(run) ?? null, keep);
+    if ('kept' in r) return r.kept;
+    if (r.ok) return keep(r.value);
     const kept = r.error.code === 'unavailable' ? this.keptDetails.get(run) : undefined;
     if (kept) return kept;
     throw new ApiError(r.error.code, r.error.message);
+  }
+
+  /**
+   * The answer, unless it takes over `slowAnswerMs` while nothing at all comes from the endpoint (a frozen process
+   * whose socket is still open): then the kept copy, at once, so a local client's one-at-a-time requests never wait
+   * out the request timeout behind it. The request goes on and `late` stores its answer; while the endpoint stays
+   * mute, later requests that have a kept copy answer from it without waiting.
+   */
+  private async orKept<T>(
+    asked: Promise<Result<T>>,
+    kept: () => T | null,
+    late: (answer: T) => void,
+  ): Promise<Result<T> | { kept: T }> {
+    if (kept() === null) return asked;
+    const sent = this.clock();
+    const wait = this.lastHeard < this.muteSince ? 0 : this.slowAnswerMs;
+    let timer: NodeJS.Timeout | undefined;
+    const slow = new Promise<null>((res) => (timer = setTimeout(() => res(null), wait)));
+    const first = await Promise.race([asked, slow]);
+    clearTimeout(timer);
+    if (first !== null) return first;
+    const copy = kept();
+    if (this.lastHeard >= sent || copy === null) return asked;
+    this.muteSince = Math.max(this.muteSince, sent);
+    void asked.then((r) => r.ok && late(r.value));
+    return { kept: copy };
   }
 
   async ack(id: string): Promise<AlertInfo> {
@@ -209,6 +251,7 @@ export class RemoteEndpoint {
   /** A request whose answer is checked against the channel's shape (a malformed one is a typed error). */
   private async ask<T>(channel: string, args: unknown, shape: Shape<T>): Promise<Result<T>> {
     const r = await this.link.request(channel, args);
+    if (r.ok || r.error.code !== 'unavailable') this.heard();
     if (!r.ok) return r;
     const parsed = shape.safeParse(r.value);
     if (parsed.success) return { ok: true, value: parsed.data };
@@ -320,7 +363,12 @@ export class RemoteEndpoint {
   }
 
   /** Pushes are untrusted: each is checked against its shape; anything else is counted and dropped. */
+  private heard(): void {
+    this.lastHeard = this.clock();
+  }
+
   private onPush(event: string, payload: unknown): void {
+    this.heard();
     switch (event) {
       case 'runs.changed': {
         const p = runListShape.safeParse(payload);

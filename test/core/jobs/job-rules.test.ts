@@ -5,7 +5,7 @@ import type { AlertChange, RunInfo } from '../../../src/shared/domain';
 import type { JobInfo } from '../../../src/shared/job-types';
 import type { SystemSnapshot } from '../../../src/shared/system-types';
 import { groupJobs, MAX_JOBS, STARTED_TOGETHER_MS } from '../../../src/core/jobs/job-grouping';
-import { JobMonitor } from '../../../src/core/jobs/job-monitor';
+import { JobMonitor, UPDATE_MS } from '../../../src/core/jobs/job-monitor';
 import { DEFAULT_JOB_RULES } from '../../../src/core/jobs/job-rules';
 import { localNodeFacts, meanGpuUtilisation, type NodeFacts } from '../../../src/shared/node-facts';
 
@@ -194,6 +194,22 @@ describe('cross-node rules', () => {
     expect(m.jobs()[0]!.nodes.map((n) => n.state)).toEqual(['moving', 'finished']);
   });
 
+  test("an open alert's moving text is pushed as an update at most every UPDATE_MS", () => {
+    const now = { t: T0 };
+    const { m, changes, update } = monitor(now);
+    now.t += DEFAULT_JOB_RULES.silentAfterMs + 1000;
+    update(three({ cLast: T0 }, now.t));
+    for (let i = 0; i < 6; i++) {
+      now.t += 5000;
+      update(three({ cLast: T0 }, now.t));
+    }
+    // 30 s after the raise: two updates (at 15 s and 30 s), each with the text as it stood.
+    expect(changes.map((c) => c.kind)).toEqual(['raised', 'updated', 'updated']);
+    expect(changes[2]!.alert.message).toContain('has written nothing for 2m 31s');
+    expect(m.activeAlerts()[0]!.message).toContain('2m 31s');
+    expect(UPDATE_MS).toBe(15_000);
+  });
+
   test('nodes that stop seconds apart are the job stopping: the first to stop is never called silent', () => {
     const now = { t: T0 };
     const { changes, update } = monitor(now);
@@ -215,7 +231,7 @@ describe('cross-node rules', () => {
     const othersLast = now.t;
     now.t += 10 * DEFAULT_JOB_RULES.silentAfterMs;
     update(three({ cLast: T0 }, othersLast));
-    expect(changes.map((c) => c.kind)).toEqual(['raised']);
+    expect(changes.map((c) => c.kind)).toEqual(['raised', 'updated']);
   });
 
   test('step skew past max(50, 10 % of the lead, 3 logging intervals) flags the straggler; it clears within half the bound', () => {

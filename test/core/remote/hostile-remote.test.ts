@@ -108,6 +108,60 @@ describe('a hostile remote endpoint', () => {
     expect(await dispatch(h, 'settings.get', {})).toMatchObject({ ok: true });
   });
 
+  test('a remote that freezes with its socket open: its charts and details answer from the kept copy, not after the timeout', async () => {
+    let frozen = false;
+    const window = {
+      run: 'r',
+      tag: 't',
+      steps: Float64Array.of(1, 2),
+      wallTimes: Float64Array.of(1, 2),
+      values: Float64Array.of(0.5, 0.6),
+      length: 2,
+      inRange: 2,
+      downsampled: false,
+      extent: { stepMin: 1, stepMax: 2, wallMin: 1, wallMax: 2 },
+      restarts: [],
+      sessions: [],
+      untimed: 0,
+    };
+    const details = { run: 'r', config: null, progress: null, epochSummary: null, systemTags: [] };
+    const ep = await fakeEndpoint((ws) => {
+      ws.on('message', (data) => {
+        if (frozen) return; // a SIGSTOPped agent: the socket stays, nothing comes back
+        const { id, channel } = JSON.parse(data.toString()) as { id: number; channel: string };
+        const value =
+          channel === 'runs.list'
+            ? [REMOTE_RUN]
+            : channel === 'series.get'
+              ? window
+              : channel === 'runs.details'
+                ? details
+                : [];
+        ws.send(encodeWire({ id, result: { ok: true, value } }));
+      });
+    });
+    closers.push(ep.close);
+    // A minute's request timeout: without the stand-in each request below would outlast the test's 20 s.
+    const app = appWith(
+      `http://127.0.0.1:${ep.port}/?token=t`,
+      { requestTimeoutMs: 60_000 },
+      { slowAnswerMs: 300 },
+    );
+    const h = createHandlers(app);
+    const key = `127.0.0.1:${ep.port}//r`;
+    await waitFor(() => app.remotes.keptSeries(`127.0.0.1:${ep.port}`) === 1, 'the kept copy filled');
+    expect((await dispatch(h, 'runs.details', { run: key })).ok).toBe(true);
+    frozen = true;
+    for (let i = 0; i < 3; i++) {
+      const r = await dispatch(h, 'series.get', { run: key, tag: 't', pixels: 100 });
+      expect(r.ok && Array.from((r.value as { steps: Float64Array }).steps)).toEqual([1, 2]);
+      const d = await dispatch(h, 'runs.details', { run: key });
+      expect(d.ok && (d.value as { run: string }).run).toBe(key);
+    }
+    // Still the link's view: connected (the ping has not given up yet), and every answer came from the copy.
+    expect(app.remotes.list()[0]!.state).toBe('connected');
+  }, 20_000);
+
   test('a frame over the size limit drops the link, which reconnects with backoff', async () => {
     const fake = await fakeEndpoint((ws) => ws.send('x'.repeat(64 * 1024)));
     closers.push(fake.close);

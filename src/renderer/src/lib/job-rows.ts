@@ -1,19 +1,17 @@
 // The run list's job entries (pure): a job's summary line, its dot, each node's state label and line, the filter.
 
-import type { JobInfo, JobNode, JobNodeState } from '../../../shared/job-types';
+import {
+  JOB_NODE_STATE_LABELS,
+  type JobInfo,
+  type JobNode,
+  type JobNodeState,
+} from '../../../shared/job-types';
 import { LIVE_WINDOW_MS, STATUS_LABELS, type RunStatus } from '../../../shared/run-status';
 import { formatAgo, formatPct } from './format';
 import { filterRuns } from './run-filter';
 
 /** A node's state as the list words it (shown as text beside its colour, never colour alone). */
-export const NODE_STATE_LABELS: Record<JobNodeState, string> = {
-  moving: 'moving',
-  silent: 'silent',
-  straggler: 'straggler',
-  'gpus-idle': 'GPUs idle',
-  finished: 'finished',
-  quiet: 'quiet',
-};
+export { JOB_NODE_STATE_LABELS as NODE_STATE_LABELS } from '../../../shared/job-types';
 
 /** What each state means, for the label's tooltip. */
 export const NODE_STATE_HINTS: Record<JobNodeState, string> = {
@@ -47,7 +45,7 @@ export function jobProblems(job: JobInfo): string | null {
   for (const n of job.nodes)
     if (nodeStateIsProblem(n.state)) counts.set(n.state, (counts.get(n.state) ?? 0) + 1);
   if (counts.size === 0) return null;
-  return [...counts].map(([s, c]) => `${c} ${NODE_STATE_LABELS[s]}`).join(', ');
+  return [...counts].map(([s, c]) => `${c} ${JOB_NODE_STATE_LABELS[s]}`).join(', ');
 }
 
 /** The job's dot: its worst alert, else finished when every node is, live when one wrote lately, else idle. */
