@@ -1,5 +1,7 @@
 // Run keys across endpoints: a remote run is `HOST//RUN`; a local run name (a normalised relative path) never holds `//`.
 
+import { JOB_ALERT_PREFIX } from './job-types';
+
 /** Between an endpoint's host label and the run name it gives; absent from every local run name and host label. */
 export const HOST_SEPARATOR = '//';
 
@@ -13,4 +15,10 @@ export function splitRunKey(key: string): { host: string | null; run: string } {
   return at <= 0
     ? { host: null, run: key }
     : { host: key.slice(0, at), run: key.slice(at + HOST_SEPARATOR.length) };
+}
+
+/** Whether an alert is one of this app's own folder's (not a remote endpoint's, not a job rule's): only those have
+ * an incident snapshot here (`export.incident` reads the run's files). */
+export function isOwnFolderAlert(a: { id: string; run: string }): boolean {
+  return !a.id.startsWith(JOB_ALERT_PREFIX) && splitRunKey(a.run).host === null;
 }

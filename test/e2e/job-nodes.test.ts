@@ -182,7 +182,7 @@ describe('one job across three nodes, one of them frozen', () => {
     silentAlert = raised[0]!;
     expect(silentAlert).toMatchObject({ severity: 'critical', run: runOf(frozen()) });
     expect(silentAlert.message).toMatch(
-      /^Node node-c of job grpo-3n has written nothing for \d+ s while 2 other nodes kept writing/,
+      /^Node node-c of job grpo-3n has written nothing for (\d+m )?\d+s while 2 other nodes kept writing/,
     );
     const [job] = await jobs();
     expect(job!.worstAlert).toBe('critical');

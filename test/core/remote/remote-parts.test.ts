@@ -6,7 +6,7 @@ import { parseEndpointUrl } from '../../../src/core/remote/endpoint-url';
 import { KeptSeries } from '../../../src/core/remote/kept-series';
 import { remoteName, renameAlert, renameRun } from '../../../src/core/remote/rename';
 import type { AlertInfo, RunInfo, SeriesDelta, SeriesWindow } from '../../../src/shared/domain';
-import { remoteRunKey, splitRunKey } from '../../../src/shared/run-key';
+import { isOwnFolderAlert, remoteRunKey, splitRunKey } from '../../../src/shared/run-key';
 
 describe('endpoint URLs', () => {
   test('what serve prints becomes the socket URL, the Origin serve expects and a token-free shown URL', () => {
@@ -53,6 +53,12 @@ describe('run keys and renaming', () => {
     // A run the endpoint itself got from another endpoint keeps its own key.
     expect(splitRunKey('h:1//h:2//x')).toEqual({ host: 'h:1', run: 'h:2//x' });
     expect(remoteName('h:1', 'h:2//x')).toBe(null);
+  });
+
+  test("only alerts of the own folder have an incident snapshot here (not a remote's, not a job's)", () => {
+    expect(isOwnFolderAlert({ id: '[".","kl-above-target","kl"]', run: 'run1' })).toBe(true);
+    expect(isOwnFolderAlert({ id: 'h:1//[".","kl"]', run: 'h:1//run1' })).toBe(false);
+    expect(isOwnFolderAlert({ id: 'job:job-node-silent:j:c:1', run: 'run1' })).toBe(false);
   });
 
   test('runs get the key and host; alerts get their id and run prefixed the same way', () => {
