@@ -37,9 +37,9 @@ const cellText = (c: Cell): string =>
   c === null ? '—' : typeof c === 'number' ? formatValue(c, 6) : terminalSafe(String(c));
 
 function text(t: RunsTable): string {
-  // Columns with no value in any run say nothing: left out of the text form.
+  // Columns with no value in any run say nothing: left out of the text form (the run's name always stays).
   const cols = t.columns.filter(
-    (c) => c.kind === 'run' || t.rows.some((r) => (r.cells[c.id] ?? null) !== null),
+    (c) => c.id === 'run' || t.rows.some((r) => (r.cells[c.id] ?? null) !== null),
   );
   const rows = [
     cols.map((c) => terminalSafe(c.label)),

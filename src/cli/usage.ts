@@ -22,6 +22,9 @@ Usage:
                                    omitted) until N steps or Ctrl-C; --serve also serves it
   rlwatch inspect PATH [--json]    summarise the runs in a folder (or one file): sources, errors,
                                    per-tag count/steps/last/min/max
+  rlwatch inspect PATH --table [--json|--csv]
+                                   the runs table: a row per run (format, steps, time, key metrics)
+                                   and each config key that differs between runs as a column
   rlwatch watch [PATH] [--remote URL]... [--json] [--exit-on critical] [--poll] [--no-system]
                                    print updates, progress, system samples and alerts as they
                                    happen (--json: NDJSON); --exit-on critical exits 3 on the

@@ -40,3 +40,28 @@ test('inspect on a missing path exits 2 with one line on stderr', () => {
   expect(r.status).toBe(2);
   expect(r.stderr).toBe('rlwatch: /nonexistent/rlwatch does not exist\n');
 });
+
+test('inspect --table: one row per run in text, JSON and CSV; --csv alone is a usage error', () => {
+  const dir = join(fixtures, 'tfevents', 'tensorboard-writer');
+  const json = rlwatch('inspect', dir, '--table', '--json');
+  expect(json.status).toBe(0);
+  const t = JSON.parse(json.stdout) as {
+    columns: { id: string }[];
+    rows: { run: string; cells: Record<string, unknown> }[];
+    equal: unknown[];
+  };
+  expect(t.rows.map((r) => r.run)).toEqual(['small', 'small_perstep', 'small_tensor']);
+  expect(t.rows.map((r) => [r.cells['format'], r.cells['step']])).toEqual([
+    ['tfevents', 999],
+    ['tfevents', 999],
+    ['tfevents', 999],
+  ]);
+  const csv = rlwatch('inspect', dir, '--table', '--csv');
+  expect(csv.stdout.split('\n')[0]).toBe(
+    'run,status,format,steps,points,start,duration (s),reward (last),reward (best),KL (last),entropy (last),loss (last),loss (best)',
+  );
+  expect(csv.stdout.trim().split('\n')).toHaveLength(4);
+  const text = rlwatch('inspect', dir, '--table');
+  expect(text.stdout.split('\n')[1]).toMatch(/^run\s+format\s+steps\s+points\s+start\s+duration \(s\)/);
+  expect(rlwatch('inspect', dir, '--csv').status).toBe(2);
+});

@@ -45,6 +45,9 @@ const KEY_METRICS: { role: Role; label: string; best: 'max' | 'min' | null }[] =
   { role: 'loss', label: 'loss', best: 'min' },
 ];
 
+/** W&B's own bookkeeping (SDK versions, telemetry) is not configuration. */
+const isBookkeeping = (key: string): boolean => key === '_wandb' || key.startsWith('_wandb.');
+
 /** A config value as one cell: scalars as they are, anything else as its JSON text. */
 function cellOf(v: unknown): Cell {
   if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
@@ -64,7 +67,7 @@ function keyTags(tags: readonly string[]): Map<Role, string> {
 
 export function buildRunsTable(runs: readonly TableRunInput[]): RunsTable {
   const flat = runs.map((r) => (r.config ? flattenConfig(r.config) : new Map<string, unknown>()));
-  const keys = [...new Set(flat.flatMap((f) => [...f.keys()]))].sort();
+  const keys = [...new Set(flat.flatMap((f) => [...f.keys()]))].filter((k) => !isBookkeeping(k)).sort();
   const equal: RunsTable['equal'] = [];
   const varying: string[] = [];
   for (const k of keys) {
