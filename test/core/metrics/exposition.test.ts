@@ -433,7 +433,7 @@ describe('MetricsExposition', () => {
     const silent = { run: 'h3:9477//ppo', rule: 'job-node-silent', severity: 'critical', tag: '' };
     expect(samples(all, 'rlwatch_alert').map((s) => [s.labels, s.value])).toEqual([[silent, 1]]);
     expect(samples(all, 'rlwatch_alert_info')[0]!.labels.message).toMatch(
-      /^Node node-c of job grpo has written nothing for 5 min while 2 other nodes kept writing/,
+      /^Node node-c of job grpo has written nothing for 5m 00s while 2 other nodes kept writing/,
     );
     // node-c writes again: the alert clears and its series reads 0 while the run is listed.
     runs[2] = node('h3:9477', 'node-c', NOW - 1000);
