@@ -9,6 +9,7 @@ export const REQUEST_CHANNELS = [
   'runs.recent',
   'runs.details',
   'runs.saveView',
+  'runs.table',
   'series.get',
   'alerts.list',
   'alerts.ack',

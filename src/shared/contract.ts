@@ -24,6 +24,7 @@ import type {
   Settings,
 } from './domain';
 import { FIGURE_BOUNDS } from './figure-bounds';
+import type { RunsTable } from './compare/runs-table';
 import type { SystemSnapshot } from './system-types';
 import type { JobInfo } from './job-types';
 
@@ -86,6 +87,8 @@ export const requestSchemas = {
   'runs.recent': z.strictObject({}),
   'runs.details': z.strictObject({ run: runName }),
   'runs.saveView': z.strictObject({ view: z.record(z.string().max(256), json) }),
+  /** The runs table of the one run list: a row per run, every varying config key a column. */
+  'runs.table': z.strictObject({}),
   'series.get': z.strictObject({
     run: runName,
     tag: tagName,
@@ -152,6 +155,7 @@ export interface RequestResults {
   'runs.recent': RecentRunInfo[];
   'runs.details': RunDetails;
   'runs.saveView': null;
+  'runs.table': RunsTable;
   'series.get': SeriesWindow;
   'alerts.list': AlertInfo[];
   'alerts.ack': AlertInfo;

@@ -41,7 +41,7 @@ import {
 import { RunMetaRecorder } from './run-meta';
 import { RunOverlay, type JobIdentity } from './run-overlay';
 import { SystemFeed } from './system-feed';
-import { TagTracker, type LastPoint } from './tag-tracker';
+import { TagTracker, type TagExtremes } from './tag-tracker';
 import { buildTrayModel, type TrayModel } from './tray-model';
 
 export type { NotificationListener };
@@ -240,6 +240,11 @@ export class AppCore {
       notices: this.notices.map(({ level, message }) => ({ level, message })),
     };
   }
+  /** The app's clock, ms since epoch: what a run's "live" is measured against. */
+  now(): number {
+    return this.clock();
+  }
+
   setVisible(visible: boolean): void {
     this.system.setHidden(!visible);
   }
@@ -355,8 +360,8 @@ export class AppCore {
 
   // --- what /metrics exposes (core/metrics reads these on each scrape) ---
 
-  /** Every tag's last point in `run`, as the deltas left it. */
-  lastPoints(run: string): ReadonlyMap<string, LastPoint> {
+  /** Every tag's last point and extremes in `run`, as the deltas left them (/metrics, runs.table). */
+  lastPoints(run: string): ReadonlyMap<string, TagExtremes> {
     return this.tags.lastPoints(run);
   }
 

@@ -3,6 +3,7 @@
 import type { Handlers } from '../../shared/contract';
 import { ApiError } from '../../shared/result';
 import type { AppCore } from './app-core';
+import { appTableSource, runsTableOf } from './runs-table-source';
 
 export function createHandlers(core: AppCore): Handlers {
   const host = core.host;
@@ -26,6 +27,7 @@ export function createHandlers(core: AppCore): Handlers {
       return picked === null ? null : core.open(picked, { until: 'first-run' });
     },
     'runs.recent': () => core.recent(),
+    'runs.table': () => runsTableOf(appTableSource(core)),
     // A remote run's key (`HOST//RUN`) or alert id routes to the endpoint that owns it.
     'runs.details': ({ run }) => (remotes.owns(run) ? remotes.details(run) : core.details(run)),
     'runs.saveView': ({ view }) => {

@@ -1,4 +1,4 @@
-// Per run and tag: the last point, and every point of the few tags the epoch summary needs (Epoch/*, eval).
+// Per run and tag: the last point and the extremes of every point seen, and every point of the few tags the epoch summary needs (Epoch/*, eval).
 
 import type { SeriesDelta } from '../../shared/domain';
 
@@ -19,13 +19,21 @@ export interface LastPoint extends TagTail {
   lastWallTime: number;
 }
 
+/** A tag's last point with the smallest and largest finite value of every point the deltas brought: the view as it
+ * stands, and an earlier session's points sent before a restart hid them (points a restart hid before they were
+ * sent, as in a file read whole, are not counted); null before a finite one. Kept as points arrive: O(1) to read. */
+export interface TagExtremes extends LastPoint {
+  min: number | null;
+  max: number | null;
+}
+
 /** Epoch-level and evaluation tags are logged once per epoch: keeping them whole costs little. */
 export const KEEP_ALL_TAG = /^(epoch|eval|evaluation|val|validation)[/_]/i;
 const KEEP_LIMIT = 100_000;
-const EMPTY: ReadonlyMap<string, LastPoint> = new Map();
+const EMPTY: ReadonlyMap<string, TagExtremes> = new Map();
 
 export class TagTracker {
-  private readonly tails = new Map<string, Map<string, LastPoint>>();
+  private readonly tails = new Map<string, Map<string, TagExtremes>>();
   private readonly kept = new Map<string, Map<string, TagPoints>>();
 
   constructor(private readonly keepAll: (tag: string) => boolean = (t) => KEEP_ALL_TAG.test(t)) {}
@@ -37,11 +45,23 @@ export class TagTracker {
     if (n === 0) return;
     let run = this.tails.get(d.run);
     if (!run) this.tails.set(d.run, (run = new Map()));
+    // Extremes only grow: a rewound view's re-sent points were counted already, the points it dropped stay counted.
+    const held = run.get(d.tag);
+    let min = held?.min ?? Infinity;
+    let max = held?.max ?? -Infinity;
+    for (let i = 0; i < n; i++) {
+      const v = d.values[i]!;
+      if (!Number.isFinite(v)) continue;
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
     run.set(d.tag, {
       count: d.from + n,
       lastStep: d.steps[n - 1]!,
       lastValue: d.values[n - 1]!,
       lastWallTime: d.wallTimes[n - 1]!,
+      min: min === Infinity ? null : min,
+      max: max === -Infinity ? null : max,
     });
     if (!this.keepAll(d.tag)) return;
     let kr = this.kept.get(d.run);
@@ -70,8 +90,8 @@ export class TagTracker {
     return t ? { count: t.count, lastStep: t.lastStep, lastValue: t.lastValue } : null;
   }
 
-  /** Every tag's last point in `run` (empty for an unknown run); a live view, not a copy. */
-  lastPoints(run: string): ReadonlyMap<string, LastPoint> {
+  /** Every tag's last point and extremes in `run` (empty for an unknown run); a live view, not a copy. */
+  lastPoints(run: string): ReadonlyMap<string, TagExtremes> {
     return this.tails.get(run) ?? EMPTY;
   }
 

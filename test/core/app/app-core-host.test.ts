@@ -66,6 +66,7 @@ describe('every channel through dispatch', () => {
         'runs.recent': {},
         'runs.details': { run: 'run1' },
         'runs.saveView': { view: { pinned: ['approx_kl'] } },
+        'runs.table': {},
         'series.get': { run: 'run1', tag: 'approx_kl', pixels: 100 },
         'alerts.list': {},
         'alerts.ack': { id },
@@ -96,6 +97,9 @@ describe('every channel through dispatch', () => {
       expect(results['jobs.list']).toEqual([]);
       expect(results['runs.recent']).toMatchObject([{ path: root }]);
       expect(results['runs.details']).toMatchObject({ run: 'run1', config: { target_kl: 0.02 } });
+      expect(results['runs.table']).toMatchObject({
+        rows: [{ run: 'run1', cells: { 'kl.last': expect.closeTo(0.03, 6) } }],
+      });
       expect(results['alerts.ack']).toMatchObject({ id, acknowledged: true });
       expect(results['alerts.snooze']).toMatchObject({ id, snoozedUntil: expect.any(Number) });
       expect(results['settings.set']).toMatchObject({ theme: 'dark' });

@@ -1,0 +1,64 @@
+// The window's runs table (runs.table) from the app's one run list: each run's status, formats, sessions, tag extremes and config.
+
+import { buildRunsTable, type RunsTable, type TableRunInput } from '../../shared/compare/runs-table';
+import type { RunInfo } from '../../shared/domain';
+import { runActivity, STATUS_LABELS } from '../../shared/run-status';
+import type { AppCore } from './app-core';
+import type { TagExtremes } from './tag-tracker';
+
+/** What the table reads of the app; every part is already held, so a request for 1000 runs reads no series. */
+export interface RunsTableSource {
+  /** The one run list (the open folder's runs, then the remote endpoints'). */
+  runs(): RunInfo[];
+  /** Whether a run belongs to a remote endpoint (its key is `HOST//RUN`). */
+  isRemote(run: string): boolean;
+  /** Per tag of a local run: last point and extremes, as the deltas left them. */
+  tags(run: string): ReadonlyMap<string, TagExtremes>;
+  configOf(run: string): Record<string, unknown> | null;
+  now(): number;
+}
+
+const orNull = (v: number | null | undefined): number | null =>
+  v === null || v === undefined || Number.isNaN(v) ? null : v;
+
+/**
+ * One run as the table needs it. A remote run has what its RunInfo says (status, formats, steps, times) and no
+ * per-tag values or config: its endpoint keeps those, and asking each endpoint per row is not worth a table.
+ */
+export function tableRunOf(r: RunInfo, src: RunsTableSource, now: number): TableRunInput {
+  const first = r.sessions[0];
+  const last = r.sessions[r.sessions.length - 1];
+  const remote = src.isRemote(r.run);
+  const scalars: TableRunInput['scalars'] = {};
+  if (!remote)
+    for (const [tag, t] of src.tags(r.run))
+      scalars[tag] = { last: orNull(t.lastValue), min: t.min, max: t.max };
+  return {
+    run: r.run,
+    // The run list's words for what the run is doing (alerts have their own panel).
+    status: STATUS_LABELS[runActivity(r, now)],
+    formats: [...new Set(r.sources.map((s) => s.format))],
+    step: last ? last.endStep : null,
+    points: r.points,
+    startWall: first?.startWall ?? null,
+    endWall: last?.endWall ?? null,
+    scalars,
+    config: remote ? null : src.configOf(r.run),
+  };
+}
+
+export function runsTableOf(src: RunsTableSource): RunsTable {
+  const now = src.now();
+  return buildRunsTable(src.runs().map((r) => tableRunOf(r, src, now)));
+}
+
+/** The table's view of the app: its run list, the remotes that own runs, the tag tracker and the workspace. */
+export function appTableSource(core: AppCore): RunsTableSource {
+  return {
+    runs: () => core.runs(),
+    isRemote: (run) => core.remotes.owns(run),
+    tags: (run) => core.lastPoints(run),
+    configOf: (run) => core.workspace.configOf(run),
+    now: () => core.now(),
+  };
+}
