@@ -1,6 +1,7 @@
 // Dashboard in Chromium over `rlwatch serve`: 40 charts × 100k points to first paint, frame time with 20 tags at 10 Hz, append-to-pixel latency.
 
 import { spawnSync } from 'node:child_process';
+import { seededRandom } from '../src/shared/seeded-random';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,17 +43,8 @@ function ensureBuilt(): void {
   if (r.status !== 0) throw new Error('build failed');
 }
 
-/** Deterministic PRNG (mulberry32) so the generated runs are the same every time. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG so the generated runs are the same every time. */
+const rng = seededRandom;
 
 /** A run of `tags` random-walk tags × `steps` steps in one event file (cached under bench/.data/). */
 function bigRun(tags: number, steps: number): string {

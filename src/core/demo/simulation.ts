@@ -1,5 +1,7 @@
 // A deterministic simulated PPO/GRPO run: healthy at first, then a KL blow-up and an entropy collapse.
 
+import { seededRandom } from '../../shared/seeded-random';
+
 /** Where the demo's pathologies start and end, in steps. */
 export interface DemoSchedule {
   klBlowupStart: number;
@@ -29,17 +31,8 @@ export const DEMO_CONFIG = {
   batch_size: 64,
 } as const;
 
-/** mulberry32: tiny, seedable, good enough for plausible noise. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Plausible noise, the same every run (mulberry32). */
+export const rng = seededRandom;
 
 function gauss(r: () => number): number {
   const u = Math.max(r(), 1e-12);

@@ -1,5 +1,9 @@
 // Seed-group statistics: runs interpolated onto one step grid, their mean with a band (min–max, ± std, bootstrap 95 %), IQM.
 
+import { seededRandom } from '../seeded-random';
+
+export { seededRandom };
+
 /** One run's series: steps ascending (as a live view holds them), values with NaN where not finite. */
 export interface StepSeries {
   steps: ArrayLike<number>;
@@ -79,18 +83,6 @@ export function interquartileMean(xs: readonly number[]): number {
   const sorted = [...xs].sort((a, b) => a - b);
   const cut = Math.floor(xs.length * 0.25);
   return mean(sorted.slice(cut, sorted.length - cut));
-}
-
-/** mulberry32: a small seeded generator (uniform in [0, 1)), so a bootstrap is the same on every machine. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Linear-interpolated quantile of sorted values (numpy's default, "linear"). */
