@@ -1,24 +1,6 @@
-// Display downsampling: per-pixel min/max over an x-range (spikes and gaps survive), and the binary searches.
+// Display downsampling: per-pixel min/max over an x-range (spikes and gaps survive); the binary searches re-exported.
 
-/** First index with xs[i] >= x (n when none). xs must be non-decreasing; equal runs are fine. */
-export function lowerBound(xs: ArrayLike<number>, x: number, lo = 0, hi = xs.length): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (xs[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** First index with xs[i] > x (n when none). */
-export function upperBound(xs: ArrayLike<number>, x: number, lo = 0, hi = xs.length): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (xs[mid]! <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+export { lowerBound, upperBound } from '../../shared/bisect';
 
 /** `v - v === 0` is false exactly for NaN and ±Infinity: one subtraction instead of isFinite's call. */
 const finite = (v: number): boolean => v - v === 0;

@@ -1,5 +1,6 @@
 // Where markers go on the x-axis: alerts, restarts and a focused step, converted to the current axis mode.
 
+import { lowerBound } from '../bisect';
 import type { AlertInfo, Severity } from '../domain';
 import { xOf, type XAxisMode } from './axis';
 import { utcStamp } from '../session-text';
@@ -21,18 +22,6 @@ export interface Marker {
   label: string;
   /** Drawn beside the marker (a restart's session and start time); the label is the long form. */
   short?: string;
-}
-
-/** First index whose step is ≥ step (steps ascending); n when none. */
-function lowerBound(steps: readonly number[], step: number): number {
-  let lo = 0;
-  let hi = steps.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (steps[mid]! < step) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**

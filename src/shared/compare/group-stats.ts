@@ -1,5 +1,6 @@
 // Seed-group statistics: runs interpolated onto one step grid, their mean with a band (min–max, ± std, bootstrap 95 %), IQM.
 
+import { lowerBound } from '../bisect';
 import { seededRandom } from '../seeded-random';
 
 export { seededRandom };
@@ -30,18 +31,6 @@ export interface GroupBand {
   /** How many runs cover each step (runs of different lengths: the band thins where some stopped). */
   n: Int32Array;
   band: BandKind;
-}
-
-/** The first index whose step is ≥ x (binary search over ascending steps). */
-function lowerBound(steps: ArrayLike<number>, x: number): number {
-  let lo = 0;
-  let hi = steps.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (steps[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** The series' value at step x by linear interpolation between its neighbours; NaN outside its steps or next to a NaN. */
