@@ -296,7 +296,7 @@ export function overlayPoints(
 }
 
 /**
- * The whole configuration. The overlay (band, target, markers, crosshair) draws from `overlay`: by default a
+ * The whole configuration. The overlay (band, target, markers) draws from `overlay`: by default a
  * fixed one from the spec; the live panel passes its own state object and mutates it between redraws.
  */
 export function chartConfiguration(
@@ -306,7 +306,6 @@ export function chartConfiguration(
     theme,
     band: spec.band,
     markers: [...(spec.markers ?? [])],
-    hoverX: null,
     ...overlayPoints(
       spec.series,
       fitY(spec.series, spec.view.logY, spec.view.ignoreOutliers ?? false),

@@ -1,4 +1,4 @@
-// The overlay plugin: the healthy band under the lines; target line, markers and crosshair over them (no DOM).
+// The overlay plugin: the healthy band under the lines; target line and markers over them (no DOM).
 
 import type { Chart, ChartArea, Plugin } from 'chart.js';
 import type { BandRange } from './band';
@@ -13,8 +13,6 @@ export interface OverlayState {
   theme: ChartTheme;
   band: BandRange | null;
   markers: Marker[];
-  /** Crosshair x (data units) while hovering, else null. */
-  hoverX: number | null;
   /** Points no line reaches (both neighbours absent or non-finite), drawn as dots in their run's colour. */
   dots?: { x: number; y: number; colour: string }[];
   /** Points outside a y-range that ignores outliers: a small triangle on the edge they went past. */
@@ -30,7 +28,7 @@ export interface OverlayState {
 /** Radius of an isolated point's dot (TensorBoard draws lone points about this size). */
 export const DOT_RADIUS = 3;
 
-/** Draws the healthy band under the lines, and the target line, markers and crosshair over them. The
+/** Draws the healthy band under the lines, and the target line and markers over them. The
  * state it draws from is kept on the plugin (`state`) so the render check can read what was drawn. */
 export function overlayPlugin(state: OverlayState): Plugin<'line'> & { state: OverlayState } {
   const clipTo = (ctx: DrawContext, a: ChartArea): void => {
@@ -169,13 +167,6 @@ export function overlayPlugin(state: OverlayState): Plugin<'line'> & { state: Ov
         ctx.textAlign = 'center';
         ctx.textBaseline = 'middle';
         ctx.fillText(state.message, (a.left + a.right) / 2, (a.top + a.bottom) / 2);
-      }
-      if (state.hoverX !== null) {
-        const px = x.getPixelForValue(state.hoverX);
-        ctx.strokeStyle = state.theme.muted;
-        ctx.lineWidth = 1;
-        ctx.setLineDash([]);
-        line(ctx, px, a.top, px, a.bottom);
       }
       ctx.restore();
     },

@@ -103,3 +103,53 @@ describe('per-task overhead', () => {
     expect(ran).toEqual(['a', 'b', 'c']);
   });
 });
+
+describe('light tasks (a linked hover: no canvas drawn)', () => {
+  test('all run in the frame they were scheduled for, before drawing tasks, whatever the budget', () => {
+    const frames: (() => void)[] = [];
+    let t = 0;
+    // The app's settings: 4 ms of drawing plus 1.5 ms per redrawn canvas.
+    const s = createFrameScheduler(
+      (cb) => frames.push(cb),
+      () => t,
+      4,
+      50,
+      1.5,
+    );
+    const ran: string[] = [];
+    const drawing = (n: string) => ({ flush: () => (ran.push(n), (t += 3)), light: () => false });
+    const hover = (n: string) => ({ flush: () => (ran.push(n), (t += 0.5)), light: () => true });
+    s.schedule(drawing('d1'));
+    s.schedule(drawing('d2'));
+    for (let i = 0; i < 20; i++) s.schedule(hover(`h${i}`));
+    frames.shift()!();
+    // 20 hovers (10 ms) all ran, then one drawing task (at least one runs per frame); d2 waits.
+    expect(ran).toEqual([...Array.from({ length: 20 }, (_, i) => `h${i}`), 'd1']);
+    expect(s.pending).toBe(1);
+    frames.shift()!();
+    expect(ran.at(-1)).toBe('d2');
+    expect(frames).toHaveLength(0);
+  });
+
+  test('a task is light or not when its frame comes (a chart that became dirty draws in budget)', () => {
+    const frames: (() => void)[] = [];
+    let t = 0;
+    const s = createFrameScheduler(
+      (cb) => frames.push(cb),
+      () => t,
+      4,
+    );
+    let dirty = false;
+    const ran: string[] = [];
+    const chart = { flush: () => (ran.push(dirty ? 'draw' : 'hover'), (t += 5)), light: () => !dirty };
+    const other = { flush: () => (ran.push('other'), (t += 5)) };
+    s.schedule(other);
+    s.schedule(chart);
+    dirty = true;
+    frames.shift()!();
+    // Not light any more: it waits its turn behind `other` and the budget.
+    expect(ran).toEqual(['other']);
+    frames.shift()!();
+    expect(ran).toEqual(['other', 'draw']);
+  });
+});

@@ -175,7 +175,7 @@ describe('band', () => {
     drawBand(chartConfiguration(spec(), theme));
     expect(fills).toEqual([]);
 
-    const live: OverlayState = { theme, band: null, markers: [], hoverX: null };
+    const live: OverlayState = { theme, band: null, markers: [] };
     const config = chartConfiguration(spec(), theme, live);
     live.band = { min: 0.5, max: null, target: 0.5 };
     drawBand(config);

@@ -24,13 +24,13 @@ export type PointerSpot = { x: number; span: number } | 'outside';
 export class ChartInstance {
   private chart: Chart<'line', Pt[]> | null = null;
   private canvas: HTMLCanvasElement | null = null;
-  /** What the overlay plugin draws; the panel sets band, markers and hoverX and asks for a redraw. The theme is
-   * filled in when the chart is created (reading styles during mount would force style passes). */
+  /** What the overlay plugin draws; the panel sets band and markers and asks for a redraw. The theme is
+   * filled in when the chart is created (reading styles during mount would force style passes). The hover's
+   * crosshair is not drawn here: it is an element over the canvas (crosshairAt), so a hover redraws no chart. */
   readonly overlay: OverlayState = {
     theme: null as unknown as OverlayState['theme'],
     band: null,
     markers: [],
-    hoverX: null,
     dots: [],
     clipped: [],
   };
@@ -177,6 +177,21 @@ export class ChartInstance {
     if (!c || !this.zoomOn) return;
     if (action.kind === 'zoom') c.zoom({ x: action.factor }, 'none');
     else c.pan({ x: (c.chartArea.right - c.chartArea.left) * action.fraction }, undefined, 'none');
+  }
+
+  /** Where a crosshair at data x `x` goes (CSS pixels in the canvas); null without a chart or outside the plot area. */
+  crosshairAt(x: number): { left: number; top: number; height: number } | null {
+    if (!this.chart) return null;
+    const a = this.chart.chartArea;
+    const px = this.chart.scales.x!.getPixelForValue(x);
+    if (!Number.isFinite(px) || px < a.left - 0.5 || px > a.right + 0.5) return null;
+    return { left: px, top: a.top, height: a.bottom - a.top };
+  }
+
+  /** The visible x-span (data units); 0 without a chart. */
+  xSpan(): number {
+    const xs = this.chart?.scales.x;
+    return xs ? xs.max - xs.min : 0;
   }
 
   /** The data x under a pointer at `clientX`; 'outside' beyond the plot area; null without a chart or an x. */

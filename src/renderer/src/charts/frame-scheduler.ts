@@ -5,6 +5,9 @@ export interface FrameTask {
   flush(): void;
   /** A first draw (page load): such frames get the larger budget, so a grid of charts appears in few frames. */
   firstDraw?(): boolean;
+  /** This flush only moves elements (a linked hover's readout and crosshair), drawing no canvas: such flushes all
+   * run in the frame they were scheduled for, before the drawing ones, so every chart's crosshair moves together. */
+  light?(): boolean;
 }
 
 /** The one browser API used, typed here so the module stays DOM-free (it is unit-tested in Node). */
@@ -21,7 +24,8 @@ export interface FrameScheduler {
 /**
  * Runs scheduled tasks in the next animation frame, oldest first, until `budgetMs` is spent (a first
  * draw may take the frame to `firstDrawBudgetMs`: loading, nothing to keep smooth yet); the rest wait
- * for the following frame (at least one task runs per frame, so nothing starves). `perTaskOverheadMs`
+ * for the following frame (at least one task runs per frame, so nothing starves); light tasks (no canvas drawn)
+ * all run, first, and their time counts against the budget. `perTaskOverheadMs`
  * counts work a task causes after the callback (the compositor's commit of each redrawn canvas). Tasks
  * that wait are coalesced, so when drawing cannot keep up each chart simply redraws less often.
  */
@@ -39,7 +43,13 @@ export function createFrameScheduler(
     requested = false;
     const start = now();
     let overhead = 0;
-    for (const task of [...queue]) {
+    const tasks = [...queue];
+    for (const task of tasks)
+      if (task.light?.()) {
+        queue.delete(task);
+        task.flush();
+      }
+    for (const task of tasks) {
       if (!queue.delete(task)) continue;
       const budget = task.firstDraw?.() ? firstDrawBudgetMs : budgetMs;
       task.flush();
