@@ -1,6 +1,6 @@
 // One panel's chart.js instance: created on the first draw, datasets re-linked and scales swapped on view changes, zoom on first contact.
 
-import { Chart } from 'chart.js';
+import { Chart, type ChartDataset } from 'chart.js';
 import type { ZoomPluginOptions } from 'chartjs-plugin-zoom/types/options';
 import { widen, type XAxisMode } from '../../../shared/charts/axis';
 import {
@@ -15,8 +15,9 @@ import {
 import { currentTheme, loadZoom, registerCharts, zoomLoaded } from './chart-setup';
 import type { OverlayState } from '../../../shared/charts/overlay-plugin';
 import type { PlotKeyAction } from './plot-keys';
+import { bandFillPlugin, type BandFillState } from './seed-bands';
 import type { Pt } from '../../../shared/charts/series-model';
-import { fitY } from '../../../shared/charts/y-range';
+import { fitY, type YFit } from '../../../shared/charts/y-range';
 
 /** Where the pointer is over the plot: its data x and the visible x-span, or outside the plot area. */
 export type PointerSpot = { x: number; span: number } | 'outside';
@@ -40,6 +41,10 @@ export class ChartInstance {
   private relink = true;
   /** The x-axis mode the x scale was built for (its tick labels follow it). */
   private builtXAxis: XAxisMode = 'step';
+  /** Seed groups: their bands (filled by a plugin under the lines), their lines, and their edges for the y fit. */
+  readonly bandFills: BandFillState = { fills: [] };
+  private groupLines: ChartDataset<'line', Pt[]>[] = [];
+  private groupFit: { raw: Pt[] }[] = [];
 
   /** `onViewChanged` runs when a zoom or pan by pointer completes. */
   constructor(private readonly onViewChanged: () => void) {}
@@ -53,13 +58,22 @@ export class ChartInstance {
     this.relink = true;
   }
 
+  /** The seed groups drawn after the run lines (their own runs left out of the spec); the next draw re-links. */
+  setGroups(lines: ChartDataset<'line', Pt[]>[], fills: BandFillState['fills'], fit: { raw: Pt[] }[]): void {
+    this.groupLines = lines;
+    this.bandFills.fills = fills;
+    this.groupFit = fit;
+    this.relink = true;
+  }
+
   /** Draws `spec` on `canvas` (sized by the panel: chart.js reads no layout), creating the chart on first use. */
   draw(canvas: HTMLCanvasElement, width: number, height: number, spec: ChartSpec): void {
-    const fit = fitY(spec.series, spec.view.logY, spec.view.ignoreOutliers ?? false);
+    const fitted = this.groupFit.length > 0 ? [...spec.series, ...this.groupFit] : spec.series;
+    const fit = fitY(fitted, spec.view.logY, spec.view.ignoreOutliers ?? false);
     Object.assign(this.overlay, overlayPoints(spec.series, fit));
     if (!this.chart) {
       this.relink = false;
-      this.create(canvas, width, height, spec);
+      this.create(canvas, width, height, spec, fit);
       return;
     }
     const c = this.chart;
@@ -67,7 +81,7 @@ export class ChartInstance {
     const { view } = spec;
     if (this.relink) {
       this.relink = false;
-      c.data.datasets = lineDatasets(spec.series, view.smoothing);
+      c.data.datasets = [...lineDatasets(spec.series, view.smoothing), ...this.groupLines];
       const wantType = view.logY ? 'logarithmic' : 'linear';
       if (scales.y!.type !== wantType) scales.y = yScaleOptions(view.logY, spec.band, this.overlay.theme);
       if (this.builtXAxis !== view.xAxis) {
@@ -79,7 +93,7 @@ export class ChartInstance {
     c.update('none');
   }
 
-  private create(canvas: HTMLCanvasElement, width: number, height: number, spec: ChartSpec): void {
+  private create(canvas: HTMLCanvasElement, width: number, height: number, spec: ChartSpec, fit: YFit): void {
     registerCharts();
     this.zoomOn = false;
     this.canvas = canvas;
@@ -88,6 +102,11 @@ export class ChartInstance {
     canvas.width = width;
     canvas.height = height;
     const config = chartConfiguration(spec, this.overlay.theme, this.overlay);
+    if (this.groupLines.length > 0) {
+      config.data.datasets.push(...this.groupLines);
+      Object.assign(config.options!.scales!.y!, yBounds(spec.band, spec.view.logY, fit));
+    }
+    config.plugins!.push(bandFillPlugin(this.bandFills));
     // Off until the pointer or keyboard reaches this chart (enableZoom): the plugin's Hammer.js manager and
     // per-update listener churn cost every chart otherwise.
     config.options!.plugins!.zoom = false as unknown as ZoomPluginOptions;
