@@ -10,9 +10,13 @@ import {
 } from '../core/export/export-run';
 import { watchExport } from '../core/export/export-watch';
 import { DEFAULT_FIGURE, MAX_FIGURE_SIDE } from '../core/export/figure-render';
+import { inspectPath } from '../core/inspect';
 import { replayAlerts } from '../core/watch/replay-incident';
+import type { BandKind } from '../shared/compare/group-stats';
+import { buildRunsTable, runsTableCsv } from '../shared/compare/runs-table';
 import type { AlertInfo, Settings } from '../shared/domain';
 import { runIncidentExport } from './incident-command';
+import { tableInput } from './runs-table-output';
 import { terminalSafe } from './terminal-text';
 import { parseFlags, parseNumber, untilSignal, UsageError } from './usage';
 import { savedSettings } from './watch-command';
@@ -38,6 +42,9 @@ const INCIDENT_IGNORES = [
   'log-y-tags',
   'watch',
   'every',
+  'groups',
+  'band',
+  'iqm',
 ] as const;
 
 function regexFlag(name: string, raw: string | boolean | undefined): RegExp | undefined {
@@ -125,6 +132,24 @@ function exportOptions(values: Record<string, string | boolean | undefined>): Da
     alerts: replayedAlerts(settings, regexFlag('runs', values.runs)),
     runs: regexFlag('runs', values.runs),
     tags: regexFlag('tags', values.tags),
+    ...(values.groups === true ? { groups: { band: bandFlag(values.band), iqm: values.iqm === true } } : {}),
+  };
+}
+
+/** `--band minmax|std|ci95`: what a seed group's band shows (default min–max, as the window's). */
+function bandFlag(raw: string | boolean | undefined): BandKind {
+  const v = str(raw) ?? 'minmax';
+  if (v !== 'minmax' && v !== 'std' && v !== 'ci95')
+    throw new UsageError(`--band must be minmax, std or ci95, got '${v}'`);
+  return v;
+}
+
+/** runs_table.csv: the table `rlwatch inspect PATH --table --csv` prints, of the runs exported. */
+function runsTableOf(path: string): (runs: readonly string[]) => Promise<string> {
+  return async (runs) => {
+    const chosen = new Set(runs);
+    const report = await inspectPath(path);
+    return runsTableCsv(buildRunsTable(report.runs.filter((r) => chosen.has(r.run)).map(tableInput)));
   };
 }
 
@@ -170,6 +195,9 @@ export async function runExport(args: string[]): Promise<number> {
     smoothing: { type: 'string' },
     'log-y': { type: 'boolean' },
     'log-y-tags': { type: 'string' },
+    groups: { type: 'boolean' },
+    band: { type: 'string' },
+    iqm: { type: 'boolean' },
     report: { type: 'string' },
     watch: { type: 'boolean' },
     every: { type: 'string' },
@@ -194,11 +222,17 @@ export async function runExport(args: string[]): Promise<number> {
   if (values.every !== undefined && values.watch !== true) throw new UsageError('--every goes with --watch');
   if (values['log-y'] === true && values['log-y-tags'] !== undefined)
     throw new UsageError('--log-y (every figure) and --log-y-tags REGEX (some tags) exclude each other');
+  if ((values.band !== undefined || values.iqm !== undefined) && values.groups !== true)
+    throw new UsageError('--band and --iqm go with --groups');
   const path = positionals[0]!;
   const tty = process.stderr.isTTY === true;
   // --json writes the JSON data (training_metrics.json); --report json prints the JSON report.
   const json = reportFormat(values.report) === 'json';
-  const opts: DataExportOptions = { ...exportOptions(values), onFile: progressPrinter(tty) };
+  const opts: DataExportOptions = {
+    ...exportOptions(values),
+    ...(values.csv === true ? { runsTable: runsTableOf(path) } : {}),
+    onFile: progressPrinter(tty),
+  };
   const noticesShown = new Set<string>();
   const endBar = (): void => {
     if (tty) process.stderr.write('\r\x1b[K');

@@ -32,7 +32,8 @@ Usage:
                                    (its runs, alerts and link state) and the jobs across them
   rlwatch export PATH --out FOLDER [--csv] [--json] [--png] [--svg] [--runs REGEX] [--tags REGEX]
                  [--width W --height H --scale S] [--theme light|dark] [--smoothing X]
-                 [--log-y | --log-y-tags REGEX] [--report json|text] [--watch [--every N]]
+                 [--log-y | --log-y-tags REGEX] [--groups [--band minmax|std|ci95] [--iqm]]
+                 [--report json|text] [--watch [--every N]]
                                    write each run's data to FOLDER/RUN/: metrics_long.csv (every
                                    point of every session as read, with its session),
                                    metrics_wide.csv (a row per session and step) and
@@ -44,6 +45,12 @@ Usage:
                                    (each tag they share); alerts marked as the window marks them,
                                    every transform (smoothing, log y) written on the figure
                                    (none named: CSV, JSON and PNG; figures 1600×900, scale 1);
+                                   --groups: runs that differ only in their seed (config.json)
+                                   as FOLDER/groups/GROUP/TAG, each group's mean and band (min–max
+                                   by default, ± std, 95 % bootstrap CI; --iqm: dashed IQM), the
+                                   groups together in groups/comparison/TAG, the band's meaning
+                                   and each group's run count on the figure; --csv also writes
+                                   FOLDER/runs_table.csv (inspect --table --csv of those runs);
                                    --report json prints what was written as JSON (per round with
                                    --watch); --watch exports again when the run changes, at most
                                    every N s (30) until Ctrl-C; never into PATH

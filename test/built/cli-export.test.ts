@@ -37,12 +37,20 @@ test('export writes each run folder and --report json prints what was written', 
   };
   expect(report.runs).toEqual(['small', 'small_perstep', 'small_tensor']);
   expect(report.failed).toEqual([]);
-  expect(report.written).toHaveLength(9);
+  // Per run metrics_long.csv, metrics_wide.csv and training_metrics.json; with --csv the runs table beside them.
+  expect(report.written).toHaveLength(10);
   for (const w of report.written) expect(existsSync(w.path)).toBe(true);
+  expect(report.written.at(-1)!.path).toBe(join(out, 'runs_table.csv'));
+  expect(
+    readFileSync(join(out, 'runs_table.csv'), 'utf8')
+      .split('\n')
+      .slice(1, 4)
+      .map((l) => l.split(',')[0]),
+  ).toEqual(report.runs);
   const header = readFileSync(join(out, 'small', 'metrics_long.csv'), 'utf8').split('\n')[0];
   expect(header).toBe('run,tag,step,wall_time,value,session');
   // Progress: one line per file on a non-TTY stderr.
-  expect(r.stderr.split('\n').filter((l) => /^rlwatch: \d+\/9 wrote /.test(l))).toHaveLength(9);
+  expect(r.stderr.split('\n').filter((l) => /^rlwatch: \d+\/10 wrote /.test(l))).toHaveLength(10);
 });
 
 test('an --out inside the folder it reads, or a bad figure flag, is a usage error (exit 2, one line)', () => {

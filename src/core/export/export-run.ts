@@ -3,6 +3,7 @@
 import { mkdir, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Figure } from '../../shared/charts/figure';
+import type { BandKind } from '../../shared/compare/group-stats';
 import type { AlertInfo } from '../../shared/domain';
 import type { SourceFormatName } from '../../shared/formats';
 import { resolveThresholds, type Thresholds } from '../health';
@@ -29,6 +30,7 @@ import {
   type FigureSetOptions,
   type PlannedFigure,
 } from './figure-set';
+import { GroupFigures } from './group-figures';
 import { ExportWriteError, writeAtomically } from './safe-write';
 import { jsonHistory, longCsv, wideCsv, wideTable, type RunSeries } from './tables';
 import { shownViews } from '../series/shown-views';
@@ -57,6 +59,13 @@ export interface DataExportOptions {
   alerts?: readonly AlertInfo[] | ((root: string) => Promise<readonly AlertInfo[]>);
   /** Per-tag figures of one run at most (default 100, with a notice naming --tags). */
   maxTagFigures?: number;
+  /**
+   * Seed group figures (`groups/GROUP/TAG`, `groups/comparison/TAG`): runs that differ only in their seed drawn
+   * as a mean with a band (and the IQM), with the band's meaning on the figure; needs a figure format.
+   */
+  groups?: { band: BandKind; iqm: boolean };
+  /** The runs table of the exported runs as CSV (the CLI's `inspect --table --csv`), written as runs_table.csv. */
+  runsTable?: (runs: readonly string[]) => Promise<string>;
   /** Only runs whose name matches; only tags whose name matches. */
   runs?: RegExp;
   tags?: RegExp;
@@ -79,6 +88,10 @@ export interface ExportReport {
   /** What was left out on purpose and why (a figure a run has no tags for, the per-tag figure cap). */
   notices: string[];
 }
+
+/** The folder of the seed group figures and the runs table's file, beside the run folders. */
+export const GROUPS_FOLDER = 'groups';
+export const RUNS_TABLE = 'runs_table.csv';
 
 export class ExportUsageError extends Error {
   constructor(message: string) {
@@ -150,7 +163,8 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
   const out = await outsideReadFolder(opts.out, root);
   const chosen = runs.filter((r) => !opts.runs || opts.runs.test(r.run));
   const perRun = (opts.csv ? 2 : 0) + (opts.json ? 1 : 0);
-  let total = chosen.length * perRun;
+  // The runs table is one file, known from the start.
+  let total = chosen.length * perRun + (opts.runsTable ? 1 : 0);
   const report: ExportReport = {
     root,
     out,
@@ -231,7 +245,16 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
     }
   };
   // Run folders sit beside the comparisons: a run named `comparisons` gets `comparisons-2`.
-  const names = new UniqueNames(['comparisons', ...formats.map((f) => `comparison.${f}`)]);
+  const names = new UniqueNames([
+    'comparisons',
+    ...formats.map((f) => `comparison.${f}`),
+    ...(opts.groups ? [GROUPS_FOLDER] : []),
+    ...(opts.runsTable ? [RUNS_TABLE] : []),
+  ]);
+  const groupFigures =
+    opts.groups && formats.length > 0 ? new GroupFigures({ ...figureOpts, ...opts.groups }) : null;
+  if (opts.groups && !groupFigures)
+    report.notices.push('no seed group figures: --groups draws figures, add --png or --svg');
   const comparing: FigureRun[] = [];
   let comparedRuns = 0;
   const tagComparisons = new TagComparisons(figureOpts);
@@ -266,6 +289,7 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
       ),
       { userThresholds: opts.userThresholds, ...(alerts ? { alerts } : {}) },
     );
+    groupFigures?.add(run, read.config);
     const plan = planRunFigures(run, figureOpts);
     report.notices.push(...plan.notices);
     total += plan.figures.length * formats.length;
@@ -299,6 +323,23 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
   report.notices.push(...shared.notices);
   total += shared.figures.length * formats.length;
   for (const planned of shared.figures) await writeFigure(join(out, planned.name), planned);
+  if (groupFigures) {
+    const groups = groupFigures.plan();
+    report.notices.push(...groups.notices);
+    total += groups.figures.length * formats.length;
+    for (const planned of groups.figures) await writeFigure(join(out, planned.name), planned);
+  }
+  if (opts.runsTable && !opts.signal?.aborted) {
+    const csv = await opts.runsTable(report.runs).catch((err: unknown) => err);
+    if (typeof csv === 'string') await writeData(join(out, RUNS_TABLE), () => [csv]);
+    else {
+      await inFlight;
+      fail(
+        join(out, RUNS_TABLE),
+        `cannot make ${join(out, RUNS_TABLE)}: ${csv instanceof Error ? csv.message : String(csv)}`,
+      );
+    }
+  }
   await inFlight;
   return report;
 }

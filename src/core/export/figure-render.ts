@@ -240,14 +240,19 @@ function innerSvg(doc: string): string {
  * which pins every letter (a restyled font overlaps itself) and is not valid SVG list syntax; the text starts at
  * the first glyph (chart.js' centring is already resolved there); an empty run (Skia splits at some spaces) goes.
  * The font-family attribute stays the one family Skia drew with (ImageMagick's renderer draws no text at all
- * for a family list); the document's <style> gives viewers that honour CSS the figure's fallback list.
+ * for a family list); the document's <style> gives viewers that honour CSS the figure's fallback list. The
+ * ligatures Skia's shaping writes into the text (`conﬁdence`) are spelled out, so the words can be found.
  */
 export function svgTextRuns(doc: string): string {
   return doc
+    .replace(/[\uFB00-\uFB06]/g, (c) => LIGATURES[c.charCodeAt(0) - 0xfb00]!)
     .replace(/<text\b[^>]*><\/text>/g, '')
     .replace(/(<text\b[^>]*?\s)x="([^",]*)(?:,[^"]*)?"/g, '$1x="$2"')
     .replace(/(<text\b[^>]*?\s)y="([^",]*)(?:,[^"]*)?"/g, '$1y="$2"');
 }
+
+/** U+FB00–U+FB06 (ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ) as the letters they join. */
+const LIGATURES = ['ff', 'fi', 'fl', 'ffi', 'ffl', 'st', 'st'];
 
 /** CSS for the figure's text: the fonts the figure asks for, restylable with one rule. */
 const SVG_STYLE = `<style>text { font-family: ${FIGURE_FONT.replace(/"/g, "'")}; }</style>`;

@@ -3,11 +3,13 @@
 import type { ChartConfiguration, ChartOptions, Plugin } from 'chart.js';
 import { AXIS_TITLES } from './axis';
 import { shortenNames } from '../names';
-import { chartConfiguration, type ChartSpec } from './chart-options';
-import type { ChartTheme } from './chart-theme';
+import { chartConfiguration, overlayPoints, type ChartSpec } from './chart-options';
+import { runColor, type ChartTheme } from './chart-theme';
+import { bandFillPlugin, bandFills, groupDatasets, groupName, type DrawnGroup } from './group-bands';
 import { panelNotes } from './figure-notes';
 import { legendEntries } from './legend';
 import type { Pt } from './series-model';
+import { fitY } from './y-range';
 
 /** One chart of a figure: what it shows, its own title (the tag) and y-axis title. */
 export interface FigurePanel {
@@ -17,6 +19,8 @@ export interface FigurePanel {
   yTitle?: string;
   /** The x window shown (a zoomed chart's visible range, in x-axis units); absent: the data's own range. */
   xRange?: { min: number; max: number };
+  /** Seed groups drawn as a mean line over a filled band (and a dashed IQM with `iqm`), in their colours. */
+  groups?: { drawn: readonly DrawnGroup[]; iqm: boolean };
 }
 
 /** A whole figure: a title band (title, subtitle) over panels laid out in a grid. */
@@ -117,6 +121,20 @@ export function wrapNotes(notes: readonly string[], chars: number): string[] {
   return lines;
 }
 
+/** The overlay of a panel with seed groups: a blank-plot message only when no group has a finite mean either. */
+function groupsOverlay(spec: ChartSpec, theme: ChartTheme, groups: readonly DrawnGroup[]) {
+  const fit = fitY(spec.series, spec.view.logY, spec.view.ignoreOutliers ?? false);
+  const points = overlayPoints(spec.series, fit, spec.view.logY);
+  const drawn = groups.some((g) => g.band.mean.some((y) => Number.isFinite(y)));
+  return {
+    theme,
+    band: spec.band,
+    markers: [...(spec.markers ?? [])],
+    ...points,
+    message: drawn ? null : points.message,
+  };
+}
+
 /**
  * One panel's chart.js configuration: the dashboard's chart (band, markers, smoothing, lone points) plus a
  * panel title, axis titles, a legend of the series (one entry per run, also with smoothing on) and an
@@ -128,13 +146,28 @@ export function panelConfiguration(
   pixelRatio = 1,
   width = 800,
 ): ChartConfiguration<'line', Pt[]> {
-  const config = chartConfiguration(panel.spec, theme);
+  const groups = panel.groups?.drawn ?? [];
+  const config = chartConfiguration(
+    panel.spec,
+    theme,
+    panel.groups ? groupsOverlay(panel.spec, theme, groups) : undefined,
+  );
+  if (panel.groups) {
+    config.data.datasets.push(...groupDatasets(groups, panel.groups.iqm));
+    config.plugins = [...(config.plugins ?? []), bandFillPlugin({ fills: bandFills(groups) })];
+  }
   const options = config.options as ChartOptions<'line'>;
   const font = { family: FIGURE_FONT };
   options.devicePixelRatio = pixelRatio;
   options.font = font;
   options.layout = { padding: { top: 4, right: 24, bottom: 4, left: 8 } };
-  const drawn = legendEntries(panel.spec.series);
+  // Groups are listed by name and run count ("a (3 runs)"), in their colour, before any single run.
+  const drawn = [
+    ...groups
+      .filter((g) => g.band.mean.some((y) => Number.isFinite(y)))
+      .map((g) => ({ run: groupName(g), colour: runColor(g.colorIndex), dash: [] as number[] })),
+    ...legendEntries(panel.spec.series),
+  ];
   const names = shortenNames(
     drawn.map((e) => e.run),
     LEGEND_MAX_CHARS,

@@ -1,31 +1,28 @@
-// Seed groups on one chart: which drawn runs form groups, their mean and band from the drawn points, the datasets, fill plugin, caption notes and readout rows.
+// Seed groups on one chart: which drawn runs form groups and their readout rows (the bands are drawn by shared/charts/group-bands.ts).
 
-import type { ChartDataset, Plugin } from 'chart.js';
-import { formatX, type XAxisMode } from '../../../shared/charts/axis';
-import { runColor, withAlpha } from '../../../shared/charts/chart-theme';
-import type { Pt } from '../../../shared/charts/series-model';
-import { BAND_MEANING, groupBand, type BandKind, type GroupBand } from '../../../shared/compare/group-stats';
+import { groupName, type ChartGroup, type DrawnGroup } from '../../../shared/charts/group-bands';
+import { runColor } from '../../../shared/charts/chart-theme';
 import type { SeedGroup } from '../../../shared/compare/seed-groups';
 import { formatNumber } from '../../../shared/format';
 import { READOUT_ROWS, type Readout, type ReadoutRow } from './readout';
 
-/** Grid points a group's band is computed on (the drawn windows are interpolated onto them). */
-export const BAND_POINTS = 200;
-/** The band's fill opacity over the group's colour. */
-const FILL_ALPHA = 0.2;
-/** The IQM line's dash: it never reads as the mean. */
-export const IQM_DASH: readonly number[] = [6, 3];
-
-/** A seed group as one chart draws it: its runs in the chart's order, in its first run's colour. */
-export interface ChartGroup {
-  label: string;
-  runs: string[];
-  colorIndex: number;
-}
-
-/** The group's legend text: its label and how many runs it holds. */
-export const groupName = (g: Pick<ChartGroup, 'label' | 'runs'>): string =>
-  `${g.label} (${g.runs.length} runs)`;
+// The drawing itself is shared with exported figures (shared/charts/group-bands.ts).
+export {
+  BAND_POINTS,
+  IQM_DASH,
+  bandCaption,
+  bandFillPlugin,
+  bandFills,
+  coverageDrops,
+  coverageNote,
+  drawnGroups,
+  finiteRuns,
+  groupDatasets,
+  groupName,
+  type BandFillState,
+  type ChartGroup,
+  type DrawnGroup,
+} from '../../../shared/charts/group-bands';
 
 /** The seed groups among a chart's runs (two or more of them drawn here), ordered and coloured by their first run. */
 export function chartGroups(runs: readonly string[], groups: readonly SeedGroup[]): ChartGroup[] {
@@ -36,148 +33,6 @@ export function chartGroups(runs: readonly string[], groups: readonly SeedGroup[
     if (members.length >= 2) out.push({ label: g.label, runs: members, colorIndex: at.get(members[0]!)! });
   }
   return out.sort((a, b) => a.colorIndex - b.colorIndex);
-}
-
-/** A group with its band over the drawn points. */
-export interface DrawnGroup extends ChartGroup {
-  band: GroupBand;
-}
-
-/** Each group's mean, band and IQM from its runs' drawn points (x ascending; runs with no points here left out). */
-export function drawnGroups(
-  groups: readonly ChartGroup[],
-  pointsOf: (run: string) => readonly Pt[] | undefined,
-  band: BandKind,
-  points = BAND_POINTS,
-): DrawnGroup[] {
-  return groups.map((g) => {
-    const series = g.runs.flatMap((run) => {
-      const pts = pointsOf(run);
-      if (!pts || pts.length === 0) return [];
-      const steps = new Float64Array(pts.length);
-      const values = new Float64Array(pts.length);
-      for (let i = 0; i < pts.length; i++) {
-        steps[i] = pts[i]!.x;
-        values[i] = pts[i]!.y;
-      }
-      return [{ steps, values }];
-    });
-    return { ...g, band: groupBand(series, { points, band }) };
-  });
-}
-
-const toPts = (x: Float64Array, y: Float64Array): Pt[] => Array.from(x, (xi, i) => ({ x: xi, y: y[i]! }));
-
-/** The groups' lines: the mean (solid, wider), the IQM (dashed) when asked, and the band's edges as invisible
- * datasets so the y-axis takes the band in. */
-export function groupDatasets(groups: readonly DrawnGroup[], iqm: boolean): ChartDataset<'line', Pt[]>[] {
-  const out: ChartDataset<'line', Pt[]>[] = [];
-  const line = { pointRadius: 0, pointHitRadius: 0, spanGaps: false, order: 0 };
-  for (const g of groups) {
-    const colour = runColor(g.colorIndex);
-    const name = groupName(g);
-    const b = g.band;
-    for (const [edge, ys] of [
-      ['lower', b.lower],
-      ['upper', b.upper],
-    ] as const)
-      out.push({ label: `${name} (${edge})`, data: toPts(b.x, ys), showLine: false, ...line });
-    out.push({
-      label: `${name} (mean)`,
-      data: toPts(b.x, b.mean),
-      borderColor: colour,
-      borderWidth: 2,
-      ...line,
-    });
-    if (iqm)
-      out.push({
-        label: `${name} (IQM)`,
-        data: toPts(b.x, b.iqm),
-        borderColor: colour,
-        borderWidth: 1.5,
-        borderDash: [...IQM_DASH],
-        ...line,
-      });
-  }
-  return out;
-}
-
-/** What the band plugin fills: per group its colour and the band's edges on the grid. */
-export interface BandFillState {
-  fills: { colour: string; x: Float64Array; lower: Float64Array; upper: Float64Array }[];
-}
-
-export const bandFills = (groups: readonly DrawnGroup[]): BandFillState['fills'] =>
-  groups.map((g) => ({
-    colour: runColor(g.colorIndex),
-    x: g.band.x,
-    lower: g.band.lower,
-    upper: g.band.upper,
-  }));
-
-/** Runs of grid indices where both edges are finite (a band is filled per run; gaps stay open). */
-export function finiteRuns(lower: ArrayLike<number>, upper: ArrayLike<number>): [number, number][] {
-  const out: [number, number][] = [];
-  let start = -1;
-  for (let i = 0; i <= lower.length; i++) {
-    const ok = i < lower.length && Number.isFinite(lower[i]!) && Number.isFinite(upper[i]!);
-    if (ok && start < 0) start = i;
-    else if (!ok && start >= 0) {
-      out.push([start, i - 1]);
-      start = -1;
-    }
-  }
-  return out;
-}
-
-/** Fills each group's band under the lines (clipped to the plot area); its state is mutated by the panel. */
-export function bandFillPlugin(state: BandFillState): Plugin<'line'> & { state: BandFillState } {
-  return {
-    id: 'rlwatchSeedBands',
-    state,
-    beforeDatasetsDraw(chart) {
-      if (state.fills.length === 0) return;
-      const { ctx, chartArea: a } = chart;
-      const xs = chart.scales.x!;
-      const ys = chart.scales.y!;
-      ctx.save();
-      ctx.beginPath();
-      ctx.rect(a.left, a.top, a.right - a.left, a.bottom - a.top);
-      ctx.clip();
-      for (const f of state.fills) {
-        ctx.fillStyle = withAlpha(f.colour, FILL_ALPHA);
-        for (const [from, to] of finiteRuns(f.lower, f.upper)) {
-          ctx.beginPath();
-          for (let i = from; i <= to; i++)
-            ctx.lineTo(xs.getPixelForValue(f.x[i]!), ys.getPixelForValue(f.upper[i]!));
-          for (let i = to; i >= from; i--)
-            ctx.lineTo(xs.getPixelForValue(f.x[i]!), ys.getPixelForValue(f.lower[i]!));
-          ctx.closePath();
-          ctx.fill();
-        }
-      }
-      ctx.restore();
-    },
-  };
-}
-
-/** Where fewer of the group's runs cover the grid than before (runs of different lengths): one entry per drop. */
-export function coverageDrops(band: Pick<GroupBand, 'x' | 'n'>): { k: number; after: number }[] {
-  const out: { k: number; after: number }[] = [];
-  for (let i = 1; i < band.n.length; i++)
-    if (band.n[i]! < band.n[i - 1]!) out.push({ k: band.n[i]!, after: band.x[i - 1]! });
-  return out;
-}
-
-/** The caption's words on coverage: "n = 2 of 3 after step 600" per drop; '' when every run covers the whole grid. */
-export function coverageNote(band: Pick<GroupBand, 'x' | 'n'>, total: number, xAxis: XAxisMode): string {
-  const span = band.x.length > 0 ? band.x[band.x.length - 1]! - band.x[0]! : 0;
-  return coverageDrops(band)
-    .map(
-      (d) =>
-        `n = ${d.k} of ${total} after ${xAxis === 'step' ? `step ${Math.round(d.after)}` : formatX(xAxis, d.after, span)}`,
-    )
-    .join(', ');
 }
 
 /** Index of the grid point nearest `x` on an evenly spaced grid; -1 outside it. */
@@ -225,20 +80,4 @@ export function withGroupRows(
   const rows = [...groupRows(groups, at, o), ...r.rows.filter((row) => !grouped.has(row.run))];
   const shown = rows.slice(0, maxRows);
   return { ...r, rows: shown, more: r.more + rows.length - shown.length };
-}
-
-/** The caption's sentence: what the band is, the IQM line when drawn, and where a group's runs thin out. */
-export function bandCaption(
-  groups: readonly DrawnGroup[],
-  band: BandKind,
-  iqm: boolean,
-  xAxis: XAxisMode,
-): string {
-  const parts = [BAND_MEANING[band]];
-  if (iqm) parts.push('dashed: interquartile mean');
-  for (const g of groups) {
-    const note = coverageNote(g.band, g.runs.length, xAxis);
-    if (note !== '') parts.push(`${g.label}: ${note}`);
-  }
-  return parts.join('; ');
 }

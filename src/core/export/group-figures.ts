@@ -1,0 +1,171 @@
+// Seed group figures of an export: runs grouped by config (groupBySeed), per group and shared tag its mean and band, and the groups compared.
+
+import { groupOf } from '../../shared/catalog';
+import { xAxisFor } from '../../shared/charts/axis';
+import { resolveBand } from '../../shared/charts/band';
+import type { Figure } from '../../shared/charts/figure';
+import { BAND_POINTS, bandCaption, drawnGroups, type ChartGroup } from '../../shared/charts/group-bands';
+import type { Pt } from '../../shared/charts/series-model';
+import type { BandKind } from '../../shared/compare/group-stats';
+import { groupBySeed, type SeedGroup } from '../../shared/compare/seed-groups';
+import { FIGURE_NAME_SIZE, safeFileName, UniqueNames } from '../../shared/file-names';
+import { formatNumber } from '../../shared/format';
+import { figureLines } from './figure-series';
+import {
+  DEFAULT_MAX_TAG_FIGURES,
+  figureItems,
+  logYFor,
+  type FigurePlan,
+  type FigureRun,
+  type FigureSetOptions,
+  type PlannedFigure,
+} from './figure-set';
+
+export interface GroupFigureOptions extends FigureSetOptions {
+  /** What the band around each group's mean shows. */
+  band: BandKind;
+  /** Draw the interquartile mean as a dashed line too. */
+  iqm: boolean;
+}
+
+/** The folder under `groups/` that holds the comparisons of the groups (a group named so gets `comparison-2`). */
+export const GROUP_COMPARISON = 'comparison';
+
+interface KeptRun {
+  run: string;
+  label: string;
+  config: Record<string, unknown> | null;
+  /** Per tag, the points the group's band is computed from (the smoothed line with smoothing on). */
+  lines: Map<string, Pt[]>;
+}
+
+/** A group as one figure draws it: its runs that log the tag, its colour, and how many runs it has in all. */
+interface TagGroup extends ChartGroup {
+  total: number;
+}
+
+/**
+ * Collects each run's lines of its first tags as it is read (downsampled, the current session: a run's full
+ * series is not held), then plans `groups/GROUP/TAG` for every tag two or more of a group's runs log and
+ * `groups/comparison/TAG` for every tag two or more groups have.
+ */
+export class GroupFigures {
+  private readonly runs: KeptRun[] = [];
+
+  constructor(private readonly o: GroupFigureOptions) {}
+
+  /** Keeps `run`'s lines of its first tags (figure order, at most the per-tag figure cap). */
+  add(run: FigureRun, config: Record<string, unknown> | null): void {
+    const label = run.label ?? run.run;
+    const tags = figureItems([...run.series.keys()].filter((t) => points(run.series.get(t)!) > 0))
+      .filter((i) => i.members.length === 1)
+      .map((i) => i.name)
+      .slice(0, this.cap());
+    const lines = new Map<string, Pt[]>();
+    for (const tag of tags) {
+      const l = figureLines(label, run.series.get(tag)!, {
+        xAxis: xAxisFor(groupOf(tag), 'step'),
+        smoothing: this.o.smoothing,
+        pixels: this.o.pixels,
+        logY: logYFor(this.o, tag),
+        currentOnly: true,
+      });
+      lines.set(tag, this.o.smoothing > 0 ? l.smoothed : l.raw);
+    }
+    this.runs.push({ run: run.run, label, config, lines });
+  }
+
+  private cap(): number {
+    return this.o.maxTagFigures ?? DEFAULT_MAX_TAG_FIGURES;
+  }
+
+  /** The seed groups of the runs added, in the order groupBySeed finds them. */
+  groups(): SeedGroup[] {
+    return groupBySeed(this.runs.map((r) => ({ run: r.run, config: r.config })));
+  }
+
+  plan(): FigurePlan {
+    const figures: PlannedFigure[] = [];
+    const notices: string[] = [];
+    const groups = this.groups();
+    const grouped = new Set(groups.flatMap((g) => g.runs));
+    const alone = this.runs.filter((r) => !grouped.has(r.run)).map((r) => r.label);
+    if (groups.length === 0) {
+      notices.push(
+        `no seed groups: no two of the ${this.runs.length} runs differ only in their seed (groups/ not written)`,
+      );
+      return { figures, notices };
+    }
+    if (alone.length > 0)
+      notices.push(
+        `groups/ leaves out ${alone.length} run${alone.length === 1 ? '' : 's'} in no seed group (no other run differs from it only in its seed): ${alone.join(', ')}`,
+      );
+    const byRun = new Map(this.runs.map((r) => [r.run, r]));
+    const folders = new UniqueNames([GROUP_COMPARISON]);
+    // Per tag, each group's runs that log it (group i keeps palette colour i in every figure).
+    const perTag = new Map<string, TagGroup[]>();
+    groups.forEach((g, i) => {
+      const members = g.runs.map((r) => byRun.get(r)!);
+      const tags = figureItems([...new Set(members.flatMap((m) => [...m.lines.keys()]))]).map((t) => t.name);
+      const dir = folders.take(safeFileName(g.label, FIGURE_NAME_SIZE));
+      const names = new UniqueNames();
+      for (const tag of tags) {
+        const withTag = members.filter((m) => m.lines.has(tag)).map((m) => m.run);
+        if (withTag.length < 2) continue;
+        const tg: TagGroup = { label: g.label, runs: withTag, colorIndex: i, total: g.runs.length };
+        const list = perTag.get(tag);
+        if (list) list.push(tg);
+        else perTag.set(tag, [tg]);
+        figures.push({
+          name: `groups/${dir}/${names.take(safeFileName(tag, FIGURE_NAME_SIZE))}`,
+          build: () => this.figure(`Seed group ${g.label}: ${tag}`, tag, [tg]),
+        });
+      }
+    });
+    if (groups.length >= 2) {
+      const names = new UniqueNames();
+      for (const [tag, list] of perTag) {
+        if (list.length < 2) continue;
+        figures.push({
+          name: `groups/${GROUP_COMPARISON}/${names.take(safeFileName(tag, FIGURE_NAME_SIZE))}`,
+          build: () => this.figure(`Seed groups compared: ${tag}`, tag, list),
+        });
+      }
+    }
+    return { figures, notices };
+  }
+
+  /** One panel: each group's mean and band of `tag`, the band's meaning and each group's runs in the subtitle. */
+  private figure(title: string, tag: string, groups: readonly TagGroup[]): Figure {
+    const xAxis = xAxisFor(groupOf(tag), 'step');
+    const logY = logYFor(this.o, tag);
+    const byRun = new Map(this.runs.map((r) => [r.run, r]));
+    const drawn = drawnGroups(groups, (run) => byRun.get(run)?.lines.get(tag), this.o.band, BAND_POINTS);
+    const runsOf = groups.map(
+      (g) =>
+        `${g.label}: ${g.runs.length} runs` +
+        (g.runs.length < g.total ? ` (${g.total - g.runs.length} of its ${g.total} log no ${tag})` : ''),
+    );
+    // trim_mean(·, 0.25) cuts nothing from fewer than 4 values: the dashed line lies on the mean there.
+    const iqmNote =
+      this.o.iqm && groups.some((g) => g.runs.length < 4) ? ['IQM = mean where fewer than 4 runs'] : [];
+    const smoothed = this.o.smoothing > 0 ? [`of runs smoothed (EMA ${formatNumber(this.o.smoothing)})`] : [];
+    return {
+      title,
+      subtitle: [bandCaption(drawn, this.o.band, this.o.iqm, xAxis), ...iqmNote, ...smoothed, ...runsOf].join(
+        ' · ',
+      ),
+      panels: [
+        {
+          title: tag,
+          yTitle: resolveBand(tag, {})?.label ?? '',
+          // The groups are computed from the (smoothed) lines: the spec itself draws no run and smooths nothing.
+          spec: { view: { xAxis, logY, smoothing: 0 }, series: [], band: null },
+          groups: { drawn, iqm: this.o.iqm },
+        },
+      ],
+    };
+  }
+}
+
+const points = (parts: readonly { length: number }[]): number => parts.reduce((n, s) => n + s.length, 0);
