@@ -143,6 +143,13 @@ describe('any metric as the x axis', () => {
     expect(await fig.getAttribute('data-joined')).toBe('same-step');
     // The x tag's own chart is left out (it would be the diagonal); Step is no longer the checked x mode.
     expect(await chart('train/kl').count()).toBe(0);
+    expect(await page.locator('.charts > [data-tag="train/kl"]').count()).toBe(0);
+    // …with its group: no heading is left over an empty section.
+    const cellsPerGroup = await page
+      .locator('section.chart-group')
+      .evaluateAll((els) => els.map((e) => e.querySelectorAll('.charts > [data-tag]').length));
+    expect(cellsPerGroup.length).toBeGreaterThan(0);
+    for (const n of cellsPerGroup) expect(n).toBeGreaterThan(0);
     expect(await page.getByRole('radio', { name: 'Step' }).isChecked()).toBe(false);
 
     await expect.poll(async () => (await readChart(fig)).datasets.length).toBe(2);
