@@ -49,6 +49,7 @@ interface ChartRead {
   xTitle: string;
   yTitle: string;
   xMin: number;
+  yType: string;
   datasets: { label: string; data: { x: number; y: number }[]; colours: string[]; painted: number }[];
 }
 
@@ -62,7 +63,12 @@ async function readChart(fig: Locator): Promise<ChartRead> {
       };
       scales: Record<
         string,
-        { min: number; getPixelForValue(v: number): number; options: { title?: { text?: string } } }
+        {
+          type: string;
+          min: number;
+          getPixelForValue(v: number): number;
+          options: { title?: { text?: string } };
+        }
       >;
     }
     const charts = (window as unknown as { __rlwatchCharts: () => ChartLike[] }).__rlwatchCharts();
@@ -73,6 +79,7 @@ async function readChart(fig: Locator): Promise<ChartRead> {
       xTitle: String(c.scales.x!.options.title?.text ?? ''),
       yTitle: String(c.scales.y!.options.title?.text ?? ''),
       xMin: c.scales.x!.min,
+      yType: c.scales.y!.type,
       datasets: c.data.datasets.map((d) => ({
         label: d.label ?? '',
         data: d.data.map((p) => ({ x: p.x, y: p.y })),
@@ -227,6 +234,14 @@ describe('any metric as the x axis', () => {
     await seeChart(page, 'train/reward');
     await fig.waitFor({ timeout: 30_000 });
     expect(await page.getByLabel('X axis metric').inputValue()).toBe('train/kl');
+    // Log y redraws the metric chart with a log y scale (every reward here is > 0: all points stay).
+    await page.getByRole('checkbox', { name: 'Log y' }).check();
+    await expect.poll(async () => (await readChart(fig)).yType).toBe('logarithmic');
+    // (The reload keeps the metric, not the overlay: the runs drawn now are those data-run lists.)
+    const drawnRuns = (await fig.getAttribute('data-run'))!.split(',').length;
+    await expect.poll(() => fig.getAttribute('data-points')).toBe(String(drawnRuns * STEPS.length));
+    await page.getByRole('checkbox', { name: 'Log y' }).uncheck();
+    await expect.poll(async () => (await readChart(fig)).yType).toBe('linear');
 
     await page.getByRole('radio', { name: 'Step' }).check();
     const stepFig = page.locator(
