@@ -1,4 +1,4 @@
-// How the dashboard was last viewed (pinned charts, collapsed groups, sidebar width), kept in localStorage.
+// How the dashboard was last viewed (pinned charts, collapsed groups, sidebar width) in localStorage; the metric x axis per session.
 
 import { SIDEBAR_DEFAULT } from './sidebar-width';
 
@@ -47,5 +47,29 @@ export function saveSidebarWidth(px: number): void {
     localStorage.setItem(WIDTH_KEY, String(px));
   } catch {
     // Storage disabled: the width is simply not remembered.
+  }
+}
+
+const METRIC_X_KEY = 'rlwatch.metricX';
+
+/**
+ * The tag chosen as every chart's x axis, or null (the Step / Relative / Wall setting rules). Kept for this browser
+ * tab's session only: the other x modes are app settings, while a tag means something only to the runs open now.
+ */
+export function loadMetricX(): string | null {
+  try {
+    const v = sessionStorage.getItem(METRIC_X_KEY);
+    return v === null || v === '' ? null : v;
+  } catch {
+    return null;
+  }
+}
+
+export function saveMetricX(tag: string | null): void {
+  try {
+    if (tag === null) sessionStorage.removeItem(METRIC_X_KEY);
+    else sessionStorage.setItem(METRIC_X_KEY, tag);
+  } catch {
+    // Storage disabled: the choice lasts until the page reloads.
   }
 }
