@@ -89,7 +89,9 @@ describe('watch --remote lines', () => {
       stepMax: 1510,
       worstAlert: 'critical',
     });
-    expect(job).toBe('00:00:00  job grpo-3n  2 nodes: node-a @1510, evil\\e[2J SILENT @1200 (not connected)\n');
+    expect(job).toBe(
+      '00:00:00  job grpo-3n  2 nodes: node-a @1510, evil\\e[2J SILENT @1200 (not connected)\n',
+    );
     const ep = formatLine({
       t: 0,
       type: 'endpoint',
