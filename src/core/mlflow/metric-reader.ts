@@ -10,32 +10,52 @@ import { decodeUtf8 } from '../readers/values';
 
 /** An integer as Python's `int()` reads MLflow's timestamps and steps. */
 const INT = /^[-+]?\d+$/;
-/** A float as Python's `float()` reads MLflow's values (`str(float)`: `0.5`, `1e-05`, `nan`, `inf`, `-inf`). */
-const FLOAT = /^[-+]?((\d+\.?\d*|\.\d+)([eE][-+]?\d+)?|inf|infinity|nan)$/i;
+/** A finite float as Python's `float()` reads MLflow's values (`str(float)`: `0.5`, `1e-05`, `3.0`). */
+const DECIMAL = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+/** The non-finite values `str(float)` writes (`nan`, `inf`, `-inf`), in any case as `float()` takes them. */
+const SPECIAL = /^([-+]?)(inf|infinity|nan)$/i;
 
 /** A metric value's text as a number, or undefined when Python's float() would refuse it. */
 export function parseMetricValue(text: string): number | undefined {
-  if (!FLOAT.test(text)) return undefined;
-  const lower = text.toLowerCase().replace(/^\+/, '');
-  if (lower === 'nan' || lower === '-nan') return Number.NaN;
-  if (lower === 'inf' || lower === 'infinity') return Number.POSITIVE_INFINITY;
-  if (lower === '-inf' || lower === '-infinity') return Number.NEGATIVE_INFINITY;
-  return Number(text);
+  if (DECIMAL.test(text)) return Number(text);
+  const m = SPECIAL.exec(text);
+  if (!m) return undefined;
+  if (m[2]!.toLowerCase() === 'nan') return Number.NaN;
+  return m[1] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
 }
 
-/** One metric line: MLflow's `_get_metric_from_line` (2 or 3 space-separated fields; no step means 0). */
-export function parseMetricLine(
-  line: string,
-): { timestampMs: number; value: number; step: number } | { error: string } {
-  const parts = line.trim().split(' ');
-  if (parts.length !== 2 && parts.length !== 3)
-    return { error: `${parts.length} fields, not "timestamp value step"` };
-  const [ts, val, step = '0'] = parts as [string, string, string?];
-  if (!INT.test(ts)) return { error: `timestamp ${JSON.stringify(ts)} is not an integer` };
+interface MetricPoint {
+  timestampMs: number;
+  value: number;
+  step: number;
+}
+
+/** One metric line into `out`: MLflow's `_get_metric_from_line` (the stripped line split on single spaces into 2
+ * or 3 fields; no step means 0). Returns what is wrong with the line, or null. */
+function parseInto(line: string, out: MetricPoint): string | null {
+  const t = line.trim();
+  const a = t.indexOf(' ');
+  const b = a < 0 ? -1 : t.indexOf(' ', a + 1);
+  if (a < 0 || (b >= 0 && t.indexOf(' ', b + 1) >= 0))
+    return `${t.split(' ').length} fields, not "timestamp value step"`;
+  const ts = t.slice(0, a);
+  const val = b < 0 ? t.slice(a + 1) : t.slice(a + 1, b);
+  const step = b < 0 ? '0' : t.slice(b + 1);
+  if (!INT.test(ts)) return `timestamp ${JSON.stringify(ts)} is not an integer`;
   const value = parseMetricValue(val);
-  if (value === undefined) return { error: `value ${JSON.stringify(val)} is not a number` };
-  if (!INT.test(step)) return { error: `step ${JSON.stringify(step)} is not an integer` };
-  return { timestampMs: Number(ts), value, step: Number(step) };
+  if (value === undefined) return `value ${JSON.stringify(val)} is not a number`;
+  if (!INT.test(step)) return `step ${JSON.stringify(step)} is not an integer`;
+  out.timestampMs = Number(ts);
+  out.value = value;
+  out.step = Number(step);
+  return null;
+}
+
+/** One metric line as MLflow reads it, or what is wrong with it. */
+export function parseMetricLine(line: string): MetricPoint | { error: string } {
+  const out: MetricPoint = { timestampMs: 0, value: 0, step: 0 };
+  const error = parseInto(line, out);
+  return error === null ? out : { error };
 }
 
 /**
@@ -75,17 +95,34 @@ export class MlflowMetricReader extends LineRecordReader {
   }
 
   protected consume(framed: Framed, _mtime: number, isTail: boolean): void {
-    const tag = this.tag ?? basename(this.path);
-    for (const line of lines(framed)) {
-      const text = decodeUtf8(line.bytes);
-      if (text.trim() === '') continue;
-      const m = parseMetricLine(text);
-      if ('error' in m) {
-        this.error(isTail ? 'truncated' : 'decode', line.offset, `MLflow metric ${tag}: ${m.error}`);
-        continue;
-      }
-      this.series.add(tag, m.step, m.timestampMs / 1000, m.value);
-      this.countRecords(1);
+    // Metric lines are ASCII: one decode of the whole chunk, whose character offsets are then byte offsets.
+    // A chunk holding anything else (a malformed line) goes line by line for exact byte offsets.
+    const text = decodeUtf8(framed.bytes);
+    if (text.length !== framed.bytes.length) {
+      for (const line of lines(framed)) this.line(decodeUtf8(line.bytes), line.offset, isTail);
+      return;
     }
+    for (let s = 0; s < text.length; ) {
+      let e = text.indexOf('\n', s);
+      if (e < 0) e = text.length;
+      this.line(text.slice(s, e), framed.start + s, isTail);
+      s = e + 1;
+    }
+  }
+
+  /** The point of the line being read (one object for all lines). */
+  private readonly point: MetricPoint = { timestampMs: 0, value: 0, step: 0 };
+
+  private line(text: string, offset: number, isTail: boolean): void {
+    if (text.trim() === '') return;
+    const tag = this.tag ?? basename(this.path);
+    const error = parseInto(text, this.point);
+    if (error !== null) {
+      this.error(isTail ? 'truncated' : 'decode', offset, `MLflow metric ${tag}: ${error}`);
+      return;
+    }
+    const p = this.point;
+    this.series.add(tag, p.step, p.timestampMs / 1000, p.value);
+    this.countRecords(1);
   }
 }

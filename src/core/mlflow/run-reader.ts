@@ -13,6 +13,9 @@ import { paramValue, parseRunMeta, type RunMeta } from './run-meta';
 const MAX_META_BYTES = 1 << 20;
 const MAX_VALUE_BYTES = 1 << 20;
 
+/** The JSON record of every model the run logged (kilobytes of flavours and paths): not the run's config. */
+const MODEL_HISTORY = 'mlflow.log-model.';
+
 /** What one params/ or tags/ file last held, and the file state it was read at. */
 interface Entry {
   key: string;
@@ -24,7 +27,8 @@ interface Entry {
  * folders) re-reading only the files that changed: params and tags are written beside the metrics while the
  * run goes on. Config: every param (`paramValue`: numbers where the text is a plain decimal, else the
  * string), `mlflow.runName` (the `mlflow.runName` tag, else meta.yaml's run_name, else the run id),
- * `mlflow.runId`, `mlflow.experimentId`, `mlflow.status` and the tags as `mlflow.tags`. Progress: the
+ * `mlflow.runId`, `mlflow.experimentId`, `mlflow.status` and the tags as `mlflow.tags` (but the logged models'
+ * `mlflow.log-model.history`). Progress: the
  * status, fraction 1 once FINISHED. Never writes.
  */
 export class MlflowRunReader extends ReaderBase {
@@ -89,7 +93,8 @@ export class MlflowRunReader extends ReaderBase {
     const config: Record<string, unknown> = {};
     for (const [name, e] of this.params) if (name !== '__proto__') config[keyOf(name)] = paramValue(e.text);
     const tags: Record<string, string> = {};
-    for (const [name, e] of this.tags) if (name !== '__proto__') tags[keyOf(name)] = e.text;
+    for (const [name, e] of this.tags)
+      if (name !== '__proto__' && !name.startsWith(MODEL_HISTORY)) tags[keyOf(name)] = e.text;
     const m = this.meta;
     const runName = tags['mlflow.runName'] || m?.runName || m?.runId || null;
     if (runName !== null) config['mlflow.runName'] = runName;

@@ -140,6 +140,11 @@ test.each(['11sleahy__MLFlow_Framework', '03MuskaanJain__Iris_MLFlow'])(
     const { report } = await compareWithPython(fixture(`mlflow/${name}`));
     expect(report.runs.length).toBeGreaterThanOrEqual(2);
     // Every run of these ended: MLflow's status 3.
-    for (const r of report.runs) expect(r.config?.['mlflow.status']).toBe('FINISHED');
+    for (const r of report.runs) {
+      expect(r.config?.['mlflow.status']).toBe('FINISHED');
+      // The tags, but not the logged models' JSON history.
+      expect(r.config?.['mlflow.tags']).toHaveProperty(['mlflow.user']);
+      expect(r.config?.['mlflow.tags']).not.toHaveProperty(['mlflow.log-model.history']);
+    }
   },
 );

@@ -1,7 +1,7 @@
 // The MLflow file-store reader: metric lines exactly (values, steps, ms timestamps), NaN, typed malformed lines,
 // nested keys, params and tags as config, and discovery of mlruns/ (one run per MLflow run folder).
 
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { discoverRuns, foldersToWatch } from '../../../src/core/discovery';
@@ -73,6 +73,24 @@ describe('MLflow metric files', () => {
       [0, 1_700_000_000.6, 2.5],
       [2, 1_700_000_001, 3.5],
     ]);
+  });
+
+  it('gives byte offsets past non-ASCII text (a garbled line) exactly', async () => {
+    const store = new MlflowFileStore(join(tmp('rlwatch-mlflow-'), 'mlruns'));
+    const run = store.experiment('0', 'Default').run({ runId: 'c4' });
+    run.appendLine('kl', 'naïve 0.5 1\n');
+    run.appendLine('kl', '1700000000000 ∞ 2\n');
+    run.logMetric('kl', 0.25, 1_700_000_000_000, 3);
+    const r = await readSource(join(run.dir, 'metrics', 'kl'), 'mlflow');
+    expect(r.errors).toEqual([
+      { kind: 'decode', offset: 0, message: 'MLflow metric kl: timestamp "naïve" is not an integer' },
+      {
+        kind: 'decode',
+        offset: Buffer.byteLength('naïve 0.5 1\n'),
+        message: 'MLflow metric kl: value "∞" is not a number',
+      },
+    ]);
+    expect(points(r.series, 'kl')).toEqual([[3, 1_700_000_000, 0.25]]);
   });
 
   it('holds a half-written line until it is complete, and calls it truncated when the writer is done', async () => {
@@ -186,6 +204,23 @@ describe('MLflow run meta, params and tags', () => {
     expect(r.progress).toMatchObject({
       fraction: 1,
       fields: { status: 'FINISHED', end_time: 1_700_000_100 },
+    });
+  });
+
+  it('types a broken meta.yaml as a decode error and keeps the last good one', async () => {
+    const store = new MlflowFileStore(join(tmp('rlwatch-mlflow-'), 'mlruns'));
+    const run = store.experiment('0', 'Default').run({ runId: 'g8', runName: 'kept' });
+    const reader = createReader(join(run.dir, 'meta.yaml'), 'mlflow');
+    await reader.readMore();
+    writeFileSync(join(run.dir, 'meta.yaml'), 'run_uuid: [g8\nexperiment_id: 0\n');
+    await reader.readMore();
+    const r = reader.result();
+    expect(r.errors).toEqual([expect.objectContaining({ kind: 'decode', offset: 0 })]);
+    expect(r.errors[0]!.message).toMatch(/^meta\.yaml: /);
+    expect(r.config).toMatchObject({
+      'mlflow.runName': 'kept',
+      'mlflow.runId': 'g8',
+      'mlflow.status': 'RUNNING',
     });
   });
 
