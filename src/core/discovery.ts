@@ -1,5 +1,5 @@
 // Finds the runs under a folder: every folder directly holding a recognised metrics file is a run
-// (HF checkpoint folders excepted: a snapshot of the run beside them).
+// (HF checkpoint folders excepted: a snapshot of the run beside them; an MLflow run holds its metrics/ tree).
 
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
@@ -11,7 +11,8 @@ import { classifyFile } from './sources/sniff';
 export interface DiscoveredSource {
   /** Absolute path. */
   path: string;
-  /** File name, the sort key; for a snapshot its path from the run folder (`checkpoint-N/trainer_state.json`). */
+  /** File name, the sort key; for a snapshot or an MLflow metric its path from the run folder
+   * (`checkpoint-N/trainer_state.json`, `metrics/train/loss`). */
   name: string;
   format: SourceFormatName;
   /** The newest checkpoint's trainer_state.json, read for the run in the checkpoints' parent folder: at
@@ -60,7 +61,12 @@ interface Pending {
   depth: number;
   /** Real paths of this folder and its ancestors, to recognise a symlink pointing back up. */
   chain: string[];
+  /** Inside an MLflow run's metrics/ tree: that run's folder (every file is one of its metrics). */
+  mlflowRun?: string;
 }
+
+/** An MLflow run folder's parts read by its meta.yaml's reader, never runs of their own. */
+const MLFLOW_SIDE_DIRS = new Set(['params', 'tags']);
 
 /**
  * The name of the opened folder's own run: the folder's name (alerts, exports and the run list say
@@ -107,6 +113,8 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
 
   const visited = new Set<string>();
   const dirs: string[] = [];
+  /** MLflow metric files by the run folder they belong to. */
+  const mlflowMetrics = new Map<string, DiscoveredSource[]>();
   const queue: Pending[] = [];
   const links: Pending[] = [];
   let rootReal: string;
@@ -138,17 +146,37 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const sources: DiscoveredSource[] = [];
     const inMetrics = basename(item.dir) === 'metrics';
+    // An MLflow run (mlruns/EXP/RUN/meta.yaml): its metrics/ files are its sources, params/ and tags/ its
+    // meta.yaml reader's. Files anywhere in metrics/ are metrics whatever their name (a key may be `a.csv`).
+    const isMlflowRun = item.mlflowRun === undefined && (await isMlflowRunDir(item.dir, entries));
+    const classify = (path: string, name: string): Promise<SourceFormatName | null> =>
+      item.mlflowRun !== undefined ? Promise.resolve('mlflow') : classifyFile(path, name, inMetrics);
+    const childMlflowRun = (name: string): string | undefined =>
+      item.mlflowRun ?? (isMlflowRun && name === 'metrics' ? item.dir : undefined);
+    const add = (path: string, name: string, format: SourceFormatName): void => {
+      if (item.mlflowRun === undefined) return void sources.push({ path, name, format });
+      const list = mlflowMetrics.get(item.mlflowRun) ?? [];
+      list.push({ path, name: relative(item.mlflowRun, path).split(sep).join('/'), format });
+      mlflowMetrics.set(item.mlflowRun, list);
+    };
     for (const e of entries) {
       const path = join(item.dir, e.name);
       if (e.isDirectory()) {
         if (SKIP_DIRS.has(e.name)) continue;
+        if (isMlflowRun && MLFLOW_SIDE_DIRS.has(e.name)) continue;
         if (item.depth + 1 > maxDepth) {
           errors.push({ kind: 'limit', path: rel(path), message: `deeper than ${maxDepth} folders` });
           continue;
         }
         const real = join(item.chain[item.chain.length - 1]!, e.name);
         visited.add(real);
-        queue.push({ dir: path, depth: item.depth + 1, chain: [...item.chain, real] });
+        const under = childMlflowRun(e.name);
+        queue.push({
+          dir: path,
+          depth: item.depth + 1,
+          chain: [...item.chain, real],
+          ...(under === undefined ? {} : { mlflowRun: under }),
+        });
       } else if (e.isSymbolicLink()) {
         let target;
         try {
@@ -159,15 +187,25 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
           continue; // a dangling link is not an error: nothing is there
         }
         if (target.isDirectory()) {
-          if (!SKIP_DIRS.has(e.name) && item.depth + 1 <= maxDepth)
-            links.push({ dir: path, depth: item.depth + 1, chain: item.chain });
+          const under = childMlflowRun(e.name);
+          if (
+            !SKIP_DIRS.has(e.name) &&
+            !(isMlflowRun && MLFLOW_SIDE_DIRS.has(e.name)) &&
+            item.depth + 1 <= maxDepth
+          )
+            links.push({
+              dir: path,
+              depth: item.depth + 1,
+              chain: item.chain,
+              ...(under === undefined ? {} : { mlflowRun: under }),
+            });
         } else if (target.isFile()) {
-          const format = await classifyFile(path, e.name, inMetrics);
-          if (format) sources.push({ path, name: e.name, format });
+          const format = await classify(path, e.name);
+          if (format) add(path, e.name, format);
         }
       } else if (e.isFile()) {
-        const format = await classifyFile(path, e.name, inMetrics);
-        if (format) sources.push({ path, name: e.name, format });
+        const format = await classify(path, e.name);
+        if (format) add(path, e.name, format);
       }
     }
     if (sources.length > 0) runs.push({ run: rel(item.dir), dir: item.dir, sources });
@@ -206,6 +244,7 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
     queue.push({ dir: link.dir, depth: link.depth, chain: [...link.chain, real] });
   }
 
+  for (const r of runs) r.sources.push(...(mlflowMetrics.get(r.dir) ?? []));
   adoptSnapshots(runs, root, rel);
   const own = runs.find((r) => r.run === '.');
   if (own)
@@ -219,6 +258,12 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
   dirs.sort((a, b) => depthOf(a) - depthOf(b) || (a < b ? -1 : a > b ? 1 : 0));
   for (const r of runs) r.sources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { root, runs, errors, dirs };
+}
+
+/** Whether a folder is an MLflow file-store run: it holds a run's meta.yaml (an experiment's has no run_uuid). */
+async function isMlflowRunDir(dir: string, entries: readonly Dirent[]): Promise<boolean> {
+  const meta = entries.find((e) => e.name === 'meta.yaml' && e.isFile());
+  return meta !== undefined && (await classifyFile(join(dir, meta.name), meta.name)) === 'mlflow';
 }
 
 /** HF Trainer's checkpoint folders (`PREFIX_CHECKPOINT_DIR`-N; `tmp-` while transformers 4.36–4.37 staged
@@ -273,7 +318,8 @@ function adoptSnapshots(runs: DiscoveredRun[], root: string, rel: (p: string) =>
 }
 
 /**
- * The folders to watch. `runTree`: the opened folder, the runs' folders (their files grow), the
+ * The folders to watch. `runTree`: the opened folder, the runs' folders (their files grow; an MLflow run's
+ * metrics/ tree too), the
  * checkpoint folders beside a run that reads snapshots (its next snapshot appears in one) and the
  * folders between (new runs appear beside old ones). `others`: the rest walked, where a new run may
  * appear too but seldom does (a link out to /usr is thousands of them). Each folder once.
@@ -284,13 +330,22 @@ export function foldersToWatch(
 ): { runTree: string[]; others: string[] } {
   const tree = new Set([root]);
   const snapshotReaders = new Set<string>();
+  const mlflowRuns = new Set<string>();
   for (const r of d.runs) {
     for (let dir = r.dir; dir.startsWith(root + sep) && !tree.has(dir); dir = dirname(dir)) tree.add(dir);
     if (r.sources.some((s) => s.snapshot)) snapshotReaders.add(r.dir);
+    if (r.sources.some((s) => s.format === 'mlflow')) mlflowRuns.add(r.dir);
   }
   const dirs = d.dirs ?? [];
-  for (const dir of dirs)
+  for (const dir of dirs) {
     if (snapshotReaders.has(dirname(dir)) && isCheckpointDir(basename(dir))) tree.add(dir);
+    // An MLflow run's metrics/ and every folder in it (nested keys): where its metric files appear and grow.
+    for (let p = dir; p.startsWith(root + sep); p = dirname(p))
+      if (basename(p) === 'metrics' && mlflowRuns.has(dirname(p))) {
+        tree.add(dir);
+        break;
+      }
+  }
   return { runTree: [...tree], others: dirs.filter((dir) => !tree.has(dir)) };
 }
 

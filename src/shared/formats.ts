@@ -7,7 +7,8 @@ export type SourceFormatName =
   | 'jsonl'
   | 'trainer_state'
   | 'training_progress'
-  | 'wandb';
+  | 'wandb'
+  | 'mlflow';
 
 export type ReadErrorKindName =
   | 'truncated'
@@ -24,6 +25,7 @@ export type ReadErrorKindName =
 const FORMAT_PRIORITY: readonly SourceFormatName[] = [
   'tfevents',
   'wandb',
+  'mlflow',
   'trainer_state',
   'jsonl',
   'csv',

@@ -23,7 +23,16 @@ const severity = z.enum(['warning', 'critical']);
 
 const sourceInfo = z.object({
   file: text,
-  format: z.enum(['tfevents', 'csv', 'json', 'jsonl', 'trainer_state', 'training_progress', 'wandb']),
+  format: z.enum([
+    'tfevents',
+    'csv',
+    'json',
+    'jsonl',
+    'trainer_state',
+    'training_progress',
+    'wandb',
+    'mlflow',
+  ]),
   records: num,
   errors: z
     .array(

@@ -1,6 +1,7 @@
 // The one format registry: which IncrementalReader reads each source format, live (LiveSource) or once (inspect).
 
 import type { SourceFormatName } from '../../shared/formats';
+import { createMlflowReader } from '../mlflow/mlflow-reader';
 import type { IncrementalReader, ReaderOptions } from '../readers/reader';
 import type { ProgressInfo, ReadError, SourceReadResult } from '../readers/types';
 import type { SeriesSet } from '../series/series-set';
@@ -14,7 +15,11 @@ import { TfeventsReader } from '../tfevents/tfevents-reader';
 import { WandbReader } from '../wandb/wandb-reader';
 import type { LiveSource, SourceOptions } from './live-source';
 
-const READERS: Record<SourceFormatName, new (path: string, options: ReaderOptions) => IncrementalReader> = {
+/** Formats read by one reader class; MLflow's sources are two kinds of file (createMlflowReader). */
+const READERS: Record<
+  Exclude<SourceFormatName, 'mlflow'>,
+  new (path: string, options: ReaderOptions) => IncrementalReader
+> = {
   tfevents: TfeventsReader,
   csv: CsvReader,
   jsonl: JsonlReader,
@@ -30,7 +35,7 @@ export function createReader(
   format: SourceFormatName,
   options: ReaderOptions = {},
 ): IncrementalReader {
-  return new READERS[format](path, options);
+  return format === 'mlflow' ? createMlflowReader(path, options) : new READERS[format](path, options);
 }
 
 export interface ReadSourceOptions extends ReaderOptions {

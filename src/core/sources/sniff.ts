@@ -2,6 +2,7 @@
 
 import { open } from 'node:fs/promises';
 import type { SourceFormatName } from '../../shared/formats';
+import { isMlflowRunMeta } from '../mlflow/run-meta';
 import { LineFramer, lines } from '../readers/line-framer';
 import { pickAxes, isPlainObject, numericLeaves } from '../readers/rows';
 import { decodeUtf8, parseJsonLenient, parseNumberCell } from '../readers/values';
@@ -41,6 +42,7 @@ export function formatByName(name: string): SourceFormatName | 'sniff' | null {
   }
   if (lower.endsWith('.jsonl')) return lower.startsWith('metrics') ? 'jsonl' : 'sniff';
   if (lower.endsWith('.json')) return NOT_METRICS_JSON.has(lower) ? null : 'sniff';
+  if (lower === 'meta.yaml') return 'sniff'; // an MLflow run's, or an experiment's (never ours)
   return null;
 }
 
@@ -58,6 +60,7 @@ export async function classifyFile(
   if (head === null) return null;
   if (lower.endsWith('.csv')) return sniffCsv(head, METRICS_NAME.test(lower)) ? 'csv' : null;
   if (lower.endsWith('.jsonl')) return sniffJsonl(head) ? 'jsonl' : null;
+  if (lower === 'meta.yaml') return isMlflowRunMeta(head) ? 'mlflow' : null;
   return sniffJson(head);
 }
 

@@ -1,0 +1,92 @@
+// MLflow file-store run metadata: recognising a run's meta.yaml, parsing it, and a param's text as config.
+
+import type * as Yaml from 'yaml';
+import { lazyModule } from '../readers/lazy-module';
+
+/** yaml, loaded on the first meta.yaml parsed. */
+const yaml = lazyModule<typeof Yaml>('yaml');
+
+/** MLflow's RunStatus enum as meta.yaml stores it (an int), by name. */
+const RUN_STATUS: Record<number, string> = {
+  1: 'RUNNING',
+  2: 'SCHEDULED',
+  3: 'FINISHED',
+  4: 'FAILED',
+  5: 'KILLED',
+};
+
+export interface RunMeta {
+  runId: string;
+  /** meta.yaml's run_name (MLflow ≥ 1.29 writes it); null when absent or empty. */
+  runName: string | null;
+  experimentId: string | null;
+  /** RUNNING, SCHEDULED, FINISHED, FAILED, KILLED; the raw value when unknown; null when absent. */
+  status: string | null;
+  /** Seconds since the epoch (meta.yaml holds milliseconds); null when absent. */
+  startTime: number | null;
+  endTime: number | null;
+  lifecycleStage: string | null;
+}
+
+/**
+ * Whether a meta.yaml is an MLflow run's (not an experiment's, which has no run_uuid): `run_uuid` and
+ * `experiment_id` as top-level keys, as `yaml.safe_dump` writes them.
+ */
+export function isMlflowRunMeta(head: string): boolean {
+  return /^run_uuid:[ \t]*\S/m.test(head) && /^experiment_id:/m.test(head);
+}
+
+/** A run's meta.yaml, or an error message when it is not one. */
+export function parseRunMeta(text: string): { ok: true; meta: RunMeta } | { ok: false; message: string } {
+  let doc: unknown;
+  try {
+    doc = yaml().parse(text, { maxAliasCount: 100, uniqueKeys: false });
+  } catch (e) {
+    return { ok: false, message: `meta.yaml: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
+    return { ok: false, message: 'meta.yaml: not a mapping' };
+  const d = doc as Record<string, unknown>;
+  const runId = text_(d['run_id']) ?? text_(d['run_uuid']);
+  if (runId === null) return { ok: false, message: 'meta.yaml: no run_uuid' };
+  const status = d['status'];
+  return {
+    ok: true,
+    meta: {
+      runId,
+      runName: text_(d['run_name']),
+      experimentId: text_(d['experiment_id']),
+      status: typeof status === 'number' ? (RUN_STATUS[status] ?? String(status)) : text_(status),
+      startTime: millis(d['start_time']),
+      endTime: millis(d['end_time']),
+      lifecycleStage: text_(d['lifecycle_stage']),
+    },
+  };
+}
+
+function text_(v: unknown): string | null {
+  if (typeof v === 'string') return v === '' ? null : v;
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return null;
+}
+
+function millis(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v / 1000 : null;
+}
+
+/** A plain decimal literal: optional '-', no leading zeros, optional fraction and exponent. */
+const DECIMAL = /^-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?$/;
+
+/**
+ * A param's stored text as a config value. MLflow stores every param as text (`str(value)` in Python); it
+ * becomes a number only where the text is a plain decimal literal (an integer within ±2^53: exact; a finite
+ * decimal, `0.02`, `1e-05`: the double Python's `float()` reads from it), so thresholds such as `target_kl`
+ * apply. Anything else stays the exact string: `007`, `+1`, `nan`, `inf`, `True`, `None`, `[64, 64]`, 2^64.
+ */
+export function paramValue(text: string): string | number {
+  if (!DECIMAL.test(text)) return text;
+  const n = Number(text);
+  if (!Number.isFinite(n)) return text;
+  if (/^-?\d+$/.test(text) && !Number.isSafeInteger(n)) return text;
+  return n;
+}

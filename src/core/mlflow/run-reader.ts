@@ -1,0 +1,128 @@
+// One MLflow file-store run's meta.yaml, params/ and tags/: the run's config (params, MLflow name, tags) and status.
+
+import { readdir } from 'node:fs/promises';
+import { dirname, join, sep } from 'node:path';
+import type { SourceFormatName } from '../../shared/formats';
+import { fileKey, isReadError, readWholeFile } from '../readers/file-cursor';
+import { errorCode } from '../readers/file-io';
+import { ReaderBase } from '../readers/reader';
+import { decodeUtf8 } from '../readers/values';
+import { paramValue, parseRunMeta, type RunMeta } from './run-meta';
+
+/** meta.yaml is a few hundred bytes; MLflow caps a param at 6000 characters and a tag at 8000. */
+const MAX_META_BYTES = 1 << 20;
+const MAX_VALUE_BYTES = 1 << 20;
+
+/** The JSON record of every model the run logged (kilobytes of flavours and paths): not the run's config. */
+const MODEL_HISTORY = 'mlflow.log-model.';
+
+/** What one params/ or tags/ file last held, and the file state it was read at. */
+interface Entry {
+  key: string;
+  text: string;
+}
+
+/**
+ * Reads the run folder's meta.yaml and, on every read, lists params/ and tags/ (keys with '/' are nested
+ * folders) re-reading only the files that changed: params and tags are written beside the metrics while the
+ * run goes on. Config: every param (`paramValue`: numbers where the text is a plain decimal, else the
+ * string), `mlflow.runName` (the `mlflow.runName` tag, else meta.yaml's run_name, else the run id),
+ * `mlflow.runId`, `mlflow.experimentId`, `mlflow.status` and the tags as `mlflow.tags` (but the logged models'
+ * `mlflow.log-model.history`). Progress: the
+ * status, fraction 1 once FINISHED. Never writes.
+ */
+export class MlflowRunReader extends ReaderBase {
+  readonly format: SourceFormatName = 'mlflow';
+  private metaKey: string | null = null;
+  private meta: RunMeta | null = null;
+  private readonly params = new Map<string, Entry>();
+  private readonly tags = new Map<string, Entry>();
+
+  protected async read(): Promise<void> {
+    const dir = dirname(this.path);
+    await this.readMeta();
+    await this.readFolder(join(dir, 'params'), this.params);
+    await this.readFolder(join(dir, 'tags'), this.tags);
+    this.publish();
+  }
+
+  private async readMeta(): Promise<void> {
+    const key = await fileKey(this.path, this.io);
+    if (key !== null && key === this.metaKey) return;
+    const got = await readWholeFile(this.path, MAX_META_BYTES, this.io);
+    if (isReadError(got)) return this.pushError(got);
+    this.metaKey = got.key;
+    const parsed = parseRunMeta(decodeUtf8(got.bytes));
+    // A meta.yaml rewritten in place (MLflow does at the run's end) can be read half-written: the last good
+    // parse stays and the error is kept once.
+    if (!parsed.ok) return this.error('decode', 0, parsed.message);
+    this.meta = parsed.meta;
+    this.countRecords(1);
+  }
+
+  /** Lists `folder` (absent: nothing yet) and re-reads its changed files into `into`. */
+  private async readFolder(folder: string, into: Map<string, Entry>): Promise<void> {
+    let names: string[];
+    try {
+      const found = await readdir(folder, { recursive: true, withFileTypes: true });
+      names = found
+        .filter((e) => e.isFile())
+        .map((e) => join(e.parentPath ?? e.path, e.name).slice(folder.length + 1));
+    } catch (e) {
+      if (errorCode(e) !== 'ENOENT')
+        this.error('io', 0, `${folder}: ${e instanceof Error ? e.message : String(e)}`);
+      names = [];
+    }
+    const present = new Set(names);
+    for (const k of [...into.keys()]) if (!present.has(k)) into.delete(k);
+    for (const name of names.sort()) {
+      const path = join(folder, name);
+      const key = await fileKey(path, this.io);
+      if (key === null || into.get(name)?.key === key) continue;
+      const got = await readWholeFile(path, MAX_VALUE_BYTES, this.io);
+      if (isReadError(got)) {
+        this.error(got.kind, 0, `${path}: ${got.message}`);
+        continue;
+      }
+      into.set(name, { key: got.key, text: decodeUtf8(got.bytes) });
+      this.countRecords(1);
+    }
+  }
+
+  private publish(): void {
+    const config: Record<string, unknown> = {};
+    for (const [name, e] of this.params) if (name !== '__proto__') config[keyOf(name)] = paramValue(e.text);
+    const tags: Record<string, string> = {};
+    for (const [name, e] of this.tags)
+      if (name !== '__proto__' && !name.startsWith(MODEL_HISTORY)) tags[keyOf(name)] = e.text;
+    const m = this.meta;
+    const runName = tags['mlflow.runName'] || m?.runName || m?.runId || null;
+    if (runName !== null) config['mlflow.runName'] = runName;
+    if (m) {
+      config['mlflow.runId'] = m.runId;
+      if (m.experimentId !== null) config['mlflow.experimentId'] = m.experimentId;
+      if (m.status !== null) config['mlflow.status'] = m.status;
+    }
+    if (Object.keys(tags).length > 0) config['mlflow.tags'] = tags;
+    this.config = Object.keys(config).length > 0 ? config : null;
+    this.progress = m
+      ? {
+          fraction: m.status === 'FINISHED' ? 1 : null,
+          etaSeconds: null,
+          fields: {
+            run_id: m.runId,
+            run_name: runName,
+            status: m.status,
+            start_time: m.startTime,
+            end_time: m.endTime,
+            lifecycle_stage: m.lifecycleStage,
+          },
+        }
+      : null;
+  }
+}
+
+/** A params/ or tags/ file's key: its path in the folder, '/'-joined. */
+function keyOf(name: string): string {
+  return name.split(sep).join('/');
+}
