@@ -193,6 +193,8 @@ export class AppCore {
     this.runMeta.record(root, this.ws.listRuns());
     this.system.start(this.ws.runDirs());
     this.startTicking();
+    // A folder with no run pushes nothing else: a page that asked app.info before the open learns the root here.
+    if (this.ws.listRuns().length === 0) this.bus.emit('runs.changed', this.runs());
     return { root };
   }
 

@@ -47,6 +47,23 @@ function klRun(name: string, targetKl: number): string {
   return root;
 }
 
+describe('an empty folder', () => {
+  test('its open ends with a runs.changed that comes after the root is set (a page that asked app.info early learns it)', async () => {
+    const dir = mkdtempSync(join(tmp, 'empty-'));
+    const core = new AppCore({ host: HOST, store: openStore({ path: null }) });
+    const roots: (string | null)[] = [];
+    core.bus.on('runs.changed', (runs) => {
+      if (runs.length === 0) roots.push(core.info().root);
+    });
+    try {
+      const { root } = await core.open(dir);
+      expect(roots.at(-1)).toBe(root);
+    } finally {
+      await core.dispose();
+    }
+  });
+});
+
 describe('every channel through dispatch', () => {
   test('each request channel answers ok with plausible values', async () => {
     const root = klRun('all-channels', 0.02);

@@ -100,7 +100,12 @@ export class AppState {
         this.connection = s;
         if (s === 'connected') void this.refresh();
       }),
-      b.on('runs.changed', (runs) => this.setRuns(runs)),
+      b.on('runs.changed', (runs) => {
+        this.setRuns(runs);
+        // Asked before the folder was open (serve prints its URL early): the root is known now.
+        if (this.info !== null && this.info.root === null && this.info.mode === 'serve')
+          void this.reloadInfo();
+      }),
       b.on('alerts.changed', (c) => this.upsertAlert(c.alert)),
       b.on('system.snapshot', (s) => this.addSnapshot(s)),
       b.on('load.progress', (p) => (this.load = p)),
@@ -165,6 +170,20 @@ export class AppState {
     if (info.ok && info.value.canChooseFolder) {
       const recent = await b.invoke('runs.recent', {});
       this.recent = recent.ok ? recent.value : [];
+    }
+  }
+
+  private infoAsked = false;
+
+  /** app.info again (once at a time): the open folder's root, once it is set. */
+  private async reloadInfo(): Promise<void> {
+    if (this.infoAsked) return;
+    this.infoAsked = true;
+    try {
+      const info = await this.backend.invoke('app.info', {});
+      if (info.ok) this.info = info.value;
+    } finally {
+      this.infoAsked = false;
     }
   }
 
