@@ -7,22 +7,19 @@ import {
   type Cell,
   type RunsTable,
   type TableRunInput,
+  sessionSpan,
 } from '../shared/compare/runs-table';
 import { formatValue } from '../shared/format';
 import { terminalSafe, textTable } from './terminal-text';
 
 /** What the table needs of one inspected run (a one-shot read: no live status). */
 export function tableInput(r: InspectRun): TableRunInput {
-  const first = r.sessions[0];
-  const last = r.sessions[r.sessions.length - 1];
   return {
     run: r.run,
     status: null,
     formats: [...new Set(r.sources.map((s) => s.format))],
-    step: last ? last.endStep : null,
+    ...sessionSpan(r.sessions),
     points: Object.values(r.scalars).reduce((n, s) => n + s.count, 0),
-    startWall: first?.startWall ?? null,
-    endWall: last?.endWall ?? null,
     scalars: Object.fromEntries(
       Object.entries(r.scalars).map(([tag, s]) => [tag, { last: s.last, min: s.min, max: s.max }]),
     ),

@@ -1,6 +1,11 @@
 // The window's runs table (runs.table) from the app's one run list: each run's status, formats, sessions, tag extremes and config.
 
-import { buildRunsTable, type RunsTable, type TableRunInput } from '../../shared/compare/runs-table';
+import {
+  buildRunsTable,
+  sessionSpan,
+  type RunsTable,
+  type TableRunInput,
+} from '../../shared/compare/runs-table';
 import type { RunInfo } from '../../shared/domain';
 import { runActivity, STATUS_LABELS } from '../../shared/run-status';
 import type { AppCore } from './app-core';
@@ -26,8 +31,6 @@ const orNull = (v: number | null | undefined): number | null =>
  * per-tag values or config: its endpoint keeps those, and asking each endpoint per row is not worth a table.
  */
 export function tableRunOf(r: RunInfo, src: RunsTableSource, now: number): TableRunInput {
-  const first = r.sessions[0];
-  const last = r.sessions[r.sessions.length - 1];
   const remote = src.isRemote(r.run);
   const scalars: TableRunInput['scalars'] = {};
   if (!remote)
@@ -38,10 +41,8 @@ export function tableRunOf(r: RunInfo, src: RunsTableSource, now: number): Table
     // The run list's words for what the run is doing (alerts have their own panel).
     status: STATUS_LABELS[runActivity(r, now)],
     formats: [...new Set(r.sources.map((s) => s.format))],
-    step: last ? last.endStep : null,
+    ...sessionSpan(r.sessions),
     points: r.points,
-    startWall: first?.startWall ?? null,
-    endWall: last?.endWall ?? null,
     scalars,
     config: remote ? null : src.configOf(r.run),
   };

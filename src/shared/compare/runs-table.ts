@@ -3,6 +3,7 @@
 import { classifyTag } from '../catalog';
 import type { Role } from '../catalog';
 import { csvField } from '../csv-text';
+import type { SessionInfo } from '../domain';
 import { flattenConfig } from './seed-groups';
 
 /** What the table needs of a run, from `inspect` or from the app's run list and details. */
@@ -23,6 +24,20 @@ export interface TableRunInput {
 }
 
 export type Cell = string | number | boolean | null;
+
+/** A run's steps and times as the table shows them, from its sessions: the current session's newest step, the first
+ * session's first point and the current session's newest (null where unknown). */
+export function sessionSpan(
+  sessions: readonly SessionInfo[],
+): Pick<TableRunInput, 'step' | 'startWall' | 'endWall'> {
+  const first = sessions[0];
+  const last = sessions[sessions.length - 1];
+  return {
+    step: last ? last.endStep : null,
+    startWall: first?.startWall ?? null,
+    endWall: last?.endWall ?? null,
+  };
+}
 
 export interface TableColumn {
   id: string;
