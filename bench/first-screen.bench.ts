@@ -1,6 +1,6 @@
-// First screen in Chromium over the built `rlwatch serve`: page open → first chart drawn (40 tags × 25k steps, a corpus run) and serve start → first screen for 10k runs.
+// First screen in Chromium over the built `rlwatch serve`: page open → first chart drawn (40 tags × 25k steps, a corpus run), serve start → first screen for 10k runs, and a 50-run sweep overlaid with the table open.
 // Run: npm run bench first-screen   (env: N loads per case, default 7; RUNS for the many-runs case, default 10000;
-// CASES=tags,corpus,runs picks the cases)
+// CASES=tags,corpus,runs,overlay picks the cases)
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +19,8 @@ const ROOT = join(import.meta.dirname, '..');
 const DATA = join(ROOT, 'bench', '.data');
 const N = envNumber('N', 7);
 const RUNS = envNumber('RUNS', 10_000);
-const CASES = new Set((process.env.CASES ?? 'tags,corpus,runs').split(','));
+const CASES = new Set((process.env.CASES ?? 'tags,corpus,runs,overlay').split(','));
+const SWEEP_RUNS = 50;
 const CORPUS_RUN = join(ROOT, '..', 'shared', 'corpus', 'tfevents', '0pk0__rl4avs');
 
 /** In-page, polled every frame: ms since navigation start once `n` charts (or every one on screen, if fewer) are drawn. */
@@ -83,6 +84,96 @@ function manyRuns(): string {
   }
   writeFileSync(join(dir, '.done'), '');
   return dir;
+}
+
+/** A sweep of 50 runs (config.json with lr and seed; 12 tags × 2000 steps in one event file each), cached under bench/.data/. */
+function sweep(): string {
+  const dir = join(DATA, `first-screen-sweep-${SWEEP_RUNS}`);
+  if (existsSync(join(dir, '.done'))) return dir;
+  rmSync(dir, { recursive: true, force: true });
+  const names = Array.from({ length: 12 }, (_, i) => `train/metric_${String(i).padStart(2, '0')}`);
+  const wall0 = 1_700_000_000;
+  for (let r = 0; r < SWEEP_RUNS; r++) {
+    const d = join(dir, `lr${(r % 5) + 1}e-4_seed${Math.floor(r / 5)}`);
+    mkdirSync(d, { recursive: true });
+    writeFileSync(
+      join(d, 'config.json'),
+      JSON.stringify({ lr: ((r % 5) + 1) * 1e-4, seed: Math.floor(r / 5) }),
+    );
+    const w = new EventFileWriter(d, {
+      fileName: `events.out.tfevents.${wall0 + r}.bench`,
+      wallTime: wall0 + r,
+    });
+    for (let s = 0; s < 2000; s++)
+      w.scalars(
+        s,
+        names.map((tag, i) => ({ tag, value: Math.sin(s / (150 + i * 9) + r) + i + r * 0.01 })),
+        'simple',
+        wall0 + r + s * 0.5,
+      );
+    w.close();
+  }
+  writeFileSync(join(dir, '.done'), '');
+  return dir;
+}
+
+/** In-page: ms since navigation start once the runs table shows `n` rows. */
+const TABLE_ROWS = `(n) => document.querySelectorAll('.runs-table tbody tr[data-run]').length >= n ? performance.now() : false`;
+
+/** In-page: ms since navigation start once one (`all` false) or every on-screen chart is drawn with `n` runs. */
+const CHARTS_WITH_RUNS = `(n, all) => {
+  const cells = [...document.querySelectorAll('figure.chart, .chart-placeholder')].filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.bottom > 0 && r.top < innerHeight;
+  });
+  const ok = cells.filter((el) => el.matches('figure.chart[data-state="ready"]') && (el.dataset.run ?? '').split(',').length >= n);
+  return ok.length > 0 && (!all || ok.length === cells.length) ? performance.now() : false;
+}`;
+
+/** In-page: ticks every unticked row of the runs table (a user's clicks, one change event each). */
+const TICK_ALL = `(() => { for (const b of document.querySelectorAll('.runs-table tbody input[type=checkbox]')) if (!b.checked) b.click(); return true; })()`;
+
+/**
+ * A 50-run sweep: page open → Table view chosen at once → 50 rows shown; then every row ticked and Charts chosen →
+ * every on-screen chart drawn with the 50 runs overlaid; N loads after one warm-up.
+ */
+async function sweepOverlaid(browser: Browser): Promise<void> {
+  const s = await serveFolder(sweep());
+  try {
+    const table: number[] = [];
+    const chosen: number[] = [];
+    const overlaid: number[] = [];
+    const firstOverlaid: number[] = [];
+    for (let i = 0; i <= N; i++) {
+      const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+      await page.goto(s.url, { waitUntil: 'commit' });
+      await page.locator('input[name="view"][value="table"]').check();
+      const t0 = (await page.evaluate('performance.now()')) as number;
+      const t = await waitIn<number>(page, TABLE_ROWS, [SWEEP_RUNS], 60_000);
+      await page.evaluate(TICK_ALL);
+      const t1 = (await page.evaluate('performance.now()')) as number;
+      await page.locator('input[name="view"][value="charts"]').check();
+      const f = await waitIn<number>(page, CHARTS_WITH_RUNS, [SWEEP_RUNS, false], 60_000);
+      const c = await waitIn<number>(page, CHARTS_WITH_RUNS, [SWEEP_RUNS, true], 60_000);
+      await page.close();
+      if (i === 0) continue;
+      table.push(t);
+      chosen.push(t - t0);
+      overlaid.push(c - t1);
+      firstOverlaid.push(f - t1);
+    }
+    console.log(
+      `${SWEEP_RUNS}-run sweep: page open → table of ${SWEEP_RUNS} rows median ${fmt(median(table))} (best ` +
+        `${fmt(Math.min(...table))}, worst ${fmt(Math.max(...table))}; Table chosen → rows ${fmt(median(chosen))}); all rows ticked → Charts chosen → first chart with ${SWEEP_RUNS} runs ` +
+        `${fmt(median(firstOverlaid))}, every chart on screen drawn ` +
+        `with ${SWEEP_RUNS} runs median ${fmt(median(overlaid))} (best ${fmt(Math.min(...overlaid))}, worst ${fmt(Math.max(...overlaid))})`,
+    );
+    console.log(`figure first_screen.sweep50_table_ms ${median(table).toFixed(0)}`);
+    console.log(`figure first_screen.sweep50_first_chart_ms ${median(firstOverlaid).toFixed(0)}`);
+    console.log(`figure first_screen.sweep50_overlaid_ms ${median(overlaid).toFixed(0)}`);
+  } finally {
+    await s.stop();
+  }
 }
 
 const fmt = (x: number): string => `${x.toFixed(0)} ms`;
@@ -160,6 +251,7 @@ try {
       'first_screen.first_chart_corpus_ms',
     );
   if (CASES.has('runs')) await manyRunsFirstScreen(browser);
+  if (CASES.has('overlay')) await sweepOverlaid(browser);
 } finally {
   await browser.close();
 }
