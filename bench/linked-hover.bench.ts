@@ -1,4 +1,4 @@
-// Linked hover in Chromium over `rlwatch serve`: 50 runs overlaid on every chart, ms from a pointer move to the frame that drew every crosshair and readout.
+// Linked hover in Chromium over `rlwatch serve`: 50 runs overlaid on every chart, ms from a pointer move to the frame that drew every crosshair (and the hovered chart's readout), and the frame in which every chart lists its values once the pointer rests.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -104,6 +104,55 @@ const PROBE_FN = `() => {
   });
 }`;
 
+/**
+ * In-page probe for a pointer at rest: after each move, checks once a frame whether every chart on screen lists its
+ * values (readout rows), and records that frame's work as PROBE_FN does (up to 2 s).
+ */
+const REST_FN = `() => {
+  window.__rest = [];
+  const onScreen = () => [...document.querySelectorAll('figure.chart')].filter((f) => {
+    const r = f.getBoundingClientRect();
+    return r.bottom > 0 && r.top < innerHeight;
+  });
+  addEventListener('pointermove', (e) => {
+    if (!window.__resting) return;
+    const t0 = e.timeStamp;
+    let frames = 0;
+    const check = (frameStart) => {
+      const script = performance.now() - frameStart;
+      frames++;
+      const charts = onScreen();
+      if (charts.length > 0 && charts.every((f) => f.querySelector('.chart-readout-row'))) {
+        const ch = new MessageChannel();
+        ch.port1.onmessage = () => {
+          const now = performance.now();
+          window.__rest.push({ ms: now - t0, work: now - frameStart, script, frames, charts: charts.length });
+        };
+        ch.port2.postMessage(0);
+      } else if (frames < 120) requestAnimationFrame(check);
+      else window.__rest.push({ ms: NaN, work: NaN, frames, charts: charts.length });
+    };
+    requestAnimationFrame(check);
+  });
+}`;
+
+/** `n` moves, each followed by the pointer resting until every chart lists its values. */
+async function restMoves(page: Page, x0: number, width: number, y: number, n: number): Promise<Sample[]> {
+  await page.evaluate('window.__resting = true');
+  const out: Sample[] = [];
+  for (let i = 0; i < n; i++) {
+    // Off the chart first (the hover ends, every readout goes), then onto it.
+    await page.mouse.move(5, 5);
+    await waitIn(page, `() => !document.querySelector('.chart-readout-row')`, [], 10_000);
+    await page.mouse.move(x0 + width * (0.2 + (0.6 * i) / n), y);
+    out.push(
+      await waitIn<Sample>(page, `() => window.__rest.length > ${i} && window.__rest[${i}]`, [], 10_000),
+    );
+  }
+  await page.evaluate('window.__resting = false');
+  return out;
+}
+
 interface Sample {
   ms: number;
   script: number;
@@ -171,6 +220,7 @@ async function main(): Promise<void> {
     await overlayAll(page);
     const charts = await waitIn<number>(page, READY_FN, [RUNS], 180_000);
     await page.evaluate(call(PROBE_FN));
+    await page.evaluate(call(REST_FN));
     const canvas = page.locator('figure.chart canvas').first();
     const box = (await canvas.boundingBox())!;
     console.log(
@@ -179,6 +229,11 @@ async function main(): Promise<void> {
     // The floor: moves over the page's header (nothing hovers): the wait for the next frame and its drawing.
     summary('baseline (moves over the header)', await sweepMoves(page, box.x, box.width, 20));
     const hover = summary('linked hover', await sweepMoves(page, box.x, box.width, box.y + box.height / 2));
+    // The pointer at rest: the one frame in which every chart lists its values (event → drawn includes the wait).
+    summary(
+      'at rest: every chart lists its values',
+      await restMoves(page, box.x, box.width, box.y + box.height / 2, 20),
+    );
     console.log(`figure hover.frame_p50_ms ${hover.p50.toFixed(1)}`);
     console.log(`figure hover.frame_p95_ms ${hover.p95.toFixed(1)}`);
     if (errors.length > 0) console.log(`  page errors: ${errors.join(' | ')}`);

@@ -1,16 +1,16 @@
 // End to end: comparing real runs — the SB3 A2C/DQN/PPO corpus folder in its original layout and the RLHF W&B runs —
-// through the runs table, ticked rows overlaid, and the linked hover reading each run's own value from its files.
+// through the runs table, ticked rows overlaid, and the linked hover, checked against what `rlwatch inspect` and
+// `rlwatch export --csv` (the command line's own pipeline) say the files hold.
 
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { inspectPath } from '../../src/core/inspect';
-import { readEventFile } from '../../src/core/tfevents';
 import { formatNumber } from '../../src/shared/format';
 import { launchChromium } from './browser';
-import type { CliProcess } from './cli-process';
+import { CLI, type CliProcess } from './cli-process';
 import { openPage, servedUrl, serveIsolated } from './demo-server';
 import { seeChart } from './lazy-charts';
 
@@ -25,6 +25,41 @@ const SB3: Record<string, string> = {
 };
 const REWARD = 'rollout/ep_rew_mean';
 const RLHF = join(FIXTURES, 'wandb', '480284856__RLHF_Training');
+
+/** `rlwatch ARGS`, run to its end; its stdout. */
+function cli(...args: string[]): string {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
+  if (r.status !== 0) throw new Error(`rlwatch ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** Each run's steps as `inspect --json` reports them: the current session's newest step. */
+function inspectedSteps(dir: string): Record<string, number | null> {
+  const report = JSON.parse(cli('inspect', dir, '--json')) as {
+    runs: { run: string; sessions: { endStep: number }[] }[];
+  };
+  return Object.fromEntries(report.runs.map((r) => [r.run, r.sessions.at(-1)?.endStep ?? null]));
+}
+
+/** Every (run, tag) series as `export --csv` writes it (metrics_long.csv): steps and values in step order. */
+function exported(dir: string, out: string): Map<string, { steps: number[]; values: number[] }> {
+  cli('export', dir, '--out', out, '--csv');
+  const series = new Map<string, { steps: number[]; values: number[] }>();
+  for (const run of Object.keys(SB3)) {
+    const lines = readFileSync(join(out, run.replace('/', '__'), 'metrics_long.csv'), 'utf8')
+      .trim()
+      .split('\n');
+    for (const line of lines.slice(1)) {
+      const [r, tag, step, , value] = line.split(',');
+      const key = `${r}\u0000${tag}`;
+      const s = series.get(key) ?? { steps: [], values: [] };
+      s.steps.push(Number(step));
+      s.values.push(Number(value));
+      series.set(key, s);
+    }
+  }
+  return series;
+}
 
 interface Session {
   serve: CliProcess;
@@ -62,7 +97,7 @@ async function tableSteps(page: Page, n: number): Promise<Record<string, string>
   const steps = await page
     .locator('.runs-table')
     .evaluate((t) =>
-      [...t.querySelectorAll('thead th')].findIndex((th) => th.getAttribute('data-column') === 'step'),
+      Array.from(t.querySelectorAll('thead th')).findIndex((th) => th.getAttribute('data-column') === 'step'),
     );
   expect(steps).toBeGreaterThan(0);
   return page
@@ -99,19 +134,19 @@ describe('comparing the SB3 A2C / DQN / PPO corpus runs', () => {
   afterAll(async () => {
     await close(s);
     if (dir) rmSync(dir, { recursive: true, force: true });
+    if (dir) rmSync(`${dir}-export`, { recursive: true, force: true });
   });
 
   test('the table has a row per run with the steps its event file reached', async () => {
     const shown = await tableSteps(s!.page, Object.keys(SB3).length);
-    for (const [run, file] of Object.entries(SB3)) {
-      const r = readEventFile(join(dir, run, file));
-      const last = Math.max(...r.series.tags().map((t) => r.series.get(t).step(r.series.get(t).length - 1)));
-      expect(shown[run], run).toBe(formatNumber(last));
-    }
+    const want = inspectedSteps(dir);
+    expect(Object.keys(want).sort()).toEqual(Object.keys(SB3).sort());
+    for (const run of Object.keys(SB3)) expect(shown[run], run).toBe(formatNumber(want[run]!));
   });
 
   test('every run ticked is drawn on the reward chart; hovering it reads each run’s value at its nearest step', async () => {
     const page = s!.page;
+    const files = exported(dir, join(dir, '..', `${dir.split('/').pop()}-export`));
     await tickAllAndChart(page);
     await seeChart(page, REWARD);
     const runs = Object.keys(SB3);
@@ -120,7 +155,7 @@ describe('comparing the SB3 A2C / DQN / PPO corpus runs', () => {
         timeout: 30_000,
       })
       .toEqual([...runs].sort());
-    await expect.poll(() => chart(REWARD).getAttribute('data-state')).toBe('ready');
+    await expect.poll(() => chart(REWARD).getAttribute('data-state'), { timeout: 30_000 }).toBe('ready');
     const box = (await chart(REWARD).locator('canvas').boundingBox())!;
     await page.mouse.move(box.x + box.width * 0.4, box.y + box.height / 2);
     await expect.poll(() => chart(REWARD).getAttribute('data-hover-x')).not.toBeNull();
@@ -145,12 +180,11 @@ describe('comparing the SB3 A2C / DQN / PPO corpus runs', () => {
     const spans = (tag: string): boolean => {
       let lo = Infinity;
       let hi = -Infinity;
-      for (const [run, file] of Object.entries(SB3)) {
-        const r = readEventFile(join(dir, run, file));
-        if (!r.series.has(tag)) continue;
-        const t = r.series.get(tag);
-        lo = Math.min(lo, t.step(0));
-        hi = Math.max(hi, t.step(t.length - 1));
+      for (const run of Object.keys(SB3)) {
+        const t = files.get(`${run}\u0000${tag}`);
+        if (!t) continue;
+        lo = Math.min(lo, t.steps[0]!);
+        hi = Math.max(hi, t.steps.at(-1)!);
       }
       return lo <= x && x <= hi;
     };
@@ -161,23 +195,21 @@ describe('comparing the SB3 A2C / DQN / PPO corpus runs', () => {
       .locator('.chart-readout-row')
       .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.row ?? ''));
     // Runs that logged the reward: each row is the run's own point nearest x, as its event file holds it.
-    const withReward = runs.filter((run) => readEventFile(join(dir, run, SB3[run]!)).series.has(REWARD));
+    const withReward = runs.filter((run) => files.has(`${run}\u0000${REWARD}`));
     expect(rows).toHaveLength(withReward.length);
     const smoothed: number[] = [];
     for (const run of withReward) {
-      const series = readEventFile(join(dir, run, SB3[run]!)).series.get(REWARD);
+      const series = files.get(`${run}\u0000${REWARD}`)!;
       const row = rows.find((r) => r.startsWith(`${run}: `));
       expect(row, run).toBeDefined();
       const m = /^.+: raw (\S+), smoothed (\S+)(?: @ step (\d+))?$/.exec(row!)!;
       expect(m, row).not.toBeNull();
       const step = m[3] === undefined ? x : Number(m[3]);
-      let best = Infinity;
-      for (let i = 0; i < series.length; i++) best = Math.min(best, Math.abs(series.step(i) - x));
-      let at = -1;
-      for (let i = 0; i < series.length; i++) if (series.step(i) === step) at = i;
+      const best = Math.min(...series.steps.map((k) => Math.abs(k - x)));
+      const at = series.steps.indexOf(step);
       expect(at, `${run} has a point at step ${step}`).toBeGreaterThanOrEqual(0);
       expect(Math.abs(step - x), `${run}: step ${step} is nearest ${x}`).toBe(best);
-      expect(m[1]).toBe(formatNumber(series.value(at)));
+      expect(m[1]).toBe(formatNumber(series.values[at]!));
       smoothed.push(Number(m[2]!.replace(/,/g, '')));
     }
     // Highest (smoothed) value first.
@@ -198,12 +230,10 @@ describe('comparing the RLHF W&B corpus runs', () => {
   afterAll(async () => close(s));
 
   test('the window’s table and `inspect` agree on every run’s steps; two ticked runs share the loss chart', async () => {
-    const report = await inspectPath(RLHF);
-    const shown = await tableSteps(s!.page, report.runs.length);
-    for (const r of report.runs) {
-      const last = r.sessions.at(-1)?.endStep;
-      expect(shown[r.run], r.run).toBe(last === undefined ? '—' : formatNumber(last));
-    }
+    const want = inspectedSteps(RLHF);
+    const shown = await tableSteps(s!.page, Object.keys(want).length);
+    for (const [run, step] of Object.entries(want))
+      expect(shown[run], run).toBe(step === null ? '—' : formatNumber(step));
     const page = s!.page;
     for (const run of ['run-20230420_073822-clnzftry', 'run-20230421_071625-4hjc4zce'])
       await page.locator(`.runs-table tr[data-run="${run}"] input[type=checkbox]`).check();

@@ -169,8 +169,9 @@ describe('linked hover across charts', () => {
     const seconds = Number(await hoverX('kl'));
     const step = seconds * 2;
     await expect.poll(() => hoverX('reward')).toBe(String(seconds));
+    // reward is not the hovered chart: it lists its values once the pointer rests.
+    await expect.poll(() => rows('reward')).toHaveLength(3);
     const rewardRows = await rows('reward');
-    expect(rewardRows).toHaveLength(3);
     // gamma logs 0.25 s a step: at that time it is at twice alpha's step (when it has logged that far).
     const gammaStep = Math.min(step * 2, STEPS.at(-1)!);
     const gamma = rewardRows.find((r) => r.startsWith('gamma: '))!;

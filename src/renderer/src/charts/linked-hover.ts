@@ -1,4 +1,4 @@
-// The hovered x shared by every chart: the chart under the pointer sets it, every chart on the same x-axis mode marks it.
+// The hovered x shared by every chart: the chart under the pointer sets it, every chart on the same x-axis mode marks it; it settles once the pointer rests.
 
 import type { XAxisMode } from '../../../shared/charts/axis';
 
@@ -7,7 +7,27 @@ export interface HoverPoint {
   axis: XAxisMode;
   x: number;
   source: object;
+  /** The pointer has rested here for SETTLE_MS: the other charts then list their values too. */
+  settled: boolean;
 }
+
+/**
+ * How long the pointer rests before the charts other than the hovered one list their values. While it moves they
+ * only move their crosshairs: laying out and painting every chart's readout each frame costs more than a frame
+ * (docs/BENCHMARKS.md, linked hover), and values flying past on eight charts at once cannot be read anyway.
+ */
+export const SETTLE_MS = 120;
+
+/** The timers the hover uses (replaceable in tests). */
+export interface SettleTimers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const realTimers: SettleTimers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+};
 
 export type HoverListener = (hover: HoverPoint | null) => void;
 
@@ -19,16 +39,23 @@ export type HoverListener = (hover: HoverPoint | null) => void;
 export class LinkedHover {
   private point: HoverPoint | null = null;
   private readonly listeners = new Set<HoverListener>();
+  private settleTimer: unknown = null;
+
+  constructor(
+    private readonly settleMs = SETTLE_MS,
+    private readonly timers: SettleTimers = realTimers,
+  ) {}
 
   get current(): HoverPoint | null {
     return this.point;
   }
 
-  /** The hover moved on `source`'s chart; no call to listeners when nothing changed. */
+  /** The hover moved on `source`'s chart; no call to listeners when nothing changed. Unsettled until it rests. */
   set(source: object, axis: XAxisMode, x: number): void {
     const p = this.point;
     if (p && p.source === source && p.axis === axis && p.x === x) return;
-    this.point = { axis, x, source };
+    this.point = { axis, x, source, settled: false };
+    this.restartSettle();
     this.emit();
   }
 
@@ -36,7 +63,24 @@ export class LinkedHover {
   clear(source: object): void {
     if (this.point === null || this.point.source !== source) return;
     this.point = null;
+    this.stopSettle();
     this.emit();
+  }
+
+  private restartSettle(): void {
+    this.stopSettle();
+    this.settleTimer = this.timers.setTimeout(() => {
+      this.settleTimer = null;
+      if (this.point === null || this.point.settled) return;
+      this.point = { ...this.point, settled: true };
+      this.emit();
+    }, this.settleMs);
+  }
+
+  private stopSettle(): void {
+    if (this.settleTimer === null) return;
+    this.timers.clearTimeout(this.settleTimer);
+    this.settleTimer = null;
   }
 
   subscribe(listener: HoverListener): () => void {
