@@ -159,6 +159,25 @@ describe('linked hover across charts', () => {
     }
   });
 
+  test('the keyboard reads too: Shift+arrows step every chart’s x point by point from the newest, Escape ends it', async () => {
+    const box = chart('loss').locator('.chart-box');
+    await box.focus();
+    await page.keyboard.press('Shift+ArrowLeft');
+    const last = STEPS.at(-1)!;
+    await expect.poll(() => hoverX('loss')).toBe(String(last));
+    await page.keyboard.press('Shift+ArrowLeft');
+    await page.keyboard.press('Shift+ArrowLeft');
+    const step = STEPS.at(-3)!;
+    for (const tag of TAGS) await expect.poll(() => hoverX(tag)).toBe(String(step));
+    // The focused chart's readout is announced; it lists every run at that step.
+    await expect.poll(() => chart('loss').locator('.chart-readout').getAttribute('aria-live')).toBe('polite');
+    await expect.poll(async () => (await rows('loss')).length).toBe(3);
+    await page.keyboard.press('Shift+ArrowRight');
+    await expect.poll(() => hoverX('kl')).toBe(String(STEPS.at(-2)!));
+    await page.keyboard.press('Escape');
+    for (const tag of TAGS) await expect.poll(() => hoverX(tag)).toBeNull();
+  });
+
   test('on a time axis the charts share the time: a run logged faster reads its own step there', async () => {
     await page.locator('.toolbar label', { hasText: 'Relative' }).click();
     for (const tag of TAGS) await expect.poll(() => chart(tag).getAttribute('data-xaxis')).toBe('relative');

@@ -191,7 +191,7 @@ export class ChartInstance {
   }
 
   /** Zooms or pans by a plot key's action (reset is the panel's: it also re-fetches). */
-  applyKey(action: Exclude<PlotKeyAction, { kind: 'reset' }>): void {
+  applyKey(action: Extract<PlotKeyAction, { kind: 'zoom' | 'pan' }>): void {
     const c = this.chart;
     if (!c || !this.zoomOn) return;
     if (action.kind === 'zoom') c.zoom({ x: action.factor }, 'none');
