@@ -1,25 +1,48 @@
-// A run's effective configuration: its own config.json beside the metrics over what its sources carry (W&B config).
+// A run's effective configuration: its own config file beside the metrics (config.json, config.yaml, Hydra's) over what its sources carry (W&B config).
 
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isRecord, parseYaml } from './yaml-document';
 
 export type RunConfig = Record<string, unknown>;
 
 /** Config files are small; anything bigger is not a config and is ignored. */
 const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
-/** The parsed config.json of a run folder, or null when there is none or it is not a JSON object. */
+/** The config files a run folder may hold, in the order tried: the first that parses to a mapping is the run's. */
+export const RUN_CONFIG_FILES = [
+  'config.json',
+  'config.yaml',
+  'config.yml',
+  join('.hydra', 'config.yaml'),
+] as const;
+
+/**
+ * The run folder's own config: the first of RUN_CONFIG_FILES that exists, is at most 4 MB and parses to a
+ * mapping (JSON, or YAML through the bounded reader); null when there is none.
+ */
 export async function readRunConfig(dir: string): Promise<RunConfig | null> {
-  const path = join(dir, 'config.json');
+  for (const name of RUN_CONFIG_FILES) {
+    const config = await readConfigFile(join(dir, name));
+    if (config !== null) return config;
+  }
+  return null;
+}
+
+async function readConfigFile(path: string): Promise<RunConfig | null> {
   try {
     if ((await stat(path)).size > MAX_CONFIG_BYTES) return null;
-    const parsed: unknown = JSON.parse(await readFile(path, 'utf8'));
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-      ? (parsed as RunConfig)
-      : null;
+    const text = await readFile(path, 'utf8');
+    const parsed: unknown = path.endsWith('.json') ? JSON.parse(text) : yamlValue(text);
+    return isRecord(parsed) ? parsed : null;
   } catch {
     return null;
   }
+}
+
+function yamlValue(text: string): unknown {
+  const r = parseYaml(text);
+  return r.ok ? r.value : null;
 }
 
 /**

@@ -2,7 +2,8 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MAX_CONFIG_YAML_BYTES, parseWandbConfigYaml, parseYaml } from '../../../src/core/wandb/config-yaml';
+import { parseYaml } from '../../../src/core/readers/yaml-document';
+import { MAX_CONFIG_YAML_BYTES, parseWandbConfigYaml } from '../../../src/core/wandb/config-yaml';
 import { fixture } from '../readers/helpers';
 
 function config(text: string): Record<string, unknown> {
