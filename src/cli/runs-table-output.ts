@@ -9,6 +9,7 @@ import {
   type TableRunInput,
   sessionSpan,
 } from '../shared/compare/runs-table';
+import { flatRows } from '../shared/compare/group-rows';
 import { formatValue } from '../shared/format';
 import { terminalSafe, textTable } from './terminal-text';
 
@@ -38,11 +39,21 @@ function text(t: RunsTable): string {
   const cols = t.columns.filter(
     (c) => c.id === 'run' || t.rows.some((r) => (r.cells[c.id] ?? null) !== null),
   );
+  // Each seed group's row (n and mean ± 95 % CI per metric) comes before its runs, which are indented under it.
   const rows = [
     cols.map((c) => terminalSafe(c.label)),
-    ...t.rows.map((r) => cols.map((c) => cellText(r.cells[c.id] ?? null))),
+    ...flatRows(t.columns, t.rows, t.groups, 6).map((r) =>
+      cols.map((c) => {
+        const v = cellText(r.cells[c.id] ?? null);
+        return c.id === 'run' && r.kind === 'run' && r.group !== null ? `  ${v}` : v;
+      }),
+    ),
   ];
   const out = [textTable(rows)];
+  if (t.groups.length > 0)
+    out.push(
+      `${t.groups.length} seed group${t.groups.length === 1 ? '' : 's'}: mean ± [95 % bootstrap CI] of the runs' values`,
+    );
   if (t.equal.length > 0) {
     const shown = t.equal.slice(0, EQUAL_SHOWN).map((e) => `${terminalSafe(e.key)}=${cellText(e.value)}`);
     const more = t.equal.length > EQUAL_SHOWN ? `, … (${t.equal.length - EQUAL_SHOWN} more)` : '';
@@ -55,7 +66,23 @@ function text(t: RunsTable): string {
 
 export function runsTableOutput(report: InspectReport, form: 'text' | 'json' | 'csv'): string {
   const t = buildRunsTable(report.runs.map(tableInput));
-  if (form === 'json') return JSON.stringify({ root: report.root, ...t }) + '\n';
-  if (form === 'csv') return runsTableCsv(t);
+  if (form === 'json') {
+    // The rows in the text's order: each group's row (kind "group", its statistics as numbers) before its runs.
+    const rows = flatRows(t.columns, t.rows, t.groups, 6).map((r) => {
+      if (r.kind === 'run') return { kind: r.kind, group: r.group, run: r.cells.run, cells: r.cells };
+      const g = r.of!;
+      return {
+        kind: r.kind,
+        group: g.label,
+        runs: g.runs,
+        n: g.runs.length,
+        by: g.by,
+        seeds: g.seeds,
+        stats: g.stats,
+      };
+    });
+    return JSON.stringify({ root: report.root, columns: t.columns, rows, equal: t.equal }) + '\n';
+  }
+  if (form === 'csv') return runsTableCsv(t, { groups: true });
   return `${terminalSafe(report.root)}: ${report.runs.length} run(s)\n${text(t)}`;
 }

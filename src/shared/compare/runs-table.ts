@@ -4,7 +4,8 @@ import { classifyTag } from '../catalog';
 import type { Role } from '../catalog';
 import { csvField } from '../csv-text';
 import type { SessionInfo } from '../domain';
-import { flattenConfig } from './seed-groups';
+import { flatRows, groupRows, type GroupRow } from './group-rows';
+import { flattenConfig, groupBySeed } from './seed-groups';
 
 /** What the table needs of a run, from `inspect` or from the app's run list and details. */
 export interface TableRunInput {
@@ -50,6 +51,8 @@ export interface RunsTable {
   rows: { run: string; cells: Record<string, Cell> }[];
   /** Config keys equal in every run (folded away: "12 keys equal"), with their one value. */
   equal: { key: string; value: Cell }[];
+  /** The seed groups among the runs (groupBySeed, as the charts group them), each with its metric columns' mean ± CI. */
+  groups: GroupRow[];
 }
 
 /** The key metrics shown for every run: the first tag of each role, its last value and, where one is better, its best. */
@@ -125,7 +128,7 @@ export function buildRunsTable(runs: readonly TableRunInput[]): RunsTable {
     for (const k of varying) cells[`config.${k}`] = flat[i]!.has(k) ? cellOf(flat[i]!.get(k)) : null;
     return { run: r.run, cells };
   });
-  return { columns, rows, equal };
+  return { columns, rows, equal, groups: groupRows(columns, rows, groupBySeed(runs)) };
 }
 
 /** A text cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first) is written with a leading `'`. */
@@ -133,13 +136,19 @@ function spreadsheetSafe(text: string): string {
   return /^[=+\-@\t\r]/.test(text) && !Number.isFinite(Number(text)) ? `'${text}` : text;
 }
 
-/** The table as CSV: a header of column labels, one line per run; empty cells for null. */
-export function runsTableCsv(t: RunsTable): string {
+/** The table as CSV: a header of column labels, one line per run; empty cells for null. With `groups` (and seed groups
+ * in the table) each group's row comes before its runs, under two more columns first: `kind` (group or run) and `group`. */
+export function runsTableCsv(t: RunsTable, o: { groups?: boolean } = {}): string {
   const line = (cells: string[]): string => cells.map(csvField).join(',') + '\n';
   const text = (c: Cell): string =>
     c === null ? '' : typeof c === 'string' ? spreadsheetSafe(c) : String(c);
-  return (
-    line(t.columns.map((c) => spreadsheetSafe(c.label))) +
-    t.rows.map((r) => line(t.columns.map((c) => text(r.cells[c.id] ?? null)))).join('')
-  );
+  const header = t.columns.map((c) => spreadsheetSafe(c.label));
+  if (o.groups && t.groups.length > 0)
+    return (
+      line(['kind', 'group', ...header]) +
+      flatRows(t.columns, t.rows, t.groups, 6)
+        .map((r) => line([r.kind, text(r.group), ...t.columns.map((c) => text(r.cells[c.id] ?? null))]))
+        .join('')
+    );
+  return line(header) + t.rows.map((r) => line(t.columns.map((c) => text(r.cells[c.id] ?? null)))).join('');
 }

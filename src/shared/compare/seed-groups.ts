@@ -61,7 +61,8 @@ const stripName = (name: string, pattern: RegExp): string =>
   );
 
 /** Runs that differ only in their seed, as groups of two or more. By config where a run has one (every key but the
- * seed-like and identity ones equal), else by the default name pattern; by name alone when a pattern is given. */
+ * seed-like and identity ones equal), else (or when its config holds only identity keys) by the default name pattern;
+ * by name alone when a pattern is given. */
 export function groupBySeed(
   runs: readonly { run: string; config: Record<string, unknown> | null }[],
   o: SeedGroupOptions = {},
@@ -77,14 +78,16 @@ export function groupBySeed(
   for (const r of runs) {
     const pattern = o.namePattern ?? DEFAULT_SEED_NAME;
     const label = stripName(r.run, pattern) || r.run;
-    if (o.namePattern === undefined && r.config !== null) {
-      const flat = flattenConfig(r.config);
-      const kept: [string, unknown][] = [];
-      const seeds: string[] = [];
-      for (const [k, v] of flat) {
-        if (isSeedKey(k)) seeds.push(k);
-        else if (!isIdentityKey(k)) kept.push([k, v]);
-      }
+    const flat = o.namePattern === undefined && r.config !== null ? flattenConfig(r.config) : null;
+    const kept: [string, unknown][] = [];
+    const seeds: string[] = [];
+    for (const [k, v] of flat ?? []) {
+      if (isSeedKey(k)) seeds.push(k);
+      else if (!isIdentityKey(k)) kept.push([k, v]);
+    }
+    // A config with nothing in it but identity and bookkeeping keys (W&B's `_wandb` alone) says nothing about the
+    // run's setup: such runs are grouped by name, as runs without a config are, not all into one group.
+    if (flat !== null && (kept.length > 0 || seeds.length > 0)) {
       kept.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
       add(`config\u0000${JSON.stringify(kept)}`, r.run, 'config', seeds, label);
     } else {

@@ -9,7 +9,9 @@ import {
   filledColumns,
   nextSort,
   sortRows,
+  groupedLines,
 } from '../../../src/renderer/src/lib/table-rows';
+import type { GroupRow } from '../../../src/shared/compare/group-rows';
 
 const row = (run: string, v: Cell): { run: string; cells: Record<string, Cell> } => ({
   run,
@@ -73,5 +75,50 @@ describe('runs table rows', () => {
     };
     expect(filledColumns(t).map((c) => c.id)).toEqual(['run', 'config.lr']);
     expect(filledColumns({ ...t, rows: [] }).map((c) => c.id)).toEqual(['run']);
+  });
+});
+
+describe('seed groups in the table body', () => {
+  const group = (label: string, runs: string[]): GroupRow => ({
+    label,
+    runs,
+    by: 'config',
+    seeds: ['seed'],
+    stats: {},
+  });
+  const G = [group('g', ['a', 'd']), group('h', ['c', 'f'])];
+  const lines = (rows: typeof ROWS, collapsed: string[] = []): string[] =>
+    groupedLines(rows, G, new Set(collapsed)).map((l) =>
+      l.kind === 'group' ? `[${l.group.label} ${l.shown}]` : l.group ? `  ${l.row.run}` : l.row.run,
+    );
+
+  test('a group row where its first run stands, its runs beneath in sort order: sorting moves whole groups', () => {
+    expect(lines(sortRows(ROWS, { column: 'v', dir: 'asc' }))).toEqual([
+      '[h 2]',
+      '  c',
+      '  f',
+      '[g 2]',
+      '  a',
+      '  d',
+      'e',
+      'b',
+    ]);
+    // Descending puts text before numbers (compareCells' order reversed); empty cells stay last.
+    expect(lines(sortRows(ROWS, { column: 'v', dir: 'desc' }))).toEqual([
+      'e',
+      '[g 2]',
+      '  d',
+      '  a',
+      '[h 2]',
+      '  c',
+      '  f',
+      'b',
+    ]);
+  });
+
+  test('filtered runs leave their group (counted as shown), a group with none shown goes; collapsed hides its runs', () => {
+    const some = ROWS.filter((r) => r.run !== 'd' && r.run !== 'c' && r.run !== 'f');
+    expect(lines(some)).toEqual(['[g 1]', '  a', 'b', 'e']);
+    expect(lines(ROWS, ['g'])).toEqual(['[g 2]', 'b', '[h 2]', '  c', '  f', 'e']);
   });
 });

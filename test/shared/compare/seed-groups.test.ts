@@ -53,3 +53,22 @@ describe('seed groups', () => {
     expect(flattenConfig(huge).size).toBe(5000);
   });
 });
+
+test('configs holding only identity keys (W&B offline runs: `_wandb` alone) group by name, not all together', () => {
+  const wandbOnly = { _wandb: { cli_version: '0.14.2', start_time: 1 } };
+  expect(
+    groupBySeed([
+      { run: 'offline-run-20230413_033614-x199n1yz', config: { _wandb: {} } },
+      { run: 'offline-run-20230413_090116-iotz2fip', config: { _wandb: {} } },
+      { run: 'run-20230420_073822-clnzftry', config: wandbOnly },
+      { run: 'run-20230421_071625-4hjc4zce', config: wandbOnly },
+    ]),
+  ).toEqual([]);
+  // By name they still group when their names say seed.
+  expect(
+    groupBySeed([
+      { run: 'ppo_seed1', config: { _wandb: {} } },
+      { run: 'ppo_seed2', config: { output_dir: '/x' } },
+    ]).map((g) => [g.label, g.by]),
+  ).toEqual([['ppo', 'name']]);
+});

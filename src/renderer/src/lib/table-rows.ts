@@ -1,5 +1,6 @@
-// The runs table's rows as shown: sorted by a column (numbers numerically, empty cells last) and each cell as text.
+// The runs table's rows as shown: sorted by a column (numbers numerically, empty cells last), seed groups kept together, each cell as text.
 
+import type { GroupRow } from '../../../shared/compare/group-rows';
 import type { Cell, RunsTable, TableColumn } from '../../../shared/compare/runs-table';
 import { formatFull, formatNumber } from '../../../shared/format';
 import { formatDuration } from './format';
@@ -64,6 +65,45 @@ export function cellTitle(c: Cell): string | null {
 export const columnLabel = (c: TableColumn): string => (c.id === 'duration' ? 'duration' : c.label);
 
 /** The columns worth a place: those with a value in some run (the run's name always), as `inspect --table` shows. */
-export function filledColumns(t: RunsTable): TableColumn[] {
+export function filledColumns(t: Pick<RunsTable, 'columns' | 'rows'>): TableColumn[] {
   return t.columns.filter((c) => c.id === 'run' || t.rows.some((r) => (r.cells[c.id] ?? null) !== null));
+}
+
+/** A line of the table body: a seed group's row (with how many of its runs pass the filter) or a run's. */
+export type TableLine =
+  | { kind: 'group'; group: GroupRow; shown: number; collapsed: boolean }
+  | { kind: 'run'; row: Row; group: GroupRow | null };
+
+/**
+ * The body's lines from the rows shown (filtered and sorted): a group's row stands where its first shown run would,
+ * its shown runs beneath it in sort order (none while it is collapsed); a group with no run shown is left out. Sorting
+ * thus moves whole groups and orders runs within each. Groups are keyed by label in `collapsed`.
+ */
+export function groupedLines(
+  shown: readonly Row[],
+  groups: readonly GroupRow[],
+  collapsed: ReadonlySet<string>,
+): TableLine[] {
+  const groupOf = new Map<string, GroupRow>();
+  for (const g of groups) for (const r of g.runs) groupOf.set(r, g);
+  const members = new Map<GroupRow, Row[]>();
+  for (const r of shown) {
+    const g = groupOf.get(r.run);
+    if (g) members.set(g, [...(members.get(g) ?? []), r]);
+  }
+  const out: TableLine[] = [];
+  for (const r of shown) {
+    const g = groupOf.get(r.run);
+    if (!g) {
+      out.push({ kind: 'run', row: r, group: null });
+      continue;
+    }
+    const rows = members.get(g);
+    if (rows === undefined) continue;
+    members.delete(g);
+    const folded = collapsed.has(g.label);
+    out.push({ kind: 'group', group: g, shown: rows.length, collapsed: folded });
+    if (!folded) for (const m of rows) out.push({ kind: 'run', row: m, group: g });
+  }
+  return out;
 }

@@ -1,0 +1,115 @@
+// Parallel coordinates' layout: numeric and categorical axes, heights, ticks, brushes from a drag, filtering, paths.
+
+import { describe, expect, test } from 'vitest';
+import type { Cell, TableColumn } from '../../../src/shared/compare/runs-table';
+import {
+  axisTicks,
+  axisX,
+  axisY,
+  brushOf,
+  brushSpan,
+  brushText,
+  buildAxis,
+  insideBrush,
+  linePath,
+  passesBrushes,
+  position,
+  type Axis,
+  type Frame,
+} from '../../../src/renderer/src/lib/parallel-coords';
+
+const col = (id: string): TableColumn => ({ id, label: id, kind: 'metric' });
+const row = (run: string, cells: Record<string, Cell>): { run: string; cells: Record<string, Cell> } => ({
+  run,
+  cells: { run, ...cells },
+});
+const ROWS = [
+  row('a', { reward: 10, opt: 'sgd', lr: 1e-3, flag: true }),
+  row('b', { reward: 30, opt: 'adam', lr: 1e-4, flag: false }),
+  row('c', { reward: 20, opt: 'adamw', lr: null, flag: true }),
+  row('d', { reward: null, opt: 'adam', lr: '3e-4 (warm)', flag: null }),
+];
+const axis = (id: string): Axis => buildAxis(col(id), id, ROWS)!;
+
+describe('axes', () => {
+  test('all finite numbers: linear from min to max; anything else: its texts as ordered categories', () => {
+    expect(axis('reward')).toEqual({ column: 'reward', label: 'reward', kind: 'number', min: 10, max: 30 });
+    expect(axis('opt')).toMatchObject({ kind: 'category', categories: ['adam', 'adamw', 'sgd'] });
+    // A column mixing numbers and text is categorical: numbers first, numerically, then the texts.
+    expect(axis('lr')).toMatchObject({ kind: 'category', categories: ['0.0001', '0.001', '3e-4 (warm)'] });
+    expect(axis('flag')).toMatchObject({ kind: 'category', categories: ['false', 'true'] });
+    expect(buildAxis(col('none'), 'none', ROWS)).toBeNull();
+  });
+
+  test('heights: numbers proportionally, categories evenly, one value at the middle, empty cells nowhere', () => {
+    const r = axis('reward');
+    expect([10, 20, 30, 25].map((v) => position(r, v))).toEqual([0, 0.5, 1, 0.75]);
+    expect(position(r, null)).toBeNull();
+    expect(position(r, 'x')).toBeNull();
+    const o = axis('opt');
+    expect(['adam', 'adamw', 'sgd', 'rmsprop'].map((v) => position(o, v))).toEqual([0, 0.5, 1, null]);
+    const flat = buildAxis(col('reward'), 'r', [row('a', { reward: 5 }), row('b', { reward: 5 })])!;
+    expect(position(flat, 5)).toBe(0.5);
+    expect(axisTicks(flat)).toEqual([{ t: 0.5, text: '5' }]);
+  });
+
+  test('ticks: five numbers through the shared formatter, or every category', () => {
+    expect(axisTicks(axis('reward')).map((t) => t.text)).toEqual(['10', '15', '20', '25', '30']);
+    expect(axisTicks(axis('opt'))).toEqual([
+      { t: 0, text: 'adam' },
+      { t: 0.5, text: 'adamw' },
+      { t: 1, text: 'sgd' },
+    ]);
+  });
+});
+
+describe('brushes', () => {
+  test('a drag on a numeric axis is a value range either way up; on a categorical one, the categories inside', () => {
+    expect(brushOf(axis('reward'), 0.75, 0.25)).toEqual({ column: 'reward', kind: 'number', lo: 15, hi: 25 });
+    expect(brushOf(axis('reward'), -0.2, 0.5)).toMatchObject({ lo: 10, hi: 20 });
+    expect(brushOf(axis('opt'), 0.4, 1)).toEqual({
+      column: 'opt',
+      kind: 'category',
+      categories: ['adamw', 'sgd'],
+    });
+    expect(brushOf(axis('opt'), 0.1, 0.4)).toBeNull();
+  });
+
+  test('rows pass when inside every brush; an empty cell is inside none', () => {
+    const b1 = brushOf(axis('reward'), 0.4, 1)!;
+    const b2 = brushOf(axis('opt'), 0, 0.6)!;
+    expect(ROWS.filter((r) => passesBrushes(r.cells, [b1])).map((r) => r.run)).toEqual(['b', 'c']);
+    expect(ROWS.filter((r) => passesBrushes(r.cells, [b1, b2])).map((r) => r.run)).toEqual(['b', 'c']);
+    expect(ROWS.filter((r) => passesBrushes(r.cells, [b2])).map((r) => r.run)).toEqual(['b', 'c', 'd']);
+    expect(insideBrush(b1, null)).toBe(false);
+    expect(ROWS.filter((r) => passesBrushes(r.cells, [])).length).toBe(4);
+  });
+
+  test('a brush is drawn over its range and named by its chip', () => {
+    const b = brushOf(axis('reward'), 0.25, 0.75)!;
+    expect(brushSpan(axis('reward'), b)).toEqual([0.25, 0.75]);
+    expect(brushText('reward (last)', b)).toBe('reward (last) 15 – 25');
+    const c = brushOf(axis('opt'), 0.4, 1)!;
+    expect(brushText('opt', c)).toBe('opt ∈ adamw, sgd');
+    const [lo, hi] = brushSpan(axis('opt'), c)!;
+    expect(lo).toBeLessThan(0.5);
+    expect(hi).toBe(1);
+  });
+});
+
+describe('geometry', () => {
+  const f: Frame = { width: 500, padX: 50, top: 20, bottom: 220 };
+  test('axes evenly spaced inside the padding; height 1 at the top', () => {
+    expect([0, 1, 2].map((i) => axisX(i, 3, f))).toEqual([50, 250, 450]);
+    expect(axisX(0, 1, f)).toBe(250);
+    expect(axisY(0, f)).toBe(220);
+    expect(axisY(1, f)).toBe(20);
+  });
+
+  test('a polyline through each axis, broken where a cell is empty', () => {
+    const axes = [axis('reward'), axis('opt'), axis('lr')];
+    expect(linePath(ROWS[0]!.cells, axes, f)).toBe('M50.0 220.0L250.0 20.0L450.0 120.0');
+    expect(linePath(ROWS[2]!.cells, axes, f)).toBe('M50.0 120.0L250.0 120.0');
+    expect(linePath(ROWS[3]!.cells, axes, f)).toBe('M250.0 220.0L450.0 20.0');
+  });
+});
