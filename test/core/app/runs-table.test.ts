@@ -122,6 +122,6 @@ describe('runs.table', () => {
 
   test('no folder open: an empty table, not an error', async () => {
     core = new AppCore({ host: HOST, store: openStore({ path: null }) });
-    expect(await tableOf(core)).toEqual({ columns: expect.any(Array), rows: [], equal: [] });
+    expect(await tableOf(core)).toEqual({ columns: expect.any(Array), rows: [], equal: [], groups: [] });
   });
 });
