@@ -13,6 +13,7 @@ import { bootstrapMeanCi, seededRandom } from '../../src/shared/compare/group-st
 import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
 import { openPage, servedUrl, serveIsolated } from './demo-server';
+import { seeChart } from './lazy-charts';
 
 const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
 const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
@@ -61,7 +62,7 @@ async function scrollToMetrics(page: Page): Promise<void> {
   await page.locator('.runs-table-wrap').evaluate((el) => {
     const run = el.querySelector<HTMLElement>('th[data-column="run"]')!;
     const metric = el.querySelector<HTMLElement>('th[data-column="reward.last"]')!;
-    el.scrollLeft = metric.offsetLeft - (run.offsetLeft + run.offsetWidth);
+    el.scrollLeft += metric.getBoundingClientRect().left - run.getBoundingClientRect().right;
   });
 }
 
@@ -148,6 +149,8 @@ describe('seed-group rows and parallel coordinates on a 3 × 3 seed sweep', () =
       expect(await g.locator('td[data-column="reward.last"]').innerText()).toMatch(
         /^-?[\d.]+ ± \[-?[\d.]+, -?[\d.]+\]$/,
       );
+      // The learning rate its runs share is on its row.
+      expect(await g.locator('td.shared').allInnerTexts()).toContain(String(c.lr));
     }
     const rows = await bodyRows(page);
     for (const c of CONFIGS) {
@@ -194,7 +197,7 @@ describe('seed-group rows and parallel coordinates on a 3 × 3 seed sweep', () =
     expect(await group('lr0.1').getAttribute('class')).toContain('drawn');
     mkdirSync(RESULTS, { recursive: true });
     const shot = join(RESULTS, 'runs-table-groups.png');
-    await page.setViewportSize({ width: 1440, height: 620 });
+    await page.setViewportSize({ width: 1920, height: 620 });
     await scrollToMetrics(page);
     await page.screenshot({ path: shot });
     if (process.env.UPDATE_SCREENSHOTS) copyFileSync(shot, join(SCREENSHOTS, 'runs-table-groups.png'));
@@ -244,6 +247,16 @@ describe('seed-group rows and parallel coordinates on a 3 × 3 seed sweep', () =
     const shot = join(RESULTS, 'parallel-coords.png');
     await page.screenshot({ path: shot });
     if (process.env.UPDATE_SCREENSHOTS) copyFileSync(shot, join(SCREENSHOTS, 'parallel-coords.png'));
+    expect(errors).toEqual([]);
+  });
+
+  test('the ticked group is drawn as its seed band on the charts when Seed groups is on', async () => {
+    await page.locator('.toolbar label', { hasText: 'Charts' }).click();
+    await page.getByRole('checkbox', { name: 'Seed groups' }).check();
+    await seeChart(page, 'reward');
+    await expect
+      .poll(() => page.locator('figure.chart[data-tag="reward"] .chart-legend li').allInnerTexts())
+      .toEqual(expect.arrayContaining(['lr0.1 (3 runs)']));
     expect(errors).toEqual([]);
   });
 });

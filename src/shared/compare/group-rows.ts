@@ -27,6 +27,8 @@ export interface GroupRow {
   seeds: string[];
   /** Per metric column (`reward.last`, `reward.best`…): its statistic, null where no run of the group has a value. */
   stats: Record<string, GroupStat | null>;
+  /** The config columns whose value every run of the group shares (the group's setting, e.g. its `lr`). */
+  shared: Record<string, Cell>;
 }
 
 /** A statistic as the table, the CLI and the CSV write it: `412.3 ± [398.1, 425.0]`, through the shared formatter. */
@@ -48,6 +50,7 @@ export function groupRows(
 ): GroupRow[] {
   const byRun = new Map(rows.map((r) => [r.run, r.cells]));
   const metrics = columns.filter((c) => c.kind === 'metric');
+  const configs = columns.filter((c) => c.kind === 'config');
   return groups.map((g) => {
     const runs = g.runs.filter((r) => byRun.has(r));
     const stats: GroupRow['stats'] = {};
@@ -62,7 +65,12 @@ export function groupRows(
       const [lower, upper] = bootstrapMeanCi(xs, GROUP_CI_RESAMPLES, seededRandom(GROUP_CI_SEED));
       stats[c.id] = { n: xs.length, mean: xs.reduce((a, b) => a + b, 0) / xs.length, lower, upper };
     }
-    return { label: g.label, runs, by: g.by, seeds: [...g.seeds], stats };
+    const shared: GroupRow['shared'] = {};
+    for (const c of configs) {
+      const values = runs.map((r) => byRun.get(r)![c.id] ?? null);
+      if (values[0] !== null && values.every((v) => v === values[0])) shared[c.id] = values[0]!;
+    }
+    return { label: g.label, runs, by: g.by, seeds: [...g.seeds], stats, shared };
   });
 }
 
@@ -78,7 +86,8 @@ export interface FlatRow {
 
 /**
  * The one order of group and run rows for the CLI's text, JSON and CSV: each group's row, then its runs, where its first
- * run stood; runs in no group in place. A group row's `run` cell says `label (n runs)`, its metric cells the statistic.
+ * run stood; runs in no group in place. A group row's `run` cell says `label (n runs)`, its metric cells the statistic,
+ * its config cells the values its runs share.
  */
 export function flatRows(
   columns: readonly TableColumn[],
@@ -99,7 +108,7 @@ export function flatRows(
     }
     if (done.has(g)) continue;
     done.add(g);
-    const cells: Record<string, Cell> = { run: `${g.label} (${g.runs.length} runs)` };
+    const cells: Record<string, Cell> = { run: `${g.label} (${g.runs.length} runs)`, ...g.shared };
     for (const c of columns)
       if (c.kind === 'metric') cells[c.id] = groupStatText(g.stats[c.id] ?? null, significant);
     out.push({ kind: 'group', group: g.label, cells, of: g });

@@ -85,6 +85,7 @@ describe('seed groups in the table body', () => {
     by: 'config',
     seeds: ['seed'],
     stats: {},
+    shared: {},
   });
   const G = [group('g', ['a', 'd']), group('h', ['c', 'f'])];
   const lines = (rows: typeof ROWS, collapsed: string[] = []): string[] =>

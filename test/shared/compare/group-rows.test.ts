@@ -91,6 +91,8 @@ describe('seed-group rows', () => {
       ['lr2', ['lr2_seed0', 'lr2_seed1', 'lr2_seed2'], 'config'],
     ]);
     expect(t.groups[0]!.seeds).toEqual(['seed']);
+    // The config columns its runs share (lr); not the seed, which differs.
+    expect(t.groups.map((g) => g.shared)).toEqual([{ 'config.lr': 1 }, { 'config.lr': 2 }]);
   });
 
   test('each metric column: mean and the 95 % bootstrap CI of the runs with a value, as numpy computes them', () => {
@@ -147,6 +149,8 @@ describe('seed-group rows', () => {
       'run:lr2:lr2_seed2',
     ]);
     expect(flat[0]!.cells['reward.last']).toBe(groupStatText(t.groups[0]!.stats['reward.last']!));
+    expect(flat[0]!.cells['config.lr']).toBe(1);
+    expect(flat[0]!.cells['config.seed']).toBeUndefined();
     // A filtered table keeps a group's row over the runs left of it.
     const some = flatRows(
       t.columns,
