@@ -315,6 +315,18 @@ describe('parallel coordinates on the RLHF W&B corpus runs', () => {
       // A fifth of 4…77 is 18.6, to the pixel the mouse lands on.
       /^steps 4 – 1[89](\.\d+)? ✕$/,
     );
+    // From the keyboard: Escape clears the focused axis's brush; ArrowDown lowers its top edge a tenth at a time.
+    const axis = page.getByRole('button', { name: /^Brush steps: / });
+    await axis.focus();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => runRows(page)).toHaveLength(4);
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowDown');
+    await expect
+      .poll(async () => (await runRows(page)).sort())
+      .toEqual(Object.keys(STEPS).filter((r) => STEPS[r]! < 40));
+    expect(await page.getByRole('button', { name: /^Clear brush steps / }).innerText()).toBe(
+      'steps 4 – 40.5 ✕',
+    );
     expect(errors).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import {
   buildAxis,
   insideBrush,
   linePath,
+  nudgeSpan,
   passesBrushes,
   position,
   type Axis,
@@ -94,6 +95,25 @@ describe('brushes', () => {
     const [lo, hi] = brushSpan(axis('opt'), c)!;
     expect(lo).toBeLessThan(0.5);
     expect(hi).toBe(1);
+  });
+});
+
+describe('the keyboard brush', () => {
+  test('ArrowDown lowers the top edge, ArrowUp raises the bottom, from the whole axis; they never cross', () => {
+    expect(nudgeSpan(null, 'ArrowDown')).toEqual([0, 0.9]);
+    expect(nudgeSpan(null, 'ArrowUp')).toEqual([0.1, 1]);
+    let span: [number, number] = [0, 1];
+    for (let i = 0; i < 30; i++) span = nudgeSpan(span, 'ArrowDown')!;
+    expect(span).toEqual([0, 0.05]);
+    const [lo, hi] = nudgeSpan([0.5, 0.52], 'ArrowUp')!;
+    expect(lo).toBeCloseTo(0.47, 12);
+    expect(hi).toBe(0.52);
+    expect(nudgeSpan([0, 1], 'Enter')).toBeNull();
+    // On an axis: three ArrowDowns keep the lowest 70 % of rewards.
+    let s: [number, number] | null = null;
+    for (let i = 0; i < 3; i++) s = nudgeSpan(s, 'ArrowDown');
+    expect(brushOf(axis('reward'), s![0], s![1])).toMatchObject({ lo: 10 });
+    expect((brushOf(axis('reward'), s![0], s![1]) as { hi: number }).hi).toBeCloseTo(24, 10);
   });
 });
 

@@ -112,6 +112,21 @@ export function brushSpan(axis: Axis, b: Brush): [number, number] | null {
   return null;
 }
 
+/** How far one arrow key moves a brush's edge, in axis heights. */
+export const KEY_STEP = 0.1;
+
+/**
+ * A brush span after a key on its focused axis (the keyboard's drag): ArrowDown lowers the top edge, ArrowUp raises
+ * the bottom one (from the whole axis when there is no brush yet), by KEY_STEP, never closer than KEY_STEP / 2; null
+ * for any other key.
+ */
+export function nudgeSpan(span: [number, number] | null, key: string): [number, number] | null {
+  const [lo, hi] = span ?? [0, 1];
+  if (key === 'ArrowDown') return [lo, Math.max(lo + KEY_STEP / 2, hi - KEY_STEP)];
+  if (key === 'ArrowUp') return [Math.min(hi - KEY_STEP / 2, lo + KEY_STEP), hi];
+  return null;
+}
+
 /** Whether a row's cell is inside a brush (an empty cell is inside none). */
 export function insideBrush(b: Brush, cell: Cell): boolean {
   if (cell === null) return false;
