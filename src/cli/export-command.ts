@@ -149,7 +149,9 @@ function runsTableOf(path: string): (runs: readonly string[]) => Promise<string>
   return async (runs) => {
     const chosen = new Set(runs);
     const report = await inspectPath(path);
-    return runsTableCsv(buildRunsTable(report.runs.filter((r) => chosen.has(r.run)).map(tableInput)));
+    return runsTableCsv(buildRunsTable(report.runs.filter((r) => chosen.has(r.run)).map(tableInput)), {
+      groups: true,
+    });
   };
 }
 

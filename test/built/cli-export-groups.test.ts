@@ -164,17 +164,18 @@ describe('export --groups --png --svg --csv', () => {
     expect(one.join('\n')).not.toContain('lr0.01');
   });
 
-  test('runs_table.csv has one row per exported run, the config keys that vary as columns', () => {
+  test('runs_table.csv has a row per exported run under its seed group’s row, the config keys that vary as columns', () => {
     const lines = readFileSync(join(out, 'runs_table.csv'), 'utf8').trimEnd().split('\n');
     const header = lines[0]!.split(',');
-    expect(header.slice(0, 3)).toEqual(['run', 'status', 'format']);
+    // As `inspect --table --csv`: each row says whether it is a group or a run, and which group.
+    expect(header.slice(0, 5)).toEqual(['kind', 'group', 'run', 'status', 'format']);
     expect(header).toContain('lr');
     expect(header).toContain('seed');
     // gamma is equal in every run: folded away, as `inspect --table` does.
     expect(header).not.toContain('gamma');
     const rows = lines.slice(1).map((l) => l.split(','));
     const col = (name: string): number => header.indexOf(name);
-    expect(rows.map((r) => r[0])).toEqual([
+    expect(rows.filter((r) => r[0] === 'run').map((r) => r[col('run')])).toEqual([
       'lr0.01_seed0',
       'lr0.01_seed1',
       'lr0.01_seed2',
@@ -183,7 +184,9 @@ describe('export --groups --png --svg --csv', () => {
       'lr0.1_seed2',
       'solo',
     ]);
-    const short = rows.find((r) => r[0] === SHORT)!;
+    expect(rows.filter((r) => r[0] === 'group').map((r) => r[1])).toEqual(['lr0.01', 'lr0.1']);
+    expect(rows.filter((r) => r[0] === 'run' && r[1] === 'lr0.1').length).toBe(3);
+    const short = rows.find((r) => r[col('run')] === SHORT)!;
     expect([short[col('steps')], short[col('lr')], short[col('seed')]]).toEqual(['600', '0.01', '2']);
     expect(report.written.map((w) => w.path)).toContain(join(out, 'runs_table.csv'));
   });
@@ -198,7 +201,12 @@ test('--runs picks the runs grouped and tabled: one group, no comparison; --band
   );
   expect(report.notices.filter((n) => n.includes('seed group'))).toEqual([]);
   const table = readFileSync(join(out, 'runs_table.csv'), 'utf8').trimEnd().split('\n');
-  expect(table.slice(1).map((l) => l.split(',')[0])).toEqual(['lr0.1_seed0', 'lr0.1_seed1', 'lr0.1_seed2']);
+  expect(table.slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual([
+    'group,lr0.1,lr0.1 (3 runs)',
+    'run,lr0.1,lr0.1_seed0',
+    'run,lr0.1,lr0.1_seed1',
+    'run,lr0.1,lr0.1_seed2',
+  ]);
 
   const bad = spawnSync(process.execPath, [CLI, 'export', runs, '--out', out, '--groups', '--band', 'iqr'], {
     encoding: 'utf8',
