@@ -97,6 +97,8 @@ export function formatReport(report: InspectReport): string {
     }
     const config = run.config && configLine(run.config);
     if (config) out.push(`  config ${terminalSafe(config)}`);
+    const texts = run.sources.reduce((n, s) => n + (s.texts ?? 0), 0);
+    if (texts > 0) out.push(`  texts ${texts} item(s) (TensorBoard text summaries)`);
     const tags = Object.entries(run.scalars);
     if (tags.length) {
       const rows = [['tag', 'count', 'steps', 'last', 'min', 'max', 'non-finite']];

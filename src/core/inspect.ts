@@ -19,6 +19,8 @@ export interface InspectSource {
   format: SourceFormatName;
   records: number;
   errors: ReadError[];
+  /** Text items the source carries (TensorBoard `text` summaries: HF args, samples…); 0 for other formats. */
+  texts: number;
 }
 
 export interface InspectRun {
@@ -99,7 +101,13 @@ export async function readRunWhole<T = ScalarSeries>(
   for (const s of readOrder(d)) {
     onFile(s.path);
     const r = await read(s.path, s.format);
-    sources.push({ file: s.name, format: s.format, records: r.records, errors: r.errors });
+    sources.push({
+      file: s.name,
+      format: s.format,
+      records: r.records,
+      errors: r.errors,
+      texts: r.texts?.count ?? 0,
+    });
     for (const [tag, one] of r.series.entries()) {
       let list = series.get(tag);
       if (!list) series.set(tag, (list = []));

@@ -25,6 +25,8 @@ export const REQUEST_CHANNELS = [
   'export.run',
   'dialog.pickFolder',
   'export.incident',
+  'texts.list',
+  'texts.get',
 ] as const;
 
 export const PUSH_EVENTS = [

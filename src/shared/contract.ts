@@ -27,6 +27,7 @@ import { FIGURE_BOUNDS } from './figure-bounds';
 import type { RunsTable } from './compare/runs-table';
 import type { SystemSnapshot } from './system-types';
 import type { JobInfo } from './job-types';
+import type { TextPage, TextTagInfo } from './text-items';
 
 const runName = z.string().min(1).max(4096);
 const tagName = z.string().min(1).max(4096);
@@ -143,6 +144,15 @@ export const requestSchemas = {
     folder: z.string().min(1).max(4096).optional(),
     step: finite.optional(),
   }),
+  /** A run's text-sample tags (TensorBoard `text` summaries) with their counts and step spans. */
+  'texts.list': z.strictObject({ run: runName }),
+  /** A tag's text items: those of one step, or the newest `limit` (at most 1000). */
+  'texts.get': z.strictObject({
+    run: runName,
+    tag: tagName,
+    step: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+    limit: z.number().int().min(1).max(1000).optional(),
+  }),
 } satisfies Record<RequestChannel, z.ZodType>;
 
 /** Result types per channel (results are produced by our own code, so types suffice). */
@@ -173,6 +183,8 @@ export interface RequestResults {
   /** The folder the user picked (Electron's dialog), null when cancelled. */
   'dialog.pickFolder': { path: string } | null;
   'export.incident': IncidentSnapshot;
+  'texts.list': TextTagInfo[];
+  'texts.get': TextPage;
 }
 
 export type RequestArgs = { [C in RequestChannel]: z.infer<(typeof requestSchemas)[C]> };

@@ -1,9 +1,11 @@
 // The contract's request handlers: thin adapters from validated arguments to the AppCore that owns the state.
 
 import type { Handlers } from '../../shared/contract';
+import type { TextSource } from '../../shared/text-items';
 import { ApiError } from '../../shared/result';
 import type { AppCore } from './app-core';
 import { appTableSource, runsTableOf } from './runs-table-source';
+import { textPage, textTags } from './run-texts';
 
 export function createHandlers(core: AppCore): Handlers {
   const host = core.host;
@@ -67,5 +69,14 @@ export function createHandlers(core: AppCore): Handlers {
       return picked === null ? null : { path: picked };
     },
     'export.incident': ({ id, folder, step }) => core.incident(id, folder, step),
+    'texts.list': ({ run }) => textTags(localTexts(core, run)),
+    'texts.get': ({ run, tag, step, limit }) => textPage(run, tag, localTexts(core, run), step, limit),
   };
+}
+
+/** A local run's text sources; remote runs' texts are not served (yet), unknown runs are not found. */
+function localTexts(core: AppCore, run: string): TextSource[] {
+  if (core.remotes.owns(run)) throw new ApiError('unavailable', 'texts of remote runs are not served');
+  if (!core.workspace.listRuns().some((r) => r.run === run)) throw new ApiError('not-found', `no run ${run}`);
+  return core.workspace.textsOf(run);
 }

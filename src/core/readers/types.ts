@@ -1,6 +1,7 @@
 // What every reader produces: typed errors, the formats of the inspect contract, progress metadata.
 
 import type { ReadErrorKindName, SourceFormatName } from '../../shared/formats';
+import type { TextSource } from '../../shared/text-items';
 import type { SeriesSet } from '../series/series-set';
 
 /** A typed read error at a byte offset of the source (0 when the offset is not meaningful). */
@@ -30,4 +31,6 @@ export interface SourceReadResult {
   config?: Record<string, unknown> | null;
   /** Final values a run reports about itself (W&B summary); absent for formats without one. */
   summary?: Record<string, unknown> | null;
+  /** Text samples the source carries (TensorBoard `text` summaries); absent for formats without them. */
+  texts?: TextSource | null;
 }

@@ -4,6 +4,7 @@ import type { SourceFormatName } from '../../shared/formats';
 import type { ReaderOptions, ReadMoreOptions } from '../readers/reader';
 import type { ProgressInfo, ReadError } from '../readers/types';
 import type { SeriesSet } from '../series/series-set';
+import type { TextSource } from '../../shared/text-items';
 
 export interface LiveSource {
   /** Absolute path of the file (a moved document's new one). */
@@ -19,6 +20,8 @@ export interface LiveSource {
   readonly progress: ProgressInfo | null;
   /** The run configuration the file carries (W&B config records and files/config.yaml); else null. */
   readonly config: Record<string, unknown> | null;
+  /** The text samples the file carries (TensorBoard `text` summaries); absent or null for other formats. */
+  readonly texts?: TextSource | null;
   /** Bytes of the file consumed so far, when the reader knows (load progress); else null. */
   readonly bytesRead: number | null;
   /** Reads whatever was appended since the last call. Never throws: failures become `errors`. */

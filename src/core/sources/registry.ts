@@ -14,6 +14,7 @@ import { readPool } from '../tfevents/read-pool';
 import { TfeventsReader } from '../tfevents/tfevents-reader';
 import { WandbReader } from '../wandb/wandb-reader';
 import type { LiveSource, SourceOptions } from './live-source';
+import type { TextSource } from '../../shared/text-items';
 
 /** Formats read by one reader class; MLflow's sources are two kinds of file (createMlflowReader). */
 const READERS: Record<
@@ -67,6 +68,7 @@ export function createSource(path: string, format: SourceFormatName, opts: Sourc
 function readerSource(reader: IncrementalReader): LiveSource {
   let progress: ProgressInfo | null = null;
   let config: Record<string, unknown> | null = null;
+  let texts: TextSource | null = null;
   let records = 0;
   let errors: ReadError[] = [];
   const moveTo = reader.moveTo?.bind(reader);
@@ -90,6 +92,9 @@ function readerSource(reader: IncrementalReader): LiveSource {
     get config() {
       return config;
     },
+    get texts() {
+      return texts;
+    },
     get bytesRead() {
       return reader.bytesRead;
     },
@@ -100,6 +105,7 @@ function readerSource(reader: IncrementalReader): LiveSource {
       errors = r.errors;
       progress = r.progress ?? null;
       config = r.config ?? null;
+      texts = r.texts ?? null;
     },
     ...(moveTo ? { moveTo } : {}),
     close: () => {},

@@ -4,8 +4,19 @@ import type { ScalarSeries } from '../series/scalar-series';
 import type { SeriesSet } from '../series/series-set';
 import { ProtoCursor } from '../readers/proto-cursor';
 import { decodeTensor, TensorValues } from './tensor-decoder';
-import { PLUGIN_HISTOGRAMS, PLUGIN_OTHER, PLUGIN_SCALARS, PLUGIN_UNSET, TagTable } from './tag-table';
+import {
+  PLUGIN_HISTOGRAMS,
+  PLUGIN_HPARAMS,
+  PLUGIN_OTHER,
+  PLUGIN_SCALARS,
+  PLUGIN_TEXT,
+  PLUGIN_UNSET,
+  TagTable,
+} from './tag-table';
 import type { HistogramColumns, PluginKind, TagEntry } from './tag-table';
+import { decodeTextTensor, type DecodedText } from './text-decoder';
+import { decodeSessionHparams } from './hparams-decoder';
+import type { TextStore } from './text-store';
 
 /** Histogram tags are stored as four series named `TAG/<stat>` in the histogram SeriesSet. */
 export const HISTOGRAM_STATS = ['count', 'min', 'max', 'mean'] as const;
@@ -29,6 +40,7 @@ const VALUE_TENSOR = (8 << 3) | 2;
 const VALUE_METADATA = (9 << 3) | 2;
 const META_PLUGIN_DATA = (1 << 3) | 2;
 const PLUGIN_NAME = (1 << 3) | 2;
+const PLUGIN_CONTENT = (2 << 3) | 2;
 const HISTO_MIN = (1 << 3) | 1;
 const HISTO_MAX = (2 << 3) | 1;
 const HISTO_NUM = (3 << 3) | 1;
@@ -42,6 +54,8 @@ const KIND_HISTOGRAM = 1;
 
 const SCALARS = new TextEncoder().encode('scalars');
 const HISTOGRAMS = new TextEncoder().encode('histograms');
+const TEXT = new TextEncoder().encode('text');
+const HPARAMS = new TextEncoder().encode('hparams');
 
 function bytesEqual(buf: Uint8Array, start: number, end: number, want: Uint8Array): boolean {
   if (end - start !== want.length) return false;
@@ -61,6 +75,8 @@ export class EventDecoder {
   fileVersion: string | null = null;
   /** Values that were well-formed but not storable (string tensors, non-scalar `scalars` tensors…). */
   skippedValues = 0;
+  /** The hyperparameters of the newest `hparams` session_start_info (SB3's HParam), once seen. */
+  hparams: Record<string, unknown> | null = null;
 
   private readonly c = new ProtoCursor();
   private readonly tags = new TagTable();
@@ -84,10 +100,14 @@ export class EventDecoder {
   private stagedValues = new Float64Array(64);
   private staged = 0;
   private stagedSkips = 0;
+  // Text values and hparams of the event being decoded: kept once the event decoded whole.
+  private pendingTexts: { entry: TagEntry; text: DecodedText }[] = [];
+  private pendingHparams: Record<string, unknown> | null = null;
 
   constructor(
     private readonly scalars: SeriesSet,
     private readonly histograms: SeriesSet,
+    private readonly texts: TextStore | null = null,
   ) {}
 
   /** Decodes one Event payload; throws ProtoError (storing nothing) when it is malformed. */
@@ -126,6 +146,8 @@ export class EventDecoder {
     this.staged = 0;
     this.stagedSkips = 0;
     this.direct = false;
+    if (this.pendingTexts.length !== 0) this.pendingTexts.length = 0;
+    this.pendingHparams = null;
     let wallTime = 0;
     let step = 0;
     // Bit 1: wall time seen, bit 2: step seen, bit 4: a summary was stored directly.
@@ -170,6 +192,8 @@ export class EventDecoder {
       this.fileVersion = new TextDecoder().decode(buf.subarray(versionStart, versionEnd));
     this.skippedValues += this.stagedSkips;
     if (this.staged > 0) this.commit(step, wallTime);
+    if (this.pendingTexts.length !== 0) this.commitTexts(step, wallTime);
+    if (this.pendingHparams !== null) this.hparams = this.pendingHparams;
     return true;
   }
 
@@ -302,6 +326,10 @@ export class EventDecoder {
       this.pluginsSet.push(entry);
       c.end = end;
     }
+    if (metaStart >= 0 && entry.plugin === PLUGIN_HPARAMS) {
+      this.hparamsValue(metaStart, metaEnd);
+      c.end = end;
+    }
     if (hasSimple) {
       this.scalar(entry, simple, true);
     } else if (histoStart >= 0) {
@@ -313,12 +341,13 @@ export class EventDecoder {
     }
   }
 
-  /** A value's tensor at [start, end): stored if its tag's plugin is scalars or histograms. Moves c. */
+  /** A value's tensor at [start, end): stored if its tag's plugin is scalars, histograms or text. Moves c. */
   private tensorValue(entry: TagEntry, start: number, end: number): void {
     const plugin = entry.plugin;
     if (plugin === PLUGIN_SCALARS) {
       if (this.scalarTensorFast(entry, this.c.buf, start, end)) return;
     } else if (plugin !== PLUGIN_HISTOGRAMS) {
+      if (plugin === PLUGIN_TEXT && this.texts !== null) this.textValue(entry, start, end);
       return;
     }
     const c = this.c;
@@ -380,11 +409,69 @@ export class EventDecoder {
         c.pos += len;
         if (bytesEqual(c.buf, s, s + len, SCALARS)) kind = PLUGIN_SCALARS;
         else if (bytesEqual(c.buf, s, s + len, HISTOGRAMS)) kind = PLUGIN_HISTOGRAMS;
+        else if (bytesEqual(c.buf, s, s + len, TEXT)) kind = PLUGIN_TEXT;
+        else if (bytesEqual(c.buf, s, s + len, HPARAMS)) kind = PLUGIN_HPARAMS;
         else if (len > 0) kind = PLUGIN_OTHER;
       }
       c.end = end;
     }
     return kind;
+  }
+
+  /** A `text` tensor: decoded (bounded) now, kept when the event turns out whole. */
+  private textValue(entry: TagEntry, start: number, end: number): void {
+    const text = decodeTextTensor(this.c, start, end, this.texts!.limits);
+    if (text === null) this.stagedSkips++;
+    else this.pendingTexts.push({ entry, text });
+  }
+
+  private commitTexts(step: number, wallTime: number): void {
+    const store = this.texts!;
+    for (const { entry, text } of this.pendingTexts) {
+      store.add(
+        {
+          tag: entry.name,
+          step,
+          wallTime,
+          cells: text.cells,
+          shape: text.shape,
+          truncated: text.truncated,
+        },
+        text.bytes,
+      );
+    }
+    this.pendingTexts.length = 0;
+  }
+
+  /** The `hparams` plugin's content in a value's metadata: a session_start_info's hyperparameters. */
+  private hparamsValue(start: number, end: number): void {
+    const c = this.c;
+    c.pos = start;
+    c.end = end;
+    while (c.pos < end) {
+      const key = c.key();
+      if (key !== META_PLUGIN_DATA) {
+        c.skip(key);
+        continue;
+      }
+      const n = c.length();
+      const dataEnd = c.pos + n;
+      c.end = dataEnd;
+      while (c.pos < dataEnd) {
+        const k = c.key();
+        if (k !== PLUGIN_CONTENT) {
+          c.skip(k);
+          continue;
+        }
+        const len = c.length();
+        const contentStart = c.pos;
+        const found = decodeSessionHparams(c, contentStart, contentStart + len);
+        if (found !== null) this.pendingHparams = found;
+        c.pos = contentStart + len;
+        c.end = dataEnd;
+      }
+      c.end = end;
+    }
   }
 
   private scalarTensor(entry: TagEntry, t: TensorValues): void {

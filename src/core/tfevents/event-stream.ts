@@ -7,6 +7,8 @@ import { ProtoError } from '../readers/proto-cursor';
 import { maskedCrc32c } from './crc32c';
 import { RecordReader, STEP_NEED_MORE, STEP_RECORD, STEP_STOPPED, badDataCrc } from './record-reader';
 import type { RecordReaderOptions } from './record-reader';
+import { configFromTexts } from './text-config';
+import { TextStore } from './text-store';
 
 export interface TfEventsReadOptions extends RecordReaderOptions {
   /** The series of this whole read are short-lived (summarised by inspect, handed over by a read worker): a
@@ -25,6 +27,10 @@ export interface TfEventsReadResult extends SourceReadResult {
   bytes: number;
   /** Well-formed values that could not be stored as numbers (string tensors, non-scalar `scalars`). */
   skippedValues: number;
+  /** The `text` plugin's values (bounded). */
+  texts: TextStore;
+  /** What the texts and hparams say of the run's config (HF Trainer's args and model config…); null when nothing. */
+  config: Record<string, unknown> | null;
 }
 
 /** Where the stream stands: at a record boundary, inside a partial record, or stopped by broken framing. */
@@ -39,6 +45,7 @@ const MAX_ERRORS = 1000;
 export class EventStream {
   readonly scalars = new SeriesSet();
   readonly histograms = new SeriesSet();
+  readonly texts = new TextStore();
   /** Events decoded so far (the file_version event included). */
   records = 0;
   /** Bytes pushed so far. */
@@ -58,7 +65,25 @@ export class EventStream {
   constructor(opts: TfEventsReadOptions = {}) {
     this.trimShift = opts.shortLived ? 4 : 7;
     this.reader = new RecordReader(opts);
-    this.decoder = new EventDecoder(this.scalars, this.histograms);
+    this.decoder = new EventDecoder(this.scalars, this.histograms, this.texts);
+  }
+
+  // The config derived from the texts, kept until a text or the hparams change.
+  private configCache: {
+    version: number;
+    hparams: Record<string, unknown> | null;
+    config: Record<string, unknown> | null;
+  } | null = null;
+
+  /** The config the file's text summaries and hparams carry (cached: result() is called after every read). */
+  private config(): Record<string, unknown> | null {
+    const version = this.texts.version;
+    const hparams = this.decoder.hparams;
+    const cached = this.configCache;
+    if (cached && cached.version === version && cached.hparams === hparams) return cached.config;
+    const config = configFromTexts(this.texts, hparams);
+    this.configCache = { version, hparams, config };
+    return config;
   }
 
   get state(): StreamState {
@@ -138,6 +163,8 @@ export class EventStream {
       fileVersion: this.decoder.fileVersion,
       bytes: this.bytes,
       skippedValues: this.decoder.skippedValues,
+      texts: this.texts,
+      config: this.config(),
     };
   }
 

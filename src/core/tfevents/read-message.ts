@@ -4,6 +4,7 @@ import type { ReadError } from '../readers/types';
 import { ScalarSeries, type SeriesColumns } from '../series/scalar-series';
 import { SeriesSet } from '../series/series-set';
 import type { TfEventsReadResult } from './event-stream';
+import { TextStore, type TextStoreSnapshot } from './text-store';
 
 /** What the main thread asks a worker: read this file whole. */
 export interface ReadJob {
@@ -22,6 +23,8 @@ export interface PackedRead {
   skippedValues: number;
   scalars: [string, SeriesColumns][];
   histograms: [string, SeriesColumns][];
+  texts: TextStoreSnapshot;
+  config: Record<string, unknown> | null;
 }
 
 /** A worker's answer: the read, or why the worker could not read (the main thread then reads in-thread). */
@@ -55,6 +58,8 @@ export function packRead(id: number, r: TfEventsReadResult): { read: PackedRead;
     skippedValues: r.skippedValues,
     scalars: packSet(r.series, transfer),
     histograms: packSet(r.histograms, transfer),
+    texts: r.texts.snapshot(),
+    config: r.config,
   };
   return { read, transfer };
 }
@@ -76,5 +81,7 @@ export function unpackRead(p: PackedRead): TfEventsReadResult {
     fileVersion: p.fileVersion,
     bytes: p.bytes,
     skippedValues: p.skippedValues,
+    texts: TextStore.fromSnapshot(p.texts),
+    config: p.config,
   };
 }

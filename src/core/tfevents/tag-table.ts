@@ -7,7 +7,11 @@ export const PLUGIN_UNSET = 0;
 export const PLUGIN_SCALARS = 1;
 export const PLUGIN_HISTOGRAMS = 2;
 export const PLUGIN_OTHER = 3;
-export type PluginKind = 0 | 1 | 2 | 3;
+/** `text`: string tensors, kept in the source's TextStore. */
+export const PLUGIN_TEXT = 4;
+/** `hparams`: the session's hyperparameters in the metadata (Stable-Baselines3's HParam, add_hparams). */
+export const PLUGIN_HPARAMS = 5;
+export type PluginKind = 0 | 1 | 2 | 3 | 4 | 5;
 
 /** The four series a histogram is summarised into. */
 export interface HistogramColumns {

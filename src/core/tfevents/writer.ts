@@ -109,6 +109,43 @@ export function encodeHistogramEvent(
     .finish();
 }
 
+/** A `text` plugin value as tensorboardX, PyTorch and tf.summary.text write it. */
+export interface TextValue {
+  /** The tag as stored (`add_text("x", …)` stores `x/text_summary`). */
+  tag: string;
+  /** The string tensor's cells, raw bytes allowed (to write invalid UTF-8). */
+  cells: readonly (string | Uint8Array)[];
+  /** The tensor's shape: [] a scalar string, [n] a list, [rows, columns] a table; absent: [cells.length]. */
+  shape?: readonly number[];
+  /** Write the SummaryMetadata naming the plugin (TF writes it on a tag's first value only). */
+  withPluginName?: boolean;
+}
+
+/** An Event with one summary value per text: a DT_STRING tensor and (by default) the `text` plugin's metadata. */
+export function encodeTextEvent(wallTime: number, step: number, texts: readonly TextValue[]): Uint8Array {
+  const enc = new TextEncoder();
+  return new ProtoWriter()
+    .double(1, wallTime)
+    .int(2, step)
+    .message(5, (summary) => {
+      for (const t of texts) {
+        summary.message(1, (v) => {
+          v.string(1, t.tag);
+          if (t.withPluginName !== false)
+            v.message(9, (meta) => meta.message(1, (plugin) => plugin.string(1, 'text')));
+          v.message(8, (tensor) => {
+            tensor.int(1, 7);
+            tensor.message(2, (shape) => {
+              for (const d of t.shape ?? [t.cells.length]) shape.message(2, (dim) => dim.int(1, d));
+            });
+            for (const c of t.cells) tensor.bytes(8, typeof c === 'string' ? enc.encode(c) : c);
+          });
+        });
+      }
+    })
+    .finish();
+}
+
 let fileCounter = 0;
 
 /** The file name TensorBoard writers use: events.out.tfevents.<secs>.<host>.<pid>.<n>. */
@@ -154,6 +191,10 @@ export class EventFileWriter {
 
   histogram(step: number, tag: string, h: HistogramData, wallTime = Date.now() / 1000): void {
     this.append(encodeHistogramEvent(wallTime, step, tag, h));
+  }
+
+  texts(step: number, texts: readonly TextValue[], wallTime = Date.now() / 1000): void {
+    this.append(encodeTextEvent(wallTime, step, texts));
   }
 
   flush(sync = false): void {

@@ -8,6 +8,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { PushPayloads } from '../../shared/contract';
 import type { RunInfo, SeriesWindow } from '../../shared/domain';
+import type { TextSource } from '../../shared/text-items';
 import { foldersToWatch } from '../discovery';
 import { effectiveConfig, readRunConfig } from '../readers/run-config';
 import type { ProgressInfo } from '../readers/types';
@@ -223,6 +224,14 @@ export class Workspace {
   configOf(run: string): Record<string, unknown> | null {
     const state = this.runs.get(run);
     return state ? effectiveConfig(state.config, state.entries.map(sourceConfig)) : null;
+  }
+
+  /** The text samples of a run's live sources (TensorBoard `text` summaries), in file order; [] for an unknown run. */
+  textsOf(run: string): TextSource[] {
+    const out: TextSource[] = [];
+    for (const e of this.runs.get(run)?.entries ?? [])
+      if (e.state === 'live' && e.live.texts) out.push(e.live.texts);
+    return out;
   }
 
   /** The newest progress a run's sources report (training_progress.json, trainer_state.json), with raw fields. */

@@ -43,6 +43,7 @@ function klRun(name: string, targetKl: number): string {
   writeFileSync(join(run, 'config.json'), JSON.stringify({ target_kl: targetKl }));
   const w = new EventFileWriter(run, { wallTime: 1000 });
   for (let i = 0; i < 12; i++) w.scalars(i, [{ tag: 'approx_kl', value: 0.03 }], 'simple', 1000 + i);
+  w.texts(3, [{ tag: 'samples/text_summary', cells: ['hello'] }], 1003);
   w.close();
   return root;
 }
@@ -100,6 +101,8 @@ describe('every channel through dispatch', () => {
         'export.run': { runs: ['run1'], folder: join(tmp, 'all-channels-export') },
         'dialog.pickFolder': {},
         'export.incident': { id, folder: mkdtempSync(join(tmp, 'out-')) },
+        'texts.list': { run: 'run1' },
+        'texts.get': { run: 'run1', tag: 'samples/text_summary' },
       };
       const results: Record<string, unknown> = {};
       for (const c of REQUEST_CHANNELS) {
@@ -128,6 +131,32 @@ describe('every channel through dispatch', () => {
       });
       expect(results['dialog.pickFolder']).toBe(null);
       expect(results['export.incident']).toMatchObject({ id, failed: [] });
+      expect(results['texts.list']).toEqual([
+        { tag: 'samples/text_summary', count: 1, firstStep: 3, lastStep: 3 },
+      ]);
+      expect(results['texts.get']).toEqual({
+        run: 'run1',
+        tag: 'samples/text_summary',
+        items: [
+          {
+            tag: 'samples/text_summary',
+            step: 3,
+            wallTime: 1003,
+            cells: ['hello'],
+            shape: [1],
+            truncated: false,
+          },
+        ],
+        dropped: 0,
+      });
+      expect(await dispatch(h, 'texts.get', { run: 'run1', tag: 'nope' })).toMatchObject({
+        ok: false,
+        error: { code: 'not-found' },
+      });
+      expect(await dispatch(h, 'texts.list', { run: 'nope' })).toMatchObject({
+        ok: false,
+        error: { code: 'not-found' },
+      });
       // Typed failures, not crashes.
       expect(await dispatch(h, 'alerts.ack', { id: 'nope' })).toMatchObject({
         ok: false,
