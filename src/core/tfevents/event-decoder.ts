@@ -103,6 +103,8 @@ export class EventDecoder {
   // Text values and hparams of the event being decoded: kept once the event decoded whole.
   private pendingTexts: { entry: TagEntry; text: DecodedText }[] = [];
   private pendingHparams: Record<string, unknown> | null = null;
+  // Either of them is set: one check per event (scalar-only files never set it).
+  private pendingExtras = false;
 
   constructor(
     private readonly scalars: SeriesSet,
@@ -146,8 +148,7 @@ export class EventDecoder {
     this.staged = 0;
     this.stagedSkips = 0;
     this.direct = false;
-    if (this.pendingTexts.length !== 0) this.pendingTexts.length = 0;
-    this.pendingHparams = null;
+    if (this.pendingExtras) this.dropExtras();
     let wallTime = 0;
     let step = 0;
     // Bit 1: wall time seen, bit 2: step seen, bit 4: a summary was stored directly.
@@ -192,8 +193,7 @@ export class EventDecoder {
       this.fileVersion = new TextDecoder().decode(buf.subarray(versionStart, versionEnd));
     this.skippedValues += this.stagedSkips;
     if (this.staged > 0) this.commit(step, wallTime);
-    if (this.pendingTexts.length !== 0) this.commitTexts(step, wallTime);
-    if (this.pendingHparams !== null) this.hparams = this.pendingHparams;
+    if (this.pendingExtras) this.commitExtras(step, wallTime);
     return true;
   }
 
@@ -422,10 +422,22 @@ export class EventDecoder {
   private textValue(entry: TagEntry, start: number, end: number): void {
     const text = decodeTextTensor(this.c, start, end, this.texts!.limits);
     if (text === null) this.stagedSkips++;
-    else this.pendingTexts.push({ entry, text });
+    else {
+      this.pendingTexts.push({ entry, text });
+      this.pendingExtras = true;
+    }
   }
 
-  private commitTexts(step: number, wallTime: number): void {
+  private dropExtras(): void {
+    this.pendingTexts.length = 0;
+    this.pendingHparams = null;
+    this.pendingExtras = false;
+  }
+
+  /** The event decoded whole: its texts go to the store, its hparams become the file's. */
+  private commitExtras(step: number, wallTime: number): void {
+    if (this.pendingHparams !== null) this.hparams = this.pendingHparams;
+    // (Texts are only decoded when there is a store.)
     const store = this.texts!;
     for (const { entry, text } of this.pendingTexts) {
       store.add(
@@ -440,7 +452,7 @@ export class EventDecoder {
         text.bytes,
       );
     }
-    this.pendingTexts.length = 0;
+    this.dropExtras();
   }
 
   /** The `hparams` plugin's content in a value's metadata: a session_start_info's hyperparameters. */
@@ -466,7 +478,10 @@ export class EventDecoder {
         const len = c.length();
         const contentStart = c.pos;
         const found = decodeSessionHparams(c, contentStart, contentStart + len);
-        if (found !== null) this.pendingHparams = found;
+        if (found !== null) {
+          this.pendingHparams = found;
+          this.pendingExtras = true;
+        }
         c.pos = contentStart + len;
         c.end = dataEnd;
       }
