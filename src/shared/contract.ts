@@ -150,7 +150,7 @@ export const requestSchemas = {
   'texts.get': z.strictObject({
     run: runName,
     tag: tagName,
-    step: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+    step: z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER).optional(),
     limit: z.number().int().min(1).max(1000).optional(),
   }),
 } satisfies Record<RequestChannel, z.ZodType>;
