@@ -9,6 +9,8 @@ import { AppCore } from '../../../src/core/app/app-core';
 import { createHandlers } from '../../../src/core/app/handlers';
 import { openStore } from '../../../src/core/store';
 import { EventFileWriter } from '../../../src/core/tfevents/writer';
+import type { RunsTable } from '../../../src/shared/compare/runs-table';
+import type { TextPage } from '../../../src/shared/text-items';
 import { waitFor } from '../../helpers/wait-for';
 
 const HOST = {
@@ -38,14 +40,15 @@ describe('texts through the app', () => {
       );
       const table = await dispatch(h, 'runs.table', {});
       if (!table.ok) throw new Error(JSON.stringify(table));
-      const hf = table.value.rows.find((r) => r.run === HF_RUN)!;
+      const rows = (table.value as RunsTable).rows;
+      const hf = rows.find((r) => r.run === HF_RUN)!;
       expect(hf.cells).toMatchObject({
         'config.learning_rate': 0.001,
         'config.max_steps': 4,
         'config.model_type': 'gpt2',
         'config.n_embd': 8,
       });
-      const cleanrl = table.value.rows.find((r) => r.run === 'torch-cleanrl-sb3')!;
+      const cleanrl = rows.find((r) => r.run === 'torch-cleanrl-sb3')!;
       expect(cleanrl.cells).toMatchObject({
         'config.learning_rate': 0.00025,
         'config.env_id': 'CartPole-v1',
@@ -64,7 +67,7 @@ describe('texts through the app', () => {
       });
       expect(page).toMatchObject({ ok: true, value: { dropped: 0 } });
       if (!page.ok) return;
-      expect(page.value.items.map((i) => i.step)).toEqual([0, 1, 2]);
+      expect((page.value as TextPage).items.map((i) => i.step)).toEqual([0, 1, 2]);
       const one = await dispatch(h, 'texts.get', {
         run: 'tensorboardx-add-text',
         tag: 'samples/completion/text_summary',
