@@ -4,7 +4,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
+import { formatReport } from '../../../src/cli/inspect-command';
 import { inspectPath } from '../../../src/core/inspect';
 import { EventStream, readEventFile } from '../../../src/core/tfevents';
 import { packRead, unpackRead } from '../../../src/core/tfevents/read-message';
@@ -179,6 +181,13 @@ describe('the fixtures from the real writers, against the independent reader', (
     });
     const hf = report.runs.find((run) => run.run.startsWith('hf-trainer'))!;
     expect(hf.config).toMatchObject({ learning_rate: 0.001, model_type: 'gpt2' });
+    const lines = formatReport(report).split('\n');
+    expect(lines.filter((l) => l.startsWith('  texts '))).toEqual([
+      '  texts 2 item(s) (TensorBoard text summaries)',
+      '  texts 4 item(s) (TensorBoard text summaries)',
+      '  texts 4 item(s) (TensorBoard text summaries)',
+      '  texts 1 item(s) (TensorBoard text summaries)',
+    ]);
     for (const f of files) {
       const direct = readEventFile(f);
       const moved = unpackRead(structuredClone(packRead(1, direct).read));
@@ -288,6 +297,38 @@ describe('hostile text: bounded results or typed errors, never a throw', () => {
     expect(Array.from(cols(mixed).values)).toEqual(Array.from(cols(plain).values));
     expect(Array.from(cols(mixed).steps)).toEqual(Array.from(cols(plain).steps));
     expect(mixed.texts.count).toBe(1);
+  });
+});
+
+describe('fuzz: mutated text events', () => {
+  test('5,000 text events with bytes flipped, cut or inserted: typed errors and bounded items, never a throw', () => {
+    const base = text(1, { tag: 'samples', cells: ['héllo', 'wörld', '<b>x</b>'], shape: [3] });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(base.length - 1), fc.integer({ min: 0, max: 255 })), { maxLength: 6 }),
+        fc.nat(base.length),
+        fc.uint8Array({ maxLength: 12 }),
+        (flips, cutAt, inserted) => {
+          const bytes = base.slice();
+          for (const [at, v] of flips) bytes[at] = v;
+          const mutated = new Uint8Array([
+            ...bytes.subarray(0, cutAt),
+            ...inserted,
+            ...bytes.subarray(cutAt),
+          ]);
+          const stream = new EventStream();
+          stream.push(frameRecord(mutated));
+          const r = stream.result();
+          expect(r.errors.every((e) => e.kind === 'decode' || e.kind === 'bad_crc')).toBe(true);
+          for (const t of r.texts.tags())
+            for (const it of r.texts.items(t.tag)) {
+              expect(it.cells.length).toBeLessThanOrEqual(65536);
+              expect(it.cells.every((c) => typeof c === 'string')).toBe(true);
+            }
+        },
+      ),
+      { numRuns: 5000, seed: 2511 },
+    );
   });
 });
 
