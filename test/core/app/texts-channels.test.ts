@@ -35,7 +35,7 @@ describe('texts through the app', () => {
     try {
       expect(await dispatch(h, 'runs.openFolder', { path: root })).toMatchObject({ ok: true });
       await waitFor(
-        () => core.workspace.listRuns().length === 4 && core.workspace.listRuns().every((r) => r.loaded),
+        () => core.workspace.listRuns().length === 6 && core.workspace.listRuns().every((r) => r.loaded),
         'runs',
       );
       const table = await dispatch(h, 'runs.table', {});

@@ -83,6 +83,8 @@ describe('the fixtures from the real writers, against the independent reader', (
   test('there are fixtures, and every one holds text', () => {
     expect(files.map((f) => relative(FIXTURES, f).split('/')[0])).toEqual([
       'hf-trainer',
+      'med-alex__turkic_qa',
+      'med-alex__turkic_qa',
       'tensorboard-shapes',
       'tensorboardx-add-text',
       'torch-cleanrl-sb3',
@@ -94,7 +96,8 @@ describe('the fixtures from the real writers, against the independent reader', (
     '%s: every (tag, step, wall time, shape, text) as the oracle reads it, no error',
     (_, file) => {
       const r = readEventFile(file);
-      expect(r.errors).toEqual([]);
+      // One real run was cut off inside its model_config record: its args are there, the rest is `truncated`.
+      expect(r.errors.map((e) => e.kind)).toEqual(file.includes('small_lr_model') ? ['truncated'] : []);
       expect(r.skippedValues).toBe(0);
       expect(r.texts.dropped).toBe(0);
       expect(itemsOf(r.texts)).toEqual(byTagThenOrder(expected[file]!.texts));
@@ -143,6 +146,21 @@ describe('the fixtures from the real writers, against the independent reader', (
     expect([...r.series.entries()].map(([tag]) => tag)).toContain('train/loss');
   });
 
+  test('a real HF run (med-alex/turkic_qa): its TrainingArguments and XLM-R config; a cut run keeps its args', () => {
+    const [cut, whole] = eventFiles(join(FIXTURES, 'med-alex__turkic_qa')).sort((a, b) =>
+      a.includes('small_lr') ? -1 : b.includes('small_lr') ? 1 : 0,
+    );
+    const w = readEventFile(whole!);
+    const want = expected[whole!]!.texts;
+    const args = JSON.parse(want.find((t) => t.tag === 'args/text_summary')!.cells[0]!) as object;
+    const model = JSON.parse(want.find((t) => t.tag === 'model_config/text_summary')!.cells[0]!) as object;
+    expect(w.config).toEqual({ ...model, ...args });
+    expect(w.config).toMatchObject({ _name_or_path: 'FacebookAI/xlm-roberta-base', do_train: true });
+    const c = readEventFile(cut!);
+    expect(c.texts.tags().map((t) => t.tag)).toEqual(['args/text_summary']);
+    expect(c.config).toMatchObject({ per_device_train_batch_size: 32, do_train: true });
+  });
+
   test("CleanRL's table and SB3's hparams become config values of their types", () => {
     const [file] = eventFiles(join(FIXTURES, 'torch-cleanrl-sb3'));
     const r = readEventFile(file!);
@@ -175,6 +193,8 @@ describe('the fixtures from the real writers, against the independent reader', (
     const counts = Object.fromEntries(report.runs.map((run) => [run.run, run.sources.map((s) => s.texts)]));
     expect(counts).toEqual({
       'hf-trainer/runs/Nov26_17-52-14_vm': [2],
+      'med-alex__turkic_qa/en_kaz_test_base_model/runs/May01_16-30-52_ml-machine': [2],
+      'med-alex__turkic_qa/en_kaz_test_large_batch_with_small_lr_model/runs/Apr29_13-20-36_ml-machine': [1],
       'tensorboard-shapes': [4],
       'tensorboardx-add-text': [4],
       'torch-cleanrl-sb3': [1],
@@ -184,6 +204,8 @@ describe('the fixtures from the real writers, against the independent reader', (
     const lines = formatReport(report).split('\n');
     expect(lines.filter((l) => l.startsWith('  texts '))).toEqual([
       '  texts 2 item(s) (TensorBoard text summaries)',
+      '  texts 2 item(s) (TensorBoard text summaries)',
+      '  texts 1 item(s) (TensorBoard text summaries)',
       '  texts 4 item(s) (TensorBoard text summaries)',
       '  texts 4 item(s) (TensorBoard text summaries)',
       '  texts 1 item(s) (TensorBoard text summaries)',

@@ -46,6 +46,8 @@ def records(path):
     p = 0
     while p + 12 <= len(data):
         (n,) = struct.unpack_from("<Q", data, p)
+        if p + 12 + n + 4 > len(data):
+            return  # a cut last record (an aborted run) holds nothing
         yield data[p + 12 : p + 12 + n]
         p += 12 + n + 4
 
