@@ -1,6 +1,7 @@
-# Independent reader for the text tests: walks event files with the standard library only (no TensorBoard in CI)
-# and prints, as JSON, every `text` plugin value (tag, step, wall time, shape, UTF-8 cells) and the hparams
-# plugin's session_start_info hyperparameters. Usage: python3 text_oracle.py FILE...
+# The text tests' independent reader: event files' text summaries and hparams as JSON, standard library only.
+#
+# No TensorBoard in CI: this walks the protobuf by hand and prints every `text` plugin value (tag, step, wall
+# time, shape, UTF-8 cells) and the hparams plugin's session_start_info. Usage: python3 text_oracle.py FILE...
 import json
 import struct
 import sys
