@@ -49,6 +49,7 @@ const RUNTIMES = {
 const CORE_ORDER = [
   ['series', 'system', 'store', 'api'],
   ['readers'], // the readers' shared base: reader, appended-file loop, cursor, framer, rows, values, proto
+  ['samples'], // sample tables: the bounded store, completions JSONL, W&B table files, the text adapter
   ['text-formats', 'tfevents', 'wandb', 'mlflow'], // the formats
   ['sources', 'demo'], // sources: the one format registry and the sniffer
   ['discovery'],

@@ -16,6 +16,7 @@ import type { BandKind } from '../shared/compare/group-stats';
 import { buildRunsTable, runsTableCsv } from '../shared/compare/runs-table';
 import type { AlertInfo, Settings } from '../shared/domain';
 import { runIncidentExport } from './incident-command';
+import { exportSamples } from './samples-export';
 import { tableInput } from './runs-table-output';
 import { terminalSafe } from './terminal-text';
 import { parseFlags, parseNumber, untilSignal, UsageError } from './usage';
@@ -45,6 +46,7 @@ const INCIDENT_IGNORES = [
   'groups',
   'band',
   'iqm',
+  'samples',
 ] as const;
 
 function regexFlag(name: string, raw: string | boolean | undefined): RegExp | undefined {
@@ -204,6 +206,7 @@ export async function runExport(args: string[]): Promise<number> {
     watch: { type: 'boolean' },
     every: { type: 'string' },
     incident: { type: 'string' },
+    samples: { type: 'boolean' },
   });
   if (positionals.length !== 1)
     throw new UsageError('export needs exactly one path: rlwatch export PATH --out FOLDER');
@@ -227,6 +230,23 @@ export async function runExport(args: string[]): Promise<number> {
   if ((values.band !== undefined || values.iqm !== undefined) && values.groups !== true)
     throw new UsageError('--band and --iqm go with --groups');
   const path = positionals[0]!;
+  if (values.samples === true) {
+    if (values.watch === true) throw new UsageError('--samples does not go with --watch');
+    const report = await exportSamples(path, values.out, regexFlag('runs', values.runs)).catch(
+      (err: unknown) => {
+        throw asUsageError(err, path);
+      },
+    );
+    for (const f of report.written) process.stderr.write(`rlwatch: wrote ${terminalSafe(f)}\n`);
+    for (const f of report.failed)
+      process.stderr.write(`rlwatch: FAILED ${terminalSafe(f.path)}: ${terminalSafe(f.message)}\n`);
+    process.stdout.write(
+      `rlwatch: exported samples to ${terminalSafe(values.out)}: ${report.written.length} file(s) written\n`,
+    );
+    // --samples alone writes the samples only; with formats named, those are exported too.
+    if (!['csv', 'json', 'png', 'svg'].some((f) => values[f] === true))
+      return report.failed.length > 0 ? EXIT_PARTIAL : 0;
+  }
   const tty = process.stderr.isTTY === true;
   // --json writes the JSON data (training_metrics.json); --report json prints the JSON report.
   const json = reportFormat(values.report) === 'json';

@@ -99,6 +99,10 @@ export function formatReport(report: InspectReport): string {
     if (config) out.push(`  config ${terminalSafe(config)}`);
     const texts = run.sources.reduce((n, s) => n + (s.texts ?? 0), 0);
     if (texts > 0) out.push(`  texts ${texts} item(s) (TensorBoard text summaries)`);
+    for (const s of run.sources.flatMap((x) => x.samples ?? [])) {
+      const dropped = s.dropped > 0 ? `, ${s.dropped} dropped` : '';
+      out.push(`  samples ${terminalSafe(s.source)}: ${s.rows} over ${s.steps} step(s)${dropped}`);
+    }
     const tags = Object.entries(run.scalars);
     if (tags.length) {
       const rows = [['tag', 'count', 'steps', 'last', 'min', 'max', 'non-finite']];

@@ -21,6 +21,16 @@ export interface InspectSource {
   errors: ReadError[];
   /** Text items the source carries (TensorBoard `text` summaries: HF args, samples…); 0 for other formats. */
   texts: number;
+  /** Samples the source carries (completions JSONL lines, W&B table rows), per sample source; [] for other formats. */
+  samples: InspectSamples[];
+}
+
+/** One sample source of a file: its name (the file, a W&B table key), samples kept and dropped, steps. */
+export interface InspectSamples {
+  source: string;
+  rows: number;
+  dropped: number;
+  steps: number;
 }
 
 export interface InspectRun {
@@ -107,6 +117,12 @@ export async function readRunWhole<T = ScalarSeries>(
       records: r.records,
       errors: r.errors,
       texts: r.texts?.count ?? 0,
+      samples: (r.samples?.sources() ?? []).map((x) => ({
+        source: x.source,
+        rows: x.rows,
+        dropped: x.dropped,
+        steps: x.steps.length,
+      })),
     });
     for (const [tag, one] of r.series.entries()) {
       let list = series.get(tag);

@@ -28,6 +28,7 @@ import type { RunsTable } from './compare/runs-table';
 import type { SystemSnapshot } from './system-types';
 import type { JobInfo } from './job-types';
 import type { TextPage, TextTagInfo } from './text-items';
+import type { SamplePage, SampleSourceInfo } from './samples';
 
 const runName = z.string().min(1).max(4096);
 const tagName = z.string().min(1).max(4096);
@@ -153,6 +154,24 @@ export const requestSchemas = {
     step: z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER).optional(),
     limit: z.number().int().min(1).max(1000).optional(),
   }),
+  /** A run's sample sources (completions JSONL files, W&B table keys, TensorBoard text tags) with per-step counts. */
+  'samples.list': z.strictObject({ run: runName }),
+  /** One page (≤ 1000 rows) of a source's samples at a step, after an optional text search and sort. */
+  'samples.get': z.strictObject({
+    run: runName,
+    source: tagName,
+    step: z.number().min(-Number.MAX_VALUE).max(Number.MAX_VALUE),
+    offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+    limit: z.number().int().min(1).max(1000).optional(),
+    sort: z
+      .strictObject({
+        column: tagName,
+        by: z.enum(['value', 'length']).optional(),
+        desc: z.boolean().optional(),
+      })
+      .optional(),
+    search: z.string().max(4096).optional(),
+  }),
 } satisfies Record<RequestChannel, z.ZodType>;
 
 /** Result types per channel (results are produced by our own code, so types suffice). */
@@ -185,6 +204,8 @@ export interface RequestResults {
   'export.incident': IncidentSnapshot;
   'texts.list': TextTagInfo[];
   'texts.get': TextPage;
+  'samples.list': SampleSourceInfo[];
+  'samples.get': SamplePage;
 }
 
 export type RequestArgs = { [C in RequestChannel]: z.infer<(typeof requestSchemas)[C]> };

@@ -1,10 +1,15 @@
-// Long-format CSV text (run, tag, step, wall_time, value, session), shared by `rlwatch export` and a chart's "Download data".
+// CSV text: field quoting, spreadsheet-safe cells, and the long format (run, tag, step, wall_time, value, session) of `rlwatch export` and "Download data".
 
 import { exactNumberText } from './number-text';
 
 /** RFC 4180 quoting where a field needs it; a tag is text from a file and may hold anything. */
 export function csvField(text: string): string {
   return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** A text cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first) is written with a leading `'`. */
+export function spreadsheetSafe(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) && !Number.isFinite(Number(text)) ? `'${text}` : text;
 }
 
 /** `session`: which session wrote the point (1-based; each restart starts one), empty where unknown. */

@@ -8,7 +8,8 @@ export type SourceFormatName =
   | 'trainer_state'
   | 'training_progress'
   | 'wandb'
-  | 'mlflow';
+  | 'mlflow'
+  | 'completions';
 
 export type ReadErrorKindName =
   | 'truncated'
@@ -31,6 +32,7 @@ const FORMAT_PRIORITY: readonly SourceFormatName[] = [
   'csv',
   'json',
   'training_progress',
+  'completions',
 ];
 
 const rankOf = (f: SourceFormatName): number => {

@@ -6,6 +6,8 @@ import { ApiError } from '../../shared/result';
 import type { AppCore } from './app-core';
 import { appTableSource, runsTableOf } from './runs-table-source';
 import { textPage, textTags } from './run-texts';
+import { samplePage, sampleSources } from './run-samples';
+import type { SampleSource } from '../../shared/samples';
 
 export function createHandlers(core: AppCore): Handlers {
   const host = core.host;
@@ -71,7 +73,17 @@ export function createHandlers(core: AppCore): Handlers {
     'export.incident': ({ id, folder, step }) => core.incident(id, folder, step),
     'texts.list': ({ run }) => textTags(localTexts(core, run)),
     'texts.get': ({ run, tag, step, limit }) => textPage(run, tag, localTexts(core, run), step, limit),
+    'samples.list': ({ run }) => sampleSources(localSamples(core, run)),
+    'samples.get': ({ run, source, step, ...page }) =>
+      samplePage(run, source, step, localSamples(core, run), page),
   };
+}
+
+/** A local run's sample sources; remote runs' samples are not served (yet), unknown runs are not found. */
+function localSamples(core: AppCore, run: string): SampleSource[] {
+  if (core.remotes.owns(run)) throw new ApiError('unavailable', 'samples of remote runs are not served');
+  if (!core.workspace.listRuns().some((r) => r.run === run)) throw new ApiError('not-found', `no run ${run}`);
+  return core.workspace.samplesOf(run);
 }
 
 /** A local run's text sources; remote runs' texts are not served (yet), unknown runs are not found. */

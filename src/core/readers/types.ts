@@ -1,6 +1,7 @@
 // What every reader produces: typed errors, the formats of the inspect contract, progress metadata.
 
 import type { ReadErrorKindName, SourceFormatName } from '../../shared/formats';
+import type { SampleSource } from '../../shared/samples';
 import type { TextSource } from '../../shared/text-items';
 import type { SeriesSet } from '../series/series-set';
 
@@ -33,4 +34,6 @@ export interface SourceReadResult {
   summary?: Record<string, unknown> | null;
   /** Text samples the source carries (TensorBoard `text` summaries); absent for formats without them. */
   texts?: TextSource | null;
+  /** Sample tables the source carries (completions JSONL, W&B tables); absent for formats without them. */
+  samples?: SampleSource | null;
 }

@@ -4,6 +4,7 @@ import type { SourceFormatName } from '../../shared/formats';
 import type { ReaderOptions, ReadMoreOptions } from '../readers/reader';
 import type { ProgressInfo, ReadError } from '../readers/types';
 import type { SeriesSet } from '../series/series-set';
+import type { SampleSource } from '../../shared/samples';
 import type { TextSource } from '../../shared/text-items';
 
 export interface LiveSource {
@@ -22,6 +23,8 @@ export interface LiveSource {
   readonly config: Record<string, unknown> | null;
   /** The text samples the file carries (TensorBoard `text` summaries); absent or null for other formats. */
   readonly texts?: TextSource | null;
+  /** The sample tables the file carries (completions JSONL, W&B tables); absent or null for other formats. */
+  readonly samples?: SampleSource | null;
   /** Bytes of the file consumed so far, when the reader knows (load progress); else null. */
   readonly bytesRead: number | null;
   /** Reads whatever was appended since the last call. Never throws: failures become `errors`. */

@@ -13,6 +13,8 @@ import { TrainingProgressReader } from '../text-formats/training-progress-reader
 import { readPool } from '../tfevents/read-pool';
 import { TfeventsReader } from '../tfevents/tfevents-reader';
 import { WandbReader } from '../wandb/wandb-reader';
+import { CompletionsReader } from '../samples/completions';
+import type { SampleSource } from '../../shared/samples';
 import type { LiveSource, SourceOptions } from './live-source';
 import type { TextSource } from '../../shared/text-items';
 
@@ -28,6 +30,7 @@ const READERS: Record<
   trainer_state: TrainerStateReader,
   training_progress: TrainingProgressReader,
   wandb: WandbReader,
+  completions: CompletionsReader,
 };
 
 /** A fresh incremental reader of `path`; call `readMore()` whenever the file may have changed. */
@@ -69,6 +72,7 @@ function readerSource(reader: IncrementalReader): LiveSource {
   let progress: ProgressInfo | null = null;
   let config: Record<string, unknown> | null = null;
   let texts: TextSource | null = null;
+  let samples: SampleSource | null = null;
   let records = 0;
   let errors: ReadError[] = [];
   const moveTo = reader.moveTo?.bind(reader);
@@ -95,6 +99,9 @@ function readerSource(reader: IncrementalReader): LiveSource {
     get texts() {
       return texts;
     },
+    get samples() {
+      return samples;
+    },
     get bytesRead() {
       return reader.bytesRead;
     },
@@ -106,6 +113,7 @@ function readerSource(reader: IncrementalReader): LiveSource {
       progress = r.progress ?? null;
       config = r.config ?? null;
       texts = r.texts ?? null;
+      samples = r.samples ?? null;
     },
     ...(moveTo ? { moveTo } : {}),
     close: () => {},

@@ -3,6 +3,7 @@
 import { open } from 'node:fs/promises';
 import type { SourceFormatName } from '../../shared/formats';
 import { isMlflowRunMeta } from '../mlflow/run-meta';
+import { jsonlKind } from '../samples/completions';
 import { LineFramer, lines } from '../readers/line-framer';
 import { pickAxes, isPlainObject, numericLeaves } from '../readers/rows';
 import { decodeUtf8, parseJsonLenient, parseNumberCell } from '../readers/values';
@@ -59,7 +60,7 @@ export async function classifyFile(
   const head = await readHead(path);
   if (head === null) return null;
   if (lower.endsWith('.csv')) return sniffCsv(head, METRICS_NAME.test(lower)) ? 'csv' : null;
-  if (lower.endsWith('.jsonl')) return sniffJsonl(head) ? 'jsonl' : null;
+  if (lower.endsWith('.jsonl')) return sniffJsonlKind(head, lower);
   if (lower === 'meta.yaml') return isMlflowRunMeta(head) ? 'mlflow' : null;
   return sniffJson(head);
 }
@@ -95,20 +96,52 @@ export function sniffCsv(head: string, metricsName: boolean): boolean {
   return metricsName || pickAxes(header.split(',').map((c) => c.trim().replace(/"/g, ''))).step !== null;
 }
 
-/** The first line is a JSON object with a step-like key and a numeric value besides it. */
+/** Metrics JSONL: the first line is a JSON object with a step-like key and a numeric value besides it. */
 export function sniffJsonl(head: string): boolean {
+  const first = headObjects(head, 1)[0];
+  return first !== undefined && isMetricsObject(first);
+}
+
+function isMetricsObject(obj: Record<string, unknown>): boolean {
+  const axes = pickAxes(Object.keys(obj));
+  return axes.step !== null && numericLeaves(obj, new Set([axes.step])).length > 0;
+}
+
+/** A JSONL file's kind from its first objects: completions (prompt/completion text), metrics, or neither. */
+export function sniffJsonlKind(head: string, name: string): 'jsonl' | 'completions' | null {
+  const objects = headObjects(head, 5);
+  // A first sample longer than the head (a 1 MB completion) parses as nothing: its keys still show.
+  if (
+    objects.length === 0 &&
+    head.trimStart().startsWith('{') &&
+    CUT_SAMPLE.test(head) &&
+    CUT_STEP.test(head)
+  )
+    return 'completions';
+  return jsonlKind(objects, name, isMetricsObject);
+}
+
+/** A step key with a number, in a first line the head cut. */
+const CUT_STEP = /"(step|global_step|_step|iteration|epoch)"\s*:\s*-?\d/;
+/** A text key of a sample followed by a string, in a first line the head cut. */
+const CUT_SAMPLE =
+  /"(prompt|completion|response|generation|output|answer|query|question|text|chosen|rejected)s?"\s*:\s*"/i;
+
+/** The first `n` lines of `head` that are JSON objects, stopping at the first that is not (or is cut). */
+function headObjects(head: string, n: number): Record<string, unknown>[] {
   const framer = new LineFramer(false);
   const framed = framer.push(new TextEncoder().encode(head), 0, () => undefined);
-  if (!framed) return false;
+  const out: Record<string, unknown>[] = [];
+  if (!framed) return out;
   for (const line of lines(framed)) {
     const text = decodeUtf8(line.bytes).trim();
     if (text === '') continue;
     const parsed = parseJsonLenient(text);
-    if (!parsed.ok || !isPlainObject(parsed.value)) return false;
-    const axes = pickAxes(Object.keys(parsed.value));
-    return axes.step !== null && numericLeaves(parsed.value, new Set([axes.step])).length > 0;
+    if (!parsed.ok || !isPlainObject(parsed.value)) break;
+    out.push(parsed.value);
+    if (out.length >= n) break;
   }
-  return false;
+  return out;
 }
 
 /** JSON documents: an array of objects (history), trainer state, or progress metadata. */

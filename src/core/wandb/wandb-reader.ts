@@ -1,7 +1,10 @@
-// Incremental reader of a W&B run: the .wandb log plus files/config.yaml and files/wandb-summary.json.
+// Incremental reader of a W&B run: the .wandb log plus files/config.yaml, files/wandb-summary.json and the table files history refers to.
 
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import type { SourceFormatName } from '../../shared/formats';
+import { SampleStore } from '../samples/sample-store';
+import { addTableJson, TABLE_FILE_BYTES } from '../samples/table-json';
+import type { SourceReadResult } from '../readers/types';
 import { AppendedBytesReader } from '../readers/appended-reader';
 import { fileKey, isReadError, readWholeFile } from '../readers/file-cursor';
 import { isPlainObject, numericLeaves, wallSeconds } from '../readers/rows';
@@ -33,6 +36,10 @@ export class WandbReader extends AppendedBytesReader {
   private fileConfig: Record<string, unknown> = {};
   private fileSummary: Record<string, unknown> = {};
   private sideKeys = new Map<string, string | null>();
+  /** Tables logged to history (`{"_type": "table-file", "path": …}`), read into `samples` once their file is whole. */
+  private samples = new SampleStore();
+  private pendingTables: PendingTable[] = [];
+  private writerDone = false;
   /** Bytes of complete records: short of the file size while its tail is cut mid-record. */
   override bytesRead: number | null = 0;
 
@@ -44,6 +51,7 @@ export class WandbReader extends AppendedBytesReader {
   }
 
   protected finish(): void {
+    this.writerDone = true;
     const cut = this.log.finish();
     if (cut) this.pushError(cut);
   }
@@ -51,7 +59,12 @@ export class WandbReader extends AppendedBytesReader {
   protected override async afterRead(): Promise<void> {
     this.bytesRead = this.log.consumedBytes();
     await this.readSideFiles();
+    await this.readTables();
     this.publish();
+  }
+
+  override result(): SourceReadResult {
+    return { ...super.result(), samples: this.samples };
   }
 
   protected override restart(): void {
@@ -63,6 +76,8 @@ export class WandbReader extends AppendedBytesReader {
     this.runFields = null;
     this.recordConfig = {};
     this.recordSummary = {};
+    this.samples = new SampleStore();
+    this.pendingTables = [];
   }
 
   private record(data: Uint8Array, offset: number): void {
@@ -134,9 +149,48 @@ export class WandbReader extends AppendedBytesReader {
       if (HISTORY_SKIP.has(key)) continue;
       const n = jsonNumber(v);
       if (n !== undefined) this.series.add(key, step, wall, n);
+      else if (isPlainObject(v) && v._type === 'table-file') this.tableRef(key, step, v);
       else if (isPlainObject(v) && !('_type' in v))
         for (const [tag, x] of numericLeaves(v, NO_SKIP, `${key}/`)) this.series.add(tag, step, wall, x);
     }
+  }
+
+  private tableRef(key: string, step: number, ref: Record<string, unknown>): void {
+    const path = ref.path;
+    const rows = jsonNumber(ref.nrows) ?? 0;
+    // The SDK writes `media/table/<key>_<step>_<hash>.table.json` under files/; nothing else is read.
+    if (typeof path !== 'string' || isAbsolute(path) || path.split(/[\\/]/).includes('..')) {
+      this.samples.drop(key, 'wandb', rows);
+      return;
+    }
+    this.pendingTables.push({ key, step, path: join(dirname(this.path), 'files', path), rows });
+  }
+
+  /** Reads the table files history referred to; one not there yet waits for the next read (the writer's last: dropped). */
+  private async readTables(): Promise<void> {
+    const waiting: PendingTable[] = [];
+    for (const t of this.pendingTables) {
+      if (!this.writerDone && t.failedKey !== undefined && (await fileKey(t.path, this.io)) === t.failedKey) {
+        waiting.push(t); // unchanged since it failed to parse
+        continue;
+      }
+      const got = await readWholeFile(t.path, TABLE_FILE_BYTES, this.io);
+      if (isReadError(got)) {
+        if (got.kind === 'too-large' || this.writerDone) {
+          this.samples.drop(t.key, 'wandb', t.rows);
+          this.error(got.kind, 0, `W&B table ${t.key} at step ${t.step}: ${got.message}`);
+        } else waiting.push(t);
+        continue;
+      }
+      const added = addTableJson(this.samples, t.key, t.step, decodeUtf8(got.bytes));
+      if (!added.ok) {
+        if (this.writerDone) {
+          this.samples.drop(t.key, 'wandb', t.rows);
+          this.error('decode', 0, `W&B table ${t.key} at step ${t.step}: ${added.message}`);
+        } else waiting.push({ ...t, failedKey: got.key }); // still being written
+      }
+    }
+    this.pendingTables = waiting;
   }
 
   /** The SDK's side files, re-read only when they change; a half-written one keeps the last good parse. */
@@ -180,6 +234,16 @@ export class WandbReader extends AppendedBytesReader {
       ? { fraction: null, etaSeconds: null, fields: { finished: false, ...this.runFields } }
       : null;
   }
+}
+
+interface PendingTable {
+  key: string;
+  step: number;
+  path: string;
+  /** Rows the reference announces (`nrows`), counted as dropped if the file cannot be read. */
+  rows: number;
+  /** The file's identity when it last failed to parse (re-read only once it changes). */
+  failedKey?: string;
 }
 
 function value(it: Item): unknown {

@@ -19,7 +19,7 @@ import { CUT_TAIL_REPORT_MS, wandbRunEnd } from './run-end';
 import { deadEntry, sortEntries, type LiveEntry, type RunState, type SourceEntry } from './run-state';
 
 /** Formats appended to in place: a file replaced at their path is a rotation (old data stays, dead). */
-const APPEND_FORMATS = new Set<SourceFormatName>(['tfevents', 'csv', 'jsonl', 'wandb']);
+const APPEND_FORMATS = new Set<SourceFormatName>(['tfevents', 'csv', 'jsonl', 'wandb', 'completions']);
 
 /** View points fed per slice, and the largest delta pushed at once (~6 MB of arrays). */
 const FEED_SLICE = 1 << 18;

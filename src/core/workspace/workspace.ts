@@ -9,6 +9,8 @@ import { resolve } from 'node:path';
 import type { PushPayloads } from '../../shared/contract';
 import type { RunInfo, SeriesWindow } from '../../shared/domain';
 import type { TextSource } from '../../shared/text-items';
+import type { SampleSource } from '../../shared/samples';
+import { textSamples } from '../samples/text-samples';
 import { foldersToWatch } from '../discovery';
 import { effectiveConfig, readRunConfig } from '../readers/run-config';
 import type { ProgressInfo } from '../readers/types';
@@ -231,6 +233,17 @@ export class Workspace {
     const out: TextSource[] = [];
     for (const e of this.runs.get(run)?.entries ?? [])
       if (e.state === 'live' && e.live.texts) out.push(e.live.texts);
+    return out;
+  }
+
+  /** The sample tables of a run's live sources (completions JSONL, W&B tables, TensorBoard text as samples); [] for an unknown run. */
+  samplesOf(run: string): SampleSource[] {
+    const out: SampleSource[] = [];
+    for (const e of this.runs.get(run)?.entries ?? []) {
+      if (e.state !== 'live') continue;
+      if (e.live.samples) out.push(e.live.samples);
+      if (e.live.texts && e.live.texts.count > 0) out.push(textSamples(e.live.texts));
+    }
     return out;
   }
 

@@ -2,7 +2,7 @@
 
 import { classifyTag } from '../catalog';
 import type { Role } from '../catalog';
-import { csvField } from '../csv-text';
+import { csvField, spreadsheetSafe } from '../csv-text';
 import type { SessionInfo } from '../domain';
 import { flatRows, groupRows, type GroupRow } from './group-rows';
 import { flattenConfig, groupBySeed } from './seed-groups';
@@ -129,11 +129,6 @@ export function buildRunsTable(runs: readonly TableRunInput[]): RunsTable {
     return { run: r.run, cells };
   });
   return { columns, rows, equal, groups: groupRows(columns, rows, groupBySeed(runs)) };
-}
-
-/** A text cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first) is written with a leading `'`. */
-function spreadsheetSafe(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) && !Number.isFinite(Number(text)) ? `'${text}` : text;
 }
 
 /** The table as CSV: a header of column labels, one line per run; empty cells for null. With `groups` (and seed groups

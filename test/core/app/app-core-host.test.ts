@@ -103,6 +103,8 @@ describe('every channel through dispatch', () => {
         'export.incident': { id, folder: mkdtempSync(join(tmp, 'out-')) },
         'texts.list': { run: 'run1' },
         'texts.get': { run: 'run1', tag: 'samples/text_summary' },
+        'samples.list': { run: 'run1' },
+        'samples.get': { run: 'run1', source: 'samples/text_summary', step: 3 },
       };
       const results: Record<string, unknown> = {};
       for (const c of REQUEST_CHANNELS) {
@@ -148,6 +150,26 @@ describe('every channel through dispatch', () => {
           },
         ],
         dropped: 0,
+      });
+      // The text summary is also a sample source (one `text` column), through the one samples shape.
+      expect(results['samples.list']).toEqual([
+        {
+          source: 'samples/text_summary',
+          origin: 'text',
+          rows: 1,
+          dropped: 0,
+          steps: [{ step: 3, rows: 1 }],
+        },
+      ]);
+      expect(results['samples.get']).toMatchObject({
+        columns: [{ name: 'text', kind: 'text' }],
+        rows: [['hello']],
+        total: 1,
+        matched: 1,
+      });
+      expect(await dispatch(h, 'samples.get', { run: 'run1', source: 'nope', step: 3 })).toMatchObject({
+        ok: false,
+        error: { code: 'not-found' },
       });
       expect(await dispatch(h, 'texts.get', { run: 'run1', tag: 'nope' })).toMatchObject({
         ok: false,

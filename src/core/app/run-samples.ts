@@ -1,0 +1,169 @@
+// samples.list / samples.get: a run's sample tables across its sources (completions JSONL, W&B tables, TensorBoard text), paged server-side.
+
+import { ApiError } from '../../shared/result';
+import {
+  SAMPLE_HISTOGRAM_BINS,
+  SAMPLE_PAGE_MAX,
+  type SampleCell,
+  type SampleColumn,
+  type SampleHistogram,
+  type SamplePage,
+  type SampleRow,
+  type SampleSort,
+  type SampleSource,
+  type SampleSourceInfo,
+} from '../../shared/samples';
+
+/** Every source of the run's sample sources, with per-step counts (a name met twice: its steps summed). */
+export function sampleSources(sources: readonly SampleSource[]): SampleSourceInfo[] {
+  const byName = new Map<string, SampleSourceInfo>();
+  for (const src of sources) {
+    for (const s of src.sources()) {
+      const seen = byName.get(s.source);
+      if (!seen) {
+        byName.set(s.source, { ...s, steps: s.steps.map((x) => ({ ...x })) });
+        continue;
+      }
+      seen.rows += s.rows;
+      seen.dropped += s.dropped;
+      const steps = new Map(seen.steps.map((x) => [x.step, x.rows]));
+      for (const x of s.steps) steps.set(x.step, (steps.get(x.step) ?? 0) + x.rows);
+      seen.steps = [...steps].map(([step, rows]) => ({ step, rows })).sort((a, b) => a.step - b.step);
+    }
+  }
+  return [...byName.values()].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+}
+
+export interface SamplePageArgs {
+  offset?: number;
+  limit?: number;
+  sort?: SampleSort;
+  /** Case-insensitive text every matching sample holds in one of its text cells. */
+  search?: string;
+}
+
+/** One page of a step's samples across the sources, after search and sort, with the step's histograms. */
+export function samplePage(
+  run: string,
+  source: string,
+  step: number,
+  sources: readonly SampleSource[],
+  args: SamplePageArgs = {},
+): SamplePage {
+  const columns: SampleColumn[] = [];
+  const colIndex = new Map<string, number>();
+  const rows: SampleRow[] = [];
+  const remaps: number[][] = [];
+  for (const src of sources) {
+    const t = src.table(source, step);
+    if (!t) continue;
+    const map = t.columns.map((c) => {
+      let i = colIndex.get(c.name);
+      if (i === undefined) {
+        i = columns.length;
+        colIndex.set(c.name, i);
+        columns.push({ ...c });
+      } else if (c.kind === 'text') columns[i]!.kind = 'text';
+      return i;
+    });
+    for (const r of t.rows) {
+      rows.push(r);
+      remaps.push(map);
+    }
+  }
+  if (rows.length === 0 && !sources.some((s) => s.sources().some((x) => x.source === source)))
+    throw new ApiError('not-found', `run ${run} has no samples from ${source}`);
+  const cellOf = (i: number, col: number): SampleCell => {
+    const map = remaps[i]!;
+    const local = map.indexOf(col);
+    return local < 0 ? null : (rows[i]!.cells[local] ?? null);
+  };
+
+  let order = rows.map((_, i) => i);
+  const search = args.search?.trim().toLowerCase() ?? '';
+  if (search !== '')
+    order = order.filter((i) =>
+      rows[i]!.cells.some((c) => typeof c === 'string' && c.toLowerCase().includes(search)),
+    );
+
+  const sortCol = args.sort ? colIndex.get(args.sort.column) : undefined;
+  if (args.sort && sortCol === undefined)
+    throw new ApiError('bad-request', `no column ${args.sort.column} in ${source} at step ${step}`);
+  if (args.sort && sortCol !== undefined) {
+    const byLength = args.sort.by === 'length';
+    const sign = args.sort.desc ? -1 : 1;
+    const key = (i: number): number | string | null => {
+      const c = cellOf(i, sortCol);
+      if (c === null) return null;
+      if (byLength) return typeof c === 'string' ? c.length : String(c).length;
+      return c;
+    };
+    const keys = new Map(order.map((i) => [i, key(i)]));
+    order.sort((a, b) => {
+      const ka = keys.get(a)!;
+      const kb = keys.get(b)!;
+      if (ka === null || kb === null) return ka === kb ? a - b : ka === null ? 1 : -1; // nulls last
+      const c = compareKeys(ka, kb);
+      return c !== 0 ? sign * c : a - b;
+    });
+  }
+
+  const offset = Math.max(0, args.offset ?? 0);
+  const limit = Math.min(args.limit ?? SAMPLE_PAGE_MAX, SAMPLE_PAGE_MAX);
+  const pageIdx = order.slice(offset, offset + limit);
+  return {
+    run,
+    source,
+    step,
+    columns,
+    total: rows.length,
+    matched: order.length,
+    offset,
+    rows: pageIdx.map((i) => columns.map((_, c) => cellOf(i, c))),
+    truncated: pageIdx.map((i) => rows[i]!.truncated),
+    index: pageIdx,
+    histograms: columns.map((col, c) =>
+      histogram(
+        col.name,
+        col.kind === 'number' ? 'value' : 'length',
+        order.map((i) => {
+          const v = cellOf(i, c);
+          if (v === null) return null;
+          return col.kind === 'number' ? (v as number) : String(v).length;
+        }),
+      ),
+    ),
+  };
+}
+
+function compareKeys(a: number | string, b: number | string): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'number') return -1; // numbers before text in a mixed column
+  if (typeof b === 'number') return 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Equal-width bins over the finite values (one bin when they are all equal). */
+export function histogram(
+  column: string,
+  measure: 'value' | 'length',
+  values: readonly (number | null)[],
+): SampleHistogram {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of values) {
+    if (v === null || !Number.isFinite(v)) continue;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (min > max) return { column, measure, min: 0, max: 0, counts: [] };
+  const bins = min === max ? 1 : SAMPLE_HISTOGRAM_BINS;
+  const counts = new Array<number>(bins).fill(0);
+  const width = (max - min) / bins;
+  for (const v of values) {
+    if (v === null || !Number.isFinite(v)) continue;
+    const b = width === 0 ? 0 : Math.min(bins - 1, Math.floor((v - min) / width));
+    counts[b]!++;
+  }
+  return { column, measure, min, max, counts };
+}

@@ -1,0 +1,112 @@
+// JSONL completion logs: telling them from metric JSONL by their first objects, and reading them live into a SampleStore.
+
+import { basename } from 'node:path';
+import type { SourceFormatName } from '../../shared/formats';
+import type { SampleSource } from '../../shared/samples';
+import { LineRecordReader } from '../readers/appended-reader';
+import { lines, type Framed } from '../readers/line-framer';
+import type { ReaderOptions } from '../readers/reader';
+import { isPlainObject, pickAxes } from '../readers/rows';
+import type { SourceReadResult } from '../readers/types';
+import { decodeUtf8, jsonNumber, parseJsonLenient } from '../readers/values';
+import { SampleStore } from './sample-store';
+
+/** Keys whose text values make an object a sample (prompt, completion and their kin), matched lower-case. */
+const TEXT_KEYS =
+  /^(prompts?|completions?|responses?|generations?|generated(_text)?|outputs?|output_text|answers?|query|queries|questions?|texts?|chosen|rejected|messages|conversations?|inputs?|instructions?|targets?|references?|solutions?|samples?|rollouts?|trajector(y|ies)|reasoning|thoughts?)$/;
+/** A string this long under any key is sample text, not a metric label. */
+const LONG_TEXT = 200;
+/** File names that say "samples" (a hint: content still decides). */
+const SAMPLE_NAME = /complet|sample|rollout|generation|response|trajector/;
+
+/** Whether one parsed object is a sample: text under a prompt/completion-like key, or any long string. */
+export function isSampleObject(obj: Record<string, unknown>): boolean {
+  for (const [k, v] of Object.entries(obj)) {
+    const key = k.toLowerCase().split(/[/.]/).pop() ?? '';
+    if (typeof v === 'string') {
+      if (v.length >= LONG_TEXT) return true;
+      if (TEXT_KEYS.test(key) && v.trim() !== '') return true;
+    } else if (
+      Array.isArray(v) &&
+      TEXT_KEYS.test(key) &&
+      v.some((x) => typeof x === 'string' || isPlainObject(x))
+    )
+      return true; // chat messages [{role, content}] or a list of strings
+  }
+  return false;
+}
+
+/**
+ * The kind of a JSONL file from its first objects (up to 5): 'completions' when one is a sample with a step,
+ * 'jsonl' when the first has a step-like key and a number besides (metrics), else null. A file
+ * named like samples (completions.jsonl, rollouts-3.jsonl) is completions once its first line is an object.
+ */
+export function jsonlKind(
+  objects: readonly Record<string, unknown>[],
+  name: string,
+  isMetrics: (first: Record<string, unknown>) => boolean,
+): 'jsonl' | 'completions' | null {
+  const first = objects[0];
+  if (first === undefined) return null;
+  // A step-like key tells training samples from datasets ({"text": …} lines without one).
+  const sample = objects.slice(0, 5).some((o) => pickAxes(Object.keys(o)).step !== null && isSampleObject(o));
+  if (sample) return 'completions';
+  if (isMetrics(first)) return 'jsonl';
+  return SAMPLE_NAME.test(name.toLowerCase()) ? 'completions' : null;
+}
+
+/** The step of a sample: its step-like key's number, else the step before it (0 at first). */
+function stepOf(obj: Record<string, unknown>, last: number): number {
+  const key = pickAxes(Object.keys(obj)).step;
+  const n = key === null ? undefined : jsonNumber(obj[key]);
+  return n !== undefined && Number.isFinite(n) ? n : last;
+}
+
+/** A completions file read as it grows: every object a sample of the source named by the file, at its step. */
+export class CompletionsReader extends LineRecordReader {
+  readonly format: SourceFormatName = 'completions';
+  private store = new SampleStore();
+  private lastStep = 0;
+  private readonly source: string;
+
+  constructor(path: string, options: ReaderOptions = {}) {
+    super(path, options, false);
+    this.source = basename(path);
+  }
+
+  get samples(): SampleSource {
+    return this.store;
+  }
+
+  override result(): SourceReadResult {
+    return { ...super.result(), samples: this.store };
+  }
+
+  protected override restart(): void {
+    super.restart();
+    this.store = new SampleStore();
+    this.lastStep = 0;
+  }
+
+  protected consume(framed: Framed, _mtime: number, isTail: boolean): void {
+    for (const line of lines(framed)) {
+      const text = decodeUtf8(line.bytes).trim();
+      if (text === '') continue;
+      const parsed = parseJsonLenient(text);
+      if (!parsed.ok) {
+        // An unterminated last line of a finished file is a cut-off write, not garbage.
+        const kind = isTail && parsed.atEnd ? 'truncated' : 'decode';
+        this.error(kind, line.offset, `completions JSONL: ${parsed.message} of the line`);
+        continue;
+      }
+      const value = parsed.value;
+      if (!isPlainObject(value)) {
+        this.error('decode', line.offset, 'completions JSONL: line is not a JSON object');
+        continue;
+      }
+      this.lastStep = stepOf(value, this.lastStep);
+      this.store.add(this.source, 'jsonl', this.lastStep, Object.entries(value));
+      this.countRecords(1);
+    }
+  }
+}

@@ -1,0 +1,160 @@
+// One reader's sample tables, bounded: rows per (source, step) in logged order, a character budget past which rows are counted, not kept.
+
+import {
+  SAMPLE_CELL_CHARS,
+  type SampleCell,
+  type SampleColumn,
+  type SampleOrigin,
+  type SampleRow,
+  type SampleSource,
+  type SampleSourceInfo,
+  type SampleTable,
+} from '../../shared/samples';
+
+/** Characters (and 8 per number) one reader keeps at most; rows past it are dropped and counted. */
+export const SAMPLE_SOURCE_CHARS = 64 * 1024 * 1024;
+
+export interface SampleLimits {
+  sourceChars: number;
+  cellChars: number;
+}
+
+export const DEFAULT_SAMPLE_LIMITS: SampleLimits = {
+  sourceChars: SAMPLE_SOURCE_CHARS,
+  cellChars: SAMPLE_CELL_CHARS,
+};
+
+/** A step's growing table: columns by name, kinds widened to text by the first non-number. */
+class StepTable implements SampleTable {
+  readonly columns: SampleColumn[] = [];
+  readonly rows: SampleRow[] = [];
+  private readonly index = new Map<string, number>();
+
+  columnOf(name: string): number {
+    let i = this.index.get(name);
+    if (i === undefined) {
+      i = this.columns.length;
+      this.index.set(name, i);
+      this.columns.push({ name, kind: 'number' });
+    }
+    return i;
+  }
+}
+
+interface SourceState {
+  origin: SampleOrigin;
+  steps: Map<number, StepTable>;
+  rows: number;
+  dropped: number;
+}
+
+/** A value as a cell: numbers and strings as they are, booleans and structures as JSON text, nothing as null. */
+export function toCell(v: unknown): SampleCell {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
+  if (typeof v === 'string') return v;
+  if (typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  try {
+    return JSON.stringify(v) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** `s` cut to `max` UTF-16 units without splitting a surrogate pair. */
+function cut(s: string, max: number): string {
+  let end = max;
+  const c = s.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end--;
+  return s.slice(0, end);
+}
+
+export class SampleStore implements SampleSource {
+  chars = 0;
+  /** Bumped by every change: a cache of something derived compares it. */
+  version = 0;
+  private readonly bySource = new Map<string, SourceState>();
+  private kept = 0;
+  private lost = 0;
+
+  constructor(readonly limits: SampleLimits = DEFAULT_SAMPLE_LIMITS) {}
+
+  get count(): number {
+    return this.kept;
+  }
+
+  get dropped(): number {
+    return this.lost;
+  }
+
+  /** Keeps one sample (named values) of `source` at `step` if the budget allows; false (counted) when not. */
+  add(
+    source: string,
+    origin: SampleOrigin,
+    step: number,
+    values: Iterable<readonly [string, unknown]>,
+  ): boolean {
+    const state = this.state(source, origin);
+    const cells: [string, SampleCell][] = [];
+    let size = 0;
+    let truncated = false;
+    for (const [name, v] of values) {
+      let cell = toCell(v);
+      if (typeof cell === 'string' && cell.length > this.limits.cellChars) {
+        cell = cut(cell, this.limits.cellChars);
+        truncated = true;
+      }
+      size += typeof cell === 'string' ? cell.length : 8;
+      cells.push([name, cell]);
+    }
+    if (this.chars + size > this.limits.sourceChars) {
+      state.dropped++;
+      this.lost++;
+      this.version++;
+      return false;
+    }
+    this.chars += size;
+    let table = state.steps.get(step);
+    if (!table) state.steps.set(step, (table = new StepTable()));
+    const row: SampleCell[] = [];
+    for (const [name, cell] of cells) {
+      const i = table.columnOf(name);
+      while (row.length < i) row.push(null);
+      row[i] = cell;
+      if (cell !== null && typeof cell !== 'number') table.columns[i]!.kind = 'text';
+    }
+    table.rows.push({ cells: row, truncated });
+    state.rows++;
+    this.kept++;
+    this.version++;
+    return true;
+  }
+
+  /** Counts `n` samples of `source` that could not be kept (a table file too large or unreadable). */
+  drop(source: string, origin: SampleOrigin, n: number): void {
+    this.state(source, origin).dropped += n;
+    this.lost += n;
+    this.version++;
+  }
+
+  sources(): SampleSourceInfo[] {
+    const out: SampleSourceInfo[] = [];
+    for (const [source, s] of this.bySource) {
+      const steps = [...s.steps]
+        .map(([step, t]) => ({ step, rows: t.rows.length }))
+        .sort((a, b) => a.step - b.step);
+      out.push({ source, origin: s.origin, rows: s.rows, dropped: s.dropped, steps });
+    }
+    return out.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+  }
+
+  table(source: string, step: number): SampleTable | null {
+    return this.bySource.get(source)?.steps.get(step) ?? null;
+  }
+
+  private state(source: string, origin: SampleOrigin): SourceState {
+    let s = this.bySource.get(source);
+    if (!s) this.bySource.set(source, (s = { origin, steps: new Map(), rows: 0, dropped: 0 }));
+    return s;
+  }
+}

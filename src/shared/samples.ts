@@ -1,0 +1,98 @@
+// Sample tables (completions, W&B tables, TensorBoard text): one shape per (run, source, step), pages and histograms of it.
+
+/** A cell as its writer logged it: text, a number, or nothing. */
+export type SampleCell = string | number | null;
+
+/** A named column: `number` when every value it holds is a number, else `text`. */
+export interface SampleColumn {
+  name: string;
+  kind: 'text' | 'number';
+}
+
+/** One sample: its cells in column order (a row logged before a column appeared is shorter: null past its end). */
+export interface SampleRow {
+  cells: SampleCell[];
+  /** A text cell of this row was cut at the per-cell cap. */
+  truncated: boolean;
+}
+
+/** The samples one source logged at one step. */
+export interface SampleTable {
+  columns: readonly SampleColumn[];
+  rows: readonly SampleRow[];
+}
+
+/** Where a source's samples come from. */
+export type SampleOrigin = 'jsonl' | 'wandb' | 'text';
+
+/** A step of a source and how many samples it holds. */
+export interface SampleStepInfo {
+  step: number;
+  rows: number;
+}
+
+/** A source of a run's samples (a completions file, a W&B table key, a TensorBoard text tag). */
+export interface SampleSourceInfo {
+  source: string;
+  origin: SampleOrigin;
+  /** Samples kept, over all steps. */
+  rows: number;
+  /** Samples left out because the source's byte budget was spent. */
+  dropped: number;
+  /** Steps in ascending order. */
+  steps: SampleStepInfo[];
+}
+
+/** What a reader's samples offer (the workspace, inspect, export). */
+export interface SampleSource {
+  /** Samples kept. */
+  readonly count: number;
+  /** Samples left out (a byte budget was spent, or a table file could not be read whole). */
+  readonly dropped: number;
+  sources(): SampleSourceInfo[];
+  /** The samples `source` logged at `step`, or null. */
+  table(source: string, step: number): SampleTable | null;
+}
+
+/** How a page orders its rows: by a column's value, or by a text column's length in characters. */
+export interface SampleSort {
+  column: string;
+  by?: 'value' | 'length';
+  desc?: boolean;
+}
+
+/** A histogram of one measure over a step's (matching) samples: equal bins from min to max. */
+export interface SampleHistogram {
+  column: string;
+  measure: 'value' | 'length';
+  min: number;
+  max: number;
+  counts: number[];
+}
+
+/** samples.get's answer: one page of a step's samples, after search and sort. */
+export interface SamplePage {
+  run: string;
+  source: string;
+  step: number;
+  columns: SampleColumn[];
+  /** Samples of the step. */
+  total: number;
+  /** Samples matching the search (all when there is none). */
+  matched: number;
+  offset: number;
+  rows: SampleCell[][];
+  /** Per page row: a cell was cut at the per-cell cap. */
+  truncated: boolean[];
+  /** Per page row: its position in the step as logged (0-based). */
+  index: number[];
+  /** Per number column its values, per text column its lengths, over the matching samples. */
+  histograms: SampleHistogram[];
+}
+
+/** Characters of a text cell kept at most (UTF-16 code units: about 1 MB of text); the rest is cut. */
+export const SAMPLE_CELL_CHARS = 1024 * 1024;
+/** Rows one samples.get answers at most. */
+export const SAMPLE_PAGE_MAX = 1000;
+/** Bins of a page's histograms. */
+export const SAMPLE_HISTOGRAM_BINS = 20;
