@@ -1,0 +1,43 @@
+// The samples view's text rules: cells shown as inert text (controls escaped, new lines kept), long text folded, numbers formatted.
+
+import { escapeControls } from '../../../shared/control-chars';
+import type { SampleCell, SampleSourceInfo } from '../../../shared/samples';
+
+/** Characters of a text cell shown before "show all". */
+export const FOLD_CHARS = 400;
+
+/** A text cell as shown: every control and bidi override written visibly (`\e`, `\u202e`), new lines and tabs kept. */
+export function shownText(text: string): string {
+  return text.replace(/[^\n\t]+/g, escapeControls);
+}
+
+/** The first `FOLD_CHARS` characters of a long text (whole, not cut mid surrogate pair), or the text itself. */
+export function foldText(text: string, open: boolean): { text: string; folded: boolean } {
+  if (open || text.length <= FOLD_CHARS) return { text, folded: false };
+  let end = FOLD_CHARS;
+  const c = text.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end--;
+  return { text: text.slice(0, end), folded: true };
+}
+
+/** A number cell: integers as they are, others to 4 significant digits; null as empty. */
+export function numberText(cell: SampleCell): string {
+  if (cell === null) return '';
+  if (typeof cell === 'string') return cell;
+  if (Number.isInteger(cell)) return String(cell);
+  const a = Math.abs(cell);
+  return a !== 0 && (a < 1e-3 || a >= 1e6) ? cell.toExponential(3) : String(Number(cell.toPrecision(4)));
+}
+
+/** The source shown first: a completions file or W&B table before TensorBoard text (HF args are text too). */
+export function defaultSource(sources: readonly SampleSourceInfo[]): string | null {
+  const best = sources.find((s) => s.origin !== 'text') ?? sources[0];
+  return best?.source ?? null;
+}
+
+/** The step to show: the chosen one while it exists, else (or when following) the newest. */
+export function pickStep(steps: readonly number[], chosen: number | null, follow: boolean): number | null {
+  if (steps.length === 0) return null;
+  if (!follow && chosen !== null && steps.includes(chosen)) return chosen;
+  return steps[steps.length - 1]!;
+}

@@ -1,0 +1,199 @@
+// End to end: the samples view in Chromium on a TRL-like completions JSONL (a 10,000-sample step, hostile text) and a W&B run with tables.
+
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { HOSTILE, writeCompletionsJsonl, writeWandbTables } from '../helpers/samples-fixtures';
+import { launchChromium } from './browser';
+import type { CliProcess } from './cli-process';
+import { openPage, servedUrl, serveIsolated } from './demo-server';
+
+const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
+const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
+const WANDB_RUN = 'wandb/run-20260101_000000-smp00001';
+
+describe('the samples view', () => {
+  let dir: string;
+  let serve: CliProcess;
+  let storeDir: string;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+  /** The 10,000 samples of step 30 as written (the independent truth for sorting). */
+  let big: Record<string, unknown>[];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rlwatch-e2e-samples-'));
+    const fx = writeCompletionsJsonl(join(dir, 'grpo'));
+    big = readFileSync(fx.file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((o) => o.step === 30);
+    writeWandbTables(join(dir, 'wandb'));
+    ({ serve, storeDir } = serveIsolated(dir));
+    const url = await servedUrl(serve);
+    browser = await launchChromium();
+    ({ page, errors } = await openPage(browser, url, { width: 1440, height: 900 }));
+    await page.locator('.run-list button[data-run="grpo"]').first().click();
+    await page.locator('.toolbar label', { hasText: 'Samples' }).click();
+    await page.locator('.samples-table tbody tr').first().waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await serve?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (storeDir) rmSync(storeDir, { recursive: true, force: true });
+  });
+
+  const pane = (i = 0) => page.locator('.samples-pane').nth(i);
+  const count = (i = 0) => pane(i).locator('.count').innerText();
+  const column = (name: string, i = 0): Promise<string[]> =>
+    pane(i)
+      .locator('.samples-table')
+      .evaluate((t, col) => {
+        const table = t as HTMLTableElement;
+        const at = Array.from(table.tHead!.rows[0]!.cells).findIndex(
+          (c) => c.textContent!.trim().replace(/[▲▼]/, '') === col,
+        );
+        return Array.from(table.tBodies[0]!.rows).map((r) => r.cells[at]!.textContent!.trim());
+      }, name);
+  const waitText = async (fn: () => Promise<string>, want: string | RegExp): Promise<void> => {
+    if (typeof want === 'string') await expect.poll(fn, { timeout: 15_000 }).toBe(want);
+    else await expect.poll(fn, { timeout: 15_000 }).toMatch(want);
+  };
+  const arrowOf = (name: string, nth = 0) =>
+    pane().locator('th button', { hasText: name }).nth(nth).locator('.arrow').innerText();
+
+  test('follows the newest step: 10,000 samples paged 100 at a time, every reward column, advantage, length', async () => {
+    await waitText(() => count(), /^10000 samples$/);
+    expect(await page.locator('select[aria-label="step"]').inputValue()).toBe('30');
+    expect(await pane().locator('.samples-table tbody tr').count()).toBe(100);
+    expect(await pane().locator('.pager').innerText()).toContain('1–100 of 10000');
+    const heads = await pane().locator('.samples-table thead th').allInnerTexts();
+    expect(heads.map((h) => h.trim())).toEqual([
+      '#',
+      'step',
+      'prompt',
+      'len',
+      'completion',
+      'len',
+      'rewards/correctness_reward',
+      'rewards/format_reward',
+      'reward',
+      'advantage',
+    ]);
+    // Samples per step: a bar per step.
+    expect(await page.locator('.per-step rect').count()).toBe(3);
+    // Histograms of the step: each number column's values and each text column's lengths.
+    // (the step column holds one value: no histogram of it).
+    expect(await pane().locator('.sample-hist figcaption .name').allInnerTexts()).toEqual([
+      'length of prompt',
+      'length of completion',
+      'rewards/correctness_reward',
+      'rewards/format_reward',
+      'reward',
+      'advantage',
+    ]);
+  });
+
+  test('sorts all 10,000 on the server, by value and by length, across pages', async () => {
+    await pane().locator('th button', { hasText: 'advantage' }).click();
+    await waitText(() => arrowOf('advantage'), '▲');
+    await pane().locator('th button', { hasText: 'advantage' }).click(); // descending
+    await waitText(() => arrowOf('advantage'), '▼');
+    const byAdv = [...big].sort((a, b) => (b.advantage as number) - (a.advantage as number));
+    await waitText(async () => (await column('advantage'))[0] ?? '', String(byAdv[0]!.advantage));
+    await pane().locator('.pager button', { hasText: 'next' }).click();
+    await waitText(() => pane().locator('.pager').innerText(), /101–200 of 10000/);
+    const second = (await column('advantage')).map(Number);
+    expect(second).toEqual(byAdv.slice(100, 200).map((o) => o.advantage));
+    // By the completion's length, longest first (the len column right of it).
+    const lenButtons = pane().locator('th button', { hasText: 'len' });
+    await lenButtons.nth(1).click();
+    await waitText(() => arrowOf('len', 1), '▲');
+    await lenButtons.nth(1).click();
+    await waitText(() => arrowOf('len', 1), '▼');
+    const longest = Math.max(...big.map((o) => (o.completion as string).length));
+    await waitText(() => pane().locator('.pager').innerText(), /1–100 of 10000/);
+    await waitText(
+      async () => (await pane().locator('tbody tr').first().locator('td').nth(5).innerText()).trim(),
+      String(longest),
+    );
+  });
+
+  test('search filters the text server-side', async () => {
+    await page.locator('input[aria-label="search samples"]').fill('answer 9999');
+    await waitText(() => count(), /^1 of 10000 samples match$/);
+    expect(await column('completion')).toEqual([expect.stringContaining('answer 9999')]);
+    await page.locator('input[aria-label="search samples"]').fill('');
+    await waitText(() => count(), /^10000 samples$/);
+  });
+
+  test('hostile text is shown as inert text; the 1 MB item is folded; the page stays usable', async () => {
+    await page.locator('select[aria-label="step"]').selectOption('20');
+    await waitText(() => count(), /^8 samples$/);
+    expect(await page.locator('input[type=checkbox]').first().isChecked()).toBe(false); // follow stopped
+    const cellOf = (prompt: string) =>
+      pane()
+        .locator('tbody tr', { has: page.locator('td', { hasText: prompt }) })
+        .locator('td.text .cell-text')
+        .nth(1);
+    expect(await cellOf('hostile html').innerText()).toBe(HOSTILE.html);
+    expect(await pane().locator('.samples-table script, .samples-table img, .samples-table b').count()).toBe(
+      0,
+    );
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await cellOf('hostile ansi').innerText()).toBe(
+      '\\e[31mRED\\e[0m \\e]0;title\\x07 \\e[2J cleared?',
+    );
+    expect(await cellOf('hostile bidi').innerText()).toBe(
+      'abc \\u202eevil.exe\\u202c \\u2066isolated\\u2069 \u200F rtl',
+    );
+    const huge = cellOf('hostile huge');
+    expect((await huge.innerText()).length).toBe(401); // 400 characters and "…"
+    const row = pane().locator('tbody tr', { has: page.locator('td', { hasText: 'hostile huge' }) });
+    expect(await row.locator('.note').innerText()).toBe('cut at 1 MB when read');
+    await row.locator('button.fold').click();
+    const whole = row.locator('textarea.cell-big');
+    await expect.poll(async () => (await whole.inputValue()).length, { timeout: 15_000 }).toBe(1024 * 1024);
+    await row.locator('button.fold').click();
+    expect((await huge.innerText()).length).toBe(401);
+    // Still usable: sorting answers.
+    await pane().locator('th button', { hasText: 'reward' }).first().click();
+    await waitText(() => count(), /^8 samples$/);
+  });
+
+  test('two steps side by side', async () => {
+    await page.locator('label.check', { hasText: 'compare with' }).locator('input').check();
+    await page.locator('select[aria-label="compare step"]').selectOption('10');
+    await waitText(() => count(1), /^8 samples$/);
+    expect(await pane(0).locator('h3').innerText()).toBe('step 20');
+    expect(await pane(1).locator('h3').innerText()).toBe('step 10');
+    // The README's picture: the big step beside the first one.
+    await page.locator('select[aria-label="step"]').selectOption('30');
+    await waitText(() => count(0), /^10000 samples$/);
+    for (const wrap of await page.locator('.samples-wrap').all())
+      await wrap.evaluate((el) => (el.scrollLeft = 0));
+    mkdirSync(RESULTS, { recursive: true });
+    await page.screenshot({ path: join(RESULTS, 'samples.png') });
+    if (process.env.UPDATE_SCREENSHOTS)
+      copyFileSync(join(RESULTS, 'samples.png'), join(SCREENSHOTS, 'samples.png'));
+    await page.locator('label.check', { hasText: 'compare with' }).locator('input').uncheck();
+  });
+
+  test('a W&B run’s completions tables', async () => {
+    await page.locator(`.run-list button[data-run="${WANDB_RUN}"]`).first().click();
+    await waitText(() => page.locator('select[aria-label="sample source"]').inputValue(), 'completions');
+    await waitText(() => count(), /^7 samples$/);
+    expect(await page.locator('select[aria-label="step"] option').allInnerTexts()).toEqual([
+      '5 (7)',
+      '10 (7)',
+    ]);
+    expect(await column('completion')).toContain('naïve café — 日本語 🚀 \\u202eright-to-left');
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,46 @@
+// The samples view's text rules: controls and bidi overrides shown escaped (new lines kept), folding, step choice.
+
+import { describe, expect, test } from 'vitest';
+import {
+  defaultSource,
+  FOLD_CHARS,
+  foldText,
+  numberText,
+  pickStep,
+  shownText,
+} from '../../../src/renderer/src/lib/samples-view';
+
+describe('samples view text', () => {
+  test('escape sequences and bidi controls are shown visibly; new lines and tabs stay', () => {
+    expect(shownText('\u001b[31mred\u001b[0m\nnext\tcol \u202Eevil')).toBe(
+      '\\e[31mred\\e[0m\nnext\tcol \\u202eevil',
+    );
+    expect(shownText('<script>x</script> 日本語 🚀')).toBe('<script>x</script> 日本語 🚀');
+  });
+
+  test('long text folds to its first 400 characters, never halving a surrogate pair', () => {
+    const long = 'a'.repeat(FOLD_CHARS - 1) + '🚀' + 'b'.repeat(10);
+    expect(foldText(long, false)).toEqual({ text: 'a'.repeat(FOLD_CHARS - 1), folded: true });
+    expect(foldText(long, true)).toEqual({ text: long, folded: false });
+    expect(foldText('short', false)).toEqual({ text: 'short', folded: false });
+  });
+
+  test('numbers, the default source and the step shown', () => {
+    expect([numberText(3), numberText(0.123456), numberText(1e-7), numberText(null)]).toEqual([
+      '3',
+      '0.1235',
+      '1.000e-7',
+      '',
+    ]);
+    expect(
+      defaultSource([
+        { source: 'args/text_summary', origin: 'text', rows: 1, dropped: 0, steps: [] },
+        { source: 'completions', origin: 'wandb', rows: 1, dropped: 0, steps: [] },
+      ]),
+    ).toBe('completions');
+    expect(pickStep([1, 5, 9], 5, false)).toBe(5);
+    expect(pickStep([1, 5, 9], 5, true)).toBe(9);
+    expect(pickStep([1, 9], 5, false)).toBe(9);
+    expect(pickStep([], null, true)).toBe(null);
+  });
+});
