@@ -54,6 +54,10 @@ Usage:
                                    --report json prints what was written as JSON (per round with
                                    --watch); --watch exports again when the run changes, at most
                                    every N s (30) until Ctrl-C; never into PATH
+  rlwatch export PATH --out FOLDER --samples [--runs REGEX]
+                                   each run's samples (completions JSONL, W&B tables, TensorBoard
+                                   text) as FOLDER/RUN/samples/SOURCE.jsonl and SOURCE.csv
+                                   (spreadsheet-safe); with --csv/--json/--png/--svg those too
   rlwatch export PATH --incident ID --out FOLDER [--svg] [--json]
                                    an alert's snapshot in FOLDER/incident-RULE-RUN-stepN/:
                                    report.md, window.csv (every tag around the step) and
