@@ -4,7 +4,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { runExport } from '../../src/cli/export-command';
 import { formatReport } from '../../src/cli/inspect-command';
+import { UsageError } from '../../src/cli/usage';
 import { exportSamples } from '../../src/cli/samples-export';
 import { inspectPath } from '../../src/core/inspect';
 import { samplesCsvHeader, samplesCsvLines } from '../../src/shared/samples-text';
@@ -62,6 +64,23 @@ describe('samples on the command line', () => {
     );
     expect(wandbCsv.split('\n').length).toBe(1 + 14 + 1);
     await expect(exportSamples(root, join(root, 'inside'))).rejects.toThrow(/must not be inside/);
+  });
+
+  test('the export command: --samples alone writes only samples; --samples with --watch is a usage error', async () => {
+    const out = join(tmp, 'out-cmd');
+    const write = process.stdout.write.bind(process.stdout);
+    const errWrite = process.stderr.write.bind(process.stderr);
+    process.stdout.write = () => true;
+    process.stderr.write = () => true;
+    try {
+      expect(await runExport([root, '--out', out, '--samples', '--runs', '^grpo$'])).toBe(0);
+    } finally {
+      process.stdout.write = write;
+      process.stderr.write = errWrite;
+    }
+    expect(readdirSync(out)).toEqual(['grpo']);
+    expect(readdirSync(join(out, 'grpo'))).toEqual(['samples']);
+    await expect(runExport([root, '--out', out, '--samples', '--watch'])).rejects.toThrow(UsageError);
   });
 
   test('CSV cells a spreadsheet would run are quoted text; numbers and commas stay exact', () => {
