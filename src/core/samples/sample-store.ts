@@ -1,4 +1,4 @@
-// One reader's sample tables, bounded: rows per (source, step) in logged order, a character budget past which rows are counted, not kept.
+// One reader's sample tables, bounded: rows per (source, step) in logged order; past a character budget the oldest steps make room (counted as dropped).
 
 import {
   SAMPLE_CELL_CHARS,
@@ -11,7 +11,7 @@ import {
   type SampleTable,
 } from '../../shared/samples';
 
-/** Characters (and 8 per number) one reader keeps at most; rows past it are dropped and counted. */
+/** Characters (and 8 per number) one reader keeps at most; past it the source's oldest steps are let go (counted as dropped). */
 export const SAMPLE_SOURCE_CHARS = 64 * 1024 * 1024;
 
 export interface SampleLimits {
@@ -28,6 +28,8 @@ export const DEFAULT_SAMPLE_LIMITS: SampleLimits = {
 class StepTable implements SampleTable {
   readonly columns: SampleColumn[] = [];
   readonly rows: SampleRow[] = [];
+  /** Characters of the rows kept (as the budget counts them). */
+  chars = 0;
   private readonly index = new Map<string, number>();
 
   columnOf(name: string): number {
@@ -87,7 +89,11 @@ export class SampleStore implements SampleSource {
     return this.lost;
   }
 
-  /** Keeps one sample (named values) of `source` at `step` if the budget allows; false (counted) when not. */
+  /**
+   * Keeps one sample (named values) of `source` at `step`. Past the budget the source's oldest other steps are let go
+   * (a live run's newest samples are the ones looked at), their rows counted as dropped; a sample that still does not
+   * fit is dropped and counted (false).
+   */
   add(
     source: string,
     origin: SampleOrigin,
@@ -107,6 +113,16 @@ export class SampleStore implements SampleSource {
       size += typeof cell === 'string' ? cell.length : 8;
       cells.push([name, cell]);
     }
+    for (const [old, t] of state.steps) {
+      if (this.chars + size <= this.limits.sourceChars) break;
+      if (old === step) continue;
+      state.steps.delete(old);
+      this.chars -= t.chars;
+      state.rows -= t.rows.length;
+      state.dropped += t.rows.length;
+      this.kept -= t.rows.length;
+      this.lost += t.rows.length;
+    }
     if (this.chars + size > this.limits.sourceChars) {
       state.dropped++;
       this.lost++;
@@ -124,6 +140,7 @@ export class SampleStore implements SampleSource {
       if (cell !== null && typeof cell !== 'number') table.columns[i]!.kind = 'text';
     }
     table.rows.push({ cells: row, truncated });
+    table.chars += size;
     state.rows++;
     this.kept++;
     this.version++;

@@ -141,15 +141,22 @@ describe('completions JSONL reader', () => {
     expect(reader.result().errors).toMatchObject([{ kind: 'decode' }]);
   });
 
-  test('past the source budget, samples are counted as dropped, not kept', () => {
+  test('past the source budget, the oldest steps make room for the newest (counted as dropped)', () => {
     const store = new SampleStore({ sourceChars: 100, cellChars: 50 });
     expect(store.add('s', 'jsonl', 1, [['t', 'x'.repeat(40)]])).toBe(true);
     expect(store.add('s', 'jsonl', 1, [['t', 'y'.repeat(80)]])).toBe(true); // cut to 50 characters
     expect(store.table('s', 1)!.rows[1]).toEqual({ cells: ['y'.repeat(50)], truncated: true });
-    expect(store.add('s', 'jsonl', 2, [['t', 'z'.repeat(20)]])).toBe(false);
-    expect(store.count).toBe(2);
-    expect(store.dropped).toBe(1);
-    expect(store.sources()[0]).toMatchObject({ rows: 2, dropped: 1 });
+    // Step 2 does not fit beside step 1's 90 characters: step 1 goes.
+    expect(store.add('s', 'jsonl', 2, [['t', 'z'.repeat(20)]])).toBe(true);
+    expect(store.table('s', 1)).toBe(null);
+    expect(store.count).toBe(1);
+    expect(store.dropped).toBe(2);
+    expect(store.sources()[0]).toMatchObject({ rows: 1, dropped: 2, steps: [{ step: 2, rows: 1 }] });
+    // Within one step nothing older can go: past the budget its samples are dropped.
+    for (let i = 0; i < 4; i++) store.add('s', 'jsonl', 2, [['t', 'w'.repeat(20)]]);
+    expect(store.add('s', 'jsonl', 2, [['t', 'v'.repeat(20)]])).toBe(false);
+    expect(store.count).toBe(5);
+    expect(store.dropped).toBe(3);
   });
 });
 
