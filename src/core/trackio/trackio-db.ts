@@ -1,0 +1,98 @@
+// A trackio project database ({project}.db): recognising it, its runs, and its values as trackio stores them.
+
+import type Database from 'better-sqlite3';
+import { tableColumns, type DbRun } from '../sqlite-db/open-db';
+
+/**
+ * The tables rlwatch reads, as trackio 0.36.0 (`trackio/sqlite_storage.py`, `SQLiteStorage.init_db`) creates them:
+ * `metrics (id, run_id, timestamp, run_name, step, metrics)`, `configs (id, run_id, run_name, config, created_at)`,
+ * `system_metrics (id, run_id, timestamp, run_name, metrics)`. Databases of trackio before run ids have no `run_id`
+ * column: a run is then its `run_name`.
+ */
+export interface TrackioSchema {
+  /** The column naming a run: `run_id` where the tables have it, else `run_name`. */
+  runKey: 'run_id' | 'run_name';
+  configs: boolean;
+  systemMetrics: boolean;
+}
+
+/** The schema of a trackio database, or null when it is not one (no `metrics` table of trackio's columns). */
+export function trackioSchema(db: Database.Database): TrackioSchema | null {
+  const tables = tableColumns(db);
+  const metrics = tables.get('metrics');
+  if (!metrics || !['id', 'timestamp', 'run_name', 'step', 'metrics'].every((c) => metrics.has(c)))
+    return null;
+  const runKey = metrics.has('run_id') ? 'run_id' : 'run_name';
+  const has = (t: string, cols: string[]): boolean => {
+    const c = tables.get(t);
+    return c !== undefined && [runKey, ...cols].every((x) => c.has(x));
+  };
+  return {
+    runKey,
+    configs: has('configs', ['id', 'config']),
+    systemMetrics: has('system_metrics', ['id', 'timestamp', 'metrics']),
+  };
+}
+
+/**
+ * The runs of a trackio database, first logged first: every run with metrics, a config or system metrics. Where
+ * run ids exist, a run is its id and its name its `run_name` (the latest row's).
+ */
+export function trackioRuns(db: Database.Database, s: TrackioSchema): DbRun[] {
+  const parts = [
+    `SELECT ${s.runKey} AS member, run_name AS name, MIN(id) AS first, 0 AS t FROM metrics GROUP BY 1`,
+  ];
+  if (s.configs) parts.push(`SELECT ${s.runKey}, run_name, MIN(id), 1 FROM configs GROUP BY 1`);
+  if (s.systemMetrics) parts.push(`SELECT ${s.runKey}, run_name, MIN(id), 2 FROM system_metrics GROUP BY 1`);
+  const rows = db
+    .prepare<[], { member: unknown; name: unknown; first: number; t: number }>(parts.join(' UNION ALL '))
+    .all();
+  rows.sort((a, b) => a.t - b.t || a.first - b.first);
+  const seen = new Map<string, DbRun>();
+  for (const r of rows) {
+    if (r.member === null || r.member === undefined) continue;
+    const member = String(r.member);
+    if (!seen.has(member)) seen.set(member, { member, name: r.name == null ? member : String(r.name) });
+  }
+  return [...seen.values()];
+}
+
+/**
+ * A stored metrics or config value as trackio reads it back (`deserialize_values`: top-level "Infinity",
+ * "-Infinity" and "NaN" strings are the non-finite floats); a metric is a number (a bool, text or media is not).
+ */
+export function trackioNumber(v: unknown): number | undefined {
+  if (typeof v === 'number') return v;
+  if (v === 'Infinity') return Number.POSITIVE_INFINITY;
+  if (v === '-Infinity') return Number.NEGATIVE_INFINITY;
+  if (v === 'NaN') return Number.NaN;
+  return undefined;
+}
+
+/** `deserialize_values` of a config object (top-level values only, as trackio does). */
+export function trackioConfig(v: unknown): Record<string, unknown> | null {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    if (k === '__proto__') continue;
+    out[k] = typeof x === 'string' && trackioNumber(x) !== undefined ? trackioNumber(x) : x;
+  }
+  return out;
+}
+
+const ISO = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?(Z|[+-]\d\d:\d\d)?$/;
+
+/**
+ * Seconds since the epoch of trackio's `datetime.now(timezone.utc).isoformat()`, exactly as Python's
+ * `datetime.fromisoformat(ts).timestamp()` gives them (whole microseconds over 10^6); a time without an offset is
+ * taken as UTC. NaN when it is not one.
+ */
+export function isoSeconds(ts: unknown): number {
+  if (typeof ts !== 'string') return Number.NaN;
+  const m = ISO.exec(ts.replace(' ', 'T'));
+  if (!m) return Number.NaN;
+  const whole = Date.parse(`${m[1]}${m[3] === undefined || m[3] === 'Z' ? 'Z' : m[3]}`);
+  if (!Number.isFinite(whole)) return Number.NaN;
+  const micro = m[2] === undefined ? 0 : Number(m[2].padEnd(6, '0'));
+  return ((whole / 1000) * 1e6 + micro) / 1e6;
+}
