@@ -1,6 +1,6 @@
 // Writes trackio project databases and MLflow SQLite tracking stores with better-sqlite3, for the readers' tests.
 //
-// Schemas (see test/fixtures/tracker-dbs.md): trackio 0.36.0's `SQLiteStorage.init_db` (trackio/sqlite_storage.py:
+// Schemas (see test/fixtures/mlflow/ORIGIN.md): trackio 0.36.0's `SQLiteStorage.init_db` (trackio/sqlite_storage.py:
 // metrics, configs, system_metrics with run_id; `legacy` leaves run_id out as trackio did before run ids), and
 // MLflow's SQLAlchemy models (mlflow/store/tracking/dbmodels/models.py at mlflow commit 001cc178: experiments, runs,
 // metrics, latest_metrics, params, tags, alembic_version).

@@ -89,6 +89,7 @@ async function ours(path: string): Promise<Record<string, RefRun>> {
  * value trackio stores: floats to the last bit, ints, non-finite ones, bools, text, media dicts; microsecond times. */
 function writeProject(path: string, opts: { wal?: boolean; legacy?: boolean } = {}): TrackioDb {
   const db = new TrackioDb(path, opts);
+  db.db.exec('BEGIN');
   const a = { id: 'r-a1', name: 'ppo-κ 1' };
   const b = { id: 'r-b2', name: 'grpo' };
   const c = { id: 'r-c3', name: opts.legacy ? 'grpo-2' : 'grpo' };
@@ -114,6 +115,7 @@ function writeProject(path: string, opts: { wal?: boolean; legacy?: boolean } = 
     if (i < 40) db.log(b, i, { loss: 1 / (i + 1) }, at + 17);
     if (i >= 100 && i < 120) db.log(c, i, { loss: -i }, at + 99);
   }
+  db.db.exec('COMMIT');
   return db;
 }
 

@@ -1,0 +1,141 @@
+// Live tracker databases: a trackio writer (WAL) and an MLflow writer (rollback journal) appending rows while the
+// workspace follows them through the watcher alone (no sweep): every point once, in order, new runs of the database
+// appear, run keys are the same after reopening, MLflow statuses end runs. Prints the insert-to-delta latency.
+
+import { performance } from 'node:perf_hooks';
+import { join } from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+import { createWorkspace } from '../../../src/core/workspace/create';
+import type { Workspace } from '../../../src/core/workspace/workspace';
+import type { SeriesDelta } from '../../../src/shared/domain';
+import { tempDirs } from '../../helpers/temp-dirs';
+import { MlflowDb, TrackioDb } from '../../helpers/tracker-dbs';
+import { waitFor } from '../../helpers/wait-for';
+
+const tmp = tempDirs();
+let ws: Workspace | null = null;
+afterEach(async () => {
+  await ws?.close();
+  ws = null;
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Deltas as they arrive, with when (performance.now) each step of a run's tag arrived. */
+function follow(w: Workspace): { deltas: SeriesDelta[]; arrived: Map<string, number> } {
+  const deltas: SeriesDelta[] = [];
+  const arrived = new Map<string, number>();
+  w.on('series.appended', (d) => {
+    deltas.push(d);
+    const t = performance.now();
+    for (const s of d.steps) arrived.set(`${d.run}|${d.tag}|${s}`, t);
+  });
+  return { deltas, arrived };
+}
+
+function latencies(sent: Map<string, number>, arrived: Map<string, number>): string {
+  const ms = [...sent].map(([k, t]) => arrived.get(k)! - t).sort((a, b) => a - b);
+  const q = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))]!.toFixed(1);
+  return `n=${ms.length} median ${q(0.5)} ms, p95 ${q(0.95)} ms, max ${q(1)} ms`;
+}
+
+test('a trackio run written live (WAL) shows every point once; a new run of the database appears; keys are stable', async () => {
+  const root = tmp('rlwatch-trackio-live-');
+  const db = new TrackioDb(join(root, 'project.db'));
+  const a = { id: 'id-a', name: 'ppo' };
+  const t0 = 1_745_000_000_000_000;
+  db.config(a, { target_kl: 0.02 });
+  db.log(a, 0, { loss: 1 }, t0);
+  ws = createWorkspace({ sweepMs: 600_000 });
+  const { deltas, arrived } = follow(ws);
+  await ws.open(root);
+  const name = 'project.db#ppo';
+  expect(ws.listRuns().map((r) => r.run)).toEqual([name]);
+  expect(ws.configOf(name)).toMatchObject({ target_kl: 0.02 });
+  const steps = (run: string, tag: string): number[] =>
+    deltas.filter((d) => d.run === run && d.tag === tag).flatMap((d) => [...d.steps]);
+  await waitFor(() => steps(name, 'loss').length === 1, 'the first point');
+
+  const sent = new Map<string, number>();
+  for (let step = 1; step <= 60; step++) {
+    db.log(a, step, { loss: 1 / (step + 1), reward: step }, t0 + step * 250_000);
+    sent.set(`${name}|loss|${step}`, performance.now());
+    if (step % 10 === 0) db.system(a, { 'gpu/0/util': step }, t0 + step * 250_000);
+    await sleep(step % 4 === 0 ? 5 : 40);
+  }
+  await waitFor(() => steps(name, 'loss').length === 61, 'all 61 loss points');
+  expect(steps(name, 'loss')).toEqual(Array.from({ length: 61 }, (_, i) => i));
+  expect(steps(name, 'reward')).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+  await waitFor(() => steps(name, 'system/gpu/0/util').length === 6, 'the system samples');
+  console.log(`trackio (WAL) insert → series.appended: ${latencies(sent, arrived)}`);
+
+  // A second run logged into the same database while it is open.
+  const b = { id: 'id-b', name: 'grpo' };
+  for (let step = 0; step < 5; step++) {
+    db.log(b, step, { loss: -step }, t0 + step);
+    await sleep(30);
+  }
+  await waitFor(() => steps('project.db#grpo', 'loss').length === 5, "the new run's points");
+  const info = ws.listRuns().find((r) => r.run === name)!;
+  expect(info.sources).toEqual([
+    { file: 'project.db', format: 'trackio', records: 67, errors: [], dead: false },
+  ]);
+  expect(info.lastEventAt).toBe(Math.round((t0 + 60 * 250_000) / 1000));
+  expect(info.fileWrittenAt).toBeNull(); // the database is written for every run: freshness is the rows' times
+
+  await ws.close();
+  ws = createWorkspace({ watch: false });
+  await ws.open(root);
+  expect(ws.listRuns().map((r) => r.run)).toEqual(['project.db#grpo', name]);
+  db.close();
+});
+
+test('an MLflow run written live (rollback journal) shows every point once; FINISHED and FAILED end runs', async () => {
+  const root = tmp('rlwatch-mlflow-db-live-');
+  const db = new MlflowDb(join(root, 'mlflow.db'));
+  const id = 'f'.repeat(32);
+  db.startRun({ runUuid: id, name: 'live-ppo' });
+  db.param(id, 'target_kl', '0.02');
+  const t0 = 1_745_000_000_000;
+  db.metric(id, 'loss', 1, t0, 0);
+  ws = createWorkspace({ sweepMs: 600_000 });
+  const { deltas, arrived } = follow(ws);
+  await ws.open(root);
+  const name = 'mlflow.db#live-ppo';
+  expect(ws.listRuns().map((r) => r.run)).toEqual([name]);
+  expect(ws.configOf(name)).toMatchObject({
+    target_kl: 0.02,
+    'mlflow.runName': 'live-ppo',
+    'mlflow.runId': id,
+  });
+  const steps = (run: string, tag: string): number[] =>
+    deltas.filter((d) => d.run === run && d.tag === tag).flatMap((d) => [...d.steps]);
+  await waitFor(() => steps(name, 'loss').length === 1, 'the first point');
+
+  const sent = new Map<string, number>();
+  for (let step = 1; step <= 40; step++) {
+    db.metric(id, 'loss', 1 / (step + 1), t0 + step * 250, step);
+    sent.set(`${name}|loss|${step}`, performance.now());
+    await sleep(step % 4 === 0 ? 5 : 40);
+  }
+  await waitFor(() => steps(name, 'loss').length === 41, 'all 41 loss points');
+  expect(steps(name, 'loss')).toEqual(Array.from({ length: 41 }, (_, i) => i));
+  console.log(`MLflow (rollback journal) insert → series.appended: ${latencies(sent, arrived)}`);
+  expect(ws.listRuns()[0]!.ended).toBeNull();
+
+  db.endRun(id, 'FINISHED');
+  db.metric(id, 'loss', 0, t0 + 41 * 250, 41); // MLflow's last write is its status; a point makes the file event
+  await waitFor(() => ws!.listRuns()[0]!.ended === 'finished', 'the run to end');
+
+  const failed = 'e'.repeat(32);
+  db.startRun({ runUuid: failed, name: 'crashes' });
+  db.metric(failed, 'loss', 3, t0, 0);
+  await waitFor(() => steps('mlflow.db#crashes', 'loss').length === 1, 'the new run');
+  db.endRun(failed, 'FAILED');
+  db.metric(failed, 'loss', 4, t0 + 1, 1);
+  await waitFor(
+    () => ws!.listRuns().find((r) => r.run === 'mlflow.db#crashes')?.ended === 'crashed',
+    'the failed run to show crashed',
+  );
+  db.close();
+});
