@@ -2,6 +2,7 @@
 // workspace follows them through the watcher alone (no sweep): every point once, in order, new runs of the database
 // appear, run keys are the same after reopening, MLflow statuses end runs. Prints the insert-to-delta latency.
 
+import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
@@ -138,4 +139,56 @@ test('an MLflow run written live (rollback journal) shows every point once; FINI
     'the failed run to show crashed',
   );
   db.close();
+});
+
+/** trackio's own write path in Python: a WAL connection kept open, one INSERT and commit per log call. */
+const PY_WRITER = String.raw`
+import json, sqlite3, sys, time
+from datetime import datetime, timezone
+con = sqlite3.connect(sys.argv[1])
+con.execute('PRAGMA journal_mode = WAL')
+con.execute('PRAGMA synchronous = NORMAL')
+for step in range(1, 81):
+    con.execute('INSERT INTO metrics (run_id, timestamp, run_name, step, metrics) VALUES (?, ?, ?, ?, ?)',
+                ('py', datetime.now(timezone.utc).isoformat(), 'py-run', step, json.dumps({'loss': 1 / step})))
+    con.commit()
+    print(step, time.time() * 1000, flush=True)
+    time.sleep(0.005 if step % 4 == 0 else 0.04)
+`;
+
+test('a trackio run written by another process (Python sqlite3, WAL) shows every point once', async () => {
+  const root = tmp('rlwatch-trackio-py-live-');
+  const path = join(root, 'project.db');
+  const db = new TrackioDb(path);
+  db.log({ id: 'py', name: 'py-run' }, 0, { loss: 2 }, 1_745_000_000_000_000);
+  db.close();
+  ws = createWorkspace({ sweepMs: 600_000 });
+  const arrivedAt = new Map<number, number>();
+  const name = 'project.db#py-run';
+  ws.on('series.appended', (d) => {
+    if (d.run !== name || d.tag !== 'loss') return;
+    for (const s of d.steps) arrivedAt.set(s, Date.now());
+  });
+  await ws.open(root);
+  await waitFor(() => arrivedAt.size === 1, 'the first point');
+  const py = spawn('python3', ['-c', PY_WRITER, path]);
+  const committed = new Map<number, number>();
+  let out = '';
+  py.stdout.on('data', (b: Buffer) => {
+    out += b.toString();
+    for (let nl = out.indexOf('\n'); nl >= 0; nl = out.indexOf('\n')) {
+      const [step, ms] = out.slice(0, nl).split(' ').map(Number);
+      committed.set(step!, ms!);
+      out = out.slice(nl + 1);
+    }
+  });
+  const exited = new Promise((res) => py.once('exit', res));
+  await waitFor(() => arrivedAt.size === 81, 'all 81 points');
+  await exited;
+  expect([...arrivedAt.keys()]).toEqual(Array.from({ length: 81 }, (_, i) => i));
+  const ms = [...committed].map(([step, t]) => arrivedAt.get(step)! - t).sort((a, b) => a - b);
+  const q = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))]!.toFixed(0);
+  console.log(
+    `trackio (Python writer, WAL) commit → series.appended: n=${ms.length} median ${q(0.5)} ms, p95 ${q(0.95)} ms, max ${q(1)} ms`,
+  );
 });
