@@ -60,7 +60,7 @@ export function databaseRuns(path: string, format: SourceFormatName): DbRun[] {
     return withDb(path, (db) => {
       if (format === 'trackio') {
         const s = trackioSchema(db);
-        return s ? trackioRuns(db, s) : [];
+        return s ? trackioRuns(db, s, path) : [];
       }
       const s = mlflowDbSchema(db);
       return s ? mlflowDbRuns(db, s) : [];

@@ -34,27 +34,50 @@ export function trackioSchema(db: Database.Database): TrackioSchema | null {
   };
 }
 
+/** What a database's runs were at the last listing: the rowid read up to in each table, the runs in order. */
+interface Listed {
+  upTo: number[];
+  runs: Map<string, DbRun>;
+}
+
+/** The last listing of each database (by path), so a listing reads only the rows added since: discovery lists a
+ * database again on its writes, and a full GROUP BY of millions of rows would hold the event loop each time. */
+const listed = new Map<string, Listed>();
+
 /**
- * The runs of a trackio database, first logged first: every run with metrics, a config or system metrics. Where
- * run ids exist, a run is its id and its name its `run_name` (the latest row's).
+ * The runs of a trackio database, first started first: by their `configs` row (trackio writes it when a run starts),
+ * then by their first metrics or system metrics row. Where run ids exist, a run is its id, named by its first row's
+ * `run_name`. `cacheKey` (the path): later listings read only rows past the last one listed.
  */
-export function trackioRuns(db: Database.Database, s: TrackioSchema): DbRun[] {
-  const parts = [
-    `SELECT ${s.runKey} AS member, run_name AS name, MIN(id) AS first, 0 AS t FROM metrics GROUP BY 1`,
-  ];
-  if (s.configs) parts.push(`SELECT ${s.runKey}, run_name, MIN(id), 1 FROM configs GROUP BY 1`);
-  if (s.systemMetrics) parts.push(`SELECT ${s.runKey}, run_name, MIN(id), 2 FROM system_metrics GROUP BY 1`);
-  const rows = db
-    .prepare<[], { member: unknown; name: unknown; first: number; t: number }>(parts.join(' UNION ALL '))
-    .all();
-  rows.sort((a, b) => a.t - b.t || a.first - b.first);
-  const seen = new Map<string, DbRun>();
-  for (const r of rows) {
-    if (r.member === null || r.member === undefined) continue;
-    const member = String(r.member);
-    if (!seen.has(member)) seen.set(member, { member, name: r.name == null ? member : String(r.name) });
-  }
-  return [...seen.values()];
+export function trackioRuns(db: Database.Database, s: TrackioSchema, cacheKey?: string): DbRun[] {
+  const tables = [s.configs ? 'configs' : null, 'metrics', s.systemMetrics ? 'system_metrics' : null];
+  const ends = tables.map((t) =>
+    t === null ? 0 : (db.prepare<[], { m: number | null }>(`SELECT MAX(id) AS m FROM ${t}`).get()?.m ?? 0),
+  );
+  let last = cacheKey === undefined ? undefined : listed.get(cacheKey);
+  // A database replaced or rows deleted from its end: list it afresh.
+  if (!last || last.upTo.some((n, i) => ends[i]! < n)) last = { upTo: tables.map(() => 0), runs: new Map() };
+  tables.forEach((t, i) => {
+    if (t === null || ends[i]! <= last.upTo[i]!) return;
+    const rows = db
+      .prepare<[number, number], { member: unknown; name: unknown }>(
+        `SELECT ${s.runKey} AS member, run_name AS name, MIN(id) AS first FROM ${t}
+         WHERE id > ? AND id <= ? GROUP BY 1 ORDER BY first`,
+      )
+      .all(last.upTo[i]!, ends[i]!);
+    for (const r of rows) {
+      if (r.member === null || r.member === undefined) continue;
+      const member = String(r.member);
+      if (!last.runs.has(member))
+        last.runs.set(member, {
+          member,
+          name: r.name === null || r.name === undefined ? member : String(r.name),
+        });
+    }
+    last.upTo[i] = ends[i]!;
+  });
+  if (cacheKey !== undefined) listed.set(cacheKey, last);
+  return [...last.runs.values()];
 }
 
 /**
