@@ -32,7 +32,9 @@ export class TrackioReader extends DbRunReader {
     const s = this.schema;
     if (!s)
       throw schemaError('not a trackio database: no metrics table with run_name, step and metrics columns');
-    const where = `${s.runKey} = ?`;
+    // `+`: the rowid range, not trackio's (run, step) index, whose order is the step's: a poll then reads only the
+    // rows past the last id (the index would read every row of the run and sort them, on every poll).
+    const where = `+${s.runKey} = ?`;
     const metrics = db.prepare<[number, string, number], MetricRow>(
       `SELECT id, timestamp, step, metrics FROM metrics WHERE id > ? AND ${where} ORDER BY id LIMIT ?`,
     );
@@ -58,7 +60,7 @@ export class TrackioReader extends DbRunReader {
         .prepare<
           [string],
           { config: unknown }
-        >(`SELECT config FROM configs WHERE ${where} ORDER BY id DESC LIMIT 1`)
+        >(`SELECT config FROM configs WHERE ${s.runKey} = ? ORDER BY id DESC LIMIT 1`)
         .get(this.member);
       const text = typeof row?.config === 'string' ? row.config : null;
       if (text !== null && text !== this.configText) {
