@@ -74,6 +74,14 @@ export class MlflowDbReader extends DbRunReader {
   private lastRow = 0;
   private stateKey = '';
 
+  protected restart(): void {
+    this.schema = null;
+    this.lastRow = 0;
+    this.stateKey = '';
+    this.config = null;
+    this.progress = null;
+  }
+
   protected async poll(db: Database.Database): Promise<void> {
     this.schema ??= mlflowDbSchema(db);
     const s = this.schema;

@@ -57,10 +57,10 @@ export function createReader(
  * nothing. */
 export function databaseRuns(path: string, format: SourceFormatName): DbRun[] {
   try {
-    return withDb(path, (db) => {
+    return withDb(path, (db, generation) => {
       if (format === 'trackio') {
         const s = trackioSchema(db);
-        return s ? trackioRuns(db, s, path) : [];
+        return s ? trackioRuns(db, s, `${path}\0${generation}`) : [];
       }
       const s = mlflowDbSchema(db);
       return s ? mlflowDbRuns(db, s) : [];

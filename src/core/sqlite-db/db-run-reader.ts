@@ -2,14 +2,12 @@
 
 import type Database from 'better-sqlite3';
 import { ReaderBase, yieldToLoop, type ReaderOptions } from '../readers/reader';
-import { acquireDb, isBusy, readErrorOf, releaseDb, type DbConnection } from './open-db';
+import { acquireDb, isBusy, linger, readErrorOf } from './open-db';
 
 /** Rows fetched per query: each query is its own short read, so the writer waits on at most one batch. */
 export const DB_BATCH_ROWS = 4096;
 /** A writer's lock met on every poll for this long is reported (a commit holds it for milliseconds). */
 export const LOCK_REPORT_MS = 3_000;
-/** An idle connection stays open this long after a read (the runs of one database share it; the sweep polls each second). */
-const LINGER_MS = 5_000;
 
 export interface DbRunReaderOptions extends ReaderOptions {
   /** The tracker run read: its id in the database (trackio's run_id, else run_name; MLflow's run_uuid). */
@@ -28,6 +26,8 @@ export abstract class DbRunReader extends ReaderBase {
   private readonly pauseFn: () => Promise<void>;
   private readonly now: () => number;
   private busySince: number | null = null;
+  /** The connection's generation read from: another file at the path starts the read over. */
+  private generation: number | null = null;
 
   constructor(path: string, options: DbRunReaderOptions) {
     super(path, options);
@@ -36,13 +36,23 @@ export abstract class DbRunReader extends ReaderBase {
     this.now = options.now ?? Date.now;
   }
 
-  /** Reads what is new; `more()` between batches says whether to go on. Throw a `{ readError }` for a schema problem. */
+  /** Reads what is new (rows past the last rowid seen). Throw a `{ readError }` for a schema problem. */
   protected abstract poll(db: Database.Database, final: boolean): Promise<void>;
+
+  /** Another database now at the path: forget the rowids and state read from the old one. */
+  protected abstract restart(): void;
 
   protected async read(final: boolean): Promise<void> {
     const conn = acquireDb(this.path);
     try {
-      await this.poll(conn.get(), final);
+      const db = conn.get();
+      if (this.generation !== null && conn.generation !== this.generation) {
+        // A new series set: the workspace keeps the old points as a replaced file's (RunLoader.readEntry).
+        this.reset();
+        this.restart();
+      }
+      this.generation = conn.generation;
+      await this.poll(db, final);
       this.busySince = null;
     } catch (e) {
       if (isBusy(e) && !final) {
@@ -59,23 +69,6 @@ export abstract class DbRunReader extends ReaderBase {
   protected pause(): Promise<void> {
     return this.pauseFn();
   }
-}
-
-const timers = new WeakMap<DbConnection, NodeJS.Timeout>();
-
-/** Releases the reader's hold on `conn` after LINGER_MS (a read within it reuses the connection). */
-function linger(conn: DbConnection): void {
-  const old = timers.get(conn);
-  if (old) {
-    clearTimeout(old);
-    releaseDb(conn); // the hold the timer kept
-  }
-  const t = setTimeout(() => {
-    timers.delete(conn);
-    releaseDb(conn);
-  }, LINGER_MS);
-  t.unref();
-  timers.set(conn, t);
 }
 
 /** A schema problem as the typed error readers throw from `poll`. */

@@ -3,6 +3,7 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
+import { fileIdentity } from '../readers/file-io';
 import type { ReadError } from '../readers/types';
 
 type SqliteConstructor = typeof Database;
@@ -83,15 +84,31 @@ export class DbConnection {
   private db: Database.Database | null = null;
   /** The file as copied (size:mtime), while reading a copy. */
   private copied: string | null = null;
+  /** dev:ino:birth time of the file opened: another file at the path (the database deleted and made again) is a new database. */
+  private identity: string | null = null;
+  /** Bumped each time another file is found at the path: readers start over (their rowids were the old file's). */
+  generation = 0;
   refs = 0;
 
   constructor(readonly path: string) {}
 
   /** The open database, (re)opened as the files now are; throws a typed ReadError (as `{ readError }`). */
   get(): Database.Database {
+    let st;
+    try {
+      st = statSync(this.path);
+    } catch (e) {
+      this.close();
+      throw { readError: { kind: 'io', offset: 0, message: `${this.path}: ${message(e)}` } };
+    }
+    const identity = fileIdentity(st);
+    if (this.identity !== null && identity !== this.identity) {
+      this.close();
+      this.generation++;
+    }
     if (this.db && this.copied === null) return this.db;
     if (this.db && this.copied !== null) {
-      if (!existsSync(`${this.path}-wal`) && this.copied === stamp(this.path)) return this.db;
+      if (!existsSync(`${this.path}-wal`) && this.copied === `${st.size}:${st.mtimeMs}`) return this.db;
       this.close();
     }
     const problem = headerProblem(this.path);
@@ -99,18 +116,18 @@ export class DbConnection {
     const Ctor = load();
     const opts = { readonly: true, timeout: BUSY_TIMEOUT_MS, ...(nativeBinding ? { nativeBinding } : {}) };
     try {
-      if (isWal(this.path) && !existsSync(`${this.path}-wal`) && statSync(this.path).size <= MAX_COPY_BYTES) {
-        const st = stamp(this.path);
+      if (isWal(this.path) && !existsSync(`${this.path}-wal`) && st.size <= MAX_COPY_BYTES) {
         const bytes = readFileSync(this.path);
         // A serialized database opens in memory; its header still says WAL, which an in-memory copy cannot use.
         bytes[18] = 1;
         bytes[19] = 1;
         this.db = new Ctor(bytes, opts);
-        this.copied = st;
+        this.copied = `${st.size}:${st.mtimeMs}`;
       } else {
         this.db = new Ctor(this.path, { ...opts, fileMustExist: true });
         this.copied = null;
       }
+      this.identity = identity;
       return this.db;
     } catch (e) {
       throw { readError: sqliteReadError(e) };
@@ -156,15 +173,6 @@ function isWal(path: string): boolean {
   }
 }
 
-function stamp(path: string): string {
-  try {
-    const st = statSync(path);
-    return `${st.size}:${st.mtimeMs}`;
-  } catch {
-    return '';
-  }
-}
-
 /** Open connections by database path: the runs of one database share one. */
 const connections = new Map<string, DbConnection>();
 
@@ -182,13 +190,34 @@ export function releaseDb(c: DbConnection): void {
   if (connections.get(c.path) === c) connections.delete(c.path);
 }
 
-/** Runs `fn` on a short-lived connection to `path` (discovery, sniffing), closed after. */
-export function withDb<T>(path: string, fn: (db: Database.Database) => T): T {
+/** An idle connection stays open this long after its last use (the runs of one database and discovery share it; the
+ * sweep polls each second), so a database read from a private copy is copied once, not on every poll. */
+const LINGER_MS = 5_000;
+const lingering = new WeakMap<DbConnection, NodeJS.Timeout>();
+
+/** Ends a use of `conn` (from `acquireDb`): it is released LINGER_MS later unless used again meanwhile. */
+export function linger(conn: DbConnection): void {
+  const old = lingering.get(conn);
+  if (old) {
+    clearTimeout(old);
+    releaseDb(conn); // the hold the timer kept
+  }
+  const t = setTimeout(() => {
+    lingering.delete(conn);
+    releaseDb(conn);
+  }, LINGER_MS);
+  t.unref();
+  lingering.set(conn, t);
+}
+
+/** Runs `fn` on the shared connection to `path` (discovery, sniffing), told the connection's generation. */
+export function withDb<T>(path: string, fn: (db: Database.Database, generation: number) => T): T {
   const c = acquireDb(path);
   try {
-    return fn(c.get());
+    const db = c.get();
+    return fn(db, c.generation);
   } finally {
-    releaseDb(c);
+    linger(c);
   }
 }
 

@@ -40,14 +40,14 @@ interface Listed {
   runs: Map<string, DbRun>;
 }
 
-/** The last listing of each database (by path), so a listing reads only the rows added since: discovery lists a
+/** The last listing of each database (by path and file), so a listing reads only the rows added since: discovery lists a
  * database again on its writes, and a full GROUP BY of millions of rows would hold the event loop each time. */
 const listed = new Map<string, Listed>();
 
 /**
  * The runs of a trackio database, first started first: by their `configs` row (trackio writes it when a run starts),
  * then by their first metrics or system metrics row. Where run ids exist, a run is its id, named by its first row's
- * `run_name`. `cacheKey` (the path): later listings read only rows past the last one listed.
+ * `run_name`. `cacheKey` (the path and file): later listings read only rows past the last one listed.
  */
 export function trackioRuns(db: Database.Database, s: TrackioSchema, cacheKey?: string): DbRun[] {
   const tables = [s.configs ? 'configs' : null, 'metrics', s.systemMetrics ? 'system_metrics' : null];

@@ -27,6 +27,15 @@ export class TrackioReader extends DbRunReader {
   private systemSamples = 0;
   private configText: string | null = null;
 
+  protected restart(): void {
+    this.schema = null;
+    this.lastMetric = 0;
+    this.lastSystem = 0;
+    this.systemSamples = 0;
+    this.configText = null;
+    this.config = null;
+  }
+
   protected async poll(db: Database.Database, _final: boolean): Promise<void> {
     this.schema ??= trackioSchema(db);
     const s = this.schema;

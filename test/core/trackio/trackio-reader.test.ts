@@ -2,7 +2,15 @@
 // typed errors for files that are not (or no longer) trackio databases, and a read that leaves the folder untouched.
 
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { inspectPath } from '../../../src/core/inspect';
@@ -278,4 +286,26 @@ test('reading leaves the folder byte-identical: no -wal or -shm made, in either 
     expect(readdirSync(dir)).toEqual(['project.db']);
     expect(readFileSync(join(dir, 'project.db')).equals(before['project.db']!)).toBe(true);
   }
+});
+
+test('a database deleted and made again at its path is read from its start', async () => {
+  const dir = tmp('rlwatch-trackio-replaced-');
+  const path = join(dir, 'project.db');
+  const run = { id: 'r-a1', name: 'ppo' };
+  const first = new TrackioDb(path, { wal: false });
+  for (let i = 0; i < 5; i++) first.log(run, i, { loss: i }, 1.7e15 + i);
+  first.close();
+  const reader = new TrackioReader(path, { member: 'r-a1' });
+  await reader.readMore();
+  const before = reader.series;
+  expect([...before.get('loss').values()]).toEqual([0, 1, 2, 3, 4]);
+  rmSync(path);
+  const second = new TrackioDb(path, { wal: false });
+  second.log(run, 0, { loss: 10 }, 1.7e15);
+  second.log(run, 1, { loss: 11 }, 1.7e15 + 1);
+  second.close();
+  await reader.readMore();
+  expect(reader.series).not.toBe(before); // a new set: the workspace keeps the old one as a replaced file's
+  expect([...reader.series.get('loss').values()]).toEqual([10, 11]);
+  expect(databaseRuns(path, 'trackio').map((r) => r.member)).toEqual(['r-a1']);
 });
