@@ -1,9 +1,10 @@
 // Decides which reader a file needs: by name first, then by a look at its first bytes.
 
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import type { SourceFormatName } from '../../shared/formats';
 import { mlflowDbSchema } from '../mlflow/mlflow-db';
 import { isMlflowRunMeta } from '../mlflow/run-meta';
+import { fileIdentity } from '../readers/file-io';
 import { LineFramer, lines } from '../readers/line-framer';
 import { pickAxes, isPlainObject, numericLeaves } from '../readers/rows';
 import { decodeUtf8, parseJsonLenient, parseNumberCell } from '../readers/values';
@@ -77,11 +78,35 @@ export async function classifyFile(
 export async function sniffDatabase(path: string): Promise<'trackio' | 'mlflow' | null> {
   const head = await readHeadBytes(path, 16);
   if (head === null || !isSqliteHeader(head)) return null;
+  // Rediscovery sniffs every .db again: a database whose files have not changed keeps its verdict (another app's
+  // large WAL database is not copied again each time).
+  const stamp = await filesStamp(path);
+  const known = sniffed.get(path);
+  if (known && known.stamp === stamp) return known.format;
+  let format: 'trackio' | 'mlflow' | null;
   try {
-    return withDb(path, (db) => (trackioSchema(db) ? 'trackio' : mlflowDbSchema(db) ? 'mlflow' : null));
+    format = withDb(path, (db) => (trackioSchema(db) ? 'trackio' : mlflowDbSchema(db) ? 'mlflow' : null));
   } catch {
-    return null;
+    format = null;
   }
+  sniffed.set(path, { stamp, format });
+  return format;
+}
+
+/** The last verdict on each database path, with the state of its files then. */
+const sniffed = new Map<string, { stamp: string; format: 'trackio' | 'mlflow' | null }>();
+
+/** The database's and its `-wal`'s identity, size and mtime (a writer's new tables may sit in the `-wal`). */
+async function filesStamp(path: string): Promise<string> {
+  const one = async (p: string): Promise<string> => {
+    try {
+      const st = await stat(p);
+      return `${fileIdentity(st)}:${st.size}:${st.mtimeMs}`;
+    } catch {
+      return '-';
+    }
+  };
+  return `${await one(path)}|${await one(`${path}-wal`)}`;
 }
 
 async function readHeadBytes(path: string, n: number): Promise<Uint8Array | null> {
