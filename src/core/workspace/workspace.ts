@@ -9,8 +9,10 @@ import { resolve } from 'node:path';
 import type { PushPayloads } from '../../shared/contract';
 import type { RunInfo, SeriesWindow } from '../../shared/domain';
 import type { TextSource } from '../../shared/text-items';
+import type { SourceFormatName } from '../../shared/formats';
 import { foldersToWatch } from '../discovery';
 import { effectiveConfig, readRunConfig } from '../readers/run-config';
+import { databaseRuns } from '../sources/registry';
 import type { ProgressInfo } from '../readers/types';
 import type { WindowQuery } from '../series/live-view';
 import { mapBounded } from './bounded-map';
@@ -97,6 +99,8 @@ export class Workspace {
   /** When a database's write last asked for a rediscovery (its new runs), and the one waiting. */
   private databaseWalkAt = 0;
   private databaseWalkTimer: NodeJS.Timeout | null = null;
+  /** The databases written since the last check, with the format their runs are read as (null: none yet). */
+  private readonly databasesWritten = new Map<string, SourceFormatName | null>();
   /** The least time between two throttled runs.changed (grows with their cost). */
   private runsGapMs = THROTTLE_MS;
 
@@ -210,6 +214,7 @@ export class Workspace {
     this.runsTimer = null;
     if (this.databaseWalkTimer) clearTimeout(this.databaseWalkTimer);
     this.databaseWalkTimer = null;
+    this.databasesWritten.clear();
     await this.watcher?.close();
     this.watcher = null;
     this.loader.closeAll();
@@ -435,19 +440,29 @@ export class Workspace {
     for (const f of found) void this.loader.requestRead(f.run, f.entry, { syncTail: this.localDisk });
     // A database's write (or one to a companion `-wal`, `-shm`, `-journal` of a database with no run yet) may hold
     // new runs: a throttled rediscovery, not one per write.
-    if (found.some((f) => f.entry.member !== undefined) || (found.length === 0 && databaseOf(path) !== path))
-      this.databaseWritten();
+    const member = found.find((f) => f.entry.member !== undefined)?.entry;
+    if (member) this.databaseWritten(member.path, member.format);
+    else if (found.length === 0 && databaseOf(path) !== path) this.databaseWritten(databaseOf(path), null);
     else if (found.length === 0 && !this.aliasPaths.has(path)) void this.rediscover();
   }
 
-  /** A database was written: its new runs show after a rediscovery, at most every DATABASE_REDISCOVER_MS. */
-  private databaseWritten(): void {
+  /**
+   * A database was written (`format` null: one with no run yet): its new runs show after a rediscovery, at most every
+   * DATABASE_REDISCOVER_MS, and only when it lists more runs than the workspace reads (its listing reads only the rows
+   * added since the last one): a run writing all day never walks the folder again.
+   */
+  private databaseWritten(db: string, format: SourceFormatName | null): void {
+    this.databasesWritten.set(db, format);
     if (this.databaseWalkTimer) return;
     const wait = Math.max(0, this.databaseWalkAt + DATABASE_REDISCOVER_MS - Date.now());
     this.databaseWalkTimer = setTimeout(() => {
       this.databaseWalkTimer = null;
       this.databaseWalkAt = Date.now();
-      void this.rediscover();
+      const written = [...this.databasesWritten];
+      this.databasesWritten.clear();
+      const grew = ([path, f]: [string, SourceFormatName | null]): boolean =>
+        f === null || databaseRuns(path, f).length > this.loader.findFile(path, false).length;
+      if (written.some(grew)) void this.rediscover();
     }, wait);
     this.databaseWalkTimer.unref();
   }

@@ -6,8 +6,10 @@ import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { createWorkspace } from '../../../src/core/workspace/create';
-import type { Workspace } from '../../../src/core/workspace/workspace';
+import { createSource } from '../../../src/core/sources/registry';
+import { createWorkspace, discover } from '../../../src/core/workspace/create';
+import type { Discover } from '../../../src/core/workspace/ports';
+import { Workspace } from '../../../src/core/workspace/workspace';
 import type { SeriesDelta } from '../../../src/shared/domain';
 import { tempDirs } from '../../helpers/temp-dirs';
 import { MlflowDb, TrackioDb } from '../../helpers/tracker-dbs';
@@ -47,9 +49,16 @@ test('a trackio run written live (WAL) shows every point once; a new run of the 
   const t0 = 1_745_000_000_000_000;
   db.config(a, { target_kl: 0.02 });
   db.log(a, 0, { loss: 1 }, t0);
-  ws = createWorkspace({ sweepMs: 600_000 });
+  // Folder walks counted: a database's writes walk the folder again only when it holds a new run.
+  let walks = 0;
+  const counted: Discover = (r) => {
+    walks++;
+    return discover(r);
+  };
+  ws = new Workspace({ discover: counted, createSource, sweepMs: 600_000 });
   const { deltas, arrived } = follow(ws);
   await ws.open(root);
+  const walksOpen = walks;
   const name = 'project.db#ppo';
   expect(ws.listRuns().map((r) => r.run)).toEqual([name]);
   expect(ws.configOf(name)).toMatchObject({ target_kl: 0.02 });
@@ -69,6 +78,8 @@ test('a trackio run written live (WAL) shows every point once; a new run of the 
   expect(steps(name, 'reward')).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
   await waitFor(() => steps(name, 'system/gpu/0/util').length === 6, 'the system samples');
   console.log(`trackio (WAL) insert → series.appended: ${latencies(sent, arrived)}`);
+  await sleep(2100); // past the 2 s between two looks at a written database's runs
+  expect(walks).toBe(walksOpen);
 
   // A second run logged into the same database while it is open.
   const b = { id: 'id-b', name: 'grpo' };
@@ -77,6 +88,7 @@ test('a trackio run written live (WAL) shows every point once; a new run of the 
     await sleep(30);
   }
   await waitFor(() => steps('project.db#grpo', 'loss').length === 5, "the new run's points");
+  expect(walks).toBeGreaterThan(walksOpen);
   const info = ws.listRuns().find((r) => r.run === name)!;
   expect(info.sources).toEqual([
     { file: 'project.db', format: 'trackio', records: 67, errors: [], dead: false },
