@@ -49,7 +49,8 @@ const RUNTIMES = {
 const CORE_ORDER = [
   ['series', 'system', 'store', 'api'],
   ['readers'], // the readers' shared base: reader, appended-file loop, cursor, framer, rows, values, proto
-  ['text-formats', 'tfevents', 'wandb', 'mlflow'], // the formats
+  ['sqlite-db'], // the tracker databases' read-only connection and run reader base
+  ['text-formats', 'tfevents', 'wandb', 'mlflow', 'trackio'], // the formats
   ['sources', 'demo'], // sources: the one format registry and the sniffer
   ['discovery'],
   ['workspace', 'inspect'],

@@ -8,7 +8,8 @@ export type SourceFormatName =
   | 'trainer_state'
   | 'training_progress'
   | 'wandb'
-  | 'mlflow';
+  | 'mlflow'
+  | 'trackio';
 
 export type ReadErrorKindName =
   | 'truncated'
@@ -26,6 +27,7 @@ const FORMAT_PRIORITY: readonly SourceFormatName[] = [
   'tfevents',
   'wandb',
   'mlflow',
+  'trackio',
   'trainer_state',
   'jsonl',
   'csv',

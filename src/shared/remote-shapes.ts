@@ -32,6 +32,7 @@ const sourceInfo = z.object({
     'training_progress',
     'wandb',
     'mlflow',
+    'trackio',
   ]),
   records: num,
   errors: z

@@ -32,5 +32,6 @@ export interface LiveSource {
   close(): void;
 }
 
-/** How a live source paces a long read (the reader options that concern the workspace). */
-export type SourceOptions = Pick<ReaderOptions, 'pause' | 'sliceBytes'>;
+/** How a live source paces a long read (the reader options that concern the workspace), and which run of a
+ * database holding many it reads (`member`). */
+export type SourceOptions = Pick<ReaderOptions, 'pause' | 'sliceBytes'> & { member?: string };
