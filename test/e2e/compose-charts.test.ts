@@ -161,6 +161,55 @@ describe('composed charts, sweep overlay, regex selection, line styles', () => {
     expect(await figure(COMPOSED).getAttribute('data-composed')).toBe(COMPOSED_TAGS.join('|'));
   });
 
+  test('a composed chart is edited in place and removed; the stored view follows', async () => {
+    const stored = (): Promise<string> =>
+      page.evaluate(() => {
+        const key = Object.keys(localStorage).find((k) => k.startsWith('rlwatch.folder:'))!;
+        return localStorage.getItem(key) ?? '';
+      });
+    const cell = page.locator(`.composed-cell[data-composed-name="${COMPOSED}"]`);
+    await cell.getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.locator('dialog.compose-dialog');
+    await dialog.getByLabel('Name').fill('rewards');
+    await dialog.getByRole('searchbox').fill('ep_len');
+    await dialog
+      .locator('.compose-tags label', { hasText: 'rollout/ep_len_mean' })
+      .getByRole('checkbox')
+      .check();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await figure('rewards').and(page.locator('[data-state="ready"]')).waitFor();
+    expect(await figure('rewards').getAttribute('data-composed')).toBe(
+      [...COMPOSED_TAGS, 'rollout/ep_len_mean'].join('|'),
+    );
+    expect(await page.locator('.composed-cell').count()).toBe(1);
+    expect(JSON.parse(await stored()).composed).toEqual([
+      { name: 'rewards', tags: [...COMPOSED_TAGS, 'rollout/ep_len_mean'] },
+    ]);
+    // A name taken by another composed chart is refused with the reason.
+    await page.getByRole('button', { name: '+ Compose' }).click();
+    await dialog.getByLabel('Name').fill('rewards');
+    await dialog.locator('.compose-tags input[type="checkbox"]').first().check();
+    await dialog.getByRole('button', { name: 'Add chart' }).click();
+    expect(await dialog.locator('.compose-problem').innerText()).toContain('exists');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    await page
+      .locator('.composed-cell[data-composed-name="rewards"]')
+      .getByRole('button', { name: 'Remove' })
+      .click();
+    await expect.poll(() => page.locator('.composed-cell').count()).toBe(0);
+    expect(JSON.parse(await stored()).composed).toEqual([]);
+    // Back as it was for the tests below.
+    await page.getByRole('button', { name: '+ Compose' }).click();
+    await dialog.getByLabel('Name').fill(COMPOSED);
+    for (const t of COMPOSED_TAGS) {
+      await dialog.getByRole('searchbox').fill(t);
+      await dialog.locator('.compose-tags label', { hasText: t }).getByRole('checkbox').check();
+    }
+    await dialog.getByRole('button', { name: 'Add chart' }).click();
+    await figure(COMPOSED).and(page.locator('[data-state="ready"]')).waitFor();
+  });
+
   test('regex selection: /pattern/ filters, "overlay matching" charts them; a bad pattern says why', async () => {
     await noSmoothing();
     const filter = page.getByLabel(/Filter runs by name/);
