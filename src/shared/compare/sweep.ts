@@ -1,4 +1,4 @@
-// Whether a folder's runs form a sweep (runs of one experiment logging alike metrics), and which runs it holds.
+// Whether a folder's runs form a sweep (runs of one experiment logging alike metrics), which runs it holds, when to overlay it.
 
 /**
  * The rule, on the tags each run logs (what the run list already has, no configs needed): two runs are alike when
@@ -62,3 +62,19 @@ export function findSweep(runs: readonly SweepRun[]): string[] {
 
 /** Code-unit order: the same on every machine and locale. */
 export const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Which runs to overlay now that the sweep is `members`, given the sweep last overlaid (`shown`, [] for none yet) and
+ * the selected run: the whole sweep the first time; after that (a run joined it) only while the user still looks at
+ * it — the selected run is one of it — so a grown sweep never pulls them away from another run. null: leave the
+ * overlay as it is.
+ */
+export function sweepToShow(
+  shown: readonly string[],
+  members: readonly string[],
+  selected: string | null,
+): readonly string[] | null {
+  if (members.length < 2) return null;
+  if (shown.length === 0) return members;
+  return selected !== null && shown.includes(selected) ? members : null;
+}

@@ -1,7 +1,7 @@
 // The sweep rule: runs whose tags mostly overlap are one sweep (SB3's A2C/DQN/PPO), lone or unread runs are not.
 
 import { describe, expect, test } from 'vitest';
-import { alikeTags, findSweep, MAX_SWEEP_RUNS } from '../../../src/shared/compare/sweep';
+import { alikeTags, findSweep, MAX_SWEEP_RUNS, sweepToShow } from '../../../src/shared/compare/sweep';
 
 /** The tags SB3 wrote in the corpus' rl4avs runs (test/fixtures/tfevents/0pk0__rl4avs, as `rlwatch inspect` lists them). */
 const COMMON = ['rollout/ep_len_mean', 'rollout/ep_rew_mean', 'time/fps'];
@@ -92,5 +92,13 @@ describe('the sweep rule', () => {
       Array.from({ length: n }, (_, i) => ({ run: `run${String(i).padStart(3, '0')}`, tags: PPO }));
     expect(findSweep(many(MAX_SWEEP_RUNS))).toHaveLength(MAX_SWEEP_RUNS);
     expect(findSweep(many(MAX_SWEEP_RUNS + 1))).toEqual([]);
+  });
+
+  test('a sweep is overlaid whole at first; a grown one again only while its run is selected', () => {
+    expect(sweepToShow([], ['a', 'b'], 'x')).toEqual(['a', 'b']);
+    expect(sweepToShow(['a', 'b'], ['a', 'b', 'c'], 'b')).toEqual(['a', 'b', 'c']);
+    expect(sweepToShow(['a', 'b'], ['a', 'b', 'c'], 'x')).toBeNull();
+    expect(sweepToShow(['a', 'b'], ['a', 'b', 'c'], null)).toBeNull();
+    expect(sweepToShow([], ['a'], 'a')).toBeNull();
   });
 });
