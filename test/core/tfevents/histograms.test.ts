@@ -19,7 +19,7 @@ import { HistogramStore, mergeBuckets } from '../../../src/core/readers/histogra
 import { readSource } from '../../../src/core/sources/registry';
 import { distributionPercentiles, type HistogramSource } from '../../../src/shared/histogram-items';
 import { histogramTags, histogramTagView } from '../../../src/core/app/run-histograms';
-import { frameLog, rec } from '../wandb/wandb-log-writer';
+import { wandbHistogramLog } from '../wandb/histogram-run';
 
 const TFEVENTS = join(__dirname, '../../fixtures/tfevents');
 /** Real files with histograms (see test/fixtures/tfevents/ORIGIN.md): TF1 FileWriter (wandb's test fixtures), PyTorch SummaryWriter. */
@@ -173,41 +173,9 @@ describe('TensorBoard histograms against the independent reader', () => {
 
 describe('W&B histogram records against Python json', () => {
   test('bins and packedBins, nested keys, _step as the step', async () => {
-    const rows: Uint8Array[] = [rec.run('histo1', 1_700_000_000)];
-    for (let step = 0; step < 25; step++) {
-      const values = [step % 3, 4, 1 + (step % 5), 0, 2];
-      const bins = [-1, -0.5, 0, 0.25, 1, 2.5].map((b) => b * (1 + step / 10));
-      rows.push(
-        rec.history([
-          ['_step', String(step * 10)],
-          ['_timestamp', String(1_700_000_000 + step)],
-          ['loss', String(1 / (step + 1))],
-          ['actions', JSON.stringify({ _type: 'histogram', values, bins })],
-          [
-            'grads',
-            JSON.stringify({
-              _type: 'histogram',
-              values: values.slice(0, 4),
-              packedBins: { min: -0.3, size: 0.15, count: 4 },
-            }),
-          ],
-          // Malformed histograms are not read (and not series).
-          ['bad', JSON.stringify({ _type: 'histogram', values: [1, 2], bins: [0, 1] })],
-        ]),
-      );
-    }
-    rows.push(
-      rec.history(
-        [
-          ['_step', '250'],
-          ['policy/logits', JSON.stringify({ _type: 'histogram', values: [3], bins: [0, 1] })],
-        ],
-        true,
-      ),
-    );
     const dir = mkdtempSync(join(tmp, 'wandb-'));
     const path = join(dir, 'run-histo1.wandb');
-    writeFileSync(path, frameLog(rows));
+    writeFileSync(path, wandbHistogramLog());
     const want = oracle([path])[path]!;
     const r = await readSource(path, 'wandb');
     expect(r.errors).toEqual([]);
