@@ -1,7 +1,7 @@
-// End to end: the Distributions section on real event files with histograms (a TF1 GAN's gradient norms, a PyTorch action distribution) — bands and a picked step's bars drawn, percentiles as numpy computes them.
+// End to end: the Distributions section on real event files with histograms (a TF1 GAN's gradient norms, a PyTorch action distribution) and a W&B run's histogram records — bands and a picked step's bars drawn, percentiles as numpy computes them.
 
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
 import { openPage, servedUrl, serveIsolated } from './demo-server';
+import { wandbHistogramLog } from '../core/wandb/histogram-run';
 
 const TFEVENTS = join(import.meta.dirname, '..', 'fixtures', 'tfevents');
 const ORACLE = join(import.meta.dirname, '..', 'core', 'tfevents', 'histogram_oracle.py');
@@ -134,6 +135,68 @@ describe('the distributions view', () => {
     const shot = join(RESULTS, 'distributions.png');
     await page.screenshot({ path: shot });
     if (process.env.UPDATE_SCREENSHOTS) copyFileSync(shot, join(SCREENSHOTS, 'distributions.png'));
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('the distributions view of a W&B run', () => {
+  let dir: string;
+  let serve: CliProcess;
+  let storeDir: string;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rlwatch-e2e-distributions-wandb-'));
+    const runDir = join(dir, 'wandb', 'run-20260101_000000-histo1');
+    mkdirSync(runDir, { recursive: true });
+    writeFileSync(join(runDir, 'run-histo1.wandb'), wandbHistogramLog());
+    ({ serve, storeDir } = serveIsolated(dir));
+    const url = await servedUrl(serve);
+    browser = await launchChromium();
+    ({ page, errors } = await openPage(browser, url, { width: 1280, height: 1000 }));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await serve?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (storeDir) rmSync(storeDir, { recursive: true, force: true });
+  });
+
+  test("bins and packedBins histograms draw, the newest step's percentiles as numpy computes them", async () => {
+    const log = join(dir, 'wandb', 'run-20260101_000000-histo1', 'run-histo1.wandb');
+    const out = JSON.parse(execFileSync('python3', [ORACLE, log]).toString()) as Record<
+      string,
+      OracleHisto[]
+    >;
+    const want = out[log]!;
+    await page.locator('.chart-group.distributions').waitFor();
+    await expect
+      .poll(() => page.$$eval('.distribution-cell', (cells) => cells.map((c) => c.getAttribute('data-tag'))))
+      .toEqual(['actions', 'grads', 'policy/logits']);
+    for (const tag of ['actions', 'grads']) {
+      const cell = page.locator(`.distribution-cell[data-tag="${tag}"]`);
+      await cell.scrollIntoViewIfNeeded();
+      const newest = want.filter((h) => h.tag === tag).at(-1)!;
+      await expect.poll(() => cell.getAttribute('data-step')).toBe(String(newest.step));
+      const shown = await cell
+        .locator('.distribution-percentiles td')
+        .evaluateAll((tds) => tds.map((td) => Number(td.getAttribute('data-value'))));
+      shown.forEach((g, i) =>
+        expect(Math.abs(g - newest.percentiles[i]!)).toBeLessThanOrEqual(
+          1e-9 * Math.max(1, Math.abs(newest.percentiles[i]!)),
+        ),
+      );
+      const inked = await cell.locator('canvas.distribution-bars').evaluate((c: HTMLCanvasElement) => {
+        const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let i = 3; i < d.length; i += 4) if (d[i]! > 0) n++;
+        return n;
+      });
+      expect(inked).toBeGreaterThan(200);
+    }
     expect(errors).toEqual([]);
   });
 });
