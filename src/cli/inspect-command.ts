@@ -99,6 +99,8 @@ export function formatReport(report: InspectReport): string {
     if (config) out.push(`  config ${terminalSafe(config)}`);
     const texts = run.sources.reduce((n, s) => n + (s.texts ?? 0), 0);
     if (texts > 0) out.push(`  texts ${texts} item(s) (TensorBoard text summaries)`);
+    const histograms = run.sources.reduce((n, s) => n + (s.histograms ?? 0), 0);
+    if (histograms > 0) out.push(`  histograms ${histograms} step(s) kept (TensorBoard, W&B)`);
     const tags = Object.entries(run.scalars);
     if (tags.length) {
       const rows = [['tag', 'count', 'steps', 'last', 'min', 'max', 'non-finite']];

@@ -21,6 +21,8 @@ export interface InspectSource {
   errors: ReadError[];
   /** Text items the source carries (TensorBoard `text` summaries: HF args, samples…); 0 for other formats. */
   texts: number;
+  /** Histogram steps the source keeps (TensorBoard histograms, W&B histogram records); 0 for other formats. */
+  histograms: number;
 }
 
 export interface InspectRun {
@@ -107,6 +109,7 @@ export async function readRunWhole<T = ScalarSeries>(
       records: r.records,
       errors: r.errors,
       texts: r.texts?.count ?? 0,
+      histograms: r.histogramSteps?.count ?? 0,
     });
     for (const [tag, one] of r.series.entries()) {
       let list = series.get(tag);

@@ -27,6 +27,8 @@ export const REQUEST_CHANNELS = [
   'export.incident',
   'texts.list',
   'texts.get',
+  'histograms.list',
+  'histograms.get',
 ] as const;
 
 export const PUSH_EVENTS = [

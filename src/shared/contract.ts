@@ -28,6 +28,7 @@ import type { RunsTable } from './compare/runs-table';
 import type { SystemSnapshot } from './system-types';
 import type { JobInfo } from './job-types';
 import type { TextPage, TextTagInfo } from './text-items';
+import type { HistogramTagInfo, HistogramView } from './histogram-items';
 
 const runName = z.string().min(1).max(4096);
 const tagName = z.string().min(1).max(4096);
@@ -153,6 +154,10 @@ export const requestSchemas = {
     step: z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER).optional(),
     limit: z.number().int().min(1).max(1000).optional(),
   }),
+  /** A run's histogram tags (TensorBoard histograms, W&B histogram records) with their step counts and spans. */
+  'histograms.list': z.strictObject({ run: runName }),
+  /** A tag's kept steps, at most 200 of them on one grid of at most 64 bins, with TensorBoard's percentiles. */
+  'histograms.get': z.strictObject({ run: runName, tag: tagName }),
 } satisfies Record<RequestChannel, z.ZodType>;
 
 /** Result types per channel (results are produced by our own code, so types suffice). */
@@ -185,6 +190,8 @@ export interface RequestResults {
   'export.incident': IncidentSnapshot;
   'texts.list': TextTagInfo[];
   'texts.get': TextPage;
+  'histograms.list': HistogramTagInfo[];
+  'histograms.get': HistogramView;
 }
 
 export type RequestArgs = { [C in RequestChannel]: z.infer<(typeof requestSchemas)[C]> };

@@ -6,6 +6,8 @@ import { ApiError } from '../../shared/result';
 import type { AppCore } from './app-core';
 import { appTableSource, runsTableOf } from './runs-table-source';
 import { textPage, textTags } from './run-texts';
+import { histogramTags, histogramTagView } from './run-histograms';
+import type { HistogramSource } from '../../shared/histogram-items';
 
 export function createHandlers(core: AppCore): Handlers {
   const host = core.host;
@@ -71,6 +73,8 @@ export function createHandlers(core: AppCore): Handlers {
     'export.incident': ({ id, folder, step }) => core.incident(id, folder, step),
     'texts.list': ({ run }) => textTags(localTexts(core, run)),
     'texts.get': ({ run, tag, step, limit }) => textPage(run, tag, localTexts(core, run), step, limit),
+    'histograms.list': ({ run }) => histogramTags(localHistograms(core, run)),
+    'histograms.get': ({ run, tag }) => histogramTagView(run, tag, localHistograms(core, run)),
   };
 }
 
@@ -79,4 +83,11 @@ function localTexts(core: AppCore, run: string): TextSource[] {
   if (core.remotes.owns(run)) throw new ApiError('unavailable', 'texts of remote runs are not served');
   if (!core.workspace.listRuns().some((r) => r.run === run)) throw new ApiError('not-found', `no run ${run}`);
   return core.workspace.textsOf(run);
+}
+
+/** A local run's histogram sources; remote runs' histograms are not served (yet), unknown runs are not found. */
+function localHistograms(core: AppCore, run: string): HistogramSource[] {
+  if (core.remotes.owns(run)) throw new ApiError('unavailable', 'histograms of remote runs are not served');
+  if (!core.workspace.listRuns().some((r) => r.run === run)) throw new ApiError('not-found', `no run ${run}`);
+  return core.workspace.histogramsOf(run);
 }

@@ -2,6 +2,7 @@
 
 import type { ReadErrorKindName, SourceFormatName } from '../../shared/formats';
 import type { TextSource } from '../../shared/text-items';
+import type { HistogramSource } from '../../shared/histogram-items';
 import type { SeriesSet } from '../series/series-set';
 
 /** A typed read error at a byte offset of the source (0 when the offset is not meaningful). */
@@ -33,4 +34,6 @@ export interface SourceReadResult {
   summary?: Record<string, unknown> | null;
   /** Text samples the source carries (TensorBoard `text` summaries); absent for formats without them. */
   texts?: TextSource | null;
+  /** Histograms with their buckets (TensorBoard histogram summaries, W&B histogram records); absent for formats without them. */
+  histogramSteps?: HistogramSource | null;
 }

@@ -5,6 +5,7 @@ import type { ReaderOptions, ReadMoreOptions } from '../readers/reader';
 import type { ProgressInfo, ReadError } from '../readers/types';
 import type { SeriesSet } from '../series/series-set';
 import type { TextSource } from '../../shared/text-items';
+import type { HistogramSource } from '../../shared/histogram-items';
 
 export interface LiveSource {
   /** Absolute path of the file (a moved document's new one). */
@@ -22,6 +23,8 @@ export interface LiveSource {
   readonly config: Record<string, unknown> | null;
   /** The text samples the file carries (TensorBoard `text` summaries); absent or null for other formats. */
   readonly texts?: TextSource | null;
+  /** The histograms the file carries, with their buckets (TensorBoard, W&B); absent or null for other formats. */
+  readonly histogramSteps?: HistogramSource | null;
   /** Bytes of the file consumed so far, when the reader knows (load progress); else null. */
   readonly bytesRead: number | null;
   /** Reads whatever was appended since the last call. Never throws: failures become `errors`. */

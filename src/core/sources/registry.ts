@@ -19,6 +19,7 @@ import { trackioRuns, trackioSchema } from '../trackio/trackio-db';
 import { WandbReader } from '../wandb/wandb-reader';
 import type { LiveSource, SourceOptions } from './live-source';
 import type { TextSource } from '../../shared/text-items';
+import type { HistogramSource } from '../../shared/histogram-items';
 
 /** Formats read by one reader class; MLflow's sources are two kinds of file or a run of its database
  * (createMlflowReader), trackio's a run of its database. */
@@ -100,6 +101,7 @@ function readerSource(reader: IncrementalReader): LiveSource {
   let progress: ProgressInfo | null = null;
   let config: Record<string, unknown> | null = null;
   let texts: TextSource | null = null;
+  let histogramSteps: HistogramSource | null = null;
   let records = 0;
   let errors: ReadError[] = [];
   const moveTo = reader.moveTo?.bind(reader);
@@ -126,6 +128,9 @@ function readerSource(reader: IncrementalReader): LiveSource {
     get texts() {
       return texts;
     },
+    get histogramSteps() {
+      return histogramSteps;
+    },
     get bytesRead() {
       return reader.bytesRead;
     },
@@ -137,6 +142,7 @@ function readerSource(reader: IncrementalReader): LiveSource {
       progress = r.progress ?? null;
       config = r.config ?? null;
       texts = r.texts ?? null;
+      histogramSteps = r.histogramSteps ?? null;
     },
     ...(moveTo ? { moveTo } : {}),
     close: () => {},

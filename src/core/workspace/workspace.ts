@@ -10,6 +10,7 @@ import type { PushPayloads } from '../../shared/contract';
 import type { RunInfo, SeriesWindow } from '../../shared/domain';
 import type { TextSource } from '../../shared/text-items';
 import type { SourceFormatName } from '../../shared/formats';
+import type { HistogramSource } from '../../shared/histogram-items';
 import { foldersToWatch } from '../discovery';
 import { effectiveConfig, readRunConfig } from '../readers/run-config';
 import { databaseRuns } from '../sources/registry';
@@ -246,6 +247,14 @@ export class Workspace {
     const out: TextSource[] = [];
     for (const e of this.runs.get(run)?.entries ?? [])
       if (e.state === 'live' && e.live.texts) out.push(e.live.texts);
+    return out;
+  }
+
+  /** The histograms of a run's live sources (TensorBoard, W&B), in file order; [] for an unknown run. */
+  histogramsOf(run: string): HistogramSource[] {
+    const out: HistogramSource[] = [];
+    for (const e of this.runs.get(run)?.entries ?? [])
+      if (e.state === 'live' && e.live.histogramSteps) out.push(e.live.histogramSteps);
     return out;
   }
 
