@@ -49,8 +49,8 @@ const RUNTIMES = {
 const CORE_ORDER = [
   ['series', 'system', 'store', 'api'],
   ['readers'], // the readers' shared base: reader, appended-file loop, cursor, framer, rows, values, proto
-  ['samples'], // sample tables: the bounded store, completions JSONL, W&B table files, the text adapter
-  ['text-formats', 'tfevents', 'wandb', 'mlflow'], // the formats
+  ['sqlite-db', 'samples'], // sqlite-db: the tracker databases' read-only connection and run reader base; samples: sample tables (the bounded store, completions JSONL, W&B table files, the text adapter)
+  ['text-formats', 'tfevents', 'wandb', 'mlflow', 'trackio'], // the formats
   ['sources', 'demo'], // sources: the one format registry and the sniffer
   ['discovery'],
   ['workspace', 'inspect'],

@@ -1,11 +1,13 @@
 // Finds the runs under a folder: every folder directly holding a recognised metrics file is a run
-// (HF checkpoint folders excepted: a snapshot of the run beside them; an MLflow run holds its metrics/ tree).
+// (HF checkpoint folders excepted: a snapshot of the run beside them; an MLflow run holds its metrics/ tree),
+// and every run of a tracker database (trackio, mlflow.db) is one.
 
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { SourceFormatName } from '../shared/formats';
 import { errorCode } from './readers/file-io';
+import { databaseRuns } from './sources/registry';
 import { classifyFile } from './sources/sniff';
 
 export interface DiscoveredSource {
@@ -18,10 +20,13 @@ export interface DiscoveredSource {
   /** The newest checkpoint's trainer_state.json, read for the run in the checkpoints' parent folder: at
    * most one per run, and it moves to a newer checkpoint when one appears (see `adoptSnapshots`). */
   snapshot?: true;
+  /** A database holding many runs (trackio, mlflow.db): the id there of the run this source reads. */
+  member?: string;
 }
 
 export interface DiscoveredRun {
-  /** Path of the folder relative to the opened folder, '/'-separated; the folder itself by its name (rootRunName). */
+  /** Path of the folder relative to the opened folder, '/'-separated; the folder itself by its name (rootRunName);
+   * a database's run `DB#NAME` (`databaseRunName`). */
   run: string;
   dir: string;
   sources: DiscoveredSource[];
@@ -102,7 +107,11 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
   if (rootStat.isFile()) {
     const name = basename(root);
     const format = await classifyFile(root, name, basename(dirname(root)) === 'metrics');
-    if (format)
+    if (format && isDatabase(name, format))
+      runs.push(
+        ...expandDatabase(root, format, '').sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0)),
+      );
+    else if (format)
       runs.push({
         run: rootRunName(dirname(root), []),
         dir: dirname(root),
@@ -115,6 +124,8 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
   const dirs: string[] = [];
   /** MLflow metric files by the run folder they belong to. */
   const mlflowMetrics = new Map<string, DiscoveredSource[]>();
+  /** Tracker databases found: each of their runs is a run. */
+  const databases: { path: string; format: SourceFormatName; prefix: string }[] = [];
   const queue: Pending[] = [];
   const links: Pending[] = [];
   let rootReal: string;
@@ -154,6 +165,10 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
     const childMlflowRun = (name: string): string | undefined =>
       item.mlflowRun ?? (isMlflowRun && name === 'metrics' ? item.dir : undefined);
     const add = (path: string, name: string, format: SourceFormatName): void => {
+      if (item.mlflowRun === undefined && isDatabase(name, format)) {
+        const r = rel(item.dir);
+        return void databases.push({ path, format, prefix: r === '.' ? '' : `${r}/` });
+      }
       if (item.mlflowRun === undefined) return void sources.push({ path, name, format });
       const list = mlflowMetrics.get(item.mlflowRun) ?? [];
       list.push({ path, name: relative(item.mlflowRun, path).split(sep).join('/'), format });
@@ -246,6 +261,7 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
 
   for (const r of runs) r.sources.push(...(mlflowMetrics.get(r.dir) ?? []));
   adoptSnapshots(runs, root, rel);
+  for (const db of databases) runs.push(...expandDatabase(db.path, db.format, db.prefix));
   const own = runs.find((r) => r.run === '.');
   if (own)
     own.run = rootRunName(
@@ -258,6 +274,32 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
   dirs.sort((a, b) => depthOf(a) - depthOf(b) || (a < b ? -1 : a > b ? 1 : 0));
   for (const r of runs) r.sources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { root, runs, errors, dirs };
+}
+
+/** Whether a recognised file is a tracker's database (many runs in one file), not a run's source. */
+function isDatabase(name: string, format: SourceFormatName): boolean {
+  return name.toLowerCase().endsWith('.db') && (format === 'trackio' || format === 'mlflow');
+}
+
+/**
+ * A database's runs as runs: each named `DB#NAME` (`prefix` the database's folder relative to the opened folder,
+ * DB its file name, NAME the tracker's run name), its folder the database's, its one source the database read for
+ * that run (`member`). Two runs of one name: the later ones (by the tracker's order, first logged first) are
+ * `NAME (ID)`, so a name once given is kept when others come. A name is never `//` (remote keys) nor empty.
+ */
+function expandDatabase(path: string, format: SourceFormatName, prefix: string): DiscoveredRun[] {
+  const file = basename(path);
+  const taken = new Set<string>();
+  return databaseRuns(path, format).map(({ member, name }) => {
+    let shown = name.replace(/\/{2,}/g, '/') || member;
+    if (taken.has(shown)) shown = `${shown} (${member})`;
+    taken.add(shown);
+    return {
+      run: `${prefix}${file}#${shown}`,
+      dir: dirname(path),
+      sources: [{ path, name: file, format, member }],
+    };
+  });
 }
 
 /** Whether a folder is an MLflow file-store run: it holds a run's meta.yaml (an experiment's has no run_uuid). */

@@ -21,6 +21,8 @@ export interface InspectSource {
   errors: ReadError[];
   /** Text items the source carries (TensorBoard `text` summaries: HF args, samples…); 0 for other formats. */
   texts: number;
+  /** Histogram steps the source keeps (TensorBoard histograms, W&B histogram records); 0 for other formats. */
+  histograms: number;
   /** Samples the source carries (completions JSONL lines, W&B table rows), per sample source; [] for other formats. */
   samples: InspectSamples[];
 }
@@ -102,7 +104,7 @@ export async function readRunWhole<T = ScalarSeries>(
   d: DiscoveredRun,
   keep: (series: ScalarSeries, format: SourceFormatName, file: string) => T = (x) => x as unknown as T,
   onFile: (file: string) => void = () => {},
-  read: SourceRead = readSource,
+  read: SourceRead = readOne,
 ): Promise<RunRead<T>> {
   const series = new Map<string, T[]>();
   const sources: InspectSource[] = [];
@@ -110,13 +112,14 @@ export async function readRunWhole<T = ScalarSeries>(
   const sourceConfigs: (RunConfig | null | undefined)[] = [];
   for (const s of readOrder(d)) {
     onFile(s.path);
-    const r = await read(s.path, s.format);
+    const r = await read(s.path, s.format, s.member);
     sources.push({
       file: s.name,
       format: s.format,
       records: r.records,
       errors: r.errors,
       texts: r.texts?.count ?? 0,
+      histograms: r.histogramSteps?.count ?? 0,
       samples: (r.samples?.sources() ?? []).map((x) => ({
         source: x.source,
         rows: x.rows,
@@ -132,12 +135,17 @@ export async function readRunWhole<T = ScalarSeries>(
     if (r.progress) progress = progressOf(r.progress);
     sourceConfigs.push(r.config);
   }
-  const config = effectiveConfig(await readRunConfig(d.dir), sourceConfigs);
+  // A database's run has no folder of its own: a config.json beside the database is not its.
+  const own = d.sources.every((s) => s.member === undefined) ? await readRunConfig(d.dir) : null;
+  const config = effectiveConfig(own, sourceConfigs);
   return { run: d.run, sources, series, progress, config };
 }
 
-/** Reads one source whole. */
-type SourceRead = (path: string, format: SourceFormatName) => Promise<SourceReadResult>;
+/** Reads one source whole (`member`: which run of a database holding many). */
+type SourceRead = (path: string, format: SourceFormatName, member?: string) => Promise<SourceReadResult>;
+
+const readOne: SourceRead = (path, format, member) =>
+  readSource(path, format, member === undefined ? {} : { member });
 
 /** A run's sources in the order they are read: by file name (TensorBoard's order). */
 function readOrder(d: DiscoveredRun): DiscoveredRun['sources'] {
@@ -149,22 +157,29 @@ function readOrder(d: DiscoveredRun): DiscoveredRun['sources'] {
  * pool's workers: several files are read at once on every core, and at most `ahead` + 1 results wait in memory.
  * Sources must be taken in `list` order.
  */
-function readAhead(list: readonly { path: string; format: SourceFormatName }[], ahead: number): SourceRead {
+function readAhead(
+  list: readonly { path: string; format: SourceFormatName; member?: string }[],
+  ahead: number,
+): SourceRead {
   const started = new Map<string, Promise<SourceReadResult>>();
   let next = 0;
   let taken = 0;
-  return (path, format) => {
+  const key = (path: string, member?: string): string => (member === undefined ? path : `${path}\0${member}`);
+  return (path, format, member) => {
     for (; next < list.length && next <= taken + ahead; next++) {
       const s = list[next]!;
-      const p = readSource(s.path, s.format, { workers: true });
+      const p = readSource(s.path, s.format, {
+        workers: true,
+        ...(s.member === undefined ? {} : { member: s.member }),
+      });
       // Awaited when its turn comes; this only keeps a failure before then from being "unhandled".
       p.catch(() => undefined);
-      started.set(s.path, p);
+      started.set(key(s.path, s.member), p);
     }
     taken++;
-    const p = started.get(path);
-    started.delete(path);
-    return p ?? readSource(path, format);
+    const p = started.get(key(path, member));
+    started.delete(key(path, member));
+    return p ?? readOne(path, format, member);
   };
 }
 
@@ -236,6 +251,9 @@ export async function findRuns(
   const root = dirname(full);
   const format = await classifyFile(full, basename(full));
   if (!format) throw new Error(`${full} is not a recognised metrics file`);
+  // A tracker's database holds runs of its own (discovery names them).
+  if (format === 'trackio' || (format === 'mlflow' && full.toLowerCase().endsWith('.db')))
+    return { root, runs: (await discoverRuns(full)).runs, walkErrors: [] };
   return {
     root,
     runs: [
@@ -255,7 +273,7 @@ export async function inspectPath(path: string, onProgress?: InspectProgress): P
   const read =
     order.filter((s) => s.format === 'tfevents').length >= 2
       ? readAhead(order, availableParallelism())
-      : readSource;
+      : readOne;
   const out: InspectRun[] = [];
   for (const d of runs) out.push(await inspectRun(d, (file) => onProgress?.(done++, total, file), read));
   return { root, runs: out, walkErrors };

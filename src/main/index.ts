@@ -10,6 +10,7 @@ import { createHandlers } from '../core/app/handlers';
 import { AppCore } from '../core/app/app-core';
 import { ELECTRON_BINDING_HINT, openDesktopStore } from '../core/app/app-store';
 import { startDemo, type RunningDemo } from '../core/demo/demo-writer';
+import { useSqliteBinding } from '../core/sqlite-db/open-db';
 import { createSystemSampler } from '../core/system';
 import { folderPickerAction } from './folder-picker';
 import { APP_PAGE, APP_SCHEME, appProtocolResponse, devRendererUrl } from './app-protocol';
@@ -75,6 +76,8 @@ if (!app.requestSingleInstanceLock()) {
       ...(defaultPath ? { defaultPath } : {}),
     });
 
+  // The tracker databases (trackio, mlflow.db) are read with the same Electron-ABI build as the app's store.
+  useSqliteBinding(existsSync(electronSqlite) ? electronSqlite : null);
   const core = new AppCore({
     host: {
       mode: 'electron',

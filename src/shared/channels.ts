@@ -29,6 +29,8 @@ export const REQUEST_CHANNELS = [
   'texts.get',
   'samples.list',
   'samples.get',
+  'histograms.list',
+  'histograms.get',
 ] as const;
 
 export const PUSH_EVENTS = [

@@ -29,6 +29,7 @@ import type { SystemSnapshot } from './system-types';
 import type { JobInfo } from './job-types';
 import type { TextPage, TextTagInfo } from './text-items';
 import type { SamplePage, SampleSourceInfo } from './samples';
+import type { HistogramTagInfo, HistogramView } from './histogram-items';
 
 const runName = z.string().min(1).max(4096);
 const tagName = z.string().min(1).max(4096);
@@ -172,6 +173,10 @@ export const requestSchemas = {
       .optional(),
     search: z.string().max(4096).optional(),
   }),
+  /** A run's histogram tags (TensorBoard histograms, W&B histogram records) with their step counts and spans. */
+  'histograms.list': z.strictObject({ run: runName }),
+  /** A tag's kept steps, at most 200 of them on one grid of at most 64 bins, with TensorBoard's percentiles. */
+  'histograms.get': z.strictObject({ run: runName, tag: tagName }),
 } satisfies Record<RequestChannel, z.ZodType>;
 
 /** Result types per channel (results are produced by our own code, so types suffice). */
@@ -206,6 +211,8 @@ export interface RequestResults {
   'texts.get': TextPage;
   'samples.list': SampleSourceInfo[];
   'samples.get': SamplePage;
+  'histograms.list': HistogramTagInfo[];
+  'histograms.get': HistogramView;
 }
 
 export type RequestArgs = { [C in RequestChannel]: z.infer<(typeof requestSchemas)[C]> };

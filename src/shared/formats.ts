@@ -9,6 +9,7 @@ export type SourceFormatName =
   | 'training_progress'
   | 'wandb'
   | 'mlflow'
+  | 'trackio'
   | 'completions';
 
 export type ReadErrorKindName =
@@ -27,6 +28,7 @@ const FORMAT_PRIORITY: readonly SourceFormatName[] = [
   'tfevents',
   'wandb',
   'mlflow',
+  'trackio',
   'trainer_state',
   'jsonl',
   'csv',

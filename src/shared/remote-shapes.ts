@@ -33,6 +33,7 @@ const sourceInfo = z.object({
     'wandb',
     'mlflow',
     'completions',
+    'trackio',
   ]),
   records: num,
   errors: z

@@ -2,13 +2,23 @@
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
 import { CLI, runCli } from './cli-process';
 import { servedUrl, serveIsolated } from './demo-server';
+import { TrackioDb } from '../helpers/tracker-dbs';
 
 const repo = join(import.meta.dirname, '..', '..');
 /** Every real run of the corpus (beside the repo in this workplace and in CI); the committed copies otherwise. */
@@ -61,6 +71,17 @@ describe('rlwatch never writes into a run folder', () => {
       if (existsSync(join(corpus, group)))
         cpSync(join(corpus, group), join(root, group), { recursive: true, preserveTimestamps: true });
     }
+    // MLflow's file stores and a real mlflow.db (a SQLite database read-only: no -journal, -wal or -shm made).
+    cpSync(join(repo, 'test', 'fixtures', 'mlflow'), join(root, 'mlflow'), {
+      recursive: true,
+      preserveTimestamps: true,
+    });
+    // A trackio project in WAL mode whose writer has closed (no -wal): SQLite would make -wal and -shm to read it.
+    mkdirSync(join(root, 'trackio'));
+    const trackio = new TrackioDb(join(root, 'trackio', 'project.db'));
+    for (let step = 0; step < 50; step++)
+      trackio.log({ id: 'r1', name: 'ppo' }, step, { loss: 1 / (step + 1) }, 1.7e15 + step);
+    trackio.close();
     const before = snapshot(root);
     expect(before.size).toBeGreaterThan(20);
 

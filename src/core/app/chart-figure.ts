@@ -5,6 +5,7 @@ import { drawnXAxis, toQueryRange } from '../../shared/charts/axis';
 import { resolveBand, type BandInfo } from '../../shared/charts/band';
 import type { SeriesLines } from '../../shared/charts/chart-options';
 import type { Figure } from '../../shared/charts/figure';
+import { runStyleIndexes } from '../../shared/charts/chart-theme';
 import { seriesFacts } from '../../shared/charts/figure-notes';
 import { alertsFor, buildMarkers } from '../../shared/charts/markers';
 import { RunSeries } from '../../shared/charts/series-model';
@@ -100,7 +101,10 @@ export function chartFigure(source: ChartSource, args: FigureArgs): Figure {
     );
   const band = resolveBand(args.tag, source.thresholds(drawn[0]!.run));
   const alerts = alertsFor(source.alerts(), args.tag, args.runs);
-  const series: SeriesLines[] = drawn.map((s) => ({
+  // Each run in its stable look (its index among the folder's runs, as the window colours it).
+  const looks = runStyleIndexes(known);
+  const series: SeriesLines[] = drawn.map((s, i) => ({
+    colorIndex: looks.get(s.run) ?? i,
     run: s.run,
     raw: s.raw,
     smoothed: s.smoothed,
@@ -121,7 +125,7 @@ export function chartFigure(source: ChartSource, args: FigureArgs): Figure {
             run: `${s.run} · session ${x.index}`,
             raw: e.raw,
             smoothed: e.smoothed,
-            colorIndex: i,
+            colorIndex: looks.get(s.run) ?? i,
             faded: true,
           });
       }

@@ -8,6 +8,8 @@ import { appTableSource, runsTableOf } from './runs-table-source';
 import { textPage, textTags } from './run-texts';
 import { samplePage, sampleSources } from './run-samples';
 import type { SampleSource } from '../../shared/samples';
+import { histogramTags, histogramTagView } from './run-histograms';
+import type { HistogramSource } from '../../shared/histogram-items';
 
 export function createHandlers(core: AppCore): Handlers {
   const host = core.host;
@@ -76,6 +78,8 @@ export function createHandlers(core: AppCore): Handlers {
     'samples.list': ({ run }) => sampleSources(localSamples(core, run)),
     'samples.get': ({ run, source, step, ...page }) =>
       samplePage(run, source, step, localSamples(core, run), page),
+    'histograms.list': ({ run }) => histogramTags(localHistograms(core, run)),
+    'histograms.get': ({ run, tag }) => histogramTagView(run, tag, localHistograms(core, run)),
   };
 }
 
@@ -91,4 +95,11 @@ function localTexts(core: AppCore, run: string): TextSource[] {
   if (core.remotes.owns(run)) throw new ApiError('unavailable', 'texts of remote runs are not served');
   if (!core.workspace.listRuns().some((r) => r.run === run)) throw new ApiError('not-found', `no run ${run}`);
   return core.workspace.textsOf(run);
+}
+
+/** A local run's histogram sources; remote runs' histograms are not served (yet), unknown runs are not found. */
+function localHistograms(core: AppCore, run: string): HistogramSource[] {
+  if (core.remotes.owns(run)) throw new ApiError('unavailable', 'histograms of remote runs are not served');
+  if (!core.workspace.listRuns().some((r) => r.run === run)) throw new ApiError('not-found', `no run ${run}`);
+  return core.workspace.histogramsOf(run);
 }

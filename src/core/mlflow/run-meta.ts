@@ -1,7 +1,9 @@
-// MLflow file-store run metadata: recognising a run's meta.yaml, parsing it, and a param's text as config.
+// MLflow run metadata (file store and SQLite): recognising a run's meta.yaml, parsing it, a run's config, progress and end.
 
 import type * as Yaml from 'yaml';
+import type { RunEnd } from '../../shared/domain';
 import { lazyModule } from '../readers/lazy-module';
+import type { ProgressInfo } from '../readers/types';
 
 /** yaml, loaded on the first meta.yaml parsed. */
 const yaml = lazyModule<typeof Yaml>('yaml');
@@ -89,4 +91,57 @@ export function paramValue(text: string): string | number {
   if (!Number.isFinite(n)) return text;
   if (/^-?\d+$/.test(text) && !Number.isSafeInteger(n)) return text;
   return n;
+}
+
+/** The JSON record of every model the run logged (kilobytes of flavours and paths): not the run's config. */
+const MODEL_HISTORY = 'mlflow.log-model.';
+
+/**
+ * A run's config and progress, the same for both stores: every param (`paramValue`), `mlflow.runName` (the
+ * `mlflow.runName` tag, else the run's name, else its id), `mlflow.runId`, `mlflow.experimentId`, `mlflow.status`
+ * and the tags as `mlflow.tags` (but the logged models' `mlflow.log-model.history`). Progress: the status, fraction
+ * 1 once FINISHED.
+ */
+export function mlflowRunState(
+  params: ReadonlyMap<string, string>,
+  tags: ReadonlyMap<string, string>,
+  m: RunMeta | null,
+): { config: Record<string, unknown> | null; progress: ProgressInfo | null } {
+  const config: Record<string, unknown> = {};
+  for (const [name, text] of params) if (name !== '__proto__') config[name] = paramValue(text);
+  const shown: Record<string, string> = {};
+  for (const [name, text] of tags)
+    if (name !== '__proto__' && !name.startsWith(MODEL_HISTORY)) shown[name] = text;
+  const runName = shown['mlflow.runName'] || m?.runName || m?.runId || null;
+  if (runName !== null) config['mlflow.runName'] = runName;
+  if (m) {
+    config['mlflow.runId'] = m.runId;
+    if (m.experimentId !== null) config['mlflow.experimentId'] = m.experimentId;
+    if (m.status !== null) config['mlflow.status'] = m.status;
+  }
+  if (Object.keys(shown).length > 0) config['mlflow.tags'] = shown;
+  return {
+    config: Object.keys(config).length > 0 ? config : null,
+    progress: m
+      ? {
+          fraction: m.status === 'FINISHED' ? 1 : null,
+          etaSeconds: null,
+          fields: {
+            run_id: m.runId,
+            run_name: runName,
+            status: m.status,
+            start_time: m.startTime,
+            end_time: m.endTime,
+            lifecycle_stage: m.lifecycleStage,
+          },
+        }
+      : null,
+  };
+}
+
+/** How an MLflow run ended, by the status its progress carries: FINISHED finished, FAILED or KILLED crashed. */
+export function mlflowRunEnd(progress: ProgressInfo | null): RunEnd | null {
+  const status = progress?.fields['status'];
+  if (status === 'FINISHED') return 'finished';
+  return status === 'FAILED' || status === 'KILLED' ? 'crashed' : null;
 }

@@ -7,14 +7,11 @@ import { fileKey, isReadError, readWholeFile } from '../readers/file-cursor';
 import { errorCode } from '../readers/file-io';
 import { ReaderBase } from '../readers/reader';
 import { decodeUtf8 } from '../readers/values';
-import { paramValue, parseRunMeta, type RunMeta } from './run-meta';
+import { mlflowRunState, parseRunMeta, type RunMeta } from './run-meta';
 
 /** meta.yaml is a few hundred bytes; MLflow caps a param at 6000 characters and a tag at 8000. */
 const MAX_META_BYTES = 1 << 20;
 const MAX_VALUE_BYTES = 1 << 20;
-
-/** The JSON record of every model the run logged (kilobytes of flavours and paths): not the run's config. */
-const MODEL_HISTORY = 'mlflow.log-model.';
 
 /** What one params/ or tags/ file last held, and the file state it was read at. */
 interface Entry {
@@ -25,11 +22,7 @@ interface Entry {
 /**
  * Reads the run folder's meta.yaml and, on every read, lists params/ and tags/ (keys with '/' are nested
  * folders) re-reading only the files that changed: params and tags are written beside the metrics while the
- * run goes on. Config: every param (`paramValue`: numbers where the text is a plain decimal, else the
- * string), `mlflow.runName` (the `mlflow.runName` tag, else meta.yaml's run_name, else the run id),
- * `mlflow.runId`, `mlflow.experimentId`, `mlflow.status` and the tags as `mlflow.tags` (but the logged models'
- * `mlflow.log-model.history`). Progress: the
- * status, fraction 1 once FINISHED. Never writes.
+ * run goes on. Config and progress: `mlflowRunState` (meta.yaml's run_name is the run's name). Never writes.
  */
 export class MlflowRunReader extends ReaderBase {
   readonly format: SourceFormatName = 'mlflow';
@@ -90,35 +83,11 @@ export class MlflowRunReader extends ReaderBase {
   }
 
   private publish(): void {
-    const config: Record<string, unknown> = {};
-    for (const [name, e] of this.params) if (name !== '__proto__') config[keyOf(name)] = paramValue(e.text);
-    const tags: Record<string, string> = {};
-    for (const [name, e] of this.tags)
-      if (name !== '__proto__' && !name.startsWith(MODEL_HISTORY)) tags[keyOf(name)] = e.text;
-    const m = this.meta;
-    const runName = tags['mlflow.runName'] || m?.runName || m?.runId || null;
-    if (runName !== null) config['mlflow.runName'] = runName;
-    if (m) {
-      config['mlflow.runId'] = m.runId;
-      if (m.experimentId !== null) config['mlflow.experimentId'] = m.experimentId;
-      if (m.status !== null) config['mlflow.status'] = m.status;
-    }
-    if (Object.keys(tags).length > 0) config['mlflow.tags'] = tags;
-    this.config = Object.keys(config).length > 0 ? config : null;
-    this.progress = m
-      ? {
-          fraction: m.status === 'FINISHED' ? 1 : null,
-          etaSeconds: null,
-          fields: {
-            run_id: m.runId,
-            run_name: runName,
-            status: m.status,
-            start_time: m.startTime,
-            end_time: m.endTime,
-            lifecycle_stage: m.lifecycleStage,
-          },
-        }
-      : null;
+    const text = (from: Map<string, Entry>): Map<string, string> =>
+      new Map([...from].map(([name, e]) => [keyOf(name), e.text]));
+    const state = mlflowRunState(text(this.params), text(this.tags), this.meta);
+    this.config = state.config;
+    this.progress = state.progress;
   }
 }
 

@@ -3,6 +3,7 @@
 import type { ReadErrorKindName, SourceFormatName } from '../../shared/formats';
 import type { SampleSource } from '../../shared/samples';
 import type { TextSource } from '../../shared/text-items';
+import type { HistogramSource } from '../../shared/histogram-items';
 import type { SeriesSet } from '../series/series-set';
 
 /** A typed read error at a byte offset of the source (0 when the offset is not meaningful). */
@@ -36,4 +37,6 @@ export interface SourceReadResult {
   texts?: TextSource | null;
   /** Sample tables the source carries (completions JSONL, W&B tables); absent for formats without them. */
   samples?: SampleSource | null;
+  /** Histograms with their buckets (TensorBoard histogram summaries, W&B histogram records); absent for formats without them. */
+  histogramSteps?: HistogramSource | null;
 }

@@ -6,6 +6,7 @@ import type { ProgressInfo, ReadError } from '../readers/types';
 import type { SeriesSet } from '../series/series-set';
 import type { SampleSource } from '../../shared/samples';
 import type { TextSource } from '../../shared/text-items';
+import type { HistogramSource } from '../../shared/histogram-items';
 
 export interface LiveSource {
   /** Absolute path of the file (a moved document's new one). */
@@ -25,6 +26,8 @@ export interface LiveSource {
   readonly texts?: TextSource | null;
   /** The sample tables the file carries (completions JSONL, W&B tables); absent or null for other formats. */
   readonly samples?: SampleSource | null;
+  /** The histograms the file carries, with their buckets (TensorBoard, W&B); absent or null for other formats. */
+  readonly histogramSteps?: HistogramSource | null;
   /** Bytes of the file consumed so far, when the reader knows (load progress); else null. */
   readonly bytesRead: number | null;
   /** Reads whatever was appended since the last call. Never throws: failures become `errors`. */
@@ -35,5 +38,6 @@ export interface LiveSource {
   close(): void;
 }
 
-/** How a live source paces a long read (the reader options that concern the workspace). */
-export type SourceOptions = Pick<ReaderOptions, 'pause' | 'sliceBytes'>;
+/** How a live source paces a long read (the reader options that concern the workspace), and which run of a
+ * database holding many it reads (`member`). */
+export type SourceOptions = Pick<ReaderOptions, 'pause' | 'sliceBytes'> & { member?: string };

@@ -1,6 +1,7 @@
 // The one format registry: which IncrementalReader reads each source format, live (LiveSource) or once (inspect).
 
 import type { SourceFormatName } from '../../shared/formats';
+import { mlflowDbRuns, mlflowDbSchema } from '../mlflow/mlflow-db';
 import { createMlflowReader } from '../mlflow/mlflow-reader';
 import type { IncrementalReader, ReaderOptions } from '../readers/reader';
 import type { ProgressInfo, ReadError, SourceReadResult } from '../readers/types';
@@ -12,15 +13,20 @@ import { TrainerStateReader } from '../text-formats/trainer-state-reader';
 import { TrainingProgressReader } from '../text-formats/training-progress-reader';
 import { readPool } from '../tfevents/read-pool';
 import { TfeventsReader } from '../tfevents/tfevents-reader';
+import { withDb, type DbRun } from '../sqlite-db/open-db';
+import { TrackioReader } from '../trackio/trackio-reader';
+import { trackioRuns, trackioSchema } from '../trackio/trackio-db';
 import { WandbReader } from '../wandb/wandb-reader';
 import { CompletionsReader } from '../samples/completions';
 import type { SampleSource } from '../../shared/samples';
 import type { LiveSource, SourceOptions } from './live-source';
 import type { TextSource } from '../../shared/text-items';
+import type { HistogramSource } from '../../shared/histogram-items';
 
-/** Formats read by one reader class; MLflow's sources are two kinds of file (createMlflowReader). */
+/** Formats read by one reader class; MLflow's sources are two kinds of file or a run of its database
+ * (createMlflowReader), trackio's a run of its database. */
 const READERS: Record<
-  Exclude<SourceFormatName, 'mlflow'>,
+  Exclude<SourceFormatName, 'mlflow' | 'trackio'>,
   new (path: string, options: ReaderOptions) => IncrementalReader
 > = {
   tfevents: TfeventsReader,
@@ -33,16 +39,42 @@ const READERS: Record<
   completions: CompletionsReader,
 };
 
-/** A fresh incremental reader of `path`; call `readMore()` whenever the file may have changed. */
+/** Which run of a database holding many a source reads (trackio, MLflow SQLite): its id there. */
+export interface MemberOption {
+  member?: string;
+}
+
+/** A fresh incremental reader of `path` (of run `member` of a database); call `readMore()` whenever the file may
+ * have changed. */
 export function createReader(
   path: string,
   format: SourceFormatName,
-  options: ReaderOptions = {},
+  options: ReaderOptions & MemberOption = {},
 ): IncrementalReader {
-  return format === 'mlflow' ? createMlflowReader(path, options) : new READERS[format](path, options);
+  const { member, ...rest } = options;
+  if (format === 'trackio') return new TrackioReader(path, { ...rest, member: member ?? '' });
+  if (format === 'mlflow') return createMlflowReader(path, options);
+  return new READERS[format](path, rest);
 }
 
-export interface ReadSourceOptions extends ReaderOptions {
+/** The runs a database source holds (trackio, MLflow SQLite); [] when it cannot be read or holds none. Throws
+ * nothing. */
+export function databaseRuns(path: string, format: SourceFormatName): DbRun[] {
+  try {
+    return withDb(path, (db, generation) => {
+      if (format === 'trackio') {
+        const s = trackioSchema(db);
+        return s ? trackioRuns(db, s, `${path}\0${generation}`) : [];
+      }
+      const s = mlflowDbSchema(db);
+      return s ? mlflowDbRuns(db, s) : [];
+    });
+  } catch {
+    return [];
+  }
+}
+
+export interface ReadSourceOptions extends ReaderOptions, MemberOption {
   /** A large event file is read on the read pool's worker threads (for callers reading several files at once). */
   workers?: boolean;
 }
@@ -73,6 +105,7 @@ function readerSource(reader: IncrementalReader): LiveSource {
   let config: Record<string, unknown> | null = null;
   let texts: TextSource | null = null;
   let samples: SampleSource | null = null;
+  let histogramSteps: HistogramSource | null = null;
   let records = 0;
   let errors: ReadError[] = [];
   const moveTo = reader.moveTo?.bind(reader);
@@ -102,6 +135,9 @@ function readerSource(reader: IncrementalReader): LiveSource {
     get samples() {
       return samples;
     },
+    get histogramSteps() {
+      return histogramSteps;
+    },
     get bytesRead() {
       return reader.bytesRead;
     },
@@ -114,6 +150,7 @@ function readerSource(reader: IncrementalReader): LiveSource {
       config = r.config ?? null;
       texts = r.texts ?? null;
       samples = r.samples ?? null;
+      histogramSteps = r.histogramSteps ?? null;
     },
     ...(moveTo ? { moveTo } : {}),
     close: () => {},

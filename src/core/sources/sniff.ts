@@ -1,12 +1,16 @@
 // Decides which reader a file needs: by name first, then by a look at its first bytes.
 
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import type { SourceFormatName } from '../../shared/formats';
+import { mlflowDbSchema } from '../mlflow/mlflow-db';
 import { isMlflowRunMeta } from '../mlflow/run-meta';
 import { jsonlKind } from '../samples/completions';
+import { fileIdentity } from '../readers/file-io';
 import { LineFramer, lines } from '../readers/line-framer';
 import { pickAxes, isPlainObject, numericLeaves } from '../readers/rows';
 import { decodeUtf8, parseJsonLenient, parseNumberCell } from '../readers/values';
+import { isSqliteHeader, withDb } from '../sqlite-db/open-db';
+import { trackioSchema } from '../trackio/trackio-db';
 
 const HEAD_BYTES = 64 * 1024;
 
@@ -44,6 +48,7 @@ export function formatByName(name: string): SourceFormatName | 'sniff' | null {
   if (lower.endsWith('.jsonl')) return lower.startsWith('metrics') ? 'jsonl' : 'sniff';
   if (lower.endsWith('.json')) return NOT_METRICS_JSON.has(lower) ? null : 'sniff';
   if (lower === 'meta.yaml') return 'sniff'; // an MLflow run's, or an experiment's (never ours)
+  if (lower.endsWith('.db')) return 'sniff'; // a trackio project's or MLflow's tracking database, by its tables
   return null;
 }
 
@@ -57,12 +62,67 @@ export async function classifyFile(
   if (byName !== 'sniff') return byName;
   const lower = name.toLowerCase();
   if (lower.endsWith('.csv') && inMetricsDir) return 'csv';
+  if (lower.endsWith('.db')) return sniffDatabase(path);
   const head = await readHead(path);
   if (head === null) return null;
   if (lower.endsWith('.csv')) return sniffCsv(head, METRICS_NAME.test(lower)) ? 'csv' : null;
   if (lower.endsWith('.jsonl')) return sniffJsonlKind(head, lower);
   if (lower === 'meta.yaml') return isMlflowRunMeta(head) ? 'mlflow' : null;
   return sniffJson(head);
+}
+
+/**
+ * A tracker's database, by its tables: trackio's `metrics (id, timestamp, run_name, step, metrics)`, or MLflow's
+ * `runs` and `metrics`. Opened read-only for a few schema queries; anything else (not SQLite, damaged, locked
+ * past a moment) is not a source.
+ */
+export async function sniffDatabase(path: string): Promise<'trackio' | 'mlflow' | null> {
+  const head = await readHeadBytes(path, 16);
+  if (head === null || !isSqliteHeader(head)) return null;
+  // Rediscovery sniffs every .db again: a database whose files have not changed keeps its verdict (another app's
+  // large WAL database is not copied again each time).
+  const stamp = await filesStamp(path);
+  const known = sniffed.get(path);
+  if (known && known.stamp === stamp) return known.format;
+  let format: 'trackio' | 'mlflow' | null;
+  try {
+    format = withDb(path, (db) => (trackioSchema(db) ? 'trackio' : mlflowDbSchema(db) ? 'mlflow' : null));
+  } catch {
+    format = null;
+  }
+  sniffed.set(path, { stamp, format });
+  return format;
+}
+
+/** The last verdict on each database path, with the state of its files then. */
+const sniffed = new Map<string, { stamp: string; format: 'trackio' | 'mlflow' | null }>();
+
+/** The database's and its `-wal`'s identity, size and mtime (a writer's new tables may sit in the `-wal`). */
+async function filesStamp(path: string): Promise<string> {
+  const one = async (p: string): Promise<string> => {
+    try {
+      const st = await stat(p);
+      return `${fileIdentity(st)}:${st.size}:${st.mtimeMs}`;
+    } catch {
+      return '-';
+    }
+  };
+  return `${await one(path)}|${await one(`${path}-wal`)}`;
+}
+
+async function readHeadBytes(path: string, n: number): Promise<Uint8Array | null> {
+  try {
+    const h = await open(path, 'r');
+    try {
+      const buf = new Uint8Array(n);
+      const { bytesRead } = await h.read(buf, 0, n, 0);
+      return buf.subarray(0, bytesRead);
+    } finally {
+      await h.close().catch(() => undefined);
+    }
+  } catch {
+    return null;
+  }
 }
 
 async function readHead(path: string): Promise<string | null> {

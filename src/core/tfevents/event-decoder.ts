@@ -2,7 +2,7 @@
 
 import type { ScalarSeries } from '../series/scalar-series';
 import type { SeriesSet } from '../series/series-set';
-import { ProtoCursor } from '../readers/proto-cursor';
+import { ProtoCursor, ProtoError } from '../readers/proto-cursor';
 import { decodeTensor, TensorValues } from './tensor-decoder';
 import {
   PLUGIN_HISTOGRAMS,
@@ -17,6 +17,7 @@ import type { HistogramColumns, PluginKind, TagEntry } from './tag-table';
 import { decodeTextTensor, type DecodedText } from './text-decoder';
 import { decodeSessionHparams } from './hparams-decoder';
 import type { TextStore } from './text-store';
+import type { HistogramStore } from '../readers/histogram-store';
 
 /** Histogram tags are stored as four series named `TAG/<stat>` in the histogram SeriesSet. */
 export const HISTOGRAM_STATS = ['count', 'min', 'max', 'mean'] as const;
@@ -45,6 +46,10 @@ const HISTO_MIN = (1 << 3) | 1;
 const HISTO_MAX = (2 << 3) | 1;
 const HISTO_NUM = (3 << 3) | 1;
 const HISTO_SUM = (4 << 3) | 1;
+const HISTO_LIMIT = (6 << 3) | 1;
+const HISTO_LIMITS_PACKED = (6 << 3) | 2;
+const HISTO_BUCKET = (7 << 3) | 1;
+const HISTO_BUCKETS_PACKED = (7 << 3) | 2;
 
 /** Undos (each scans every series) before a file is decoded staged only. */
 const MAX_UNDOS = 16;
@@ -103,13 +108,16 @@ export class EventDecoder {
   // Text values and hparams of the event being decoded: kept once the event decoded whole.
   private pendingTexts: { entry: TagEntry; text: DecodedText }[] = [];
   private pendingHparams: Record<string, unknown> | null = null;
-  // Either of them is set: one check per event (scalar-only files never set it).
+  // Histogram buckets of the event being decoded (only with a histogram store): kept once the event decoded whole.
+  private pendingHistos: { entry: TagEntry; buckets: Float64Array }[] = [];
+  // Any of them is set: one check per event (scalar-only files never set it).
   private pendingExtras = false;
 
   constructor(
     private readonly scalars: SeriesSet,
     private readonly histograms: SeriesSet,
     private readonly texts: TextStore | null = null,
+    private readonly histos: HistogramStore | null = null,
   ) {}
 
   /** Decodes one Event payload; throws ProtoError (storing nothing) when it is malformed. */
@@ -431,6 +439,7 @@ export class EventDecoder {
   private dropExtras(): void {
     this.pendingTexts.length = 0;
     this.pendingHparams = null;
+    if (this.pendingHistos.length !== 0) this.pendingHistos.length = 0;
     this.pendingExtras = false;
   }
 
@@ -452,6 +461,8 @@ export class EventDecoder {
         text.bytes,
       );
     }
+    for (const { entry, buckets } of this.pendingHistos)
+      this.histos!.add(entry.name, step, wallTime, buckets);
     this.dropExtras();
   }
 
@@ -519,6 +530,13 @@ export class EventDecoder {
       weighted += n * ((left + right) / 2);
     }
     this.histogram(entry, total, min, max, total > 0 ? weighted / total : NaN);
+    if (this.histos !== null) this.pendHistogram(entry, v.slice(0, t.count));
+  }
+
+  /** A histogram's buckets, kept (in the store) once the event turns out whole. */
+  private pendHistogram(entry: TagEntry, buckets: Float64Array): void {
+    this.pendingHistos.push({ entry, buckets });
+    this.pendingExtras = true;
   }
 
   private classicHistogram(entry: TagEntry, start: number, end: number): void {
@@ -529,15 +547,46 @@ export class EventDecoder {
     let max = 0;
     let num = 0;
     let sum = 0;
+    const keep = this.histos !== null;
+    const limits: number[] = [];
+    const counts: number[] = [];
     while (c.pos < end) {
       const key = c.key();
       if (key === HISTO_MIN) min = c.double();
       else if (key === HISTO_MAX) max = c.double();
       else if (key === HISTO_NUM) num = c.double();
       else if (key === HISTO_SUM) sum = c.double();
+      else if (keep && key === HISTO_LIMIT) limits.push(c.double());
+      else if (keep && key === HISTO_BUCKET) counts.push(c.double());
+      else if (keep && (key === HISTO_LIMITS_PACKED || key === HISTO_BUCKETS_PACKED))
+        this.packedDoubles(key === HISTO_LIMITS_PACKED ? limits : counts);
       else c.skip(key);
     }
     this.histogram(entry, num, num > 0 ? min : NaN, num > 0 ? max : NaN, num > 0 ? sum / num : NaN);
+    if (keep) {
+      // As TensorBoard migrates a HistogramProto (data_compat.py): bucket i spans the previous limit
+      // (the first: `min`) to its own limit (the last: `max`, not the DBL_MAX TF writes).
+      if (limits.length !== counts.length) this.stagedSkips++;
+      else {
+        const k = counts.length;
+        const b = new Float64Array(3 * k);
+        for (let i = 0; i < k; i++) {
+          b[3 * i] = i === 0 ? min : limits[i - 1]!;
+          b[3 * i + 1] = i === k - 1 ? max : limits[i]!;
+          b[3 * i + 2] = counts[i]!;
+        }
+        this.pendHistogram(entry, b);
+      }
+    }
+  }
+
+  /** A packed repeated double at the cursor, appended to `out`. */
+  private packedDoubles(out: number[]): void {
+    const c = this.c;
+    const n = c.length();
+    if (n % 8 !== 0) throw new ProtoError('packed doubles of a length not a multiple of 8');
+    const stop = c.pos + n;
+    while (c.pos < stop) out.push(c.double());
   }
 
   /** Stores one scalar value (`f32`: known to be a float32, so its series needs no precision check). */

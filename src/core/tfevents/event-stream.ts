@@ -9,6 +9,7 @@ import { RecordReader, STEP_NEED_MORE, STEP_RECORD, STEP_STOPPED, badDataCrc } f
 import type { RecordReaderOptions } from './record-reader';
 import { configFromTexts } from './text-config';
 import { TextStore } from './text-store';
+import { HistogramStore } from '../readers/histogram-store';
 
 export interface TfEventsReadOptions extends RecordReaderOptions {
   /** The series of this whole read are short-lived (summarised by inspect, handed over by a read worker): a
@@ -29,6 +30,8 @@ export interface TfEventsReadResult extends SourceReadResult {
   skippedValues: number;
   /** The `text` plugin's values (bounded). */
   texts: TextStore;
+  /** The histogram plugin's and legacy `histo` values with their buckets (bounded). */
+  histogramSteps: HistogramStore;
   /** What the texts and hparams say of the run's config (HF Trainer's args and model config…); null when nothing. */
   config: Record<string, unknown> | null;
 }
@@ -46,6 +49,7 @@ export class EventStream {
   readonly scalars = new SeriesSet();
   readonly histograms = new SeriesSet();
   readonly texts = new TextStore();
+  readonly histos = new HistogramStore();
   /** Events decoded so far (the file_version event included). */
   records = 0;
   /** Bytes pushed so far. */
@@ -65,7 +69,7 @@ export class EventStream {
   constructor(opts: TfEventsReadOptions = {}) {
     this.trimShift = opts.shortLived ? 4 : 7;
     this.reader = new RecordReader(opts);
-    this.decoder = new EventDecoder(this.scalars, this.histograms, this.texts);
+    this.decoder = new EventDecoder(this.scalars, this.histograms, this.texts, this.histos);
   }
 
   // The config derived from the texts, kept until a text or the hparams change.
@@ -164,6 +168,7 @@ export class EventStream {
       bytes: this.bytes,
       skippedValues: this.decoder.skippedValues,
       texts: this.texts,
+      histogramSteps: this.histos,
       config: this.config(),
     };
   }

@@ -5,6 +5,7 @@ import { ScalarSeries, type SeriesColumns } from '../series/scalar-series';
 import { SeriesSet } from '../series/series-set';
 import type { TfEventsReadResult } from './event-stream';
 import { TextStore, type TextStoreSnapshot } from './text-store';
+import { HistogramStore, type HistogramStoreSnapshot } from '../readers/histogram-store';
 
 /** What the main thread asks a worker: read this file whole. */
 export interface ReadJob {
@@ -24,6 +25,7 @@ export interface PackedRead {
   scalars: [string, SeriesColumns][];
   histograms: [string, SeriesColumns][];
   texts: TextStoreSnapshot;
+  histogramSteps: HistogramStoreSnapshot;
   config: Record<string, unknown> | null;
 }
 
@@ -59,6 +61,7 @@ export function packRead(id: number, r: TfEventsReadResult): { read: PackedRead;
     scalars: packSet(r.series, transfer),
     histograms: packSet(r.histograms, transfer),
     texts: r.texts.snapshot(),
+    histogramSteps: r.histogramSteps.snapshot(),
     config: r.config,
   };
   return { read, transfer };
@@ -82,6 +85,7 @@ export function unpackRead(p: PackedRead): TfEventsReadResult {
     bytes: p.bytes,
     skippedValues: p.skippedValues,
     texts: TextStore.fromSnapshot(p.texts),
+    histogramSteps: HistogramStore.fromSnapshot(p.histogramSteps),
     config: p.config,
   };
 }

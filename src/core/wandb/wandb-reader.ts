@@ -4,7 +4,6 @@ import { dirname, isAbsolute, join } from 'node:path';
 import type { SourceFormatName } from '../../shared/formats';
 import { SampleStore } from '../samples/sample-store';
 import { addTableJson, TABLE_FILE_BYTES } from '../samples/table-json';
-import type { SourceReadResult } from '../readers/types';
 import { AppendedBytesReader } from '../readers/appended-reader';
 import { fileKey, isReadError, readWholeFile } from '../readers/file-cursor';
 import { isPlainObject, numericLeaves, wallSeconds } from '../readers/rows';
@@ -12,6 +11,8 @@ import { decodeUtf8, jsonNumber, parseJsonLenient } from '../readers/values';
 import { MAX_CONFIG_YAML_BYTES, parseWandbConfigYaml } from './config-yaml';
 import { LevelDbLogReader } from './leveldb-log';
 import { decodeRecord, type Item, type WandbRecord } from './records';
+import { HistogramStore } from '../readers/histogram-store';
+import type { SourceReadResult } from '../readers/types';
 
 /** History keys that are axes or W&B bookkeeping, not metrics. */
 const HISTORY_SKIP = new Set(['_step', '_timestamp', '_runtime', '_wandb']);
@@ -40,6 +41,8 @@ export class WandbReader extends AppendedBytesReader {
   private samples = new SampleStore();
   private pendingTables: PendingTable[] = [];
   private writerDone = false;
+  /** History values of `_type: 'histogram'` (wandb.Histogram), with their bins. */
+  private histos = new HistogramStore();
   /** Bytes of complete records: short of the file size while its tail is cut mid-record. */
   override bytesRead: number | null = 0;
 
@@ -63,10 +66,6 @@ export class WandbReader extends AppendedBytesReader {
     this.publish();
   }
 
-  override result(): SourceReadResult {
-    return { ...super.result(), samples: this.samples };
-  }
-
   protected override restart(): void {
     super.restart();
     this.log = new LevelDbLogReader();
@@ -78,6 +77,11 @@ export class WandbReader extends AppendedBytesReader {
     this.recordSummary = {};
     this.samples = new SampleStore();
     this.pendingTables = [];
+    this.histos = new HistogramStore();
+  }
+
+  override result(): SourceReadResult {
+    return { ...super.result(), histogramSteps: this.histos, samples: this.samples };
   }
 
   private record(data: Uint8Array, offset: number): void {
@@ -150,7 +154,10 @@ export class WandbReader extends AppendedBytesReader {
       const n = jsonNumber(v);
       if (n !== undefined) this.series.add(key, step, wall, n);
       else if (isPlainObject(v) && v._type === 'table-file') this.tableRef(key, step, v);
-      else if (isPlainObject(v) && !('_type' in v))
+      else if (isPlainObject(v) && v._type === 'histogram') {
+        const buckets = wandbHistogramBuckets(v);
+        if (buckets !== null) this.histos.add(key, step, wall, buckets);
+      } else if (isPlainObject(v) && !('_type' in v))
         for (const [tag, x] of numericLeaves(v, NO_SKIP, `${key}/`)) this.series.add(tag, step, wall, x);
     }
   }
@@ -244,6 +251,41 @@ interface PendingTable {
   rows: number;
   /** The file's identity when it last failed to parse (re-read only once it changes). */
   failedKey?: string;
+}
+
+/** Bins a wandb.Histogram can have at most (the SDK caps num_bins at 512); more are not a histogram we read. */
+const MAX_WANDB_BINS = 1 << 16;
+
+/**
+ * A wandb.Histogram's JSON as (left, right, count) triples: `values` (k counts) over `bins` (k + 1
+ * edges) or `packedBins` ({min, size, count}: edge i is min + i·size). Null when malformed.
+ */
+export function wandbHistogramBuckets(v: Record<string, unknown>): Float64Array | null {
+  const values = v.values;
+  if (!Array.isArray(values) || values.length > MAX_WANDB_BINS) return null;
+  const k = values.length;
+  let edge: (i: number) => number;
+  const bins = v.bins;
+  const packed = v.packedBins;
+  if (Array.isArray(bins)) {
+    if (bins.length !== k + 1) return null;
+    edge = (i) => bins[i] as number;
+  } else if (isPlainObject(packed)) {
+    const { min, size, count } = packed;
+    if (typeof min !== 'number' || typeof size !== 'number' || count !== k) return null;
+    edge = (i) => min + i * size;
+  } else return null;
+  const out = new Float64Array(3 * k);
+  for (let i = 0; i < k; i++) {
+    const left = edge(i);
+    const right = edge(i + 1);
+    const count = values[i];
+    if (typeof left !== 'number' || typeof right !== 'number' || typeof count !== 'number') return null;
+    out[3 * i] = left;
+    out[3 * i + 1] = right;
+    out[3 * i + 2] = count;
+  }
+  return out;
 }
 
 function value(it: Item): unknown {

@@ -16,7 +16,16 @@ import { yieldToLoop } from '../readers/reader';
 import type { LoadProgressTracker } from './load-progress';
 import { headsDiffer, HEAD_BYTES, readFileHead } from './file-head';
 import { CUT_TAIL_REPORT_MS, wandbRunEnd } from './run-end';
-import { deadEntry, sortEntries, type LiveEntry, type RunState, type SourceEntry } from './run-state';
+import { mlflowRunEnd } from '../mlflow/run-meta';
+import {
+  databaseOf,
+  deadEntry,
+  sortEntries,
+  sourceKey,
+  type LiveEntry,
+  type RunState,
+  type SourceEntry,
+} from './run-state';
 
 /** Formats appended to in place: a file replaced at their path is a rotation (old data stays, dead). */
 const APPEND_FORMATS = new Set<SourceFormatName>(['tfevents', 'csv', 'jsonl', 'wandb', 'completions']);
@@ -91,9 +100,14 @@ async function isGone(path: string): Promise<boolean> {
   }
 }
 
+type Found = { run: RunState; entry: LiveEntry };
+
 export class RunLoader {
-  /** Live sources by path; a dead one leaves (a new file at its path is a new source). */
-  private readonly sources = new Map<string, { run: RunState; entry: LiveEntry }>();
+  /** Live sources by key (`sourceKey`: the path, and a database's run id); a dead one leaves (a new file at its path
+   * is a new source). */
+  private readonly sources = new Map<string, Found>();
+  /** The live sources reading runs of one database, by its path. */
+  private readonly databases = new Map<string, Set<Found>>();
   private lastYield = 0;
   /** Where the sweep goes on next time (a live iterator: sources added or removed meanwhile are fine). */
   private sweepCursor: Iterator<{ run: RunState; entry: LiveEntry }> | null = null;
@@ -107,12 +121,27 @@ export class RunLoader {
 
   // ---- live sources by path ----
 
-  find(path: string): { run: RunState; entry: LiveEntry } | undefined {
-    return this.sources.get(path);
+  /** The live source of this key (`sourceKey`). */
+  find(key: string): Found | undefined {
+    return this.sources.get(key);
+  }
+
+  /** The live sources a file event on `path` concerns: the source of that file, or every run of the database it is
+   * (with `companions`, also of the database whose `-wal`, `-shm` or `-journal` it is). */
+  findFile(path: string, companions = true): Found[] {
+    const own = this.sources.get(path);
+    if (own) return [own];
+    return [...(this.databases.get(companions ? databaseOf(path) : path) ?? [])];
   }
 
   add(run: RunState, entry: LiveEntry): void {
-    this.sources.set(entry.path, { run, entry });
+    const found = { run, entry };
+    this.sources.set(sourceKey(entry), found);
+    if (entry.member !== undefined) {
+      let set = this.databases.get(entry.path);
+      if (!set) this.databases.set(entry.path, (set = new Set()));
+      set.add(found);
+    }
     run.entries.push(entry);
     sortEntries(run.entries);
   }
@@ -158,11 +187,12 @@ export class RunLoader {
   closeAll(): void {
     for (const { entry } of this.sources.values()) entry.live.close();
     this.sources.clear();
+    this.databases.clear();
     this.sweepCursor = null;
   }
 
   private isLive(entry: LiveEntry): boolean {
-    return this.sources.get(entry.path)?.entry === entry;
+    return this.sources.get(sourceKey(entry))?.entry === entry;
   }
 
   // ---- pacing ----
@@ -224,9 +254,9 @@ export class RunLoader {
       await this.readEntry(run, entry, dirty, syncTail);
       if (epoch !== this.host.epoch()) return;
       await this.syncViews(run, dirty);
-      // Points (freshness, counts), errors and the run's end are RunInfo: announce them. Only a W&B log
-      // says how a run ended: other sources' reads (every second by the sweep) cost no extra stat.
-      const ended = entry.format === 'wandb' ? await this.updateEnd(run) : false;
+      // Points (freshness, counts), errors and the run's end are RunInfo: announce them. Only a W&B log or an
+      // MLflow run's status says how a run ended: other sources' reads (every second by the sweep) cost no extra stat.
+      const ended = entry.format === 'wandb' || entry.format === 'mlflow' ? await this.updateEnd(run) : false;
       if (
         ended ||
         (this.isLive(entry) && (live.records !== recordsBefore || live.errors.length !== errorsBefore))
@@ -258,11 +288,15 @@ export class RunLoader {
     return now - seen.since >= CUT_TAIL_REPORT_MS ? { path, offset: bytesRead } : null;
   }
 
-  /** Re-derives how the run ended from its newest W&B log; true when that changed. */
+  /** Re-derives how the run ended from its newest W&B log, else its MLflow status; true when that changed. */
   async updateEnd(run: RunState): Promise<boolean> {
     let log: LiveEntry | null = null;
-    for (const e of run.entries) if (e.state === 'live' && e.format === 'wandb') log = e;
-    let ended: RunEnd | null = null;
+    let mlflowEnd: RunEnd | null = null;
+    for (const e of run.entries)
+      if (e.state === 'live' && e.format === 'wandb') log = e;
+      else if (e.state === 'live' && e.format === 'mlflow')
+        mlflowEnd = mlflowRunEnd(e.live.progress) ?? mlflowEnd;
+    let ended: RunEnd | null = log ? null : mlflowEnd;
     let cutTail: RunState['cutTail'] = null;
     if (log) {
       const info = await fileInfo(log.path);
@@ -291,8 +325,10 @@ export class RunLoader {
    * filesystem without birth times the inode alone would take it for the old one, truncated).
    */
   removeIfGone(path: string): void {
-    const found = this.sources.get(path);
-    if (!found) return;
+    for (const found of this.findFile(path, false)) this.removeSourceIfGone(path, found);
+  }
+
+  private removeSourceIfGone(path: string, found: Found): void {
     // A run's snapshot moves to the next newest checkpoint rather than dying: rediscovery decides.
     if (found.entry.snapshot) return this.host.rediscover();
     found.entry.unlinkSeen = true;
@@ -398,7 +434,9 @@ export class RunLoader {
           (entry.head?.length ?? 0) < Math.min(HEAD_BYTES, info.size)
         )
           entry.head = await readFileHead(entry.path);
-        if (run.fileWrittenAt === null || info.mtimeMs > run.fileWrittenAt) run.fileWrittenAt = info.mtimeMs;
+        // A database's file is written for all its runs (and in WAL mode seldom): its runs' freshness is their rows' times.
+        if (entry.member === undefined && (run.fileWrittenAt === null || info.mtimeMs > run.fileWrittenAt))
+          run.fileWrittenAt = info.mtimeMs;
       } else if (live.errors.some((e) => e.kind === 'io') && (await isGone(entry.path))) {
         // Gone, not unreadable: an unreadable file (permission denied) keeps its io error and stays live.
         // A snapshot waits for rediscovery to move it to the next checkpoint (or retire it).
@@ -442,7 +480,10 @@ export class RunLoader {
     const at = run.entries.indexOf(entry);
     if (at >= 0) run.entries[at] = dead;
     live.close();
-    this.sources.delete(entry.path);
+    const key = sourceKey(entry);
+    const found = this.sources.get(key);
+    this.sources.delete(key);
+    if (found) this.databases.get(entry.path)?.delete(found);
     this.host.runsChanged(true);
   }
 

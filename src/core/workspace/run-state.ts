@@ -10,6 +10,8 @@ import type { LiveSource } from '../sources/live-source';
 
 interface EntryBase {
   path: string;
+  /** A database holding many runs (trackio, mlflow.db): the id there of the run this source reads. */
+  member?: string;
   name: string;
   format: SourceFormatName;
   /** Orders a file replaced at the same path after the old one. */
@@ -104,7 +106,29 @@ export function deadEntry(
   fields: Pick<DeadEntry, 'records' | 'errors' | 'config' | 'set'>,
 ): DeadEntry {
   const { path, name, format, gen, identity, size, mtimeMs } = entry;
-  return { state: 'dead', path, name, format, gen, identity, size, mtimeMs, ...fields };
+  return {
+    state: 'dead',
+    path,
+    ...(entry.member === undefined ? {} : { member: entry.member }),
+    name,
+    format,
+    gen,
+    identity,
+    size,
+    mtimeMs,
+    ...fields,
+  };
+}
+
+/** What identifies a live source: its path, and for a run of a database holding many, that run's id there. */
+export function sourceKey(s: { path: string; member?: string }): string {
+  return s.member === undefined ? s.path : `${s.path}\0${s.member}`;
+}
+
+/** The database a path belongs to: itself, or the database whose companion file it is (`-wal`, `-shm`, `-journal`:
+ * a trackio or MLflow writer in WAL mode writes the `-wal` file, not the database). */
+export function databaseOf(path: string): string {
+  return path.replace(/-(wal|shm|journal)$/, '');
 }
 
 export function recordsOf(e: SourceEntry): number {

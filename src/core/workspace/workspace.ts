@@ -11,8 +11,11 @@ import type { RunInfo, SeriesWindow } from '../../shared/domain';
 import type { TextSource } from '../../shared/text-items';
 import type { SampleSource } from '../../shared/samples';
 import { textSamples } from '../samples/text-samples';
+import type { SourceFormatName } from '../../shared/formats';
+import type { HistogramSource } from '../../shared/histogram-items';
 import { foldersToWatch } from '../discovery';
 import { effectiveConfig, readRunConfig } from '../readers/run-config';
+import { databaseRuns } from '../sources/registry';
 import type { ProgressInfo } from '../readers/types';
 import type { WindowQuery } from '../series/live-view';
 import { mapBounded } from './bounded-map';
@@ -24,8 +27,10 @@ import { fileInfo, message, RunLoader } from './run-loader';
 import { runInfo } from './run-info';
 import {
   byRunName,
+  databaseOf,
   newRunState,
   sourceConfig,
+  sourceKey,
   sourceProgress,
   type LiveEntry,
   type RunState,
@@ -53,6 +58,9 @@ export interface OpenOptions {
 
 /** New runs' config.json and new files' stat calls in flight at once while (re)discovering. */
 const SETUP_CONCURRENCY = 32;
+
+/** A database's writes (new rows, maybe new runs) rediscover the folder at most this often. */
+const DATABASE_REDISCOVER_MS = 2000;
 
 /** Sources the sweep re-reads per tick at most (each source every ⌈sources / this⌉ ticks). */
 const SWEEP_MAX_SOURCES = 500;
@@ -91,6 +99,11 @@ export class Workspace {
   /** Ends the wait for the watcher's first scan (a folder closed before it finished). */
   private stopWaiting: (() => void) | null = null;
   private lastRunsAt = 0;
+  /** When a database's write last asked for a rediscovery (its new runs), and the one waiting. */
+  private databaseWalkAt = 0;
+  private databaseWalkTimer: NodeJS.Timeout | null = null;
+  /** The databases written since the last check, with the format their runs are read as (null: none yet). */
+  private readonly databasesWritten = new Map<string, SourceFormatName | null>();
   /** The least time between two throttled runs.changed (grows with their cost). */
   private runsGapMs = THROTTLE_MS;
 
@@ -202,6 +215,9 @@ export class Workspace {
     this.sweepTimer = null;
     if (this.runsTimer) clearTimeout(this.runsTimer);
     this.runsTimer = null;
+    if (this.databaseWalkTimer) clearTimeout(this.databaseWalkTimer);
+    this.databaseWalkTimer = null;
+    this.databasesWritten.clear();
     await this.watcher?.close();
     this.watcher = null;
     this.loader.closeAll();
@@ -244,6 +260,14 @@ export class Workspace {
       if (e.live.samples) out.push(e.live.samples);
       if (e.live.texts && e.live.texts.count > 0) out.push(textSamples(e.live.texts));
     }
+    return out;
+  }
+
+  /** The histograms of a run's live sources (TensorBoard, W&B), in file order; [] for an unknown run. */
+  histogramsOf(run: string): HistogramSource[] {
+    const out: HistogramSource[] = [];
+    for (const e of this.runs.get(run)?.entries ?? [])
+      if (e.state === 'live' && e.live.histogramSteps) out.push(e.live.histogramSteps);
     return out;
   }
 
@@ -324,10 +348,14 @@ export class Workspace {
     // What a new run or source needs from the disk (config.json, each file's identity and size) is
     // fetched for all of them at once, SETUP_CONCURRENCY at a time: 10k runs one by one took seconds
     // before the list could show. The pass below then runs without awaiting, so it sees one state.
-    const unknown = (path: string): boolean => !this.loader.find(path) && !this.aliasPaths.has(path);
+    const unknown = (s: { path: string; member?: string }): boolean =>
+      !this.loader.find(sourceKey(s)) && !this.aliasPaths.has(s.path);
+    // A database's run has no folder of its own: a config.json beside the database is not its.
+    const ownFolder = (d: Discovery['runs'][number]): boolean =>
+      d.sources.every((s) => s.member === undefined);
     const fetched = await mapBounded(found.runs, SETUP_CONCURRENCY, async (d) => ({
-      config: this.runs.has(d.run) ? null : await readRunConfig(d.dir),
-      infos: await Promise.all(d.sources.map((s) => (unknown(s.path) ? fileInfo(s.path) : null))),
+      config: this.runs.has(d.run) || !ownFolder(d) ? null : await readRunConfig(d.dir),
+      infos: await Promise.all(d.sources.map((s) => (unknown(s) ? fileInfo(s.path) : null))),
     }));
     if (epoch !== this.epoch) return;
 
@@ -345,12 +373,13 @@ export class Workspace {
       }
       d.sources.forEach((s, k) => {
         if (s.snapshot) snapshotPaths.add(s.path);
-        if (!unknown(s.path)) return;
+        if (!unknown(s)) return;
         const movedEntry = s.snapshot ? this.loader.moveSnapshot(state, s.path, s.name) : null;
         if (movedEntry) return void moved.push({ run: state, entry: movedEntry });
         const info = infos[k] ?? null;
         if (
           info &&
+          s.member === undefined &&
           state.entries.some(
             (e) => e.state === 'dead' && e.identity === info.identity && e.mtimeMs === info.mtimeMs,
           )
@@ -359,10 +388,14 @@ export class Workspace {
           this.aliasPaths.add(s.path);
           return;
         }
-        const live = this.opts.createSource(s.path, s.format, { pause: () => this.loader.pause() });
+        const live = this.opts.createSource(s.path, s.format, {
+          pause: () => this.loader.pause(),
+          ...(s.member === undefined ? {} : { member: s.member }),
+        });
         const entry: LiveEntry = {
           state: 'live',
           path: s.path,
+          ...(s.member === undefined ? {} : { member: s.member }),
           name: s.name,
           format: s.format,
           gen: ++state.gens,
@@ -417,16 +450,43 @@ export class Workspace {
     this.progress.setPhase('done');
   }
 
-  /** A source's append, as soon as fs.watch reports it; anything else waits for chokidar's `change`. */
+  /** A source's append, as soon as fs.watch reports it; anything else waits for chokidar's `change`. A database's
+   * write (to it or its `-wal`) reads each of its runs. */
   private fileWritten(path: string): void {
-    const found = this.loader.find(path);
-    if (found) void this.loader.requestRead(found.run, found.entry, { syncTail: this.localDisk });
+    for (const found of this.loader.findFile(path))
+      void this.loader.requestRead(found.run, found.entry, { syncTail: this.localDisk });
   }
 
   private fileChanged(path: string): void {
-    const found = this.loader.find(path);
-    if (found) void this.loader.requestRead(found.run, found.entry, { syncTail: this.localDisk });
-    else if (!this.aliasPaths.has(path)) void this.rediscover();
+    const found = this.loader.findFile(path);
+    for (const f of found) void this.loader.requestRead(f.run, f.entry, { syncTail: this.localDisk });
+    // A database's write (or one to a companion `-wal`, `-shm`, `-journal` of a database with no run yet) may hold
+    // new runs: a throttled rediscovery, not one per write.
+    const member = found.find((f) => f.entry.member !== undefined)?.entry;
+    if (member) this.databaseWritten(member.path, member.format);
+    else if (found.length === 0 && databaseOf(path) !== path) this.databaseWritten(databaseOf(path), null);
+    else if (found.length === 0 && !this.aliasPaths.has(path)) void this.rediscover();
+  }
+
+  /**
+   * A database was written (`format` null: one with no run yet): its new runs show after a rediscovery, at most every
+   * DATABASE_REDISCOVER_MS, and only when it lists more runs than the workspace reads (its listing reads only the rows
+   * added since the last one): a run writing all day never walks the folder again.
+   */
+  private databaseWritten(db: string, format: SourceFormatName | null): void {
+    this.databasesWritten.set(db, format);
+    if (this.databaseWalkTimer) return;
+    const wait = Math.max(0, this.databaseWalkAt + DATABASE_REDISCOVER_MS - Date.now());
+    this.databaseWalkTimer = setTimeout(() => {
+      this.databaseWalkTimer = null;
+      this.databaseWalkAt = Date.now();
+      const written = [...this.databasesWritten];
+      this.databasesWritten.clear();
+      const grew = ([path, f]: [string, SourceFormatName | null]): boolean =>
+        f === null || databaseRuns(path, f).length > this.loader.findFile(path, false).length;
+      if (written.some(grew)) void this.rediscover();
+    }, wait);
+    this.databaseWalkTimer.unref();
   }
 
   // ---- runs.changed and notices ----

@@ -19,6 +19,8 @@ export interface SeriesLines {
   smoothed: Pt[];
   /** Palette index (default: the line's position): an earlier session takes its run's colour. */
   colorIndex?: number;
+  /** The line's dash instead of its palette index's (a composed chart dashes by tag, colours by run). */
+  dash?: readonly number[];
   /** An earlier session of a restarted run: drawn faded and dashed, under the current lines. */
   faded?: boolean;
   /** What was read beyond the points drawn (a figure's lines carry it: counts, non-finite positions). */
@@ -64,7 +66,7 @@ export function lineDatasets(
     // Faded (an earlier session): lighter, finely dashed, drawn first (chart.js draws higher `order` sooner).
     const fade = s.faded ? 0.45 : 1;
     const tint = (alpha: number): string => (alpha === 1 ? colour : withAlpha(colour, alpha));
-    const dash = s.faded ? [...EARLIER_SESSION_DASH] : runDash(s.colorIndex ?? i);
+    const dash = s.faded ? [...EARLIER_SESSION_DASH] : s.dash ? [...s.dash] : runDash(s.colorIndex ?? i);
     const look = { order: s.faded ? 1 : 0 };
     out.push({
       label: s.run,

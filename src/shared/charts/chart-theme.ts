@@ -72,6 +72,22 @@ export const runDash = (i: number): number[] => [
   ...(i < 3 ? DASHES[0]! : DASHES[1 + ((i - 3 + Math.floor(i / PALETTE.length)) % (DASHES.length - 1))]!),
 ];
 
+/**
+ * Stable looks: a run's palette index (its colour and dash) is its index in the folder's run names sorted in code-unit
+ * order, so ticking or unticking runs never recolours the others, and any two of the folder's first 24 runs differ in
+ * colour or dash. A run added later that sorts before others shifts theirs (the names, not the order they arrived,
+ * decide). Names not in `names` get none (the chart falls back to the line's position).
+ */
+export function runStyleIndexes(names: Iterable<string>): Map<string, number> {
+  const sorted = [...new Set(names)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return new Map(sorted.map((n, i) => [n, i]));
+}
+
+/** A composed chart's k-th tag's dash: the first solid, then the run dashes in turn (its colour is its run's). */
+export const tagDash = (k: number): number[] => [
+  ...(k === 0 ? DASHES[0]! : DASHES[1 + ((k - 1) % (DASHES.length - 1))]!),
+];
+
 /** An earlier session's line (faded too): a dash no run style uses, so it never reads as another run. */
 export const EARLIER_SESSION_DASH: readonly number[] = [3, 2];
 

@@ -11,23 +11,34 @@ export interface LegendEntry {
 }
 
 /**
- * The runs drawn on a chart: those with at least one drawable (finite) point, in drawing order. Run i keeps
- * palette colour i whether or not the runs before it are empty, so the swatch matches its line.
+ * The runs drawn on a chart: those with at least one drawable (finite) point, in drawing order. Each keeps its
+ * palette index (its `colorIndex`, else its position, whether or not the runs before it are empty) and its dash, so
+ * the swatch matches its line.
  */
 export function legendEntries(
-  series: readonly { run: string; raw: readonly Pt[]; faded?: boolean }[],
+  series: readonly {
+    run: string;
+    raw: readonly Pt[];
+    faded?: boolean;
+    colorIndex?: number;
+    dash?: readonly number[];
+  }[],
 ): LegendEntry[] {
   const out: LegendEntry[] = [];
   series.forEach((s, i) => {
     // An earlier session (faded) is its run's, not an entry of its own: the panel's notes say what it is.
     if (!s.faded && s.raw.some((p) => Number.isFinite(p.y)))
-      out.push({ run: s.run, colour: runColor(i), dash: runDash(i) });
+      out.push({
+        run: s.run,
+        colour: runColor(s.colorIndex ?? i),
+        dash: s.dash ? [...s.dash] : runDash(s.colorIndex ?? i),
+      });
   });
   return out;
 }
 
 /** A legend swatch's CSS background: the colour, dashed as the line is (a dashed run is not told by colour alone). */
-export function swatchBackground(e: Pick<LegendEntry, 'colour' | 'dash'>): string {
+export function swatchBackground(e: { colour: string; dash: readonly number[] }): string {
   if (e.dash.length === 0) return e.colour;
   const stops: string[] = [];
   let at = 0;

@@ -82,6 +82,9 @@ export class RunSeries {
   private ema: EmaState = emaStart();
   private smoothBuf: number[] = [];
   private built = 0;
+  /** The line's palette index and dash when the chart sets them (stable per run); unset: its position decides. */
+  colorIndex?: number;
+  dash?: readonly number[];
 
   constructor(readonly run: string) {}
 

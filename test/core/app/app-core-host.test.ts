@@ -44,6 +44,12 @@ function klRun(name: string, targetKl: number): string {
   const w = new EventFileWriter(run, { wallTime: 1000 });
   for (let i = 0; i < 12; i++) w.scalars(i, [{ tag: 'approx_kl', value: 0.03 }], 'simple', 1000 + i);
   w.texts(3, [{ tag: 'samples/text_summary', cells: ['hello'] }], 1003);
+  w.histogram(
+    4,
+    'actions',
+    { min: -1, max: 3, num: 4, sum: 4, sumSquares: 10, bucketLimit: [0, 1, 1e308], bucket: [1, 2, 1] },
+    1004,
+  );
   w.close();
   return root;
 }
@@ -105,6 +111,8 @@ describe('every channel through dispatch', () => {
         'texts.get': { run: 'run1', tag: 'samples/text_summary' },
         'samples.list': { run: 'run1' },
         'samples.get': { run: 'run1', source: 'samples/text_summary', step: 3 },
+        'histograms.list': { run: 'run1' },
+        'histograms.get': { run: 'run1', tag: 'actions' },
       };
       const results: Record<string, unknown> = {};
       for (const c of REQUEST_CHANNELS) {
@@ -133,6 +141,27 @@ describe('every channel through dispatch', () => {
       });
       expect(results['dialog.pickFolder']).toBe(null);
       expect(results['export.incident']).toMatchObject({ id, failed: [] });
+      expect(results['histograms.list']).toEqual([
+        { tag: 'actions', steps: 1, seen: 1, firstStep: 4, lastStep: 4 },
+      ]);
+      // Legacy HistogramProto buckets: [min, 0], [0, 1], [1, max] (the last limit gives way to max).
+      expect(results['histograms.get']).toMatchObject({
+        run: 'run1',
+        tag: 'actions',
+        steps: [4],
+        kept: 1,
+        seen: 1,
+      });
+      const view = results['histograms.get'] as {
+        edges: number[];
+        counts: number[][];
+        percentiles: number[][];
+      };
+      expect(view.edges[0]).toBe(-1);
+      expect(view.edges.at(-1)).toBe(3);
+      expect(view.counts[0]!.reduce((a, b) => a + b, 0)).toBeCloseTo(4, 9);
+      expect(view.percentiles[0]![0]).toBe(-1);
+      expect(view.percentiles[0]![8]).toBe(3);
       expect(results['texts.list']).toEqual([
         { tag: 'samples/text_summary', count: 1, firstStep: 3, lastStep: 3 },
       ]);

@@ -144,6 +144,24 @@ describe('export.figure', () => {
     expect(f.panels[0]!.spec.markers).toEqual([expect.objectContaining({ kind: 'alert', x: 30 })]);
   });
 
+  test('each run keeps its stable look: its index among the folder’s runs, whichever runs the chart draws', () => {
+    const source = {
+      runs: () => ['run1', 'run2', 'a-first'],
+      window: (run: string, tag: string, q: { pixels: number }) => core.workspace.getWindow(run, tag, q),
+      alerts: () => [],
+      thresholds: () => ({}),
+      scope: () => 'classic' as const,
+    };
+    // Sorted, the folder is a-first (0), run1 (1), run2 (2): run2 alone is still look 2, as the window draws it.
+    const alone = chartFigure(source, figureArgs({ runs: ['run2'] }));
+    expect(alone.panels[0]!.spec.series.map((s) => [s.run, s.colorIndex])).toEqual([['run2', 2]]);
+    const both = chartFigure(source, figureArgs({ runs: ['run2', 'run1'] }));
+    expect(both.panels[0]!.spec.series.map((s) => [s.run, s.colorIndex])).toEqual([
+      ['run2', 2],
+      ['run1', 1],
+    ]);
+  });
+
   test('a zoomed relative-time view takes the points of that window (seconds since the run began)', () => {
     const source = {
       runs: () => ['run1'],

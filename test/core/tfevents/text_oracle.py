@@ -147,4 +147,5 @@ def read(path):
     return {"texts": texts, "hparams": hparams}
 
 
-print(json.dumps({p: read(p) for p in sys.argv[1:]}))
+if __name__ == "__main__":
+    print(json.dumps({p: read(p) for p in sys.argv[1:]}))

@@ -73,3 +73,20 @@ test('appended metric lines, a new metric, a new nested key and a new run are de
   );
   expect(ws.configOf(name2)).toMatchObject({ 'mlflow.runName': 'seed-2' });
 });
+
+test("a file-store run's status ends it as the SQLite store's does: FINISHED finished, FAILED crashed", async () => {
+  const root = tmp('rlwatch-mlflow-status-');
+  const exp = new MlflowFileStore(join(root, 'mlruns')).experiment('1', 'status');
+  const ok = exp.run({ runId: 'ok01', runName: 'ok' });
+  const bad = exp.run({ runId: 'bad01', runName: 'bad' });
+  ok.logMetric('loss', 1, 1_700_000_000_000, 0);
+  bad.logMetric('loss', 1, 1_700_000_000_000, 0);
+  ws = createWorkspace({ sweepMs: 100 });
+  await ws.open(root);
+  const ended = (run: string) => ws!.listRuns().find((r) => r.run === run)?.ended;
+  expect(ended('mlruns/1/ok01')).toBeNull();
+  ok.end(3, 1_700_000_100_000);
+  bad.end(4, 1_700_000_100_000);
+  await waitFor(() => ended('mlruns/1/ok01') === 'finished', 'the finished run');
+  await waitFor(() => ended('mlruns/1/bad01') === 'crashed', 'the failed run');
+});

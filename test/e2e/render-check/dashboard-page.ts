@@ -1,9 +1,11 @@
 // The served dashboard for the render check: serve a folder, open it with `?check=1`, select runs, read charts.
 
 import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { servedUrl, serveIsolated } from '../demo-server';
 import type { CliProcess } from '../cli-process';
+import { folderKey } from '../../../src/renderer/src/lib/folder-view';
 import type { ChartState } from './chart-state';
 import { showsItsRuns } from './invariants';
 import { readChart } from './read-chart';
@@ -113,6 +115,11 @@ export async function openDashboard(browser: Browser, dir: string): Promise<Dash
   try {
     const url = await servedUrl(serve);
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    // Each run is checked alone: a sweep in the folder is not overlaid when it opens (its per-folder toggle off).
+    await page.addInitScript(
+      ([key, value]) => localStorage.setItem(key!, value!),
+      [folderKey(resolve(dir)), JSON.stringify({ composed: [], sweepOverlay: false })],
+    );
     await page.goto(`${url}&check=1`);
     await page.locator('.run-list').waitFor();
   } catch (e) {

@@ -34,7 +34,14 @@ const axis = (id: string): Axis => buildAxis(col(id), id, ROWS)!;
 
 describe('axes', () => {
   test('all finite numbers: linear from min to max; anything else: its texts as ordered categories', () => {
-    expect(axis('reward')).toEqual({ column: 'reward', label: 'reward', kind: 'number', min: 10, max: 30 });
+    expect(axis('reward')).toEqual({
+      column: 'reward',
+      label: 'reward',
+      kind: 'number',
+      min: 10,
+      max: 30,
+      log: false,
+    });
     expect(axis('opt')).toMatchObject({ kind: 'category', categories: ['adam', 'adamw', 'sgd'] });
     // A column mixing numbers and text is categorical: numbers first, numerically, then the texts.
     expect(axis('lr')).toMatchObject({ kind: 'category', categories: ['0.0001', '0.001', '3e-4 (warm)'] });
@@ -52,6 +59,27 @@ describe('axes', () => {
     const flat = buildAxis(col('reward'), 'r', [row('a', { reward: 5 }), row('b', { reward: 5 })])!;
     expect(position(flat, 5)).toBe(0.5);
     expect(axisTicks(flat)).toEqual([{ t: 0.5, text: '5' }]);
+  });
+
+  test('positive numbers over two decades get a log axis: heights, ticks and brushes in log space', () => {
+    const lrs = [1e-5, 1e-4, 1e-3].map((lr, i) => row(`r${i}`, { lr }));
+    const a = buildAxis(col('lr'), 'lr', lrs)!;
+    expect(a).toMatchObject({ kind: 'number', log: true, min: 1e-5, max: 1e-3 });
+    expect([1e-5, 1e-4, 1e-3].map((v) => position(a, v))).toEqual([0, 0.5, 1]);
+    expect(position(a, 0)).toBeNull();
+    expect(axisTicks(a).map((t) => t.text)).toEqual(['1.00e-5', '3.16e-5', '1.00e-4', '3.16e-4', '0.001']);
+    const b = brushOf(a, 0.25, 0.75)!;
+    expect(b.kind === 'number' && [b.lo, b.hi].map((v) => Number(v.toPrecision(6)))).toEqual([
+      3.16228e-5, 3.16228e-4,
+    ]);
+    expect(brushSpan(a, b)!.map((t) => Number(t.toFixed(9)))).toEqual([0.25, 0.75]);
+    expect(insideBrush(b, 1e-4)).toBe(true);
+    expect(insideBrush(b, 1e-3)).toBe(false);
+    // Under two decades, or touching zero or below: linear.
+    expect(buildAxis(col('x'), 'x', [row('a', { x: 1 }), row('b', { x: 99 })])).toMatchObject({ log: false });
+    expect(buildAxis(col('x'), 'x', [row('a', { x: 0 }), row('b', { x: 1000 })])).toMatchObject({
+      log: false,
+    });
   });
 
   test('ticks: five numbers through the shared formatter, or every category', () => {

@@ -1,9 +1,10 @@
-// A chart's data state: per-run series, window requests (latest wins), deltas queued behind a load, generations.
+// A chart's data state: per-line series (a run's tag), window requests (latest wins), deltas queued behind a load, generations.
 
 import type { RequestArgs } from '../../../shared/contract';
 import type { SeriesDelta, SeriesReset, SeriesWindow } from '../../../shared/domain';
 import type { Result } from '../../../shared/result';
 import { toQueryRange, type XAxisMode } from '../../../shared/charts/axis';
+import type { ChartLine } from './composed';
 import type { SeriesFeed } from './series-feed';
 import { GROWTH_FACTOR, RunSeries } from '../../../shared/charts/series-model';
 
@@ -35,43 +36,61 @@ export interface ChartDataHost {
 export class ChartData {
   loadState = $state<'loading' | 'ready' | 'error'>('loading');
   errorText = $state('');
-  /** Not reactive on purpose: the hot path mutates these and asks for one redraw per frame. */
+  /** Per line key. Not reactive on purpose: the hot path mutates these and asks for one redraw per frame. */
   readonly series = new Map<string, RunSeries>();
+  /** Per line key: its run and tag; and the key of each run + tag pushes name. */
+  private readonly lines = new Map<string, ChartLine>();
+  private readonly keyOf = new Map<string, string>();
+  /** Lines whose series.get answered not-found (a run without that tag), by key. */
+  readonly missing = new Set<string>();
   /** Deltas that arrive while a run's window is being fetched; applied after it. */
   private readonly queued = new Map<string, SeriesDelta[]>();
   /** Bumped when runs/tag change (and on destroy): answers for an older generation are dropped. */
   private generation = 0;
-  /** Per run, the sequence number of the latest series.get: older answers that arrive late are dropped. */
+  /** Per line, the sequence number of the latest series.get: older answers that arrive late are dropped. */
   private readonly latestRequest = new Map<string, number>();
   private requestSeq = 0;
-  private tag = '';
-  private runCount = 0;
+  private lineCount = 0;
   private earlierOn = true;
-  /** Per run: its earlier sessions as last fetched, and what they were fetched for (range and sessions). */
+  /** Per line: its earlier sessions as last fetched, and what they were fetched for (range and sessions). */
   private readonly earlier = new Map<string, { key: string; lines: EarlierSession[] }>();
-  /** Runs whose earlier sessions are being fetched: the chart is still loading (data-state says so). */
+  /** Lines whose earlier sessions are being fetched: the chart is still loading (data-state says so). */
   private readonly earlierPending = new Set<string>();
 
   constructor(private readonly host: ChartDataHost) {}
 
   /** Shows these runs' `tag`: subscribes to the feed and loads each run's whole series; returns the unsubscribe. */
   show(runs: readonly string[], tag: string, feed: SeriesFeed): () => void {
+    return this.showLines(
+      runs.map((run) => ({ key: run, run, tag })),
+      feed,
+    );
+  }
+
+  /** Shows these lines (keys unique): subscribes to the feed and loads each whole series; returns the unsubscribe. */
+  showLines(lines: readonly ChartLine[], feed: SeriesFeed): () => void {
     this.generation++;
-    this.tag = tag;
-    this.runCount = runs.length;
+    this.lineCount = lines.length;
     this.series.clear();
+    this.lines.clear();
+    this.keyOf.clear();
     this.earlier.clear();
     this.earlierPending.clear();
     this.queued.clear();
+    this.missing.clear();
     this.loadState = 'loading';
     this.errorText = '';
-    for (const run of runs) this.series.set(run, new RunSeries(run));
+    for (const l of lines) {
+      this.series.set(l.key, new RunSeries(l.key));
+      this.lines.set(l.key, l);
+      this.keyOf.set(`${l.run}\u0000${l.tag}`, l.key);
+    }
     const listener = {
       append: (d: SeriesDelta) => this.onDelta(d),
       reset: (r: SeriesReset) => this.onReset(r),
     };
-    const offs = runs.map((run) => feed.subscribe(run, tag, listener));
-    for (const run of runs) void this.load(run, null);
+    const offs = lines.map((l) => feed.subscribe(l.run, l.tag, listener));
+    for (const l of lines) void this.load(l.key, null);
     return () => offs.forEach((off) => off());
   }
 
@@ -95,14 +114,14 @@ export class ChartData {
     this.generation++;
   }
 
-  /** A run's window (or its earlier sessions) is being fetched. */
-  isLoading(run: string): boolean {
-    return this.queued.has(run) || this.earlierPending.has(run);
+  /** A line's window (or its earlier sessions) is being fetched. */
+  isLoading(key: string): boolean {
+    return this.queued.has(key) || this.earlierPending.has(key);
   }
 
-  /** Re-fetches every run for `range` (null: the whole series). */
+  /** Re-fetches every line for `range` (null: the whole series). */
   reloadAll(range: [number, number] | null): void {
-    for (const run of this.series.keys()) void this.load(run, range);
+    for (const key of this.series.keys()) void this.load(key, range);
   }
 
   /** Re-fetches the whole series of runs that hold only a zoomed window. */
@@ -110,42 +129,47 @@ export class ChartData {
     for (const s of this.series.values()) if (s.partial) void this.load(s.run, null);
   }
 
-  /** Fetches `run`'s window (the whole series, or `zoomedRange` plus margins), then applies what queued meanwhile. */
-  async load(run: string, zoomedRange: [number, number] | null): Promise<void> {
-    const s = this.series.get(run);
-    if (!s) return;
+  /** Fetches a line's window (the whole series, or `zoomedRange` plus margins), then applies what queued meanwhile. */
+  async load(key: string, zoomedRange: [number, number] | null): Promise<void> {
+    const s = this.series.get(key);
+    const line = this.lines.get(key);
+    if (!s || !line) return;
     const gen = this.generation;
     let pixels = this.host.pixelWidth();
-    const args: RequestArgs['series.get'] = { run, tag: this.tag, pixels };
+    const args: RequestArgs['series.get'] = { run: line.run, tag: line.tag, pixels };
     if (zoomedRange) {
       const q = toQueryRange(this.host.xAxis(), zoomedRange[0], zoomedRange[1], s.origin);
       // The window is wider than the view by the margins: keep the same density per visible pixel.
       pixels = Math.min(20000, Math.round(pixels * (1 + 2 * ZOOM_MARGIN)));
       Object.assign(args, { pixels, xMin: q.xMin, xMax: q.xMax, axis: q.axis });
     }
-    if (!this.queued.has(run)) this.queued.set(run, []);
+    if (!this.queued.has(key)) this.queued.set(key, []);
     const seq = ++this.requestSeq;
-    this.latestRequest.set(run, seq);
+    this.latestRequest.set(key, seq);
     const r = await this.host.fetchWindow(args);
-    if (gen !== this.generation || this.latestRequest.get(run) !== seq) return;
-    const pending = this.queued.get(run) ?? [];
-    this.queued.delete(run);
+    if (gen !== this.generation || this.latestRequest.get(key) !== seq) return;
+    const pending = this.queued.get(key) ?? [];
+    this.queued.delete(key);
     if (!r.ok) {
+      if (r.error.code === 'not-found') this.missing.add(key);
       // A run without this tag is just absent from an overlay; the chart fails only when nothing loads.
-      if (r.error.code !== 'not-found' || this.runCount === 1) {
+      if (r.error.code !== 'not-found' || this.lineCount === 1) {
         this.errorText = r.error.message;
         if (![...this.series.values()].some((x) => x.count > 0)) this.loadState = 'error';
       }
+      // The panel's next frame sees this line settled (the chart is ready once every line is).
+      this.host.windowLoaded();
       return;
     }
+    this.missing.delete(key);
     if (this.loadState === 'error') this.loadState = 'loading';
     this.errorText = '';
     s.setWindow(r.value, pixels, zoomedRange !== null);
     let gap = false;
     for (const d of pending) if (s.applyDelta(d) === 'gap') gap = true;
-    if (gap) void this.load(run, this.host.zoomRange());
+    if (gap) void this.load(key, this.host.zoomRange());
     this.host.windowLoaded();
-    void this.loadEarlier(run, args, r.value, gen);
+    void this.loadEarlier(key, args, r.value, gen);
   }
 
   /** Fetches the run's earlier sessions (frozen: again only when the range or the sessions changed). */
@@ -184,28 +208,31 @@ export class ChartData {
   }
 
   private onDelta(d: SeriesDelta): void {
-    const q = this.queued.get(d.run);
+    const key = this.keyOf.get(`${d.run}\u0000${d.tag}`);
+    if (key === undefined) return;
+    const q = this.queued.get(key);
     if (q) {
       q.push(d);
       return;
     }
-    const s = this.series.get(d.run);
+    const s = this.series.get(key);
     if (!s) return;
     const outcome = s.applyDelta(d);
     if (outcome === 'gap') {
-      void this.load(d.run, this.host.zoomRange());
+      void this.load(key, this.host.zoomRange());
       return;
     }
     if (outcome === 'stale') return;
     // Growing forever costs every redraw: past ~4 points per pixel, ask for a fresh downsampled window.
-    if (s.count > GROWTH_FACTOR * this.host.pixelWidth() && !this.queued.has(d.run)) {
-      void this.load(d.run, this.host.zoomRange());
+    if (s.count > GROWTH_FACTOR * this.host.pixelWidth() && !this.queued.has(key)) {
+      void this.load(key, this.host.zoomRange());
     }
     this.host.appended();
   }
 
   private onReset(r: SeriesReset): void {
-    if (!this.series.has(r.run)) return;
-    void this.load(r.run, this.host.zoomRange());
+    const key = this.keyOf.get(`${r.run}\u0000${r.tag}`);
+    if (key === undefined) return;
+    void this.load(key, this.host.zoomRange());
   }
 }

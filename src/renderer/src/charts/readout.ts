@@ -2,7 +2,7 @@
 
 import { formatNumber } from '../../../shared/format';
 import { formatDuration, formatWall, formatX, type XAxisMode } from '../../../shared/charts/axis';
-import { runColor } from '../../../shared/charts/chart-theme';
+import { runColor, runDash } from '../../../shared/charts/chart-theme';
 import { nearestIndex, type Pt } from '../../../shared/charts/series-model';
 
 /** Rows a readout lists at most; the rest are counted ("+N more"). */
@@ -19,12 +19,17 @@ export interface ReadoutSeries {
   /** Wall seconds of the run's first point: the zero of its relative time. */
   origin: number;
   smoothedAt(i: number): number;
+  /** Palette index and dash as the chart draws the line (default: its position's). */
+  colorIndex?: number;
+  dash?: readonly number[];
 }
 
 export interface ReadoutRow {
   /** '' on a single-run chart (the title already names it). */
   run: string;
   colour: string;
+  /** The line's dash (absent or [] solid), for the swatch. */
+  dash?: readonly number[];
   raw: string;
   smooth: string | null;
   /** The row's own step where it differs from the one in the x label (an overlay read by time), else null. */
@@ -93,14 +98,17 @@ export function readoutAt(
   view: ReadoutView,
   maxRows = READOUT_ROWS,
 ): Readout | null {
-  const found: { s: ReadoutSeries; k: number; colour: string; value: number }[] = [];
+  const found: { s: ReadoutSeries; k: number; colour: string; dash: readonly number[]; value: number }[] = [];
   let i = 0;
   for (const s of series) {
-    const colour = runColor(i++);
+    const look = s.colorIndex ?? i;
+    i++;
+    const colour = runColor(look);
+    const dash = s.dash ?? runDash(look);
     const k = nearestIndex(s.raw, xv);
     if (k < 0) continue;
     const value = view.smoothing > 0 ? s.smoothedAt(k) : s.values[k]!;
-    found.push({ s, k, colour, value });
+    found.push({ s, k, colour, dash, value });
   }
   const first = found[0];
   if (!first) return null;
@@ -108,9 +116,10 @@ export function readoutAt(
   const step = first.s.steps[first.k]!;
   const x = readoutLabel(view.xAxis, at, view.span, step, first.s.walls[first.k]!, first.s.origin);
   const shown = found.slice().sort(byValue).slice(0, maxRows);
-  const rows = shown.map(({ s, k, colour }) => ({
+  const rows = shown.map(({ s, k, colour, dash }) => ({
     run: view.multiRun ? s.run : '',
     colour,
+    ...(dash.length > 0 ? { dash } : {}),
     raw: formatNumber(s.values[k]!),
     smooth: view.smoothing > 0 ? formatNumber(s.smoothedAt(k)) : null,
     step: s.steps[k] === step ? null : s.steps[k]!,

@@ -58,6 +58,7 @@ export function groupRows(
     out.push({
       run: groupName(g),
       colour: runColor(g.colorIndex),
+      dash: [],
       raw: `${formatNumber(b.mean[i]!)} [${formatNumber(b.lower[i]!)}, ${formatNumber(b.upper[i]!)}]${iqm}`,
       // With smoothing on every row has a smoothed cell: the group's values are already from the smoothed lines.
       smooth: o.smoothing ? '' : null,

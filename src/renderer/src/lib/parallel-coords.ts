@@ -1,4 +1,4 @@
-// Parallel coordinates' pure layout: an axis per column (numbers linear, text as ordered categories), polylines, brushes.
+// Parallel coordinates' pure layout: an axis per column (numbers linear, or log when positive over two decades; text as ordered categories), polylines, brushes.
 
 import type { Cell, TableColumn } from '../../../shared/compare/runs-table';
 import { formatNumber } from '../../../shared/format';
@@ -6,7 +6,8 @@ import type { Row } from './table-rows';
 
 /** A column as a vertical axis: `t` is a value's height on it, 0 at the bottom and 1 at the top. */
 export type Axis =
-  | { column: string; label: string; kind: 'number'; min: number; max: number }
+  /** `log`: every value positive and the largest at least LOG_RATIO × the smallest (learning rates, batch sizes). */
+  | { column: string; label: string; kind: 'number'; min: number; max: number; log: boolean }
   | { column: string; label: string; kind: 'category'; categories: string[] };
 
 /** A range dragged on an axis: numbers between lo and hi, or the categories inside it. */
@@ -26,8 +27,29 @@ const natural = (a: string, b: string): number =>
 /** The text a non-number cell is placed by on a categorical axis. */
 const categoryOf = (c: Exclude<Cell, null>): string => String(c);
 
-/** A column's axis over these rows: linear from its smallest to its largest number when every value is a finite number,
- * else its distinct values as ordered categories, evenly spaced. Null when no row has a value. */
+/** A positive number column spanning at least this ratio gets a log axis (a linear one bunches 1e-5…1e-3 at the bottom). */
+export const LOG_RATIO = 100;
+
+type NumberAxis = Extract<Axis, { kind: 'number' }>;
+
+/** A value's height on a number axis (unclamped): linear, or linear in log10 on a log axis. */
+function toT(a: NumberAxis, v: number): number {
+  if (a.max === a.min) return 0.5;
+  return a.log
+    ? (Math.log10(v) - Math.log10(a.min)) / (Math.log10(a.max) - Math.log10(a.min))
+    : (v - a.min) / (a.max - a.min);
+}
+
+/** The value at height t on a number axis. */
+function fromT(a: NumberAxis, t: number): number {
+  return a.log
+    ? 10 ** (Math.log10(a.min) + (Math.log10(a.max) - Math.log10(a.min)) * t)
+    : a.min + (a.max - a.min) * t;
+}
+
+/** A column's axis over these rows: from its smallest to its largest number when every value is a finite number (log
+ * when positive over LOG_RATIO), else its distinct values as ordered categories, evenly spaced. Null when no row has a
+ * value. */
 export function buildAxis(column: TableColumn, label: string, rows: readonly Row[]): Axis | null {
   const values = rows
     .map((r) => r.cells[column.id] ?? null)
@@ -35,7 +57,9 @@ export function buildAxis(column: TableColumn, label: string, rows: readonly Row
   if (values.length === 0) return null;
   if (values.every((v) => typeof v === 'number' && Number.isFinite(v))) {
     const nums = values as number[];
-    return { column: column.id, label, kind: 'number', min: Math.min(...nums), max: Math.max(...nums) };
+    const min = Math.min(...nums);
+    const max = Math.max(...nums);
+    return { column: column.id, label, kind: 'number', min, max, log: min > 0 && max >= LOG_RATIO * min };
   }
   // Numbers first, in numeric order, then texts in natural order (false before true).
   const first = new Map<string, Exclude<Cell, null>>();
@@ -59,15 +83,16 @@ export function buildAxis(column: TableColumn, label: string, rows: readonly Row
 export function position(axis: Axis, cell: Cell): number | null {
   if (cell === null) return null;
   if (axis.kind === 'number') {
-    if (typeof cell !== 'number' || !Number.isFinite(cell)) return null;
-    return axis.max === axis.min ? 0.5 : (cell - axis.min) / (axis.max - axis.min);
+    if (typeof cell !== 'number' || !Number.isFinite(cell) || (axis.log && cell <= 0)) return null;
+    return toT(axis, cell);
   }
   const i = axis.categories.indexOf(categoryOf(cell));
   if (i < 0) return null;
   return axis.categories.length === 1 ? 0.5 : i / (axis.categories.length - 1);
 }
 
-/** The labels along an axis: five evenly spaced numbers (one where all are equal), or every category. */
+/** The labels along an axis: five evenly spaced numbers (in log space on a log axis; one where all are equal), or
+ * every category. */
 export function axisTicks(axis: Axis): Tick[] {
   if (axis.kind === 'category')
     return axis.categories.map((c, i) => ({
@@ -75,20 +100,15 @@ export function axisTicks(axis: Axis): Tick[] {
       text: c,
     }));
   if (axis.max === axis.min) return [{ t: 0.5, text: formatNumber(axis.min) }];
-  return [0, 0.25, 0.5, 0.75, 1].map((t) => ({
-    t,
-    text: formatNumber(axis.min + (axis.max - axis.min) * t),
-  }));
+  return [0, 0.25, 0.5, 0.75, 1].map((t) => ({ t, text: formatNumber(fromT(axis, t)) }));
 }
 
 /** The brush a drag from height t0 to t1 makes on an axis; null where it holds no value (a category-free gap). */
 export function brushOf(axis: Axis, t0: number, t1: number): Brush | null {
   const lo = Math.max(0, Math.min(t0, t1));
   const hi = Math.min(1, Math.max(t0, t1));
-  if (axis.kind === 'number') {
-    const at = (t: number): number => axis.min + (axis.max - axis.min) * t;
-    return { column: axis.column, kind: 'number', lo: at(lo), hi: at(hi) };
-  }
+  if (axis.kind === 'number')
+    return { column: axis.column, kind: 'number', lo: fromT(axis, lo), hi: fromT(axis, hi) };
   const categories = axis.categories.filter((c) => {
     const t = position(axis, c)!;
     return t >= lo && t <= hi;
@@ -100,8 +120,7 @@ export function brushOf(axis: Axis, t0: number, t1: number): Brush | null {
 export function brushSpan(axis: Axis, b: Brush): [number, number] | null {
   if (axis.kind === 'number' && b.kind === 'number') {
     if (axis.max === axis.min) return axis.min >= b.lo && axis.min <= b.hi ? [0.45, 0.55] : null;
-    const t = (v: number): number => (v - axis.min) / (axis.max - axis.min);
-    return [Math.max(0, t(b.lo)), Math.min(1, t(b.hi))];
+    return [Math.max(0, toT(axis, b.lo)), Math.min(1, toT(axis, b.hi))];
   }
   if (axis.kind === 'category' && b.kind === 'category') {
     const ts = b.categories.map((c) => position(axis, c)).filter((t): t is number => t !== null);

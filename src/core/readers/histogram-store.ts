@@ -1,0 +1,163 @@
+// One source's histograms with their buckets, bounded: steps per tag thinned by stride, buckets per step merged, a byte budget.
+
+import type { HistogramSource, HistogramStep, HistogramTagInfo } from '../../shared/histogram-items';
+
+/** Steps one tag keeps at most: when full, every other one is let go and the stride doubles. */
+export const HISTOGRAM_TAG_STEPS = 500;
+/** Buckets one step keeps at most: more are merged, neighbours summed, into this many. */
+export const HISTOGRAM_STEP_BUCKETS = 4096;
+/** Bytes of buckets one source keeps at most; steps past it are dropped and counted. */
+export const HISTOGRAM_SOURCE_BYTES = 32 * 1024 * 1024;
+/** What a kept step costs besides its buckets (the object, its array header): counted in the budget. */
+const STEP_OVERHEAD = 64;
+
+export interface HistogramLimits {
+  tagSteps: number;
+  stepBuckets: number;
+  sourceBytes: number;
+}
+
+export const DEFAULT_HISTOGRAM_LIMITS: HistogramLimits = {
+  tagSteps: HISTOGRAM_TAG_STEPS,
+  stepBuckets: HISTOGRAM_STEP_BUCKETS,
+  sourceBytes: HISTOGRAM_SOURCE_BYTES,
+};
+
+/**
+ * One tag's steps. The i-th step logged (from 0) is kept while i % stride === 0; when `kept` is
+ * full the odd-placed ones go and the stride doubles, so the kept steps stay evenly spread over the
+ * whole run. The newest step is held apart (`newest`) so a live view always has the latest one.
+ */
+interface TagSteps {
+  kept: HistogramStep[];
+  stride: number;
+  seen: number;
+  newest: HistogramStep | null;
+}
+
+/** The plain-data form of a store (what a read worker posts back; typed arrays survive structured clone). */
+export interface HistogramStoreSnapshot {
+  tags: [string, TagSteps][];
+  bytes: number;
+  dropped: number;
+}
+
+function cost(s: HistogramStep): number {
+  return s.buckets.byteLength + STEP_OVERHEAD;
+}
+
+/** `buckets` (k triples) merged into at most `max` buckets of ⌈k/max⌉ neighbours each: first left, last right, summed counts. */
+export function mergeBuckets(buckets: Float64Array, max: number): Float64Array {
+  const k = Math.floor(buckets.length / 3);
+  if (k <= max) return buckets;
+  const group = Math.ceil(k / max);
+  const n = Math.ceil(k / group);
+  const out = new Float64Array(n * 3);
+  for (let g = 0; g < n; g++) {
+    const from = g * group;
+    const to = Math.min(k, from + group);
+    let sum = 0;
+    for (let i = from; i < to; i++) sum += buckets[3 * i + 2]!;
+    out[3 * g] = buckets[3 * from]!;
+    out[3 * g + 1] = buckets[3 * (to - 1) + 1]!;
+    out[3 * g + 2] = sum;
+  }
+  return out;
+}
+
+export class HistogramStore implements HistogramSource {
+  /** Bytes of the steps kept (buckets plus a fixed overhead per step). */
+  bytes = 0;
+  dropped = 0;
+  /** Bumped by every step kept. */
+  version = 0;
+  private readonly byTag = new Map<string, TagSteps>();
+  private kept = 0;
+
+  constructor(readonly limits: HistogramLimits = DEFAULT_HISTOGRAM_LIMITS) {}
+
+  get count(): number {
+    return this.kept;
+  }
+
+  /** Adds a logged histogram (buckets as (left, right, count) triples; the store owns the array). */
+  add(tag: string, step: number, wallTime: number, buckets: Float64Array): void {
+    let t = this.byTag.get(tag);
+    if (!t) this.byTag.set(tag, (t = { kept: [], stride: 1, seen: 0, newest: null }));
+    const index = t.seen++;
+    const item: HistogramStep = { step, wallTime, buckets: mergeBuckets(buckets, this.limits.stepBuckets) };
+    const size = cost(item);
+    // The newest step is held whether or not the stride keeps it; the one it replaces is freed
+    // unless it is among the kept.
+    const before = t.newest;
+    const freed = before !== null && t.kept[t.kept.length - 1] !== before ? cost(before) : 0;
+    if (this.bytes - freed + size > this.limits.sourceBytes) {
+      this.dropped++;
+      return;
+    }
+    this.bytes += size - freed;
+    t.newest = item;
+    this.version++;
+    const keep = index % t.stride === 0;
+    if (!keep) return;
+    t.kept.push(item);
+    this.kept++;
+    if (t.kept.length >= this.limits.tagSteps) this.thin(t);
+  }
+
+  /** Lets every other kept step go (the newest stays held apart) and doubles the stride. */
+  private thin(t: TagSteps): void {
+    const next: HistogramStep[] = [];
+    for (let i = 0; i < t.kept.length; i++) {
+      const s = t.kept[i]!;
+      if (i % 2 === 0) next.push(s);
+      else if (s !== t.newest) this.bytes -= cost(s);
+    }
+    this.kept -= t.kept.length - next.length;
+    t.kept = next;
+    t.stride *= 2;
+  }
+
+  tags(): HistogramTagInfo[] {
+    const out: HistogramTagInfo[] = [];
+    for (const [tag, t] of this.byTag) {
+      const steps = this.steps(tag);
+      if (steps.length === 0) continue;
+      let firstStep = Infinity;
+      let lastStep = -Infinity;
+      for (const s of steps) {
+        if (s.step < firstStep) firstStep = s.step;
+        if (s.step > lastStep) lastStep = s.step;
+      }
+      out.push({ tag, steps: steps.length, seen: t.seen, firstStep, lastStep });
+    }
+    return out.sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
+  }
+
+  /** The kept steps of a tag in logged order, the newest last (even when the stride let it go). */
+  steps(tag: string): readonly HistogramStep[] {
+    const t = this.byTag.get(tag);
+    if (!t) return [];
+    const last = t.kept[t.kept.length - 1];
+    return t.newest === null || last === t.newest ? t.kept : [...t.kept, t.newest];
+  }
+
+  snapshot(): HistogramStoreSnapshot {
+    return { tags: [...this.byTag.entries()], bytes: this.bytes, dropped: this.dropped };
+  }
+
+  static fromSnapshot(
+    s: HistogramStoreSnapshot,
+    limits: HistogramLimits = DEFAULT_HISTOGRAM_LIMITS,
+  ): HistogramStore {
+    const store = new HistogramStore(limits);
+    for (const [tag, t] of s.tags) {
+      store.byTag.set(tag, t);
+      store.kept += t.kept.length;
+    }
+    store.bytes = s.bytes;
+    store.dropped = s.dropped;
+    store.version = store.kept;
+    return store;
+  }
+}

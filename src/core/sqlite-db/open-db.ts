@@ -1,0 +1,252 @@
+// Opens a tracker's SQLite database (trackio, MLflow) read-only, shared by its runs' readers: never writes, never holds a lock.
+
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
+import { fileIdentity } from '../readers/file-io';
+import type { ReadError } from '../readers/types';
+
+type SqliteConstructor = typeof Database;
+
+/** better-sqlite3's own `nativeBinding` option (Electron main passes the Electron-ABI build); Node's build by default. */
+let nativeBinding: string | undefined;
+
+/** Where the better-sqlite3 addon of this process lives (Electron main: the Electron-ABI build), for the tracker databases. */
+export function useSqliteBinding(path: string | null): void {
+  nativeBinding = path ?? undefined;
+}
+
+const load = (): SqliteConstructor => createRequire(import.meta.url)('better-sqlite3') as SqliteConstructor;
+
+const SQLITE_HEADER = 'SQLite format 3\0';
+/** Wait at most this long on a writer's lock (a commit in rollback-journal mode): the poll comes back anyway. */
+const BUSY_TIMEOUT_MS = 50;
+/** A WAL database with no `-wal` file (no writer) is read from a private copy up to this size; see `openCopy`. */
+const MAX_COPY_BYTES = 512 * 2 ** 20;
+
+/** Whether these first bytes are an SQLite database's. */
+export function isSqliteHeader(head: Uint8Array): boolean {
+  if (head.length < SQLITE_HEADER.length) return false;
+  for (let i = 0; i < SQLITE_HEADER.length; i++) if (head[i] !== SQLITE_HEADER.charCodeAt(i)) return false;
+  return true;
+}
+
+/** What the file's 100-byte header says: not a database, or shorter than its own page count (cut short). */
+function headerProblem(path: string): ReadError | null {
+  let bytes: Buffer;
+  try {
+    bytes = readHeader(path);
+  } catch (e) {
+    return { kind: 'io', offset: 0, message: `${path}: ${message(e)}` };
+  }
+  if (!isSqliteHeader(bytes) || bytes.length < 100)
+    return { kind: 'decode', offset: 0, message: 'not an SQLite database (no "SQLite format 3" header)' };
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const raw = view.getUint16(16);
+  const pageSize = raw === 1 ? 65536 : raw;
+  const pages = view.getUint32(28);
+  // The in-header page count is valid when its version number equals the change counter (SQLite ≥ 3.7.0).
+  const valid = view.getUint32(92) === view.getUint32(24) && pages > 0;
+  const size = statSync(path).size;
+  if (valid && size < pageSize * pages)
+    return {
+      kind: 'truncated',
+      offset: size,
+      message: `the database is cut short: ${size} bytes of its ${pageSize * pages}`,
+    };
+  return null;
+}
+
+/** The typed error of an SQLite failure: a damaged file `decode`, a lock or an unreadable file `io`. */
+export function sqliteReadError(e: unknown): ReadError {
+  const code = e !== null && typeof e === 'object' && 'code' in e ? String(e.code) : '';
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
+    return { kind: 'decode', offset: 0, message: `the database is damaged: ${message(e)} (${code})` };
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))
+    return { kind: 'io', offset: 0, message: `the database is locked by its writer: ${message(e)}` };
+  return { kind: 'io', offset: 0, message: `${message(e)}${code ? ` (${code})` : ''}` };
+}
+
+/** Whether an SQLite failure is a writer's lock, which the next poll may not meet. */
+export function isBusy(e: unknown): boolean {
+  const code = e !== null && typeof e === 'object' && 'code' in e ? String(e.code) : '';
+  return code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED');
+}
+
+/**
+ * One open database. Queries run in autocommit, each to its end (`all()`), so no read transaction outlives a
+ * query and the writer is never held up past one bounded batch. A database in WAL mode with no `-wal` file has no
+ * writer: SQLite would create `-wal` and `-shm` beside it even for a read-only connection, so it is read from a
+ * private in-memory copy instead (up to MAX_COPY_BYTES; above that the file is opened and SQLite makes them),
+ * reopened from the file as soon as a `-wal` appears (a writer started) or the file changes.
+ */
+export class DbConnection {
+  private db: Database.Database | null = null;
+  /** The file as copied (size:mtime), while reading a copy. */
+  private copied: string | null = null;
+  /** dev:ino:birth time of the file opened: another file at the path (the database deleted and made again) is a new database. */
+  private identity: string | null = null;
+  /** Bumped each time another file is found at the path: readers start over (their rowids were the old file's). */
+  generation = 0;
+  refs = 0;
+
+  constructor(readonly path: string) {}
+
+  /** The open database, (re)opened as the files now are; throws a typed ReadError (as `{ readError }`). */
+  get(): Database.Database {
+    let st;
+    try {
+      st = statSync(this.path);
+    } catch (e) {
+      this.close();
+      throw { readError: { kind: 'io', offset: 0, message: `${this.path}: ${message(e)}` } };
+    }
+    const identity = fileIdentity(st);
+    if (this.identity !== null && identity !== this.identity) {
+      this.close();
+      this.generation++;
+    }
+    if (this.db && this.copied === null) return this.db;
+    if (this.db && this.copied !== null) {
+      if (!existsSync(`${this.path}-wal`) && this.copied === `${st.size}:${st.mtimeMs}`) return this.db;
+      this.close();
+    }
+    const problem = headerProblem(this.path);
+    if (problem) throw { readError: problem };
+    const Ctor = load();
+    const opts = { readonly: true, timeout: BUSY_TIMEOUT_MS, ...(nativeBinding ? { nativeBinding } : {}) };
+    try {
+      if (isWal(this.path) && !existsSync(`${this.path}-wal`) && st.size <= MAX_COPY_BYTES) {
+        const bytes = readFileSync(this.path);
+        // A serialized database opens in memory; its header still says WAL, which an in-memory copy cannot use.
+        bytes[18] = 1;
+        bytes[19] = 1;
+        this.db = new Ctor(bytes, opts);
+        this.copied = `${st.size}:${st.mtimeMs}`;
+      } else {
+        this.db = new Ctor(this.path, { ...opts, fileMustExist: true });
+        this.copied = null;
+      }
+      this.identity = identity;
+      return this.db;
+    } catch (e) {
+      throw { readError: sqliteReadError(e) };
+    }
+  }
+
+  close(): void {
+    try {
+      this.db?.close();
+    } catch {
+      // closing a read-only connection cannot lose anything
+    }
+    this.db = null;
+    this.copied = null;
+  }
+}
+
+/** The ReadError a `DbConnection.get()` threw, or the typed form of an SQLite failure. */
+export function readErrorOf(e: unknown): ReadError {
+  if (e !== null && typeof e === 'object' && 'readError' in e)
+    return (e as { readError: ReadError }).readError;
+  return sqliteReadError(e);
+}
+
+/** The file's first 100 bytes (fewer when it is shorter). */
+function readHeader(path: string): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(100);
+    return buf.subarray(0, readSync(fd, buf, 0, 100, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether the header says WAL mode (read and write versions 2). */
+function isWal(path: string): boolean {
+  try {
+    const b = readHeader(path);
+    return b[18] === 2 && b[19] === 2;
+  } catch {
+    return false;
+  }
+}
+
+/** Open connections by database path: the runs of one database share one. */
+const connections = new Map<string, DbConnection>();
+
+/** A shared connection to `path`; `releaseDb` when done. */
+export function acquireDb(path: string): DbConnection {
+  let c = connections.get(path);
+  if (!c) connections.set(path, (c = new DbConnection(path)));
+  c.refs++;
+  return c;
+}
+
+export function releaseDb(c: DbConnection): void {
+  if (--c.refs > 0) return;
+  c.close();
+  if (connections.get(c.path) === c) connections.delete(c.path);
+}
+
+/** An idle connection stays open this long after its last use (the runs of one database and discovery share it; the
+ * sweep polls each second), so a database read from a private copy is copied once, not on every poll. */
+const LINGER_MS = 5_000;
+const lingering = new WeakMap<DbConnection, NodeJS.Timeout>();
+
+/** Ends a use of `conn` (from `acquireDb`): it is released LINGER_MS later unless used again meanwhile. */
+export function linger(conn: DbConnection): void {
+  const old = lingering.get(conn);
+  if (old) {
+    clearTimeout(old);
+    releaseDb(conn); // the hold the timer kept
+  }
+  const t = setTimeout(() => {
+    lingering.delete(conn);
+    releaseDb(conn);
+  }, LINGER_MS);
+  t.unref();
+  lingering.set(conn, t);
+}
+
+/** Runs `fn` on the shared connection to `path` (discovery, sniffing), told the connection's generation. */
+export function withDb<T>(path: string, fn: (db: Database.Database, generation: number) => T): T {
+  const c = acquireDb(path);
+  try {
+    const db = c.get();
+    return fn(db, c.generation);
+  } finally {
+    linger(c);
+  }
+}
+
+/** One tracker run of a database holding many. */
+export interface DbRun {
+  /** The run's id in the database (what its reader is given). */
+  member: string;
+  /** The tracker's name for it. */
+  name: string;
+}
+
+/** The tables of a database and their columns. */
+export function tableColumns(db: Database.Database): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  const tables = db
+    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
+    .all()
+    .map((r) => r.name);
+  for (const t of tables) {
+    const cols = db.prepare<[], { name: string }>(`PRAGMA table_info(${quoteId(t)})`).all();
+    out.set(t, new Set(cols.map((c) => c.name)));
+  }
+  return out;
+}
+
+export function quoteId(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,202 @@
+// End to end: the Distributions section on real event files with histograms (a TF1 GAN's gradient norms, a PyTorch action distribution) and a W&B run's histogram records — bands and a picked step's bars drawn, percentiles as numpy computes them.
+
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchChromium } from './browser';
+import type { CliProcess } from './cli-process';
+import { openPage, servedUrl, serveIsolated } from './demo-server';
+import { wandbHistogramLog } from '../core/wandb/histogram-run';
+
+const TFEVENTS = join(import.meta.dirname, '..', 'fixtures', 'tfevents');
+const ORACLE = join(import.meta.dirname, '..', 'core', 'tfevents', 'histogram_oracle.py');
+const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
+const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
+const GAN = 'events.out.tfevents.111.complex.localdomain';
+const RL = 'events.out.tfevents.1756827963.pkMac.local.46956.0';
+const TAG = 'gradient/D/norm/histogram';
+
+interface OracleHisto {
+  tag: string;
+  step: number;
+  percentiles: number[];
+}
+
+describe('the distributions view', () => {
+  let dir: string;
+  let serve: CliProcess;
+  let storeDir: string;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+  let want: OracleHisto[];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rlwatch-e2e-distributions-'));
+    mkdirSync(join(dir, 'histograms'));
+    copyFileSync(join(TFEVENTS, 'wandb__wandb', GAN), join(dir, 'histograms', GAN));
+    copyFileSync(join(TFEVENTS, '0pk0__rl4avs', RL), join(dir, 'histograms', RL));
+    const files = [join(dir, 'histograms', GAN), join(dir, 'histograms', RL)];
+    const out = JSON.parse(execFileSync('python3', [ORACLE, ...files]).toString()) as Record<
+      string,
+      OracleHisto[]
+    >;
+    want = files.flatMap((f) => out[f]!);
+    ({ serve, storeDir } = serveIsolated(dir));
+    const url = await servedUrl(serve);
+    browser = await launchChromium();
+    ({ page, errors } = await openPage(browser, url, { width: 1280, height: 1000 }));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await serve?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (storeDir) rmSync(storeDir, { recursive: true, force: true });
+  });
+
+  const cell = (tag: string): Locator => page.locator(`.distribution-cell[data-tag="${tag}"]`);
+  const shownPercentiles = (tag: string): Promise<number[]> =>
+    cell(tag)
+      .locator('.distribution-percentiles td')
+      .evaluateAll((tds) => tds.map((td) => Number(td.getAttribute('data-value'))));
+  /** Pixels of a canvas that are not blank. */
+  const inked = (canvas: Locator): Promise<number> =>
+    canvas.evaluate((c: HTMLCanvasElement) => {
+      const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let i = 3; i < d.length; i += 4) if (d[i]! > 0) n++;
+      return n;
+    });
+  const expectClose = (got: number[], wanted: number[]): void => {
+    expect(got).toHaveLength(9);
+    got.forEach((g, i) =>
+      expect(Math.abs(g - wanted[i]!)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(wanted[i]!))),
+    );
+  };
+
+  test('a cell per histogram tag; bands and the newest step drawn, its percentiles as numpy computes them', async () => {
+    const section = page.locator('.chart-group.distributions');
+    await section.waitFor();
+    const tags = [...new Set(want.map((h) => h.tag))].sort();
+    await expect
+      .poll(() =>
+        page.$$eval('.distribution-cell', (cells) => cells.map((c) => c.getAttribute('data-tag')).sort()),
+      )
+      .toEqual(tags);
+    await cell(TAG).scrollIntoViewIfNeeded();
+    const steps = want.filter((h) => h.tag === TAG);
+    const newest = steps.at(-1)!;
+    await expect.poll(() => cell(TAG).getAttribute('data-step')).toBe(String(newest.step));
+    await expect.poll(() => inked(cell(TAG).locator('canvas.distribution-bands'))).toBeGreaterThan(2000);
+    expect(await inked(cell(TAG).locator('canvas.distribution-bars'))).toBeGreaterThan(200);
+    expectClose(await shownPercentiles(TAG), newest.percentiles);
+    expect(await cell(TAG).locator('.note').innerText()).toBe(
+      `${steps.length} of ${steps.length} step(s) shown`,
+    );
+  });
+
+  test('the slider picks a step: its bars redraw, its percentiles match', async () => {
+    const steps = want.filter((h) => h.tag === TAG);
+    const slider = cell(TAG).getByLabel(`Step of ${TAG}`);
+    const bars = cell(TAG).locator('canvas.distribution-bars');
+    const before = await bars.evaluate((c: HTMLCanvasElement) => c.toDataURL());
+    await slider.focus();
+    await page.keyboard.press('Home');
+    await expect.poll(() => cell(TAG).getAttribute('data-step')).toBe(String(steps[0]!.step));
+    expectClose(await shownPercentiles(TAG), steps[0]!.percentiles);
+    expect(await bars.evaluate((c: HTMLCanvasElement) => c.toDataURL())).not.toBe(before);
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => cell(TAG).getAttribute('data-step')).toBe(String(steps[1]!.step));
+    expectClose(await shownPercentiles(TAG), steps[1]!.percentiles);
+  });
+
+  test('a click on the bands picks the nearest step; the action distribution (one step) draws too', async () => {
+    const steps = want.filter((h) => h.tag === TAG);
+    const bands = cell(TAG).locator('canvas.distribution-bands');
+    const box = (await bands.boundingBox())!;
+    // The right edge of the plot: the newest step.
+    await bands.click({ position: { x: box.width - 12, y: box.height / 2 } });
+    await expect.poll(() => cell(TAG).getAttribute('data-step')).toBe(String(steps.at(-1)!.step));
+    const rl = 'PPO/action_distribution';
+    await cell(rl).scrollIntoViewIfNeeded();
+    await expect.poll(() => inked(cell(rl).locator('canvas.distribution-bars'))).toBeGreaterThan(100);
+    expectClose(await shownPercentiles(rl), want.find((h) => h.tag === rl)!.percentiles);
+  });
+
+  test('screenshot', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await cell(TAG).evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await expect.poll(() => inked(cell(TAG).locator('canvas.distribution-bands'))).toBeGreaterThan(2000);
+    mkdirSync(RESULTS, { recursive: true });
+    const shot = join(RESULTS, 'distributions.png');
+    await page.screenshot({ path: shot });
+    if (process.env.UPDATE_SCREENSHOTS) copyFileSync(shot, join(SCREENSHOTS, 'distributions.png'));
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('the distributions view of a W&B run', () => {
+  let dir: string;
+  let serve: CliProcess;
+  let storeDir: string;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rlwatch-e2e-distributions-wandb-'));
+    const runDir = join(dir, 'wandb', 'run-20260101_000000-histo1');
+    mkdirSync(runDir, { recursive: true });
+    writeFileSync(join(runDir, 'run-histo1.wandb'), wandbHistogramLog());
+    ({ serve, storeDir } = serveIsolated(dir));
+    const url = await servedUrl(serve);
+    browser = await launchChromium();
+    ({ page, errors } = await openPage(browser, url, { width: 1280, height: 1000 }));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await serve?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (storeDir) rmSync(storeDir, { recursive: true, force: true });
+  });
+
+  test("bins and packedBins histograms draw, the newest step's percentiles as numpy computes them", async () => {
+    const log = join(dir, 'wandb', 'run-20260101_000000-histo1', 'run-histo1.wandb');
+    const out = JSON.parse(execFileSync('python3', [ORACLE, log]).toString()) as Record<
+      string,
+      OracleHisto[]
+    >;
+    const want = out[log]!;
+    await page.locator('.chart-group.distributions').waitFor();
+    await expect
+      .poll(() => page.$$eval('.distribution-cell', (cells) => cells.map((c) => c.getAttribute('data-tag'))))
+      .toEqual(['actions', 'grads', 'policy/logits']);
+    for (const tag of ['actions', 'grads']) {
+      const cell = page.locator(`.distribution-cell[data-tag="${tag}"]`);
+      await cell.scrollIntoViewIfNeeded();
+      const newest = want.filter((h) => h.tag === tag).at(-1)!;
+      await expect.poll(() => cell.getAttribute('data-step')).toBe(String(newest.step));
+      const shown = await cell
+        .locator('.distribution-percentiles td')
+        .evaluateAll((tds) => tds.map((td) => Number(td.getAttribute('data-value'))));
+      shown.forEach((g, i) =>
+        expect(Math.abs(g - newest.percentiles[i]!)).toBeLessThanOrEqual(
+          1e-9 * Math.max(1, Math.abs(newest.percentiles[i]!)),
+        ),
+      );
+      const inked = await cell.locator('canvas.distribution-bars').evaluate((c: HTMLCanvasElement) => {
+        const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let i = 3; i < d.length; i += 4) if (d[i]! > 0) n++;
+        return n;
+      });
+      expect(inked).toBeGreaterThan(200);
+    }
+    expect(errors).toEqual([]);
+  });
+});

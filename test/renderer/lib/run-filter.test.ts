@@ -1,0 +1,50 @@
+// The run filter's regex mode: /pattern/ selects matching names, a bad or catastrophic pattern is an error, never a throw.
+
+import { describe, expect, test } from 'vitest';
+import { filterRuns, MAX_NAME_TESTED, parseRunQuery } from '../../../src/renderer/src/lib/run-filter';
+
+const RUNS = [
+  'A2C_debug_seed_0/A2C_1',
+  'DQN_debug_seed_0/DQN_1',
+  'PPO_debug_seed_0/PPO_1',
+  'PPO_debug_seed_0/PPO_4',
+].map((run) => ({ run }));
+const names = (text: string): string[] => filterRuns(RUNS, text).map((r) => r.run);
+
+describe('regex run selection', () => {
+  test('/pattern/ matches names anywhere, ignoring case unless flags are given', () => {
+    expect(names('/ppo_\\d$/')).toEqual(['PPO_debug_seed_0/PPO_1', 'PPO_debug_seed_0/PPO_4']);
+    expect(names('/^(a2c|dqn)_/')).toEqual(['A2C_debug_seed_0/A2C_1', 'DQN_debug_seed_0/DQN_1']);
+    expect(names('/^(a2c|dqn)_/u')).toEqual([]);
+    expect(names('/_1$/')).toHaveLength(3);
+    expect(parseRunQuery('/x/').regex).toBe(true);
+    expect(parseRunQuery('ppo 1').regex).toBe(false);
+  });
+
+  test('words still work, and a lone slash is a word', () => {
+    expect(names('ppo 4')).toEqual(['PPO_debug_seed_0/PPO_4']);
+    expect(names('seed_0/dqn')).toEqual(['DQN_debug_seed_0/DQN_1']);
+  });
+
+  test('an invalid pattern says why and matches nothing, without throwing', () => {
+    const q = parseRunQuery('/ppo(/');
+    expect(q.error).toMatch(/Invalid regular expression/);
+    expect(q.test('ppo(')).toBe(false);
+    expect(names('/ppo(/')).toEqual([]);
+    expect(parseRunQuery('/a/zz').error).not.toBeNull();
+  });
+
+  test('a repeated group holding a repeat is refused; names are tested on their first characters only', () => {
+    for (const p of ['/(a+)+$/', '/(\\w*x)*/', '/(a|b+){2,}/'])
+      expect(parseRunQuery(p).error, p).toMatch(/exponential/);
+    expect(parseRunQuery('/(ppo|a2c)_seed[0-9]+/').error).toBeNull();
+    const q = parseRunQuery('/z$/');
+    expect(q.test('a'.repeat(MAX_NAME_TESTED - 1) + 'z')).toBe(true);
+    expect(q.test('a'.repeat(MAX_NAME_TESTED) + 'z')).toBe(false);
+  });
+
+  test('a g or y flag does not make matching depend on the previous name', () => {
+    const q = parseRunQuery('/ppo/gi');
+    expect([q.test('PPO_1'), q.test('PPO_1'), q.test('PPO_1')]).toEqual([true, true, true]);
+  });
+});
