@@ -161,7 +161,7 @@ test('discovery names each run DB#NAME; a second run of one name is NAME (ID); i
   expect(report.runs.map((r) => r.run)).toEqual(names.map((n) => `trackio/${n}`));
   const a = report.runs.find((r) => r.run === 'trackio/project.db#ppo-κ 1')!;
   expect(a.sources).toEqual([
-    { file: 'project.db', format: 'trackio', records: 330, errors: [], texts: 0, histograms: 0 },
+    { file: 'project.db', format: 'trackio', records: 330, errors: [], texts: 0, histograms: 0, samples: [] },
   ]);
   expect(a.scalars['train/reward']).toMatchObject({ count: 300, firstStep: 0, lastStep: 897 });
   expect(a.config).toMatchObject({ lr: 3e-4, seed: 7 });
