@@ -173,16 +173,26 @@ describe('the samples view', () => {
     await waitText(() => count(1), /^8 samples$/);
     expect(await pane(0).locator('h3').innerText()).toBe('step 20');
     expect(await pane(1).locator('h3').innerText()).toBe('step 10');
-    // The README's picture: the big step beside the first one.
+    await page.locator('label.check', { hasText: 'compare with' }).locator('input').uncheck();
+    expect(await page.locator('.samples-pane').count()).toBe(1);
+    // The README's picture: the 10,000-sample step, best rewards first.
     await page.locator('select[aria-label="step"]').selectOption('30');
     await waitText(() => count(0), /^10000 samples$/);
+    const reward = pane()
+      .locator('th button')
+      .filter({ hasText: /^reward[▲▼]?$/ });
+    for (let i = 0; i < 3 && (await reward.locator('.arrow').innerText()) !== '▼'; i++) await reward.click();
+    await waitText(() => reward.locator('.arrow').innerText(), '▼');
+    const best = Math.max(...big.map((o) => o.reward as number));
+    await waitText(async () => (await column('reward'))[0] ?? '', String(best));
     for (const wrap of await page.locator('.samples-wrap').all())
       await wrap.evaluate((el) => (el.scrollLeft = 0));
+    await page.setViewportSize({ width: 1920, height: 1000 });
     mkdirSync(RESULTS, { recursive: true });
     await page.screenshot({ path: join(RESULTS, 'samples.png') });
+    await page.setViewportSize({ width: 1440, height: 900 });
     if (process.env.UPDATE_SCREENSHOTS)
       copyFileSync(join(RESULTS, 'samples.png'), join(SCREENSHOTS, 'samples.png'));
-    await page.locator('label.check', { hasText: 'compare with' }).locator('input').uncheck();
   });
 
   test('a W&B run’s completions tables', async () => {
