@@ -1,7 +1,15 @@
 // Sample sources: completions JSONL told from metric JSONL, read live and bounded; W&B tables against Python's json; the text adapter; paging, sort, search.
 
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -14,6 +22,7 @@ import { classifyFile } from '../../../src/core/sources/sniff';
 import { TextStore } from '../../../src/core/tfevents/text-store';
 import { SAMPLE_CELL_CHARS, type SampleSource } from '../../../src/shared/samples';
 import { HOSTILE, writeCompletionsJsonl, writeWandbTables } from '../../helpers/samples-fixtures';
+import { frameLog, rec } from '../wandb/wandb-log-writer';
 
 const tmp = mkdtempSync(join(tmpdir(), 'rlwatch-samples-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -208,6 +217,24 @@ describe('W&B tables', () => {
     const done = await readSource(join(fx.dir, 'run-smp00001.wandb'), 'wandb');
     expect(done.samples!.dropped).toBe(7);
     expect(done.errors).toMatchObject([{ kind: 'io' }]);
+
+    // A reference out of files/ (`..`, absolute) is never read: its rows count as dropped.
+    const outside = join(tmp, 'wandb-outside');
+    mkdirSync(join(outside, 'files'), { recursive: true });
+    writeFileSync(join(tmp, 'secret.table.json'), JSON.stringify({ columns: ['a'], data: [['secret']] }));
+    writeFileSync(
+      join(outside, 'run-x.wandb'),
+      frameLog([
+        rec.history([
+          ['_step', '1'],
+          ['t', JSON.stringify({ _type: 'table-file', path: '../../secret.table.json', nrows: 1 })],
+          ['u', JSON.stringify({ _type: 'table-file', path: join(tmp, 'secret.table.json'), nrows: 1 })],
+        ]),
+      ]),
+    );
+    const refused = await readSource(join(outside, 'run-x.wandb'), 'wandb');
+    expect(refused.samples!.count).toBe(0);
+    expect(refused.samples!.dropped).toBe(2);
   });
 });
 
