@@ -2,6 +2,7 @@
 
 import { mkdir, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { runStyleIndexes } from '../../shared/charts/chart-theme';
 import type { Figure } from '../../shared/charts/figure';
 import type { BandKind } from '../../shared/compare/group-stats';
 import type { AlertInfo } from '../../shared/domain';
@@ -209,6 +210,8 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
     pixels: look.width * look.scale,
     ...(opts.maxTagFigures !== undefined ? { maxTagFigures: opts.maxTagFigures } : {}),
     ...(opts.logY !== undefined ? { logY: opts.logY } : {}),
+    // Every run of the folder, chosen or not, so a run keeps the look the window gives it.
+    looks: runStyleIndexes(runs.map((r) => r.run)),
   };
   const alerts =
     formats.length === 0 || opts.alerts === undefined

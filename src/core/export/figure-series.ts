@@ -125,7 +125,17 @@ export function figureLines(
   };
 }
 
-/** A panel's lines: each series, then the earlier sessions of each in its colour (drawn faded, under them). */
-export function withEarlier(list: readonly FigureLines[]): SeriesLines[] {
-  return [...list, ...list.flatMap((l, i) => l.earlier.map((e) => ({ ...e, colorIndex: i })))];
+/**
+ * A panel's lines: each series, then the earlier sessions of each in its colour (drawn faded, under them). `lookOf`
+ * gives a line's palette index (a run's stable look); without it, or where it gives none, its position.
+ */
+export function withEarlier(
+  list: readonly FigureLines[],
+  lookOf: (l: FigureLines, i: number) => number | undefined = () => undefined,
+): SeriesLines[] {
+  const looks = list.map((l, i) => lookOf(l, i) ?? i);
+  return [
+    ...list.map((l, i) => ({ ...l, colorIndex: looks[i]! })),
+    ...list.flatMap((l, i) => l.earlier.map((e) => ({ ...e, colorIndex: looks[i]! }))),
+  ];
 }

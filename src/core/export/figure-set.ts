@@ -36,6 +36,9 @@ export interface FigureSetOptions {
   maxTagFigures?: number;
   /** Log y-axes: true on every panel, a RegExp on the panels of the tags it matches; default none. */
   logY?: boolean | RegExp;
+  /** Each run's stable look by run name (its index among the folder's runs, as the window draws it); figures of
+   * several runs colour each by it (default: by position). */
+  looks?: ReadonlyMap<string, number>;
 }
 
 /** Whether `tag`'s panels draw a log y-axis. */
@@ -459,12 +462,15 @@ export class TagComparisons {
   private readonly lines = new Map<string, FigureLines[]>();
   private readonly runs: string[] = [];
   private readonly leftOut = new Set<string>();
+  /** Each run's look by its label (the lines know their label). */
+  private readonly looks = new Map<string, number | undefined>();
 
   constructor(private readonly o: FigureSetOptions) {}
 
   /** Keeps `run`'s lines of its first tags; call with at most MAX_COMPARED_RUNS runs. */
   add(run: FigureRun): void {
     this.runs.push(labelOf(run));
+    this.looks.set(labelOf(run), this.o.looks?.get(run.run));
     const tags = figureItems([...run.series.keys()].filter((t) => points(run.series.get(t)!) > 0))
       .filter((i) => i.members.length === 1)
       .map((i) => i.name);
@@ -503,7 +509,7 @@ export class TagComparisons {
               yTitle: resolveBand(tag, {})?.label ?? '',
               spec: {
                 view: { xAxis, logY, smoothing: this.o.smoothing },
-                series: withEarlier(lines),
+                series: withEarlier(lines, (l) => this.looks.get(l.run)),
                 band: null,
               },
             },
@@ -521,7 +527,8 @@ export class TagComparisons {
   }
 }
 
-/** The runs' main rewards overlaid on one chart (run i in palette colour i); null with fewer than two. */
+/** The runs' main rewards overlaid on one chart (each run in its look, else run i in palette colour i); null with
+ * fewer than two. */
 export function planComparison(runs: readonly FigureRun[], o: FigureSetOptions): PlannedFigure | null {
   const chosen = runs
     .map((r) => ({ run: r, tag: mainReward(r.series) }))
@@ -548,6 +555,7 @@ export function planComparison(runs: readonly FigureRun[], o: FigureSetOptions):
                   logY,
                 }),
               ),
+              (_, i) => o.looks?.get(chosen[i]!.run.run),
             ),
             band: null,
           },

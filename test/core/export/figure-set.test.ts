@@ -6,6 +6,7 @@ import {
   isEvalTag,
   mainTag,
   planComparison,
+  TagComparisons,
   planRunFigures,
   shownSeries,
   systemTags,
@@ -198,6 +199,33 @@ describe('seed 003 set', () => {
     const fig = planComparison([a, b, run({ loss: 3 }, 'c')], opts)!.build();
     expect(fig.panels[0]!.spec.series.map((s) => s.run)).toEqual(['a', 'b']);
     expect(fig.subtitle).toBe('a (reward) · b (rollout/ep_rew_mean)');
+  });
+
+  test('several runs on one figure keep their looks (the folder’s stable indexes), else their positions', () => {
+    const a = run({ reward: 10 }, 'a');
+    const b = run({ reward: 5 }, 'b');
+    const looks = new Map([
+      ['a', 4],
+      ['b', 1],
+    ]);
+    const fig = planComparison([a, b], { ...opts, looks })!.build();
+    expect(fig.panels[0]!.spec.series.map((s) => [s.run, s.colorIndex])).toEqual([
+      ['a', 4],
+      ['b', 1],
+    ]);
+    const plain = planComparison([a, b], opts)!.build();
+    expect(plain.panels[0]!.spec.series.map((s) => s.colorIndex)).toEqual([0, 1]);
+    const shared = new TagComparisons({ ...opts, looks });
+    shared.add(a);
+    shared.add(b);
+    const reward = shared
+      .plan()
+      .figures.find((f) => f.name === 'comparisons/reward')!
+      .build();
+    expect(reward.panels[0]!.spec.series.map((s) => [s.run, s.colorIndex])).toEqual([
+      ['a', 4],
+      ['b', 1],
+    ]);
   });
 });
 
