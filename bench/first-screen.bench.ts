@@ -130,8 +130,8 @@ const CHARTS_WITH_RUNS = `(n, all) => {
   return ok.length > 0 && (!all || ok.length === cells.length) ? performance.now() : false;
 }`;
 
-/** In-page: ticks every unticked row of the runs table (a user's clicks, one change event each). */
-const TICK_ALL = `(() => { for (const b of document.querySelectorAll('.runs-table tbody input[type=checkbox]')) if (!b.checked) b.click(); return true; })()`;
+/** In-page: ticks every unticked run row of the runs table (not the seed-group rows; a user's clicks, one change event each). */
+const TICK_ALL = `(() => { for (const b of document.querySelectorAll('.runs-table tbody tr[data-run] input[type=checkbox]')) if (!b.checked) b.click(); return true; })()`;
 
 /**
  * A 50-run sweep: page open → Table view chosen at once → 50 rows shown; then every row ticked and Charts chosen →
