@@ -61,6 +61,8 @@ describe('the dashboard on the live demo', () => {
       'Progress',
       'System',
       'Other',
+      // The demo's histograms: their distributions follow the scalar groups.
+      'Distributions',
     ];
     expect(groups.slice(0, 3)).toEqual(['Reward', 'Loss', 'Policy']);
     expect(groups).toContain('System');
