@@ -89,6 +89,12 @@ export class MlflowRunWriter {
     this.writeMeta();
   }
 
+  /** FileStore.delete_run: meta.yaml rewritten with lifecycle_stage `deleted` (the folder stays until `mlflow gc`). */
+  delete(): void {
+    this.meta['lifecycle_stage'] = 'deleted';
+    this.writeMeta();
+  }
+
   private writeValue(folder: string, key: string, value: string): void {
     const path = join(this.dir, folder, key);
     mkdirSync(dirname(path), { recursive: true });
