@@ -7,7 +7,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { SourceFormatName } from '../shared/formats';
 import { errorCode } from './readers/file-io';
-import { readExperimentName, readRunName } from './mlflow/store-names';
+import { readExperimentMeta, readRunName } from './mlflow/store-names';
 import { databaseRuns } from './sources/registry';
 import { classifyFile } from './sources/sniff';
 
@@ -324,8 +324,9 @@ function expandDatabase(path: string, format: SourceFormatName, prefix: string):
  * `mlruns/EXP/NAME`, EXP the experiment's name (its meta.yaml's `name`; its folder's id without one), NAME the run's
  * `mlflow.runName` tag, else its run_name, else its id, unique by `uniqueRunName` with the runs of the whole tree
  * (MLflow's order: started first, then by id). A key in `keep` stays its folder's; a deleted run (lifecycle_stage
- * `deleted`) is no run; the opened folder's own run keeps its name (`rootRunName`). Names are trimmed of '/' at
- * their ends, and one holding a `.` or `..` part is its id (a key is never a way up). Changes `runs` in place.
+ * `deleted`, or its experiment's: MLflow's SQL store marks the runs, its file store only the experiment, moved to
+ * `.trash/`) is no run; the opened folder's own run keeps its name (`rootRunName`). Names are trimmed of '/' at their
+ * ends, and one holding a `.` or `..` part is its id (a key is never a way up). Changes `runs` in place.
  */
 async function nameMlflowRuns(
   runs: DiscoveredRun[],
@@ -342,23 +343,23 @@ async function nameMlflowRuns(
     if (kept === undefined) fresh.push(r);
     else taken.add((r.run = kept));
   }
-  const experiments = new Map<string, Promise<string | null>>();
+  const experiments = new Map<string, ReturnType<typeof readExperimentMeta>>();
   const found: { run: DiscoveredRun; id: string; name: string; start: number; drop: boolean }[] = [];
   for (let i = 0; i < fresh.length; i += WALK_BATCH)
     found.push(
       ...(await Promise.all(
         fresh.slice(i, i + WALK_BATCH).map(async (run) => {
           const meta = await readRunName(run.dir);
+          const expDir = dirname(run.dir);
+          if (!experiments.has(expDir)) experiments.set(expDir, readExperimentMeta(expDir));
+          const exp = await experiments.get(expDir)!;
           // run.run is still the folder's path: `ABOVE/EXP_ID/RUN_ID`, or `RUN_ID` in an opened experiment folder.
           const cut = run.run.lastIndexOf('/');
           let prefix = '';
           if (cut >= 0) {
             const expPath = run.run.slice(0, cut);
             const up = expPath.lastIndexOf('/');
-            const expDir = dirname(run.dir);
-            if (!experiments.has(expDir)) experiments.set(expDir, readExperimentName(expDir));
-            const exp = safePart(await experiments.get(expDir)!) ?? expPath.slice(up + 1);
-            prefix = `${expPath.slice(0, up + 1)}${exp}/`;
+            prefix = `${expPath.slice(0, up + 1)}${safePart(exp?.name ?? null) ?? expPath.slice(up + 1)}/`;
           }
           const id = basename(run.dir); // MLflow's run id
           return {
@@ -366,7 +367,7 @@ async function nameMlflowRuns(
             id,
             name: `${prefix}${safePart(meta?.name ?? null) ?? id}`,
             start: meta?.startTime ?? Infinity,
-            drop: meta?.deleted === true,
+            drop: meta?.deleted === true || exp?.deleted === true,
           };
         }),
       )),

@@ -59,11 +59,12 @@ export function parseRunMeta(text: string): { ok: true; meta: RunMeta } | { ok: 
   };
 }
 
-/** An experiment's meta.yaml (mlruns/EXP_ID/meta.yaml): its `name`; null when it has none or is a run's. */
-export function parseExperimentName(text: string): string | null {
+/** An experiment's meta.yaml (mlruns/EXP_ID/meta.yaml): its `name` (null without one) and whether it is deleted
+ * (MLflow's FileStore moves it to `.trash/`, its runs unmarked); null when it is not an experiment's (a run's). */
+export function parseExperimentMeta(text: string): { name: string | null; deleted: boolean } | null {
   const d = parseMapping(text);
   if (typeof d === 'string' || d['run_uuid'] !== undefined || d['experiment_id'] === undefined) return null;
-  return text_(d['name']);
+  return { name: text_(d['name']), deleted: d['lifecycle_stage'] === 'deleted' };
 }
 
 /** A meta.yaml's top-level mapping, or an error message. */

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { isReadError, readWholeFile } from '../readers/file-cursor';
 import { decodeUtf8 } from '../readers/values';
-import { parseExperimentName, parseRunMeta, runNameOf } from './run-meta';
+import { parseExperimentMeta, parseRunMeta, runNameOf } from './run-meta';
 
 /** meta.yaml is a few hundred bytes; a tag at most 8000 characters. */
 const MAX_BYTES = 1 << 20;
@@ -35,8 +35,10 @@ export async function readRunName(runDir: string): Promise<FileStoreRunName | nu
   };
 }
 
-/** An experiment folder's name (its meta.yaml's `name`); null when it has none or is not an experiment's. */
-export async function readExperimentName(experimentDir: string): Promise<string | null> {
+/** An experiment folder's name and lifecycle (`parseExperimentMeta`); null when it has no experiment's meta.yaml. */
+export async function readExperimentMeta(
+  experimentDir: string,
+): Promise<{ name: string | null; deleted: boolean } | null> {
   const got = await readWholeFile(join(experimentDir, 'meta.yaml'), MAX_BYTES);
-  return isReadError(got) ? null : parseExperimentName(decodeUtf8(got.bytes));
+  return isReadError(got) ? null : parseExperimentMeta(decodeUtf8(got.bytes));
 }

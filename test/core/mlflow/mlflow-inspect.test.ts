@@ -64,6 +64,7 @@ for dp, ds, fs in os.walk(root):
     exp_meta = os.path.join(root, exp_dir, 'meta.yaml')
     if exp_dir and os.path.exists(exp_meta):
         exp_fields = dict(l.split(': ', 1) for l in open(exp_meta).read().splitlines() if ': ' in l)
+        if exp_fields.get('lifecycle_stage') == 'deleted': continue
         head, _ = os.path.split(exp_dir)
         exp_dir = os.path.join(head, exp_fields.get('name', os.path.basename(exp_dir))).replace(os.sep, '/')
     start = fields.get('start_time', 'null')
@@ -149,6 +150,10 @@ test('inspect reads an mlruns/ tree exactly as an independent Python reader of t
   gone.logMetric('x', 1, 1, 0);
   gone.delete();
   exp1.run({ runId: 'live02', runName: 'ppo-seed-2' }).logMetric('x', 3, 1, 0);
+  // A deleted experiment (moved to .trash/, its runs unmarked): none of its runs is a run.
+  const binned = store.experiment('9', 'binned');
+  binned.run({ runId: 'bb09', runName: 'ppo-seed-1' }).logMetric('x', 1, 1, 0);
+  binned.delete();
   // An experiment folder without its meta.yaml: its id stays in the key.
   new MlflowRunWriter(join(root, 'mlruns', '7'), '7', { runId: 'ee07', runName: 'orphan' }).logMetric(
     'x',
