@@ -7,6 +7,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { SourceFormatName } from '../shared/formats';
 import { errorCode } from './readers/file-io';
+import { readExperimentMeta, readRunName } from './mlflow/store-names';
 import { databaseRuns } from './sources/registry';
 import { classifyFile } from './sources/sniff';
 
@@ -26,7 +27,7 @@ export interface DiscoveredSource {
 
 export interface DiscoveredRun {
   /** Path of the folder relative to the opened folder, '/'-separated; the folder itself by its name (rootRunName);
-   * a database's run `DB#NAME` (`databaseRunName`). */
+   * a database's run `DB#NAME` (`expandDatabase`); an MLflow file-store run `EXP/NAME` (`nameMlflowRuns`). */
   run: string;
   dir: string;
   sources: DiscoveredSource[];
@@ -53,6 +54,9 @@ export interface Discovery {
 export interface DiscoverOptions {
   maxDepth?: number;
   maxDirs?: number;
+  /** Keys already given to runs, by run folder: an MLflow run found there keeps its key (renamed since, or a
+   * name now taken by another), so a run's key changes only when the folder is opened again. */
+  keep?: ReadonlyMap<string, string>;
 }
 
 /** Folders that hold code or caches, never runs; skipping them keeps big checkouts cheap. */
@@ -124,6 +128,8 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
   const dirs: string[] = [];
   /** MLflow metric files by the run folder they belong to. */
   const mlflowMetrics = new Map<string, DiscoveredSource[]>();
+  /** MLflow file-store run folders (named by `nameMlflowRuns`). */
+  const mlflowRuns = new Set<string>();
   /** Tracker databases found: each of their runs is a run. */
   const databases: { path: string; format: SourceFormatName; prefix: string }[] = [];
   const queue: Pending[] = [];
@@ -160,6 +166,7 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
     // An MLflow run (mlruns/EXP/RUN/meta.yaml): its metrics/ files are its sources, params/ and tags/ its
     // meta.yaml reader's. Files anywhere in metrics/ are metrics whatever their name (a key may be `a.csv`).
     const isMlflowRun = item.mlflowRun === undefined && (await isMlflowRunDir(item.dir, entries));
+    if (isMlflowRun) mlflowRuns.add(item.dir);
     const classify = (path: string, name: string): Promise<SourceFormatName | null> =>
       item.mlflowRun !== undefined ? Promise.resolve('mlflow') : classifyFile(path, name, inMetrics);
     const childMlflowRun = (name: string): string | undefined =>
@@ -260,6 +267,7 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
   }
 
   for (const r of runs) r.sources.push(...(mlflowMetrics.get(r.dir) ?? []));
+  await nameMlflowRuns(runs, mlflowRuns, options.keep);
   adoptSnapshots(runs, root, rel);
   for (const db of databases) runs.push(...expandDatabase(db.path, db.format, db.prefix));
   const own = runs.find((r) => r.run === '.');
@@ -282,24 +290,101 @@ function isDatabase(name: string, format: SourceFormatName): boolean {
 }
 
 /**
+ * The key of a run named by its tracker (trackio, MLflow): `name` (runs of '/' made one: never `//`, which remote keys
+ * use), its `id` when the name is empty, and `NAME (ID)` when the key is already `taken` (by a run that came first in
+ * the tracker's order, first logged first: a name once given is kept when others come). Adds the key to `taken`.
+ */
+export function uniqueRunName(name: string, id: string, taken: Set<string>): string {
+  let shown = name.replace(/\/{2,}/g, '/') || id;
+  if (taken.has(shown)) shown = `${shown} (${id})`;
+  taken.add(shown);
+  return shown;
+}
+
+/**
  * A database's runs as runs: each named `DB#NAME` (`prefix` the database's folder relative to the opened folder,
- * DB its file name, NAME the tracker's run name), its folder the database's, its one source the database read for
- * that run (`member`). Two runs of one name: the later ones (by the tracker's order, first logged first) are
- * `NAME (ID)`, so a name once given is kept when others come. A name is never `//` (remote keys) nor empty.
+ * DB its file name, NAME the tracker's run name, unique by `uniqueRunName`), its folder the database's, its one
+ * source the database read for that run (`member`).
  */
 function expandDatabase(path: string, format: SourceFormatName, prefix: string): DiscoveredRun[] {
   const file = basename(path);
   const taken = new Set<string>();
   return databaseRuns(path, format).map(({ member, name }) => {
-    let shown = name.replace(/\/{2,}/g, '/') || member;
-    if (taken.has(shown)) shown = `${shown} (${member})`;
-    taken.add(shown);
+    const shown = uniqueRunName(name, member, taken);
     return {
       run: `${prefix}${file}#${shown}`,
       dir: dirname(path),
       sources: [{ path, name: file, format, member }],
     };
   });
+}
+
+/**
+ * MLflow file-store runs (`mlflowRuns`, by folder) keyed by their MLflow names: `mlruns/EXP_ID/RUN_ID` becomes
+ * `mlruns/EXP/NAME`, EXP the experiment's name (its meta.yaml's `name`; its folder's id without one), NAME the run's
+ * `mlflow.runName` tag, else its run_name, else its id, unique by `uniqueRunName` with the runs of the whole tree
+ * (MLflow's order: started first, then by id). A key in `keep` stays its folder's; a deleted run (lifecycle_stage
+ * `deleted`, or its experiment's: MLflow's SQL store marks the runs, its file store only the experiment, moved to
+ * `.trash/`) is no run; the opened folder's own run keeps its name (`rootRunName`). Names are trimmed of '/' at their
+ * ends, and one holding a `.` or `..` part is its id (a key is never a way up). Changes `runs` in place.
+ */
+async function nameMlflowRuns(
+  runs: DiscoveredRun[],
+  mlflowRuns: ReadonlySet<string>,
+  keep: ReadonlyMap<string, string> | undefined,
+): Promise<void> {
+  const isNamed = (r: DiscoveredRun): boolean => mlflowRuns.has(r.dir) && r.run !== '.';
+  const named = runs.filter(isNamed);
+  if (named.length === 0) return;
+  const taken = new Set(runs.filter((r) => !isNamed(r)).map((r) => r.run));
+  const fresh: DiscoveredRun[] = [];
+  for (const r of named) {
+    const kept = keep?.get(r.dir);
+    if (kept === undefined) fresh.push(r);
+    else taken.add((r.run = kept));
+  }
+  const experiments = new Map<string, ReturnType<typeof readExperimentMeta>>();
+  const found: { run: DiscoveredRun; id: string; name: string; start: number; drop: boolean }[] = [];
+  for (let i = 0; i < fresh.length; i += WALK_BATCH)
+    found.push(
+      ...(await Promise.all(
+        fresh.slice(i, i + WALK_BATCH).map(async (run) => {
+          const meta = await readRunName(run.dir);
+          const expDir = dirname(run.dir);
+          if (!experiments.has(expDir)) experiments.set(expDir, readExperimentMeta(expDir));
+          const exp = await experiments.get(expDir)!;
+          // run.run is still the folder's path: `ABOVE/EXP_ID/RUN_ID`, or `RUN_ID` in an opened experiment folder.
+          const cut = run.run.lastIndexOf('/');
+          let prefix = '';
+          if (cut >= 0) {
+            const expPath = run.run.slice(0, cut);
+            const up = expPath.lastIndexOf('/');
+            prefix = `${expPath.slice(0, up + 1)}${safePart(exp?.name ?? null) ?? expPath.slice(up + 1)}/`;
+          }
+          const id = basename(run.dir); // MLflow's run id
+          return {
+            run,
+            id,
+            name: `${prefix}${safePart(meta?.name ?? null) ?? id}`,
+            start: meta?.startTime ?? Infinity,
+            drop: meta?.deleted === true || exp?.deleted === true,
+          };
+        }),
+      )),
+    );
+  found.sort((a, b) => a.start - b.start || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const dropped = new Set<DiscoveredRun>();
+  for (const f of found) {
+    if (f.drop) dropped.add(f.run);
+    else f.run.run = uniqueRunName(f.name, f.id, taken);
+  }
+  if (dropped.size > 0) runs.splice(0, runs.length, ...runs.filter((r) => !dropped.has(r)));
+}
+
+/** A name as a part of a key: '/' runs made one, none at the ends; null when empty or holding `.` or `..`. */
+function safePart(name: string | null): string | null {
+  const s = name?.replace(/\/{2,}/g, '/').replace(/^\/|\/$/g, '') ?? '';
+  return s === '' || s.split('/').some((p) => p === '.' || p === '..') ? null : s;
 }
 
 /** Whether a folder is an MLflow file-store run: it holds a run's meta.yaml (an experiment's has no run_uuid). */

@@ -65,3 +65,20 @@ test('inspect --table: one row per run in text, JSON and CSV; --csv alone is a u
   expect(text.stdout.split('\n')[1]).toMatch(/^run\s+format\s+steps\s+points\s+start\s+duration \(s\)/);
   expect(rlwatch('inspect', dir, '--csv').status).toBe(2);
 });
+
+test('inspect and inspect --table name MLflow file-store runs by experiment and run name, not by folder id', () => {
+  const dir = join(fixtures, 'mlflow', '03MuskaanJain__Iris_MLFlow');
+  const keys = ['mlruns/MLOps_CA_2/DT', 'mlruns/MLOps_CA_2/SVM_kernel'];
+  const json = rlwatch('inspect', dir, '--json');
+  expect(json.status).toBe(0);
+  const doc = JSON.parse(json.stdout) as { runs: { run: string; config: Record<string, unknown> }[] };
+  expect(doc.runs.map((r) => [r.run, r.config['mlflow.runId']])).toEqual([
+    [keys[0], '1c00447556424067ae62fe39e167bb34'],
+    [keys[1], '8595f7931d3943f4a7ee038c1728c2c3'],
+  ]);
+  const table = rlwatch('inspect', dir, '--table', '--json');
+  expect(table.status).toBe(0);
+  expect((JSON.parse(table.stdout) as { rows: { run: string }[] }).rows.map((r) => r.run)).toEqual(keys);
+  const text = rlwatch('inspect', dir, '--table').stdout.split('\n');
+  for (const key of keys) expect(text.some((line) => line.startsWith(key + ' '))).toBe(true);
+});

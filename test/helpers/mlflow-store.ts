@@ -1,6 +1,6 @@
 // Writes an MLflow 2.x file store (mlruns/EXP_ID/RUN_ID/...) the way MLflow's FileStore does, for the reader's tests.
 
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /**
@@ -89,6 +89,12 @@ export class MlflowRunWriter {
     this.writeMeta();
   }
 
+  /** FileStore.delete_run: meta.yaml rewritten with lifecycle_stage `deleted` (the folder stays until `mlflow gc`). */
+  delete(): void {
+    this.meta['lifecycle_stage'] = 'deleted';
+    this.writeMeta();
+  }
+
   private writeValue(folder: string, key: string, value: string): void {
     const path = join(this.dir, folder, key);
     mkdirSync(dirname(path), { recursive: true });
@@ -110,21 +116,29 @@ export class MlflowFileStore {
     mkdirSync(root, { recursive: true });
   }
 
-  experiment(id: string, name: string): { dir: string; run(o: RunOptions): MlflowRunWriter } {
+  experiment(id: string, name: string): { dir: string; run(o: RunOptions): MlflowRunWriter; delete(): void } {
     const dir = join(this.root, id);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, 'meta.yaml'),
+    const meta = (stage: string): string =>
       [
         `artifact_location: file://${dir}`,
         'creation_time: 1700000000000',
         `experiment_id: '${id}'`,
         'last_update_time: 1700000000000',
-        'lifecycle_stage: active',
+        `lifecycle_stage: ${stage}`,
         `name: ${name}`,
         '',
-      ].join('\n'),
-    );
-    return { dir, run: (o) => new MlflowRunWriter(dir, id, o) };
+      ].join('\n');
+    writeFileSync(join(dir, 'meta.yaml'), meta('active'));
+    return {
+      dir,
+      run: (o) => new MlflowRunWriter(dir, id, o),
+      // FileStore.delete_experiment: meta.yaml marked deleted, the folder moved to `.trash/ID` (its runs unmarked).
+      delete: () => {
+        writeFileSync(join(dir, 'meta.yaml'), meta('deleted'));
+        mkdirSync(join(this.root, '.trash'), { recursive: true });
+        renameSync(dir, join(this.root, '.trash', id));
+      },
+    };
   }
 }

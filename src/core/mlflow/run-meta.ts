@@ -40,15 +40,8 @@ export function isMlflowRunMeta(head: string): boolean {
 
 /** A run's meta.yaml, or an error message when it is not one. */
 export function parseRunMeta(text: string): { ok: true; meta: RunMeta } | { ok: false; message: string } {
-  let doc: unknown;
-  try {
-    doc = yaml().parse(text, { maxAliasCount: 100, uniqueKeys: false });
-  } catch (e) {
-    return { ok: false, message: `meta.yaml: ${e instanceof Error ? e.message : String(e)}` };
-  }
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
-    return { ok: false, message: 'meta.yaml: not a mapping' };
-  const d = doc as Record<string, unknown>;
+  const d = parseMapping(text);
+  if (typeof d === 'string') return { ok: false, message: d };
   const runId = text_(d['run_id']) ?? text_(d['run_uuid']);
   if (runId === null) return { ok: false, message: 'meta.yaml: no run_uuid' };
   const status = d['status'];
@@ -64,6 +57,26 @@ export function parseRunMeta(text: string): { ok: true; meta: RunMeta } | { ok: 
       lifecycleStage: text_(d['lifecycle_stage']),
     },
   };
+}
+
+/** An experiment's meta.yaml (mlruns/EXP_ID/meta.yaml): its `name` (null without one) and whether it is deleted
+ * (MLflow's FileStore moves it to `.trash/`, its runs unmarked); null when it is not an experiment's (a run's). */
+export function parseExperimentMeta(text: string): { name: string | null; deleted: boolean } | null {
+  const d = parseMapping(text);
+  if (typeof d === 'string' || d['run_uuid'] !== undefined || d['experiment_id'] === undefined) return null;
+  return { name: text_(d['name']), deleted: d['lifecycle_stage'] === 'deleted' };
+}
+
+/** A meta.yaml's top-level mapping, or an error message. */
+function parseMapping(text: string): Record<string, unknown> | string {
+  let doc: unknown;
+  try {
+    doc = yaml().parse(text, { maxAliasCount: 100, uniqueKeys: false });
+  } catch (e) {
+    return `meta.yaml: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return 'meta.yaml: not a mapping';
+  return doc as Record<string, unknown>;
 }
 
 function text_(v: unknown): string | null {
@@ -93,6 +106,11 @@ export function paramValue(text: string): string | number {
   return n;
 }
 
+/** A run's MLflow name: its `mlflow.runName` tag, else its run_name, else its id (null without meta). */
+export function runNameOf(tag: string | undefined, m: RunMeta | null): string | null {
+  return tag || m?.runName || m?.runId || null;
+}
+
 /** The JSON record of every model the run logged (kilobytes of flavours and paths): not the run's config. */
 const MODEL_HISTORY = 'mlflow.log-model.';
 
@@ -112,7 +130,7 @@ export function mlflowRunState(
   const shown: Record<string, string> = {};
   for (const [name, text] of tags)
     if (name !== '__proto__' && !name.startsWith(MODEL_HISTORY)) shown[name] = text;
-  const runName = shown['mlflow.runName'] || m?.runName || m?.runId || null;
+  const runName = runNameOf(shown['mlflow.runName'], m);
   if (runName !== null) config['mlflow.runName'] = runName;
   if (m) {
     config['mlflow.runId'] = m.runId;

@@ -5,7 +5,7 @@ import { createSource } from '../sources/registry';
 import type { Discover } from './ports';
 import { Workspace } from './workspace';
 
-export const discover: Discover = (root) => discoverRuns(root);
+export const discover: Discover = (root, keep) => discoverRuns(root, keep ? { keep } : {});
 
 export function createWorkspace(opts: {
   usePolling?: boolean;
@@ -16,8 +16,8 @@ export function createWorkspace(opts: {
 }): Workspace {
   const { runs: only, ...rest } = opts;
   const find: Discover = only
-    ? async (root) => {
-        const found = await discover(root);
+    ? async (root, keep) => {
+        const found = await discover(root, keep);
         return { ...found, runs: found.runs.filter((r) => only(r.run)) };
       }
     : discover;

@@ -8,5 +8,6 @@ import type { LiveSource, SourceOptions } from '../sources/live-source';
  * folders walked (watched; without them, the folder and its runs' folders). */
 export type Discovery = Pick<FolderDiscovery, 'runs' | 'errors'> & Partial<Pick<FolderDiscovery, 'dirs'>>;
 
-export type Discover = (root: string) => Promise<Discovery>;
+/** `keep`: keys already given, by run folder, that a run found there again keeps (`DiscoverOptions.keep`). */
+export type Discover = (root: string, keep?: ReadonlyMap<string, string>) => Promise<Discovery>;
 export type SourceFactory = (path: string, format: SourceFormatName, opts?: SourceOptions) => LiveSource;

@@ -335,7 +335,11 @@ export class Workspace {
     this.progress.setPhase('discovering');
     let found: Discovery;
     try {
-      found = await this.opts.discover(root);
+      // An MLflow file-store run keeps the key it was first given while the folder stays open (renamed since).
+      const keep = new Map<string, string>();
+      for (const r of this.runs.values())
+        if (r.entries.some((e) => e.format === 'mlflow' && e.member === undefined)) keep.set(r.dir, r.run);
+      found = await this.opts.discover(root, keep);
     } catch (e) {
       this.notice('error', `cannot list ${root}: ${message(e)}`);
       found = { runs: [], errors: [] };

@@ -4,14 +4,19 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
+import { discoverRuns } from '../../../src/core/discovery';
 import { inspectPath, type InspectReport } from '../../../src/core/inspect';
-import { MlflowFileStore } from '../../helpers/mlflow-store';
+import { MlflowFileStore, MlflowRunWriter } from '../../helpers/mlflow-store';
 import { fixture } from '../readers/helpers';
 import { tempDirs } from '../../helpers/temp-dirs';
 
 const tmp = tempDirs();
 
-/** Per run folder (relative to the root): name, params, per metric key a summary; malformed lines counted. */
+/**
+ * Per run (by its key: `EXP/NAME`, EXP the experiment's meta.yaml name, NAME the run's MLflow name or id, a later
+ * duplicate `NAME (ID)` by start time; deleted runs left out): name, params, per metric key a summary; malformed
+ * lines counted.
+ */
 const REFERENCE = String.raw`
 import json, math, os, re, sys
 root = sys.argv[1]
@@ -29,7 +34,7 @@ def files(d):
     return out
 def num(v):
     return None if math.isnan(v) else ('inf' if v == math.inf else '-inf' if v == -math.inf else v)
-runs = {}
+runs, found = {}, []
 for dp, ds, fs in os.walk(root):
     if 'meta.yaml' not in fs: continue
     meta = open(os.path.join(dp, 'meta.yaml')).read()
@@ -53,9 +58,21 @@ for dp, ds, fs in os.walk(root):
         metrics[key] = dict(count=len(pts), firstStep=pts[0][0], lastStep=pts[-1][0], sum=sum(fin),
                             min=min(fin) if fin else None, max=max(fin) if fin else None, last=num(pts[-1][1]),
                             nonFinite=len(pts) - len(fin))
-    runs[os.path.relpath(dp, root).replace(os.sep, '/')] = dict(
+    if fields.get('lifecycle_stage') == 'deleted': continue
+    rel = os.path.relpath(dp, root).replace(os.sep, '/')
+    exp_dir, run_id = os.path.split(rel)
+    exp_meta = os.path.join(root, exp_dir, 'meta.yaml')
+    if exp_dir and os.path.exists(exp_meta):
+        exp_fields = dict(l.split(': ', 1) for l in open(exp_meta).read().splitlines() if ': ' in l)
+        if exp_fields.get('lifecycle_stage') == 'deleted': continue
+        head, _ = os.path.split(exp_dir)
+        exp_dir = os.path.join(head, exp_fields.get('name', os.path.basename(exp_dir))).replace(os.sep, '/')
+    start = fields.get('start_time', 'null')
+    found.append((math.inf if start == 'null' else int(start), run_id, (exp_dir + '/' if exp_dir else '') + name, dict(
         name=name, params={k: plain(v) for k, v in files(os.path.join(dp, 'params')).items()},
-        metrics=metrics, bad=bad, files=sorted(['meta.yaml'] + ['metrics/' + k for k in metrics]))
+        metrics=metrics, bad=bad, files=sorted(['meta.yaml'] + ['metrics/' + k for k in metrics]))))
+for start, run_id, key, run in sorted(found, key=lambda f: (f[0], f[1])):
+    runs[key if key not in runs else f'{key} ({run_id})'] = run
 print(json.dumps(runs))
 `;
 
@@ -125,20 +142,63 @@ test('inspect reads an mlruns/ tree exactly as an independent Python reader of t
   renamed.setTag('mlflow.runName', 'new-name');
   renamed.logMetric('eval/score', 3, 1_700_000_000_000, 5);
 
+  // Two runs of one name: the one started first keeps it, whatever the ids; the other is `NAME (ID)`.
+  exp1.run({ runId: 'zz01', runName: 'twin', startMs: 1_700_000_000_500 }).logMetric('x', 1, 1, 0);
+  exp1.run({ runId: 'aa02', runName: 'twin', startMs: 1_700_000_000_900 }).logMetric('x', 2, 1, 0);
+  // A deleted run (MLflow's bin) is no run; its name is free for another.
+  const gone = exp1.run({ runId: 'dead01', runName: 'ppo-seed-2', startMs: 1_600_000_000_000 });
+  gone.logMetric('x', 1, 1, 0);
+  gone.delete();
+  exp1.run({ runId: 'live02', runName: 'ppo-seed-2' }).logMetric('x', 3, 1, 0);
+  // A deleted experiment (moved to .trash/, its runs unmarked): none of its runs is a run.
+  const binned = store.experiment('9', 'binned');
+  binned.run({ runId: 'bb09', runName: 'ppo-seed-1' }).logMetric('x', 1, 1, 0);
+  binned.delete();
+  // An experiment folder without its meta.yaml: its id stays in the key.
+  new MlflowRunWriter(join(root, 'mlruns', '7'), '7', { runId: 'ee07', runName: 'orphan' }).logMetric(
+    'x',
+    1,
+    1,
+    0,
+  );
+
   const { report, ref } = await compareWithPython(root);
-  expect(Object.keys(ref).sort()).toEqual(['mlruns/0/00aa11bb', 'mlruns/0/ccdd', 'mlruns/412/9f8e7d6c5b4a']);
-  expect(ref['mlruns/412/9f8e7d6c5b4a']!.bad).toBe(1);
-  expect(report.runs.find((r) => r.run === 'mlruns/412/9f8e7d6c5b4a')!.progress).toMatchObject({
-    fraction: 1,
-    status: 'FINISHED',
-  });
+  expect(Object.keys(ref).sort()).toEqual([
+    'mlruns/7/orphan',
+    'mlruns/Default/00aa11bb',
+    'mlruns/Default/new-name',
+    'mlruns/ppo-sweep/ppo-seed-1',
+    'mlruns/ppo-sweep/ppo-seed-2',
+    'mlruns/ppo-sweep/twin',
+    'mlruns/ppo-sweep/twin (aa02)',
+  ]);
+  expect(ref['mlruns/ppo-sweep/ppo-seed-1']!.bad).toBe(1);
+  const run = (key: string) => report.runs.find((r) => r.run === key)!;
+  expect(run('mlruns/ppo-sweep/ppo-seed-1').progress).toMatchObject({ fraction: 1, status: 'FINISHED' });
+  expect(run('mlruns/ppo-sweep/twin').config?.['mlflow.runId']).toBe('zz01');
+  expect(run('mlruns/ppo-sweep/ppo-seed-2').config?.['mlflow.runId']).toBe('live02');
+  // The run's files are still read from its folder.
+  const found = await discoverRuns(root);
+  expect(found.runs.find((r) => r.run === 'mlruns/Default/new-name')!.dir).toBe(
+    join(root, 'mlruns', '0', 'ccdd'),
+  );
 });
+
+/** The real stores' runs by MLflow name, under their experiments' names (`Default`, `MLOps_CA_2`), never by id. */
+const KEYS: Record<string, string[]> = {
+  '11sleahy__MLFlow_Framework': [
+    'mlruns/Default/learned-dolphin-872',
+    'mlruns/Default/redolent-bear-282',
+    'mlruns/Default/unique-shrimp-60',
+  ],
+  '03MuskaanJain__Iris_MLFlow': ['mlruns/MLOps_CA_2/DT', 'mlruns/MLOps_CA_2/SVM_kernel'],
+};
 
 test.each(['11sleahy__MLFlow_Framework', '03MuskaanJain__Iris_MLFlow'])(
   'inspect reads the real mlruns/ of %s exactly as the Python reader',
   async (name) => {
     const { report } = await compareWithPython(fixture(`mlflow/${name}`));
-    expect(report.runs.length).toBeGreaterThanOrEqual(2);
+    expect(report.runs.map((r) => r.run)).toEqual(KEYS[name]);
     // Every run of these ended: MLflow's status 3.
     for (const r of report.runs) {
       expect(r.config?.['mlflow.status']).toBe('FINISHED');

@@ -1,8 +1,8 @@
 // The MLflow file-store reader: metric lines exactly (values, steps, ms timestamps), NaN, typed malformed lines,
 // nested keys, params and tags as config, and discovery of mlruns/ (one run per MLflow run folder).
 
-import { appendFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { discoverRuns, foldersToWatch } from '../../../src/core/discovery';
 import { paramValue } from '../../../src/core/mlflow/run-meta';
@@ -246,10 +246,10 @@ describe('discovering mlruns/', () => {
     expect(d.errors).toEqual([]);
     expect(d.runs.map((r) => [r.run, r.sources.map((s) => `${s.name}:${s.format}`)])).toEqual([
       [
-        'mlruns/0/r1',
+        'mlruns/Default/a',
         ['meta.yaml:mlflow', 'metrics/loss:mlflow', 'metrics/progress.csv:mlflow', 'metrics/train/kl:mlflow'],
       ],
-      ['mlruns/7/r2', ['meta.yaml:mlflow']],
+      ['mlruns/other/b', ['meta.yaml:mlflow']],
     ]);
     // params/ and tags/ are the meta.yaml reader's: never walked (nor watched); metrics/ folders are the run's.
     expect(d.dirs.some((x) => x.endsWith('params') || x.endsWith('tags'))).toBe(false);
@@ -261,6 +261,37 @@ describe('discovering mlruns/', () => {
     expect(watch.runTree).toContain(join(b.dir, 'metrics'));
     expect(watch.others).not.toContain(join(a.dir, 'metrics'));
     expect(watch.others).toContain(join(a.dir, 'artifacts'));
+  });
+
+  it('keys runs by name within the tree: an opened experiment, odd names, a folder run of the same path, kept keys', async () => {
+    const root = tmp('rlwatch-mlflow-');
+    const store = new MlflowFileStore(join(root, 'mlruns'));
+    // A Databricks-style experiment name: its '/' at the ends dropped, never `//`.
+    const exp = store.experiment('4', '/Users/me//ppo/');
+    exp.run({ runId: 'r1', runName: 'a' });
+    exp.run({ runId: 'r2', runName: '../../escape' }); // a way up: its id instead
+    exp.run({ runId: 'r3', runName: '//' }); // nothing left: its id
+    exp.run({ runId: 'r4', runName: 'eval/seed-1' });
+    // A plain run folder whose path is a run's key: it keeps its path, the MLflow run is `NAME (ID)`.
+    const other = store.experiment('5', 'x');
+    other.run({ runId: 'r5', runName: 'csv' });
+    mkdirSync(join(root, 'mlruns', 'x', 'csv'), { recursive: true });
+    writeFileSync(join(root, 'mlruns', 'x', 'csv', 'progress.csv'), 'step,loss\n0,1\n');
+    const runs = async (opened: string, keep?: Map<string, string>) =>
+      (await discoverRuns(opened, keep ? { keep } : {})).runs.map((r) => [r.run, basename(r.dir)]);
+    expect(await runs(root)).toEqual([
+      ['mlruns/Users/me/ppo/a', 'r1'],
+      ['mlruns/Users/me/ppo/eval/seed-1', 'r4'],
+      ['mlruns/Users/me/ppo/r2', 'r2'],
+      ['mlruns/Users/me/ppo/r3', 'r3'],
+      ['mlruns/x/csv', 'csv'],
+      ['mlruns/x/csv (r5)', 'r5'],
+    ]);
+    // The experiment folder opened: the runs by their names alone.
+    expect((await runs(exp.dir)).map(([run]) => run)).toEqual(['a', 'eval/seed-1', 'r2', 'r3']);
+    // Keys given before (the workspace's, by folder) are kept; the others are named around them.
+    const keep = new Map([[join(exp.dir, 'r4'), 'a']]);
+    expect((await runs(exp.dir, keep)).map(([run]) => run)).toEqual(['a', 'a (r1)', 'r2', 'r3']);
   });
 
   it('opens a single run folder as its own run', async () => {

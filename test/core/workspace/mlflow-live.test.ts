@@ -31,7 +31,7 @@ test('appended metric lines, a new metric, a new nested key and a new run are de
   const deltas: SeriesDelta[] = [];
   ws.on('series.appended', (d) => deltas.push(d));
   await ws.open(root);
-  const name = 'mlruns/5/feed01';
+  const name = 'mlruns/live/live-ppo';
   expect(ws.listRuns().map((r) => r.run)).toEqual([name]);
   expect(ws.configOf(name)).toMatchObject({
     target_kl: 0.02,
@@ -66,12 +66,61 @@ test('appended metric lines, a new metric, a new nested key and a new run are de
     second.logMetric('loss', step, t0 + step, step);
     await sleep(30);
   }
-  const name2 = 'mlruns/5/feed02';
+  const name2 = 'mlruns/live/seed-2';
   await waitFor(
     () => deltas.filter((d) => d.run === name2 && d.tag === 'loss').flatMap((d) => [...d.steps]).length === 5,
     "the second run's points",
   );
   expect(ws.configOf(name2)).toMatchObject({ 'mlflow.runName': 'seed-2' });
+});
+
+test('a run keeps its key while the folder is open (renamed, its name taken by a newer run), and after a restart is found again by name', async () => {
+  const root = tmp('rlwatch-mlflow-keys-');
+  const exp = new MlflowFileStore(join(root, 'mlruns')).experiment('3', 'keys');
+  const t0 = 1_700_000_000_000;
+  const first = exp.run({ runId: 'aa01', runName: 'ppo', startMs: t0 });
+  first.logMetric('loss', 1, t0, 0);
+  ws = createWorkspace({ sweepMs: 600_000 });
+  const deltas: SeriesDelta[] = [];
+  ws.on('series.appended', (d) => deltas.push(d));
+  await ws.open(root);
+  const runs = (): string[] => ws!.listRuns().map((r) => r.run);
+  expect(runs()).toEqual(['mlruns/keys/ppo']);
+  const steps = (run: string): number[] =>
+    deltas.filter((d) => d.run === run && d.tag === 'loss').flatMap((d) => [...d.steps]);
+  await waitFor(() => steps('mlruns/keys/ppo').length === 1, 'the first point');
+
+  // Renamed in MLflow (tag and meta.yaml), and a run started earlier appears with the old name: the open run keeps
+  // its key and goes on growing under it; the newcomer, though first by start time, is `NAME (ID)`.
+  first.setTag('mlflow.runName', 'ppo-renamed');
+  const early = exp.run({ runId: '0b02', runName: 'ppo', startMs: t0 - 1000 });
+  early.logMetric('loss', 5, t0, 0);
+  for (let step = 1; step <= 5; step++) {
+    first.logMetric('loss', 1 / (step + 1), t0 + step, step);
+    await sleep(20);
+  }
+  await waitFor(() => runs().length === 2, 'the second run');
+  await waitFor(() => steps('mlruns/keys/ppo').length === 6, 'the renamed run growing under its key');
+  expect(runs()).toEqual(['mlruns/keys/ppo', 'mlruns/keys/ppo (0b02)']);
+  expect(ws.configOf('mlruns/keys/ppo')).toMatchObject({
+    'mlflow.runId': 'aa01',
+    'mlflow.runName': 'ppo-renamed',
+  });
+  await waitFor(() => steps('mlruns/keys/ppo (0b02)').length === 1, "the newcomer's point");
+  expect(ws.listRuns().find((r) => r.run === 'mlruns/keys/ppo')!.sources.length).toBe(2);
+
+  // A restart: the keys come from the store as it is now (one rule, first started first).
+  await ws.close();
+  ws = createWorkspace({ sweepMs: 600_000 });
+  await ws.open(root);
+  expect(runs()).toEqual(['mlruns/keys/ppo', 'mlruns/keys/ppo-renamed']);
+  expect(ws.configOf('mlruns/keys/ppo')).toMatchObject({ 'mlflow.runId': '0b02' });
+  // And again, unchanged: the same keys.
+  await ws.close();
+  ws = createWorkspace({ sweepMs: 600_000 });
+  await ws.open(root);
+  expect(runs()).toEqual(['mlruns/keys/ppo', 'mlruns/keys/ppo-renamed']);
+  expect(ws.configOf('mlruns/keys/ppo-renamed')).toMatchObject({ 'mlflow.runId': 'aa01' });
 });
 
 test("a file-store run's status ends it as the SQLite store's does: FINISHED finished, FAILED crashed", async () => {
@@ -84,9 +133,9 @@ test("a file-store run's status ends it as the SQLite store's does: FINISHED fin
   ws = createWorkspace({ sweepMs: 100 });
   await ws.open(root);
   const ended = (run: string) => ws!.listRuns().find((r) => r.run === run)?.ended;
-  expect(ended('mlruns/1/ok01')).toBeNull();
+  expect(ended('mlruns/status/ok')).toBeNull();
   ok.end(3, 1_700_000_100_000);
   bad.end(4, 1_700_000_100_000);
-  await waitFor(() => ended('mlruns/1/ok01') === 'finished', 'the finished run');
-  await waitFor(() => ended('mlruns/1/bad01') === 'crashed', 'the failed run');
+  await waitFor(() => ended('mlruns/status/ok') === 'finished', 'the finished run');
+  await waitFor(() => ended('mlruns/status/bad') === 'crashed', 'the failed run');
 });
