@@ -393,10 +393,30 @@ export class EventDecoder {
   }
 
   private pluginOf(start: number, end: number): PluginKind {
+    let kind: PluginKind = PLUGIN_UNSET;
+    this.eachPluginField(start, end, PLUGIN_NAME, (buf, s, e) => {
+      if (bytesEqual(buf, s, e, SCALARS)) kind = PLUGIN_SCALARS;
+      else if (bytesEqual(buf, s, e, HISTOGRAMS)) kind = PLUGIN_HISTOGRAMS;
+      else if (bytesEqual(buf, s, e, TEXT)) kind = PLUGIN_TEXT;
+      else if (bytesEqual(buf, s, e, HPARAMS)) kind = PLUGIN_HPARAMS;
+      else if (e > s) kind = PLUGIN_OTHER;
+    });
+    return kind;
+  }
+
+  /**
+   * Calls `visit` with the bytes [s, e) of each `field` (a length-delimited key) of the plugin_data inside the
+   * SummaryMetadata at [start, end), in order; leaves the cursor's end at `end`.
+   */
+  private eachPluginField(
+    start: number,
+    end: number,
+    field: number,
+    visit: (buf: Uint8Array, s: number, e: number) => void,
+  ): void {
     const c = this.c;
     c.pos = start;
     c.end = end;
-    let kind: PluginKind = PLUGIN_UNSET;
     while (c.pos < end) {
       const key = c.key();
       if (key !== META_PLUGIN_DATA) {
@@ -408,22 +428,18 @@ export class EventDecoder {
       c.end = dataEnd;
       while (c.pos < dataEnd) {
         const k = c.key();
-        if (k !== PLUGIN_NAME) {
+        if (k !== field) {
           c.skip(k);
           continue;
         }
         const len = c.length();
         const s = c.pos;
-        c.pos += len;
-        if (bytesEqual(c.buf, s, s + len, SCALARS)) kind = PLUGIN_SCALARS;
-        else if (bytesEqual(c.buf, s, s + len, HISTOGRAMS)) kind = PLUGIN_HISTOGRAMS;
-        else if (bytesEqual(c.buf, s, s + len, TEXT)) kind = PLUGIN_TEXT;
-        else if (bytesEqual(c.buf, s, s + len, HPARAMS)) kind = PLUGIN_HPARAMS;
-        else if (len > 0) kind = PLUGIN_OTHER;
+        visit(c.buf, s, s + len);
+        c.pos = s + len;
+        c.end = dataEnd;
       }
       c.end = end;
     }
-    return kind;
   }
 
   /** A `text` tensor: decoded (bounded) now, kept when the event turns out whole. */
@@ -468,36 +484,13 @@ export class EventDecoder {
 
   /** The `hparams` plugin's content in a value's metadata: a session_start_info's hyperparameters. */
   private hparamsValue(start: number, end: number): void {
-    const c = this.c;
-    c.pos = start;
-    c.end = end;
-    while (c.pos < end) {
-      const key = c.key();
-      if (key !== META_PLUGIN_DATA) {
-        c.skip(key);
-        continue;
+    this.eachPluginField(start, end, PLUGIN_CONTENT, (_, s, e) => {
+      const found = decodeSessionHparams(this.c, s, e);
+      if (found !== null) {
+        this.pendingHparams = found;
+        this.pendingExtras = true;
       }
-      const n = c.length();
-      const dataEnd = c.pos + n;
-      c.end = dataEnd;
-      while (c.pos < dataEnd) {
-        const k = c.key();
-        if (k !== PLUGIN_CONTENT) {
-          c.skip(k);
-          continue;
-        }
-        const len = c.length();
-        const contentStart = c.pos;
-        const found = decodeSessionHparams(c, contentStart, contentStart + len);
-        if (found !== null) {
-          this.pendingHparams = found;
-          this.pendingExtras = true;
-        }
-        c.pos = contentStart + len;
-        c.end = dataEnd;
-      }
-      c.end = end;
-    }
+    });
   }
 
   private scalarTensor(entry: TagEntry, t: TensorValues): void {
