@@ -12,6 +12,7 @@ import sys
 
 import numpy as np
 
+sys.dont_write_bytecode = True  # nothing written beside the test
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from text_oracle import fields, plugin_of, records  # noqa: E402
 

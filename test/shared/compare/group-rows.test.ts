@@ -2,6 +2,7 @@
 // and the same mulberry32 bootstrap written in Python), the text form, and the CLI's one row order (group, then its runs).
 
 import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, test } from 'vitest';
 import {
@@ -13,20 +14,16 @@ import {
 import { buildRunsTable, runsTableCsv, type TableRunInput } from '../../../src/shared/compare/runs-table';
 
 /** numpy's mean and percentiles over the same seeded resamples (mulberry32 from its definition). */
+/** test/helpers: the Python references import mulberry32 from there. */
+const HELPERS = join(import.meta.dirname, '..', '..', 'helpers');
+
 const REFERENCE = String.raw`
 import json, sys
 import numpy as np
 
-def mulberry32(seed):
-    a = seed & 0xFFFFFFFF
-    def r():
-        nonlocal a
-        a = (a + 0x6D2B79F5) & 0xFFFFFFFF
-        t = a
-        t = ((t ^ (t >> 15)) * (t | 1)) & 0xFFFFFFFF
-        t = (t ^ ((t + (((t ^ (t >> 7)) * (t | 61)) & 0xFFFFFFFF)) & 0xFFFFFFFF)) & 0xFFFFFFFF
-        return ((t ^ (t >> 14)) & 0xFFFFFFFF) / 4294967296
-    return r
+sys.dont_write_bytecode = True  # nothing written into test/helpers
+sys.path.insert(0, sys.argv[1])
+from mulberry32 import mulberry32
 
 q = json.load(sys.stdin)
 out = []
@@ -41,7 +38,7 @@ json.dump(out, sys.stdout)
 
 const reference = (samples: number[][]): [number, number, number][] =>
   JSON.parse(
-    execFileSync('python3', ['-c', REFERENCE], {
+    execFileSync('python3', ['-c', REFERENCE, HELPERS], {
       input: JSON.stringify({ samples, seed: GROUP_CI_SEED, resamples: GROUP_CI_RESAMPLES }),
     }).toString(),
   );

@@ -2,6 +2,7 @@
 // the same seeded bootstrap written in Python from mulberry32's definition.
 
 import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import {
   bootstrapMeanCi,
@@ -15,21 +16,17 @@ import {
 } from '../../../src/shared/compare/group-stats';
 
 /** numpy and scipy compute the same quantities from the same inputs (the bootstrap from the same generator). */
+/** test/helpers: the Python references import mulberry32 from there. */
+const HELPERS = join(import.meta.dirname, '..', '..', 'helpers');
+
 const REFERENCE = String.raw`
 import json, sys
 import numpy as np
 from scipy.stats import trim_mean
 
-def mulberry32(seed):
-    a = seed & 0xFFFFFFFF
-    def r():
-        nonlocal a
-        a = (a + 0x6D2B79F5) & 0xFFFFFFFF
-        t = a
-        t = ((t ^ (t >> 15)) * (t | 1)) & 0xFFFFFFFF
-        t = (t ^ ((t + (((t ^ (t >> 7)) * (t | 61)) & 0xFFFFFFFF)) & 0xFFFFFFFF)) & 0xFFFFFFFF
-        return ((t ^ (t >> 14)) & 0xFFFFFFFF) / 4294967296
-    return r
+sys.dont_write_bytecode = True  # nothing written into test/helpers
+sys.path.insert(0, sys.argv[1])
+from mulberry32 import mulberry32
 
 q = json.load(sys.stdin)
 out = {"interp": [], "iqm": [], "std": [], "ci": []}
@@ -51,7 +48,9 @@ function reference(query: unknown): {
   std: number[];
   ci: [number, number][];
 } {
-  return JSON.parse(execFileSync('python3', ['-c', REFERENCE], { input: JSON.stringify(query) }).toString());
+  return JSON.parse(
+    execFileSync('python3', ['-c', REFERENCE, HELPERS], { input: JSON.stringify(query) }).toString(),
+  );
 }
 
 const runA: StepSeries = { steps: [0, 10, 20, 40, 80], values: [0, 1, 4, 2, 8] };
