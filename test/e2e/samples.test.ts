@@ -195,6 +195,31 @@ describe('the samples view', () => {
       copyFileSync(join(RESULTS, 'samples.png'), join(SCREENSHOTS, 'samples.png'));
   });
 
+  test('the Charts view’s samples row: samples per step of the run, and a step opens the Samples view there', async () => {
+    await page.locator('.toolbar label', { hasText: 'Charts' }).click();
+    const row = page.locator('section.samples-row');
+    await waitText(
+      () => row.locator('.muted').innerText(),
+      /^completions\.jsonl: \d+ samples over \d+ steps$/,
+    );
+    // One bar per step, the newest marked.
+    const bars = row.locator('rect[data-step]');
+    const steps = await bars.evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-step'))));
+    expect(steps).toContain(10);
+    expect(await row.locator('rect.current').getAttribute('data-step')).toBe(String(Math.max(...steps)));
+    mkdirSync(RESULTS, { recursive: true });
+    await page.screenshot({ path: join(RESULTS, 'samples-row.png') });
+    await row.locator('rect[data-step="10"]').click({ force: true });
+    await page.locator('.samples-view').waitFor();
+    await waitText(() => count(0), /^8 samples$/);
+    expect(await pane(0).locator('h3').innerText()).toBe('step 10');
+    // Opened at a step: it does not follow the latest.
+    expect(await page.locator('label.check', { hasText: 'follow latest' }).locator('input').isChecked()).toBe(
+      false,
+    );
+    expect(errors).toEqual([]);
+  });
+
   test('a W&B run’s completions tables', async () => {
     await page.locator(`.run-list button[data-run="${WANDB_RUN}"]`).first().click();
     await waitText(() => page.locator('select[aria-label="sample source"]').inputValue(), 'completions');
