@@ -1,6 +1,6 @@
 // A run's effective configuration: its own config file beside the metrics (config.json, config.yaml, Hydra's) over what its sources carry (W&B config).
 
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isRecord, parseYaml } from './yaml-document';
 
@@ -19,10 +19,19 @@ export const RUN_CONFIG_FILES = [
 
 /**
  * The run folder's own config: the first of RUN_CONFIG_FILES that exists, is at most 4 MB and parses to a
- * mapping (JSON, or YAML through the bounded reader); null when there is none.
+ * mapping (JSON, or YAML through the bounded reader); null when there is none. One listing of the folder says which
+ * exist (a folder of thousands of runs, most with no config, costs one call per run, not one per name).
  */
 export async function readRunConfig(dir: string): Promise<RunConfig | null> {
+  let entries: Set<string>;
+  try {
+    entries = new Set(await readdir(dir));
+  } catch {
+    return null;
+  }
   for (const name of RUN_CONFIG_FILES) {
+    // `.hydra/config.yaml` is tried when `.hydra` is there.
+    if (!entries.has(name.split(/[\\/]/)[0]!)) continue;
     const config = await readConfigFile(join(dir, name));
     if (config !== null) return config;
   }
