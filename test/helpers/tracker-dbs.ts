@@ -1,7 +1,8 @@
 // Writes trackio project databases and MLflow SQLite tracking stores with better-sqlite3, for the readers' tests.
 //
-// Schemas (see test/fixtures/mlflow/ORIGIN.md): trackio 0.36.0's `SQLiteStorage.init_db` (trackio/sqlite_storage.py:
-// metrics, configs, system_metrics with run_id; `legacy` leaves run_id out as trackio did before run ids), and
+// Schemas (see test/fixtures/mlflow/ORIGIN.md): trackio's `SQLiteStorage.init_db` (trackio/sqlite_storage.py:
+// metrics, configs, system_metrics with run_id; `legacy` leaves run_id out as trackio did before run ids; JSON columns
+// written as bytes, a BLOB, as trackio's `orjson.dumps` has since 0.5.0, or as text with `textJson`, as before), and
 // MLflow's SQLAlchemy models (mlflow/store/tracking/dbmodels/models.py at mlflow commit 001cc178: experiments, runs,
 // metrics, latest_metrics, params, tags, alembic_version).
 
@@ -14,7 +15,7 @@ function serialize(v: unknown): unknown {
   return v;
 }
 
-const json = (o: Record<string, unknown>): string =>
+const jsonText = (o: Record<string, unknown>): string =>
   JSON.stringify(Object.fromEntries(Object.entries(o).map(([k, v]) => [k, serialize(v)])));
 
 /** `datetime.now(timezone.utc).isoformat()` of a time in microseconds since the epoch. */
@@ -28,13 +29,16 @@ export function isoMicros(us: number): string {
 export class TrackioDb {
   readonly db: Database.Database;
   private readonly legacy: boolean;
+  private readonly textJson: boolean;
 
-  /** `wal`: the journal mode trackio sets off Spaces (WAL); else DELETE, as on Spaces. */
+  /** `wal`: the journal mode trackio sets off Spaces (WAL); else DELETE, as on Spaces. `textJson`: JSON columns as
+   * text, as trackio before 0.5.0 wrote them (else bytes, as `orjson.dumps` gives them to Python's sqlite3). */
   constructor(
     readonly path: string,
-    opts: { wal?: boolean; legacy?: boolean } = {},
+    opts: { wal?: boolean; legacy?: boolean; textJson?: boolean } = {},
   ) {
     this.legacy = opts.legacy ?? false;
+    this.textJson = opts.textJson ?? false;
     this.db = new Database(path);
     this.db.pragma(`journal_mode = ${opts.wal === false ? 'DELETE' : 'WAL'}`);
     const runId = this.legacy ? '' : 'run_id TEXT NOT NULL,';
@@ -51,6 +55,12 @@ export class TrackioDb {
     `);
   }
 
+  /** A JSON column's value as this trackio writes it. */
+  private json(o: Record<string, unknown>): string | Buffer {
+    const text = jsonText(o);
+    return this.textJson ? text : Buffer.from(text, 'utf8');
+  }
+
   private ids(run: { id: string; name: string }): unknown[] {
     return this.legacy ? [] : [run.id];
   }
@@ -63,14 +73,14 @@ export class TrackioDb {
     const q = this.legacy ? '?, ?, ?' : '?, ?, ?, ?';
     this.db
       .prepare(`INSERT OR REPLACE INTO configs (${this.cols()}run_name, config, created_at) VALUES (${q})`)
-      .run(...this.ids(run), run.name, json(config), isoMicros(atUs));
+      .run(...this.ids(run), run.name, this.json(config), isoMicros(atUs));
   }
 
   log(run: { id: string; name: string }, step: number, metrics: Record<string, unknown>, atUs: number): void {
     const q = this.legacy ? '?, ?, ?, ?' : '?, ?, ?, ?, ?';
     this.db
       .prepare(`INSERT INTO metrics (${this.cols()}timestamp, run_name, step, metrics) VALUES (${q})`)
-      .run(...this.ids(run), isoMicros(atUs), run.name, step, json(metrics));
+      .run(...this.ids(run), isoMicros(atUs), run.name, step, this.json(metrics));
   }
 
   /** A row whose metrics text is written as given (a damaged row). */
@@ -85,7 +95,7 @@ export class TrackioDb {
     const q = this.legacy ? '?, ?, ?' : '?, ?, ?, ?';
     this.db
       .prepare(`INSERT INTO system_metrics (${this.cols()}timestamp, run_name, metrics) VALUES (${q})`)
-      .run(...this.ids(run), isoMicros(atUs), run.name, json(metrics));
+      .run(...this.ids(run), isoMicros(atUs), run.name, this.json(metrics));
   }
 
   close(): void {

@@ -146,6 +146,18 @@ export function trackioConfig(v: unknown): Record<string, unknown> | null {
   return out;
 }
 
+const utf8 = new TextDecoder('utf-8');
+
+/**
+ * A stored JSON column (`metrics`, `config`) as text. trackio from 0.5.0 writes `orjson.dumps(...)`, bytes, which
+ * Python's sqlite3 stores as a BLOB despite the TEXT column; earlier versions wrote text. Null when it is neither.
+ */
+export function storedJson(v: unknown): string | null {
+  if (typeof v === 'string') return v;
+  if (v instanceof Uint8Array) return utf8.decode(v);
+  return null;
+}
+
 const ISO = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?(Z|[+-]\d\d:\d\d)?$/;
 
 /**

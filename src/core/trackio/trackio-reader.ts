@@ -4,7 +4,14 @@ import type Database from 'better-sqlite3';
 import type { SourceFormatName } from '../../shared/formats';
 import { parseJsonLenient } from '../readers/values';
 import { DB_BATCH_ROWS, DbRunReader, schemaError } from '../sqlite-db/db-run-reader';
-import { isoSeconds, trackioConfig, trackioNumber, trackioSchema, type TrackioSchema } from './trackio-db';
+import {
+  isoSeconds,
+  storedJson,
+  trackioConfig,
+  trackioNumber,
+  trackioSchema,
+  type TrackioSchema,
+} from './trackio-db';
 
 interface MetricRow {
   id: number;
@@ -71,7 +78,7 @@ export class TrackioReader extends DbRunReader {
           { config: unknown }
         >(`SELECT config FROM configs WHERE ${s.runKey} = ? ORDER BY id DESC LIMIT 1`)
         .get(this.member);
-      const text = typeof row?.config === 'string' ? row.config : null;
+      const text = storedJson(row?.config);
       if (text !== null && text !== this.configText) {
         this.configText = text;
         const parsed = parseJsonLenient(text);
@@ -83,7 +90,8 @@ export class TrackioReader extends DbRunReader {
   }
 
   private payload(r: { id: number; metrics: unknown }, table: string): Record<string, unknown> | null {
-    const parsed = typeof r.metrics === 'string' ? parseJsonLenient(r.metrics) : null;
+    const text = storedJson(r.metrics);
+    const parsed = text === null ? null : parseJsonLenient(text);
     if (
       parsed?.ok &&
       typeof parsed.value === 'object' &&

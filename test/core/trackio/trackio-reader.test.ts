@@ -95,7 +95,10 @@ async function ours(path: string): Promise<Record<string, RefRun>> {
 
 /** A project of three runs (two sharing a name, as a resumed trackio run with a new id does), with every kind of
  * value trackio stores: floats to the last bit, ints, non-finite ones, bools, text, media dicts; microsecond times. */
-function writeProject(path: string, opts: { wal?: boolean; legacy?: boolean } = {}): TrackioDb {
+function writeProject(
+  path: string,
+  opts: { wal?: boolean; legacy?: boolean; textJson?: boolean } = {},
+): TrackioDb {
   const db = new TrackioDb(path, opts);
   db.db.exec('BEGIN');
   const a = { id: 'r-a1', name: 'ppo-κ 1' };
@@ -128,7 +131,7 @@ function writeProject(path: string, opts: { wal?: boolean; legacy?: boolean } = 
 }
 
 test('each run of a trackio database reads exactly as Python reads it: names, tags, steps, times, values, configs', async () => {
-  for (const opts of [{ wal: true }, { wal: false }, { legacy: true }]) {
+  for (const opts of [{ wal: true }, { wal: false }, { legacy: true }, { textJson: true }]) {
     const dir = tmp('rlwatch-trackio-');
     const path = join(dir, 'project.db');
     writeProject(path, opts).close();
