@@ -1,7 +1,21 @@
 // Opens a tracker's SQLite database (trackio, MLflow) read-only, shared by its runs' readers: never writes, never holds a lock.
 
-import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { fileIdentity } from '../readers/file-io';
 import type { ReadError } from '../readers/types';
@@ -21,8 +35,8 @@ const load = (): SqliteConstructor => createRequire(import.meta.url)('better-sql
 const SQLITE_HEADER = 'SQLite format 3\0';
 /** Wait at most this long on a writer's lock (a commit in rollback-journal mode): the poll comes back anyway. */
 const BUSY_TIMEOUT_MS = 50;
-/** A WAL database with no `-wal` file (no writer) is read from a private copy up to this size; see `openCopy`. */
-const MAX_COPY_BYTES = 512 * 2 ** 20;
+/** A WAL database with no `-wal` file (no writer) is read from a private copy up to this size; see `DbConnection`. */
+export const MAX_COPY_BYTES = 2 ** 30;
 
 /** Whether these first bytes are an SQLite database's. */
 export function isSqliteHeader(head: Uint8Array): boolean {
@@ -76,21 +90,27 @@ export function isBusy(e: unknown): boolean {
 /**
  * One open database. Queries run in autocommit, each to its end (`all()`), so no read transaction outlives a
  * query and the writer is never held up past one bounded batch. A database in WAL mode with no `-wal` file has no
- * writer: SQLite would create `-wal` and `-shm` beside it even for a read-only connection, so it is read from a
- * private in-memory copy instead (up to MAX_COPY_BYTES; above that the file is opened and SQLite makes them),
- * reopened from the file as soon as a `-wal` appears (a writer started) or the file changes.
+ * writer: SQLite would create `-wal` and `-shm` beside it even for a read-only connection (and could not remove
+ * them), so it is read from a private copy in the temp folder (`privateCopy`: reflinked where the file system can,
+ * so neither memory nor, mostly, disk grows with it), reopened from the file as soon as a `-wal` appears (a writer
+ * started) or the file changes. One larger than `maxCopyBytes` is refused with what to do instead.
  */
 export class DbConnection {
   private db: Database.Database | null = null;
   /** The file as copied (size:mtime), while reading a copy. */
   private copied: string | null = null;
+  /** The private copy's path, while reading one. */
+  private copyPath: string | null = null;
   /** dev:ino:birth time of the file opened: another file at the path (the database deleted and made again) is a new database. */
   private identity: string | null = null;
   /** Bumped each time another file is found at the path: readers start over (their rowids were the old file's). */
   generation = 0;
   refs = 0;
 
-  constructor(readonly path: string) {}
+  constructor(
+    readonly path: string,
+    private readonly maxCopyBytes = MAX_COPY_BYTES,
+  ) {}
 
   /** The open database, (re)opened as the files now are; throws a typed ReadError (as `{ readError }`). */
   get(): Database.Database {
@@ -114,23 +134,28 @@ export class DbConnection {
     const problem = headerProblem(this.path);
     if (problem) throw { readError: problem };
     const Ctor = load();
-    const opts = { readonly: true, timeout: BUSY_TIMEOUT_MS, ...(nativeBinding ? { nativeBinding } : {}) };
+    const opts = {
+      readonly: true,
+      fileMustExist: true,
+      timeout: BUSY_TIMEOUT_MS,
+      ...(nativeBinding ? { nativeBinding } : {}),
+    };
     try {
-      if (isWal(this.path) && !existsSync(`${this.path}-wal`) && st.size <= MAX_COPY_BYTES) {
-        const bytes = readFileSync(this.path);
-        // A serialized database opens in memory; its header still says WAL, which an in-memory copy cannot use.
-        bytes[18] = 1;
-        bytes[19] = 1;
-        this.db = new Ctor(bytes, opts);
+      if (isWal(this.path) && !existsSync(`${this.path}-wal`)) {
+        if (st.size > this.maxCopyBytes)
+          throw { readError: tooLargeToCopy(this.path, st.size, this.maxCopyBytes) };
+        this.copyPath = privateCopy(this.path);
+        this.db = new Ctor(this.copyPath, opts);
         this.copied = `${st.size}:${st.mtimeMs}`;
       } else {
-        this.db = new Ctor(this.path, { ...opts, fileMustExist: true });
+        this.db = new Ctor(this.path, opts);
         this.copied = null;
       }
       this.identity = identity;
       return this.db;
     } catch (e) {
-      throw { readError: sqliteReadError(e) };
+      this.close();
+      throw { readError: readErrorOf(e) };
     }
   }
 
@@ -142,6 +167,73 @@ export class DbConnection {
     }
     this.db = null;
     this.copied = null;
+    if (this.copyPath !== null) rmSync(this.copyPath, { force: true });
+    this.copyPath = null;
+  }
+}
+
+function tooLargeToCopy(path: string, size: number, max: number): ReadError {
+  const mib = (n: number): string => `${Math.round(n / 2 ** 20)} MiB`;
+  return {
+    kind: 'io',
+    offset: 0,
+    message:
+      `${path} is in WAL mode with no writer running and is ${mib(size)}: rlwatch reads such a database from a ` +
+      `private copy of at most ${mib(max)}, because opening it in place would make SQLite write -wal and -shm ` +
+      `files beside it. Open it while its writer runs, or take it out of WAL mode yourself ` +
+      `(sqlite3 "${path}" "PRAGMA journal_mode=DELETE").`,
+  };
+}
+
+/** This process's folder of private database copies (made on first use; removed at exit). */
+let copiesDir: string | null = null;
+let copySeq = 0;
+const COPIES_PREFIX = 'rlwatch-db-copies-';
+
+/**
+ * A private copy of the database at `path` in this process's temp folder, switched to the rollback journal (header
+ * bytes 18-19: it has no WAL to read, all of it is in the file), so SQLite reading it read-only makes no file at all.
+ */
+function privateCopy(path: string): string {
+  if (copiesDir === null) {
+    removeStaleCopies();
+    copiesDir = mkdtempSync(join(tmpdir(), `${COPIES_PREFIX}${process.pid}-`));
+    const dir = copiesDir;
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  const copy = join(copiesDir, `${++copySeq}.db`);
+  copyFileSync(path, copy, constants.COPYFILE_FICLONE);
+  const fd = openSync(copy, 'r+');
+  try {
+    writeSync(fd, Buffer.from([1, 1]), 0, 2, 18);
+  } finally {
+    closeSync(fd);
+  }
+  return copy;
+}
+
+/** Removes the copy folders of rlwatch processes that are gone (one killed before its exit handler ran). */
+function removeStaleCopies(): void {
+  let names: string[];
+  try {
+    names = readdirSync(tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(COPIES_PREFIX)) continue;
+    const pid = Number(name.slice(COPIES_PREFIX.length).split('-')[0]);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || alive(pid)) continue;
+    rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

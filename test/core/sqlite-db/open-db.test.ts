@@ -1,0 +1,70 @@
+// A WAL database with no writer is read from a private copy in the temp folder (never -wal/-shm beside it), the copy is
+// removed on close, and one past the copy limit is refused with a typed error saying what to do.
+
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { DbConnection, readErrorOf } from '../../../src/core/sqlite-db/open-db';
+import { tempDirs } from '../../helpers/temp-dirs';
+import { TrackioDb } from '../../helpers/tracker-dbs';
+
+const tmp = tempDirs();
+
+/** This process's private copies now in the temp folder. */
+function copies(): string[] {
+  return readdirSync(tmpdir())
+    .filter((n) => n.startsWith(`rlwatch-db-copies-${process.pid}-`))
+    .flatMap((d) => readdirSync(join(tmpdir(), d)));
+}
+
+function walProject(dir: string, rows: number): string {
+  const path = join(dir, 'project.db');
+  const db = new TrackioDb(path, { wal: true });
+  const run = { id: 'r1', name: 'ppo' };
+  for (let i = 0; i < rows; i++) db.log(run, i, { loss: i }, 1.7e15 + i);
+  db.close();
+  return path;
+}
+
+test('a WAL database with no writer is read from a private copy, removed on close, and nothing is made beside it', () => {
+  const dir = tmp('rlwatch-open-db-');
+  const path = walProject(dir, 50);
+  expect(readdirSync(dir)).toEqual(['project.db']);
+  const before = copies().length;
+  const conn = new DbConnection(path);
+  const n = conn.get().prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM metrics').get()!.n;
+  expect(n).toBe(50);
+  expect(copies().length).toBe(before + 1);
+  expect(readdirSync(dir)).toEqual(['project.db']);
+
+  // The writer comes back and adds rows, then closes: the changed file is copied afresh.
+  walProject(dir, 10);
+  expect(readdirSync(dir)).toEqual(['project.db']);
+  expect(conn.get().prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM metrics').get()!.n).toBe(60);
+  expect(copies().length).toBe(before + 1);
+
+  conn.close();
+  expect(copies().length).toBe(before);
+  expect(readdirSync(dir)).toEqual(['project.db']);
+});
+
+test('a WAL database past the copy limit is refused with a typed error saying what to do, making no file', () => {
+  const dir = tmp('rlwatch-open-db-');
+  const path = walProject(dir, 200);
+  const before = copies().length;
+  const conn = new DbConnection(path, 4096);
+  let thrown: unknown = null;
+  try {
+    conn.get();
+  } catch (e) {
+    thrown = e;
+  }
+  const err = readErrorOf(thrown);
+  expect(err.kind).toBe('io');
+  expect(err.message).toContain('WAL mode with no writer');
+  expect(err.message).toContain('PRAGMA journal_mode=DELETE');
+  expect(readdirSync(dir)).toEqual(['project.db']);
+  expect(copies().length).toBe(before);
+  conn.close();
+});
