@@ -38,6 +38,22 @@ export function groupStatText(s: GroupStat | null, significant = 4): string | nu
   return `${f(s.mean)} ± [${f(s.lower)}, ${f(s.upper)}]`;
 }
 
+/** Cell CIs by their values (a cell's bootstrap depends on nothing else): a refresh of a table whose values did not
+ * move costs a lookup, not 1000 resamples per cell. Emptied past CI_CACHE_CELLS so it stays bounded. */
+const ciCache = new Map<string, [number, number]>();
+const CI_CACHE_CELLS = 20_000;
+
+function cellCi(xs: readonly number[]): [number, number] {
+  const key = xs.join(',');
+  let ci = ciCache.get(key);
+  if (ci === undefined) {
+    ci = bootstrapMeanCi(xs, GROUP_CI_RESAMPLES, seededRandom(GROUP_CI_SEED));
+    if (ciCache.size >= CI_CACHE_CELLS) ciCache.clear();
+    ciCache.set(key, ci);
+  }
+  return ci;
+}
+
 /**
  * The group rows of a table: one per seed group (groupBySeed, the charts' rule) with each metric column's statistic
  * over its runs' cells (last and best). Each cell's bootstrap starts from its own seeded generator, so a value does
@@ -62,7 +78,7 @@ export function groupRows(
         stats[c.id] = null;
         continue;
       }
-      const [lower, upper] = bootstrapMeanCi(xs, GROUP_CI_RESAMPLES, seededRandom(GROUP_CI_SEED));
+      const [lower, upper] = cellCi(xs);
       stats[c.id] = { n: xs.length, mean: xs.reduce((a, b) => a + b, 0) / xs.length, lower, upper };
     }
     const shared: GroupRow['shared'] = {};
