@@ -38,15 +38,17 @@ function sharedEnds(names: readonly string[]): { prefix: number[]; suffix: numbe
   };
 }
 
-/** The part of `name` no other name shares at its start or end, widened to whole path segments. */
+/** What separates a name's segments: a path's `/`, and the `#` between a tracker database and its run (`DB#NAME`). */
+const SEGMENT_END = /[/#]/;
+
+/** The part of `name` no other name shares at its start or end, widened to whole segments (`SEGMENT_END`). */
 function distinguishing(name: string, prefix: number, suffix: number): [number, number] {
   let start = Math.min(prefix, name.length);
   let end = Math.max(start, name.length - suffix);
   // A name that is another's prefix (or its start and end overlap) differs by its ending.
   if (end === start) [start, end] = [Math.max(0, start - 1), name.length];
-  start = name.lastIndexOf('/', start - 1) + 1;
-  const slash = name.indexOf('/', end);
-  end = slash < 0 ? name.length : slash;
+  while (start > 0 && !SEGMENT_END.test(name[start - 1]!)) start--;
+  while (end < name.length && !SEGMENT_END.test(name[end]!)) end++;
   return [start, end];
 }
 

@@ -43,6 +43,11 @@ describe('run name shortening', () => {
     expect(short[0]).toMatch(/…/);
   });
 
+  test("a tracker database's runs (DB#NAME) keep their run name whole, not the database's", () => {
+    const short = shortenNames(['grpo.db#grpo-qwen-lr1e-6', 'grpo.db#grpo-qwen-lr3e-6'], 18);
+    expect(short).toEqual(['…grpo-qwen-lr1e-6', '…grpo-qwen-lr3e-6']);
+  });
+
   test('a name that is the prefix of another keeps its ending', () => {
     const short = shortenNames(['very/long/common/prefix/run', 'very/long/common/prefix/run/child'], 14);
     expect(new Set(short).size).toBe(2);
