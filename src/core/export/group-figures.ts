@@ -4,7 +4,13 @@ import { groupOf } from '../../shared/catalog';
 import { xAxisFor } from '../../shared/charts/axis';
 import { resolveBand } from '../../shared/charts/band';
 import type { Figure } from '../../shared/charts/figure';
-import { BAND_POINTS, bandCaption, drawnGroups, type ChartGroup } from '../../shared/charts/group-bands';
+import {
+  BAND_POINTS,
+  bandCaption,
+  drawnGroups,
+  groupColorIndex,
+  type ChartGroup,
+} from '../../shared/charts/group-bands';
 import type { Pt } from '../../shared/charts/series-model';
 import type { BandKind } from '../../shared/compare/group-stats';
 import { groupBySeed, type SeedGroup } from '../../shared/compare/seed-groups';
@@ -102,7 +108,7 @@ export class GroupFigures {
       );
     const byRun = new Map(this.runs.map((r) => [r.run, r]));
     const folders = new UniqueNames([GROUP_COMPARISON]);
-    // Per tag, each group's runs that log it (group i keeps palette colour i in every figure).
+    // Per tag, each group's runs that log it (a group keeps one colour in every figure).
     const perTag = new Map<string, TagGroup[]>();
     groups.forEach((g, i) => {
       const members = g.runs.map((r) => byRun.get(r)!);
@@ -112,7 +118,9 @@ export class GroupFigures {
       for (const tag of tags) {
         const withTag = members.filter((m) => m.lines.has(tag)).map((m) => m.run);
         if (withTag.length < 2) continue;
-        const tg: TagGroup = { label: g.label, runs: withTag, colorIndex: i, total: g.runs.length };
+        // The group's look as the window gives it (its member first in the folder's order), else its place.
+        const colorIndex = groupColorIndex(g.runs, (r) => this.o.looks?.get(r)) ?? i;
+        const tg: TagGroup = { label: g.label, runs: withTag, colorIndex, total: g.runs.length };
         const list = perTag.get(tag);
         if (list) list.push(tg);
         else perTag.set(tag, [tg]);

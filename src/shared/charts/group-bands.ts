@@ -20,6 +20,23 @@ export interface ChartGroup {
   colorIndex: number;
 }
 
+/**
+ * A group's palette index wherever it is drawn (window and export alike): the stable look (`runStyleIndexes`) of its
+ * member first in the folder's order, the smallest; undefined when no member has one. Groups share no run, so two
+ * groups never get one colour.
+ */
+export function groupColorIndex(
+  runs: readonly string[],
+  lookOf: (run: string) => number | undefined,
+): number | undefined {
+  let out: number | undefined;
+  for (const r of runs) {
+    const i = lookOf(r);
+    if (i !== undefined && (out === undefined || i < out)) out = i;
+  }
+  return out;
+}
+
 /** The group's legend text: its label and how many runs it holds. */
 export const groupName = (g: Pick<ChartGroup, 'label' | 'runs'>): string =>
   `${g.label} (${g.runs.length} runs)`;

@@ -6,6 +6,7 @@ import { GroupFigures, type GroupFigureOptions } from '../../../src/core/export/
 import type { FigureRun } from '../../../src/core/export/figure-set';
 import { ScalarSeries } from '../../../src/core/series/scalar-series';
 import { figureTheme, panelConfiguration } from '../../../src/shared/charts/figure';
+import { runColor } from '../../../src/shared/charts/chart-theme';
 import { BAND_POINTS } from '../../../src/shared/charts/group-bands';
 import type { Pt } from '../../../src/shared/charts/series-model';
 import { BAND_MEANING, groupBand, type StepSeries } from '../../../src/shared/compare/group-stats';
@@ -177,6 +178,24 @@ describe('the group figure', () => {
       state: { message?: string | null };
     };
     expect(overlay.state.message ?? null).toBeNull();
+  });
+
+  test("each group has its first member's look, as in the window, in every figure (else its place)", () => {
+    const colourOf = (fig: ReturnType<typeof figureOf>, label: string): unknown => {
+      const config = panelConfiguration(fig.panels[0]!, figureTheme('light'));
+      return config.data.datasets.find((d) => d.label === `${label} (mean)`)!.borderColor;
+    };
+    // The folder's sorted order puts the lr0.01 runs first: that group takes looks 0-2, lr0.1 looks 3-5.
+    const looks = new Map([...SIX.map((r) => r.run.run)].sort().map((r, i) => [r, i]));
+    const compared = figureOf('groups/comparison/rollout__ep_rew_mean', SIX, { looks });
+    const own = figureOf('groups/lr0.1/rollout__ep_rew_mean', SIX, { looks });
+    expect(colourOf(compared, 'lr0.01 (3 runs)')).toBe(runColor(0));
+    expect(colourOf(compared, 'lr0.1 (3 runs)')).toBe(runColor(3));
+    expect(colourOf(own, 'lr0.1 (3 runs)')).toBe(runColor(3));
+    // Without looks (no folder order known), groups take palette colours by their place.
+    const plain = figureOf('groups/comparison/rollout__ep_rew_mean', SIX);
+    expect(colourOf(plain, 'lr0.1 (3 runs)')).toBe(runColor(0));
+    expect(colourOf(plain, 'lr0.01 (3 runs)')).toBe(runColor(1));
   });
 
   test('a run that ends early: "n = 2 of 3 after step S" on the figure', () => {
