@@ -216,8 +216,13 @@ describe("a remote run's texts, samples and histograms", () => {
       ),
     );
     const mute = await fakeEndpoint(() => {});
-    // A request timeout far past the mute wait: the answer cannot be the timeout's.
-    const head = appCore([older, mute], { slowAnswerMs: 50, limits: { requestTimeoutMs: 60_000 } });
+    // A request timeout far past the mute wait: the answer cannot be the timeout's. No background copy of their series:
+    // an answer to one of those fetches while a request waits would be the endpoint heard from, not mute.
+    const head = appCore([older, mute], {
+      slowAnswerMs: 50,
+      limits: { requestTimeoutMs: 60_000 },
+      keep: { series: 0 },
+    });
     const h = createHandlers(head);
     await waitFor(() => head.runs().length === 2, 'both fake runs');
     const [olderHost, muteHost] = [older, mute].map((u) => new URL(u).host);
@@ -288,7 +293,10 @@ describe("a remote run's texts, samples and histograms", () => {
       if (channel === 'histograms.list') return ws.send('{"id": ' + String(id) + ', "result": ');
       ws.send(encodeWire({ id, result: { ok: true, value: answers[channel] } }));
     });
-    const head = appCore([url], { limits: { maxMessageBytes: 256 * 1024, requestTimeoutMs: 1000 } });
+    const head = appCore([url], {
+      limits: { maxMessageBytes: 256 * 1024, requestTimeoutMs: 1000 },
+      keep: { series: 0 },
+    });
     const h = createHandlers(head);
     await waitFor(() => head.runs().length === 1, 'the fake run');
     const key = `${new URL(url).host}//r`;
