@@ -188,7 +188,7 @@ describe("a remote run's texts, samples and histograms", () => {
     expect(
       await dispatch(h, 'histograms.get', { run: `${host}//gan`, tag: 'gradient/netG_A/norm/histogram' }),
     ).toMatchObject({ ok: true, value: { run: `${host}//gan`, kept: 12, seen: 12 } });
-    // A key of an endpoint the head does not follow is not found; a local run's channels are the local ones.
+    // A key of an endpoint the head does not follow is no run of its own either: not found.
     expect(await dispatch(h, 'samples.list', { run: '10.0.0.1:9//grpo' })).toMatchObject({
       ok: false,
       error: { code: 'not-found' },
