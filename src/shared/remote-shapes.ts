@@ -13,6 +13,21 @@ import type {
 } from './domain';
 import type { ResultError } from './result';
 import { JOB_NAME_MAX } from './job-types';
+import type { TextPage, TextTagInfo } from './text-items';
+import {
+  SAMPLE_CELL_CHARS,
+  SAMPLE_HISTOGRAM_BINS,
+  SAMPLE_PAGE_MAX,
+  type SamplePage,
+  type SampleSourceInfo,
+} from './samples';
+import {
+  DISTRIBUTION_BPS,
+  HISTOGRAM_VIEW_BINS,
+  HISTOGRAM_VIEW_STEPS,
+  type HistogramTagInfo,
+  type HistogramView,
+} from './histogram-items';
 
 /** Any number, NaN and ±Infinity included (alert values and series points may be non-finite). */
 const num = z.custom<number>((v) => typeof v === 'number');
@@ -205,3 +220,116 @@ export const systemGpuShape = z.object({
     .nullable(),
   gpusStale: z.boolean().optional(),
 });
+
+// --- texts, samples and histograms of an endpoint's run: the bounds our own answers keep (run-texts, run-samples,
+// run-histograms), so a remote answer that passes is one we could have made ourselves.
+
+/** texts.get answers at most this many items (its `limit`, contract); a TensorBoard text item at most 65,536 cells
+ * (text-store's TEXT_ITEM_CELLS) of 1 MiB in all (TEXT_ITEM_BYTES: no more UTF-16 units) of a tensor of rank ≤ 32
+ * (text-decoder). */
+const TEXT_ITEMS_MAX = 1000;
+const TEXT_CELLS_MAX = 65536;
+const TEXT_CELL_CHARS = 1024 * 1024;
+const TEXT_RANK_MAX = 32;
+/** Tags, sources and steps a list may hold: far past what a run keeps, short of what a hostile list could. */
+const LIST_MAX = 100_000;
+const STEPS_MAX = 1_000_000;
+
+export const textTagListShape: z.ZodType<TextTagInfo[]> = z
+  .array(z.object({ tag: name, count: num, firstStep: num, lastStep: num }))
+  .max(LIST_MAX);
+
+export const textPageShape: z.ZodType<TextPage> = z.object({
+  run: name,
+  tag: name,
+  items: z
+    .array(
+      z.object({
+        tag: name,
+        step: num,
+        wallTime: num,
+        cells: z.array(z.string().max(TEXT_CELL_CHARS)).max(TEXT_CELLS_MAX),
+        shape: z.array(num).max(TEXT_RANK_MAX),
+        truncated: z.boolean(),
+      }),
+    )
+    .max(TEXT_ITEMS_MAX),
+  dropped: num,
+});
+
+export const sampleSourceListShape: z.ZodType<SampleSourceInfo[]> = z
+  .array(
+    z.object({
+      source: name,
+      origin: z.enum(['jsonl', 'wandb', 'text']),
+      rows: num,
+      dropped: num,
+      steps: z.array(z.object({ step: num, rows: num })).max(STEPS_MAX),
+    }),
+  )
+  .max(LIST_MAX);
+
+const sampleCell = z.union([z.string().max(SAMPLE_CELL_CHARS), num, z.null()]);
+
+export const samplePageShape: z.ZodType<SamplePage> = z
+  .object({
+    run: name,
+    source: name,
+    step: num,
+    columns: z
+      .array(z.object({ name: z.string().max(65536), kind: z.enum(['text', 'number']) }))
+      .max(LIST_MAX),
+    total: num,
+    matched: num,
+    offset: num,
+    rows: z.array(z.array(sampleCell).max(LIST_MAX)).max(SAMPLE_PAGE_MAX),
+    truncated: z.array(z.boolean()).max(SAMPLE_PAGE_MAX),
+    index: z.array(num).max(SAMPLE_PAGE_MAX),
+    histograms: z
+      .array(
+        z.object({
+          column: z.string().max(65536),
+          measure: z.enum(['value', 'length']),
+          min: num,
+          max: num,
+          counts: z.array(num).max(SAMPLE_HISTOGRAM_BINS),
+        }),
+      )
+      .max(LIST_MAX),
+  })
+  // A row a cell per column, a truncated flag and an index per row: what the Samples view lays out by.
+  .refine(
+    (p) =>
+      p.truncated.length === p.rows.length &&
+      p.index.length === p.rows.length &&
+      p.rows.every((r) => r.length === p.columns.length),
+  );
+
+export const histogramTagListShape: z.ZodType<HistogramTagInfo[]> = z
+  .array(z.object({ tag: name, steps: num, seen: num, firstStep: num, lastStep: num }))
+  .max(LIST_MAX);
+
+const perStep = z.array(num);
+
+export const histogramViewShape: z.ZodType<HistogramView> = z
+  .object({
+    run: name,
+    tag: name,
+    edges: z.array(num).max(HISTOGRAM_VIEW_BINS + 1),
+    steps: z.array(num).max(HISTOGRAM_VIEW_STEPS),
+    wallTimes: z.array(num).max(HISTOGRAM_VIEW_STEPS),
+    counts: z.array(perStep.max(HISTOGRAM_VIEW_BINS)).max(HISTOGRAM_VIEW_STEPS),
+    percentiles: z.array(perStep.max(DISTRIBUTION_BPS.length)).max(HISTOGRAM_VIEW_STEPS),
+    kept: num,
+    seen: num,
+    dropped: num,
+  })
+  // Per step its wall time, its counts on the grid and its percentiles: what the distributions view draws from.
+  .refine(
+    (v) =>
+      v.wallTimes.length === v.steps.length &&
+      v.counts.length === v.steps.length &&
+      v.percentiles.length === v.steps.length &&
+      v.counts.every((c) => c.length === Math.max(0, v.edges.length - 1)) &&
+      v.percentiles.every((p) => p.length === DISTRIBUTION_BPS.length),
+  );

@@ -73,33 +73,43 @@ export function createHandlers(core: AppCore): Handlers {
       return picked === null ? null : { path: picked };
     },
     'export.incident': ({ id, folder, step }) => core.incident(id, folder, step),
-    'texts.list': ({ run }) => textTags(localTexts(core, run)),
-    'texts.get': ({ run, tag, step, limit }) => textPage(run, tag, localTexts(core, run), step, limit),
-    'samples.list': ({ run }) => sampleSources(localSamples(core, run)),
-    'samples.get': ({ run, source, step, ...page }) =>
-      samplePage(run, source, step, localSamples(core, run), page),
-    'histograms.list': ({ run }) => histogramTags(localHistograms(core, run)),
-    'histograms.get': ({ run, tag }) => histogramTagView(run, tag, localHistograms(core, run)),
+    // A remote run's items are its endpoint's answer (core/remote/remote-items.ts), checked and under our key.
+    'texts.list': (a) =>
+      remotes.owns(a.run) ? remotes.items('texts.list', a) : textTags(localTexts(core, a.run)),
+    'texts.get': (a) =>
+      remotes.owns(a.run)
+        ? remotes.items('texts.get', a)
+        : textPage(a.run, a.tag, localTexts(core, a.run), a.step, a.limit),
+    'samples.list': (a) =>
+      remotes.owns(a.run) ? remotes.items('samples.list', a) : sampleSources(localSamples(core, a.run)),
+    'samples.get': (a) => {
+      if (remotes.owns(a.run)) return remotes.items('samples.get', a);
+      const { run, source, step, ...page } = a;
+      return samplePage(run, source, step, localSamples(core, run), page);
+    },
+    'histograms.list': (a) =>
+      remotes.owns(a.run) ? remotes.items('histograms.list', a) : histogramTags(localHistograms(core, a.run)),
+    'histograms.get': (a) =>
+      remotes.owns(a.run)
+        ? remotes.items('histograms.get', a)
+        : histogramTagView(a.run, a.tag, localHistograms(core, a.run)),
   };
 }
 
-/** A local run's sample sources; remote runs' samples are not served (yet), unknown runs are not found. */
+/** A local run's sample sources; unknown runs are not found. */
 function localSamples(core: AppCore, run: string): SampleSource[] {
-  if (core.remotes.owns(run)) throw new ApiError('unavailable', 'samples of remote runs are not served');
   if (!core.workspace.listRuns().some((r) => r.run === run)) throw new ApiError('not-found', `no run ${run}`);
   return core.workspace.samplesOf(run);
 }
 
-/** A local run's text sources; remote runs' texts are not served (yet), unknown runs are not found. */
+/** A local run's text sources; unknown runs are not found. */
 function localTexts(core: AppCore, run: string): TextSource[] {
-  if (core.remotes.owns(run)) throw new ApiError('unavailable', 'texts of remote runs are not served');
   if (!core.workspace.listRuns().some((r) => r.run === run)) throw new ApiError('not-found', `no run ${run}`);
   return core.workspace.textsOf(run);
 }
 
-/** A local run's histogram sources; remote runs' histograms are not served (yet), unknown runs are not found. */
+/** A local run's histogram sources; unknown runs are not found. */
 function localHistograms(core: AppCore, run: string): HistogramSource[] {
-  if (core.remotes.owns(run)) throw new ApiError('unavailable', 'histograms of remote runs are not served');
   if (!core.workspace.listRuns().some((r) => r.run === run)) throw new ApiError('not-found', `no run ${run}`);
   return core.workspace.histogramsOf(run);
 }

@@ -58,7 +58,7 @@ export interface LinkTuning {
 }
 
 /** A zod schema as this module uses it (core takes zod's schemas from shared, never zod itself). */
-interface Shape<T> {
+export interface Shape<T> {
   safeParse(value: unknown): { success: true; data: T } | { success: false };
 }
 
@@ -203,6 +203,32 @@ export class RemoteEndpoint {
     late: (answer: T) => void,
   ): Promise<Result<T> | { kept: T }> {
     if (kept() === null) return asked;
+    const first = await this.unlessMute(asked);
+    const copy = kept();
+    if (first !== null || copy === null) return first ?? asked;
+    void asked.then((r) => r.ok && late(r.value));
+    return { kept: copy };
+  }
+
+  /**
+   * A request that has no kept copy to stand in for it (a remote run's texts, samples and histograms,
+   * `remote-items.ts`): its checked answer, or `unavailable` once it is over `slowAnswerMs` with nothing at all heard
+   * from the endpoint meanwhile (at once while it stays mute), so a frozen endpoint never holds a local client's
+   * one-at-a-time requests for the whole request timeout.
+   */
+  async askLive<T>(channel: string, args: unknown, shape: Shape<T>): Promise<Result<T>> {
+    const asked = this.ask(channel, args, shape);
+    return (
+      (await this.unlessMute(asked)) ?? {
+        ok: false,
+        error: { code: 'unavailable', message: `${this.id} is not answering ${channel}` },
+      }
+    );
+  }
+
+  /** The answer if it comes within `slowAnswerMs` (no wait while the endpoint is mute), or later when something
+   * else came from the endpoint meanwhile (it is alive, just slow); null when it stayed silent: mute from then on. */
+  private async unlessMute<T>(asked: Promise<Result<T>>): Promise<Result<T> | null> {
     const sent = this.clock();
     const wait = this.lastHeard < this.muteSince ? 0 : this.slowAnswerMs;
     let timer: NodeJS.Timeout | undefined;
@@ -210,11 +236,9 @@ export class RemoteEndpoint {
     const first = await Promise.race([asked, slow]);
     clearTimeout(timer);
     if (first !== null) return first;
-    const copy = kept();
-    if (this.lastHeard >= sent || copy === null) return asked;
+    if (this.lastHeard >= sent) return asked;
     this.muteSince = Math.max(this.muteSince, sent);
-    void asked.then((r) => r.ok && late(r.value));
-    return { kept: copy };
+    return null;
   }
 
   async ack(id: string): Promise<AlertInfo> {

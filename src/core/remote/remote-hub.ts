@@ -15,6 +15,8 @@ import { GPU_FRESH_MS, meanGpuUtilisation, type NodeFacts } from '../../shared/n
 import { splitRunKey } from '../../shared/run-key';
 import { parseEndpointUrl } from './endpoint-url';
 import { RemoteEndpoint, type EndpointSink, type LinkTuning } from './remote-endpoint';
+import { askItems, type ItemChannel } from './remote-items';
+import type { RequestArgs, RequestResults } from '../../shared/contract';
 
 /** The settings key under which the endpoints' URLs (tokens included) are kept. */
 export const REMOTES_SETTING_KEY = 'remoteEndpoints';
@@ -128,6 +130,11 @@ export class RemoteHub {
 
   details(run: string): Promise<RunDetails> {
     return this.owner(run).details(run);
+  }
+
+  /** A remote run's texts, samples or histograms, asked of its endpoint (`remote-items.ts`). */
+  items<C extends ItemChannel>(channel: C, args: RequestArgs[C]): Promise<RequestResults[C]> {
+    return askItems(this.owner(args.run), channel, args);
   }
 
   ack(id: string): Promise<AlertInfo> {

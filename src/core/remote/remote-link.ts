@@ -181,9 +181,10 @@ export class RemoteLink {
       this.stableTimer = null;
       if (this.socket === ws) this.socket = null;
       this.stopPing();
-      this.failWaiting(`${this.url.id}: connection lost`);
-      if (this.closed) return;
       const why = failure ?? (code === 1009 ? overSize(this.limits.maxMessageBytes) : `closed (${code})`);
+      // Waiting requests say why: an answer over the size limit is refused at its frame header (never buffered).
+      this.failWaiting(`${this.url.id}: connection lost (${why})`);
+      if (this.closed) return;
       this.setState(authFailed ? 'auth-failed' : 'disconnected', why);
       this.scheduleRetry();
     });
