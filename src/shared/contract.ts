@@ -27,7 +27,7 @@ import { FIGURE_BOUNDS } from './figure-bounds';
 import type { RunsTable } from './compare/runs-table';
 import type { SystemSnapshot } from './system-types';
 import type { JobInfo } from './job-types';
-import type { TextPage, TextTagInfo } from './text-items';
+import { TEXT_PAGE_MAX, type TextPage, type TextTagInfo } from './text-items';
 import type { SamplePage, SampleSourceInfo } from './samples';
 import type { HistogramTagInfo, HistogramView } from './histogram-items';
 
@@ -153,7 +153,7 @@ export const requestSchemas = {
     run: runName,
     tag: tagName,
     step: z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER).optional(),
-    limit: z.number().int().min(1).max(1000).optional(),
+    limit: z.number().int().min(1).max(TEXT_PAGE_MAX).optional(),
   }),
   /** A run's sample sources (completions JSONL files, W&B table keys, TensorBoard text tags) with per-step counts. */
   'samples.list': z.strictObject({ run: runName }),

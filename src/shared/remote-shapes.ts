@@ -13,7 +13,13 @@ import type {
 } from './domain';
 import type { ResultError } from './result';
 import { JOB_NAME_MAX } from './job-types';
-import type { TextPage, TextTagInfo } from './text-items';
+import {
+  TEXT_ITEM_BYTES,
+  TEXT_ITEM_CELLS,
+  TEXT_PAGE_MAX,
+  type TextPage,
+  type TextTagInfo,
+} from './text-items';
 import {
   SAMPLE_CELL_CHARS,
   SAMPLE_HISTOGRAM_BINS,
@@ -224,12 +230,8 @@ export const systemGpuShape = z.object({
 // --- texts, samples and histograms of an endpoint's run: the bounds our own answers keep (run-texts, run-samples,
 // run-histograms), so a remote answer that passes is one we could have made ourselves.
 
-/** texts.get answers at most this many items (its `limit`, contract); a TensorBoard text item at most 65,536 cells
- * (text-store's TEXT_ITEM_CELLS) of 1 MiB in all (TEXT_ITEM_BYTES: no more UTF-16 units) of a tensor of rank ≤ 32
- * (text-decoder). */
-const TEXT_ITEMS_MAX = 1000;
-const TEXT_CELLS_MAX = 65536;
-const TEXT_CELL_CHARS = 1024 * 1024;
+/** texts.get answers at most TEXT_PAGE_MAX items; a TensorBoard text item at most TEXT_ITEM_CELLS cells of
+ * TEXT_ITEM_BYTES in all (no more UTF-16 units) of a tensor of rank ≤ 32 (text-decoder). */
 const TEXT_RANK_MAX = 32;
 /** Tags, sources and steps a list may hold: far past what a run keeps, short of what a hostile list could. */
 const LIST_MAX = 100_000;
@@ -248,12 +250,12 @@ export const textPageShape: z.ZodType<TextPage> = z.object({
         tag: name,
         step: num,
         wallTime: num,
-        cells: z.array(z.string().max(TEXT_CELL_CHARS)).max(TEXT_CELLS_MAX),
+        cells: z.array(z.string().max(TEXT_ITEM_BYTES)).max(TEXT_ITEM_CELLS),
         shape: z.array(num).max(TEXT_RANK_MAX),
         truncated: z.boolean(),
       }),
     )
-    .max(TEXT_ITEMS_MAX),
+    .max(TEXT_PAGE_MAX),
   dropped: num,
 });
 

@@ -1,5 +1,12 @@
 // Text samples a run's sources carry (TensorBoard `text` summaries): the items, per-tag counts and the read-only view of a store.
 
+/** Items one texts.get answers at most (the newest ones): a page, not a dump of a long run. */
+export const TEXT_PAGE_MAX = 1000;
+/** Bytes one item keeps at most; the rest is cut (the item says `truncated`). */
+export const TEXT_ITEM_BYTES = 1024 * 1024;
+/** Cells one item keeps at most (a table of many tiny cells costs more than its bytes). */
+export const TEXT_ITEM_CELLS = 65536;
+
 /** One text value as its writer logged it: a string tensor's cells in row-major order with its shape. */
 export interface TextItem {
   tag: string;

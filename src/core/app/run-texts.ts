@@ -1,10 +1,13 @@
 // texts.list / texts.get: a run's text samples across its sources (TensorBoard `text` summaries), for a samples view.
 
 import { ApiError } from '../../shared/result';
-import type { TextItem, TextPage, TextSource, TextTagInfo } from '../../shared/text-items';
-
-/** Items one texts.get answers at most (the newest ones): a page, not a dump of a long run. */
-export const TEXT_PAGE_MAX = 1000;
+import {
+  TEXT_PAGE_MAX,
+  type TextItem,
+  type TextPage,
+  type TextSource,
+  type TextTagInfo,
+} from '../../shared/text-items';
 
 /** Every tag of the sources with its item count and step span, by tag name. */
 export function textTags(sources: readonly TextSource[]): TextTagInfo[] {

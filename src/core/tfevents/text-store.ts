@@ -1,13 +1,15 @@
 // One source's text summaries, bounded: items per tag in file order, a byte budget past which new items are counted, not kept.
 
-import type { TextItem, TextSource, TextTagInfo } from '../../shared/text-items';
+import {
+  TEXT_ITEM_BYTES,
+  TEXT_ITEM_CELLS,
+  type TextItem,
+  type TextSource,
+  type TextTagInfo,
+} from '../../shared/text-items';
 
 /** Bytes of text (UTF-8, as written) one source keeps at most; items past it are dropped and counted. */
 export const TEXT_SOURCE_BYTES = 16 * 1024 * 1024;
-/** Bytes one item keeps at most; the rest is cut (the item says `truncated`). */
-export const TEXT_ITEM_BYTES = 1024 * 1024;
-/** Cells one item keeps at most (a table of many tiny cells costs more than its bytes). */
-export const TEXT_ITEM_CELLS = 65536;
 
 export interface TextLimits {
   sourceBytes: number;
