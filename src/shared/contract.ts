@@ -28,7 +28,7 @@ import type { RunsTable } from './compare/runs-table';
 import type { SystemSnapshot } from './system-types';
 import type { JobInfo } from './job-types';
 import { TEXT_PAGE_MAX, type TextPage, type TextTagInfo } from './text-items';
-import type { SamplePage, SampleSourceInfo } from './samples';
+import { SAMPLE_PAGE_MAX, type SamplePage, type SampleSourceInfo } from './samples';
 import type { HistogramTagInfo, HistogramView } from './histogram-items';
 
 const runName = z.string().min(1).max(4096);
@@ -163,7 +163,7 @@ export const requestSchemas = {
     source: tagName,
     step: z.number().min(-Number.MAX_VALUE).max(Number.MAX_VALUE),
     offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
-    limit: z.number().int().min(1).max(1000).optional(),
+    limit: z.number().int().min(1).max(SAMPLE_PAGE_MAX).optional(),
     sort: z
       .strictObject({
         column: tagName,
