@@ -94,5 +94,11 @@ export interface SamplePage {
 export const SAMPLE_CELL_CHARS = 1024 * 1024;
 /** Rows one samples.get answers at most. */
 export const SAMPLE_PAGE_MAX = 1000;
+/**
+ * Characters of text one samples.get answers at most (its first row whatever its size): a page of long completions
+ * comes back shorter, so an answer stays well under a remote link's 16 MiB message cap (JSON escapes included) and
+ * quick to lay out. A pager steps by the rows it got.
+ */
+export const SAMPLE_PAGE_CHARS = 2 * 1024 * 1024;
 /** Bins of a page's histograms. */
 export const SAMPLE_HISTOGRAM_BINS = 20;

@@ -1,6 +1,6 @@
 // End to end: the samples view in Chromium on a TRL-like completions JSONL (a 10,000-sample step, hostile text) and a W&B run with tables.
 
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -33,6 +33,16 @@ describe('the samples view', () => {
       .map((l) => JSON.parse(l) as Record<string, unknown>)
       .filter((o) => o.step === 30);
     writeWandbTables(join(dir, 'wandb'));
+    // Five long completions in one step: more text than one page answers (SAMPLE_PAGE_CHARS, 2 Mi characters).
+    mkdirSync(join(dir, 'long'));
+    writeFileSync(
+      join(dir, 'long', 'completions.jsonl'),
+      [0, 1, 2, 3, 4]
+        .map((i) =>
+          JSON.stringify({ step: 1, prompt: `long ${i}`, completion: 'w'.repeat(700_000), reward: i }),
+        )
+        .join('\n') + '\n',
+    );
     ({ serve, storeDir } = serveIsolated(dir));
     const url = await servedUrl(serve);
     browser = await launchChromium();
@@ -217,6 +227,28 @@ describe('the samples view', () => {
     expect(await page.locator('label.check', { hasText: 'follow latest' }).locator('input').isChecked()).toBe(
       false,
     );
+    expect(errors).toEqual([]);
+  });
+
+  test('a page of long completions holds fewer rows; next and prev step by the rows shown', async () => {
+    await page.locator('.run-list button[data-run="long"]').first().click();
+    await page.locator('.toolbar label', { hasText: 'Samples' }).click();
+    await waitText(() => count(), /^5 samples$/);
+    const pager = () => pane().locator('.pager').innerText();
+    const button = (name: string) => pane().locator('.pager button', { hasText: name });
+    await waitText(pager, /1–2 of 5/);
+    expect(await column('prompt')).toEqual(['long 0', 'long 1']);
+    await button('next').click();
+    await waitText(pager, /3–4 of 5/);
+    expect(await column('prompt')).toEqual(['long 2', 'long 3']);
+    await button('next').click();
+    await waitText(pager, /5–5 of 5/);
+    expect(await button('next').isDisabled()).toBe(true);
+    await button('prev').click();
+    await waitText(pager, /3–4 of 5/);
+    await button('prev').click();
+    await waitText(pager, /1–2 of 5/);
+    expect(await button('prev').isDisabled()).toBe(true);
     expect(errors).toEqual([]);
   });
 

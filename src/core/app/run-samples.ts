@@ -3,6 +3,7 @@
 import { ApiError } from '../../shared/result';
 import {
   SAMPLE_HISTOGRAM_BINS,
+  SAMPLE_PAGE_CHARS,
   SAMPLE_PAGE_MAX,
   type SampleCell,
   type SampleColumn,
@@ -110,7 +111,12 @@ export function samplePage(
 
   const offset = Math.max(0, args.offset ?? 0);
   const limit = Math.min(args.limit ?? SAMPLE_PAGE_MAX, SAMPLE_PAGE_MAX);
-  const pageIdx = order.slice(offset, offset + limit);
+  const pageIdx = withinChars(order.slice(offset, offset + limit), (i) =>
+    columns.reduce((n, _, c) => {
+      const v = cellOf(i, c);
+      return n + (typeof v === 'string' ? v.length : 0);
+    }, 0),
+  );
   return {
     run,
     source,
@@ -166,4 +172,16 @@ export function histogram(
     counts[b]!++;
   }
   return { column, measure, min, max, counts };
+}
+
+/** The leading rows of `page` whose text fits SAMPLE_PAGE_CHARS (the first row always). */
+function withinChars(page: readonly number[], charsOf: (i: number) => number): number[] {
+  let total = 0;
+  let n = 0;
+  for (const i of page) {
+    total += charsOf(i);
+    if (n > 0 && total > SAMPLE_PAGE_CHARS) break;
+    n++;
+  }
+  return page.slice(0, n);
 }

@@ -20,7 +20,7 @@ import { itemsTable, textSamples } from '../../../src/core/samples/text-samples'
 import { readSource } from '../../../src/core/sources/registry';
 import { classifyFile } from '../../../src/core/sources/sniff';
 import { TextStore } from '../../../src/core/tfevents/text-store';
-import { SAMPLE_CELL_CHARS, type SampleSource } from '../../../src/shared/samples';
+import { SAMPLE_CELL_CHARS, SAMPLE_PAGE_CHARS, type SampleSource } from '../../../src/shared/samples';
 import { HOSTILE, writeCompletionsJsonl, writeWandbTables } from '../../helpers/samples-fixtures';
 import { frameLog, rec } from '../wandb/wandb-log-writer';
 
@@ -307,6 +307,36 @@ describe('samples pages', () => {
     ]);
     return [a, b];
   }
+
+  test('a page of long texts holds as many rows as fit SAMPLE_PAGE_CHARS (one at least); stepping by its rows reads each once', () => {
+    const store = new SampleStore();
+    const lengths = [300_000, 900_000, 1_500_000, 10, 2_000_000, 700_000, 700_000, 700_000, 5];
+    lengths.forEach((n, i) =>
+      store.add('long', 'jsonl', 1, [
+        ['completion', String.fromCharCode(97 + i).repeat(n)],
+        ['reward', i],
+      ]),
+    );
+    const seen: number[] = [];
+    const sizes: number[] = [];
+    for (let offset = 0; offset < lengths.length; ) {
+      const p = samplePage('r', 'long', 1, [store], { offset, limit: 100 });
+      const chars = p.rows.reduce((n, r) => n + String(r[0]).length, 0);
+      expect(p.rows.length).toBeGreaterThan(0);
+      if (p.rows.length > 1) expect(chars).toBeLessThanOrEqual(SAMPLE_PAGE_CHARS);
+      seen.push(...p.index);
+      sizes.push(p.rows.length);
+      offset += p.rows.length;
+    }
+    expect(seen).toEqual(lengths.map((_, i) => i));
+    // Cells are kept up to SAMPLE_CELL_CHARS (1 Mi): 0.3M + 0.9M fit, not + 1 Mi; 1 Mi + 10 fit, not + 1 Mi;
+    // 1 Mi + 0.7M fit, not + 0.7M; 0.7M + 0.7M + 5 fit.
+    expect(sizes).toEqual([2, 2, 2, 3]);
+    // One text over the budget alone: a page of it.
+    const big = new SampleStore({ sourceChars: 64 * 2 ** 20, cellChars: 3 * 2 ** 20 });
+    for (let i = 0; i < 3; i++) big.add('big', 'jsonl', 1, [['completion', 'z'.repeat(2_500_000)]]);
+    expect(samplePage('r', 'big', 1, [big], { limit: 100 }).rows.length).toBe(1);
+  });
 
   test('list merges sources; a page is at most 1000 rows at its offset; sort by value and by length; search', () => {
     const src = sources();
