@@ -111,7 +111,13 @@ export function sampleCharsTag(source: string, column: string): string {
   return `samples/${source}/mean_chars/${column}`;
 }
 
+/** The column a derived tag charts (`chars`: its mean length), or null for any other tag. */
+export function sampleMeanColumn(tag: string): { column: string; chars: boolean } | null {
+  const m = /^samples\/.+?\/(mean|mean_chars)\/(.+)$/.exec(tag);
+  return m ? { column: m[2]!, chars: m[1] === 'mean_chars' } : null;
+}
+
 /** Whether a tag is one of those derived series (they chart only: no health rule judges them). */
 export function isSampleMeanTag(tag: string): boolean {
-  return /^samples\/.+\/mean(_chars)?\/./.test(tag);
+  return sampleMeanColumn(tag) !== null;
 }

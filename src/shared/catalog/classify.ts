@@ -1,7 +1,7 @@
 // Maps a logged tag name to its catalog role: exact aliases first, then normalised patterns; memoised per tag.
 
 import { ROLES, type HealthyRange, type MetricGroup, type Role, type Transform } from './roles';
-import { isSampleMeanTag } from '../samples';
+import { isSampleMeanTag, sampleMeanColumn } from '../samples';
 import { writerBase } from '../writer-tag';
 
 export interface TagClass {
@@ -259,8 +259,11 @@ const PREFIX_GROUPS: readonly (readonly [RegExp, MetricGroup])[] = [
   [/^(actor|policy|objective)\//, 'Policy'],
 ];
 
-/** The chart group of a tag: its role's group, else its seed namespace's group, else Other. */
+/** The chart group of a tag: its role's group, else its seed namespace's group, else Other. A sample source's mean
+ * goes with the metric its column is (`…/mean/reward` beside the rewards; a mean length beside response lengths). */
 export function groupOf(tag: string): MetricGroup {
+  const derived = sampleMeanColumn(writerBase(tag));
+  if (derived) return derived.chars ? ROLES.response_length.group : groupOf(derived.column);
   const c = classifyTag(tag);
   if (c) return c.group;
   const norm = normaliseTag(writerBase(tag));

@@ -368,11 +368,12 @@ describe('derived tags feed no health rule', () => {
       sampleCharsTag('completions.jsonl', 'completion'),
     ]);
     expect(completions.series.get(tags[2]!).length).toBe(300);
-    // Named like the metrics they average, they still have no role (else they would be judged as reward, KL…).
-    for (const t of tags) {
-      expect(classifyTag(t)).toBeNull();
-      expect(groupOf(t)).toBe('Other');
-    }
+    // Named like the metrics they average, they still have no role (else they would be judged as reward, KL…); they
+    // chart in their column's group.
+    for (const t of tags) expect(classifyTag(t)).toBeNull();
+    expect(tags.map(groupOf)).toEqual(['Policy', 'Loss', 'Reward', 'Performance']);
+    expect(groupOf(sampleMeanTag('completions.jsonl', 'advantage'))).toBe('Other');
+    expect(groupOf(sampleMeanTag('eval/completions', 'rewards/format_reward'))).toBe('Reward');
     const alone = fired(evaluate([scalars]));
     expect(alone.length).toBeGreaterThan(0);
     expect(fired(evaluate([scalars, completions]))).toEqual(alone);
