@@ -102,3 +102,28 @@ export const SAMPLE_PAGE_MAX = 1000;
 export const SAMPLE_PAGE_CHARS = 2 * 1024 * 1024;
 /** Bins of a page's histograms. */
 export const SAMPLE_HISTOGRAM_BINS = 20;
+
+/**
+ * The chart tag of a sample source's per-step mean of a number column (`samples/completions.jsonl/mean/reward`), and
+ * of a text column's mean length in characters (`…/mean_chars/completion`): series derived from the samples, under
+ * the `samples/` root, the column last so a cut chart title keeps it. Parentheses are not used: ` (label)` names
+ * another writer's series (writer-tag.ts).
+ */
+export function sampleMeanTag(source: string, column: string): string {
+  return `samples/${source}/mean/${column}`;
+}
+
+export function sampleCharsTag(source: string, column: string): string {
+  return `samples/${source}/mean_chars/${column}`;
+}
+
+/** The column a derived tag charts (`chars`: its mean length), or null for any other tag. */
+export function sampleMeanColumn(tag: string): { column: string; chars: boolean } | null {
+  const m = /^samples\/.+?\/(mean|mean_chars)\/(.+)$/.exec(tag);
+  return m ? { column: m[2]!, chars: m[1] === 'mean_chars' } : null;
+}
+
+/** Whether a tag is one of those derived series (they chart only: no health rule judges them). */
+export function isSampleMeanTag(tag: string): boolean {
+  return sampleMeanColumn(tag) !== null;
+}

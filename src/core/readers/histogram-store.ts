@@ -1,4 +1,4 @@
-// One source's histograms with their buckets, bounded: steps per tag thinned by stride, buckets per step merged, a byte budget.
+// One source's histograms with their buckets, bounded: steps per tag thinned by stride, buckets per step merged, a byte budget made room in by thinning.
 
 import type { HistogramSource, HistogramStep, HistogramTagInfo } from '../../shared/histogram-items';
 
@@ -6,7 +6,11 @@ import type { HistogramSource, HistogramStep, HistogramTagInfo } from '../../sha
 export const HISTOGRAM_TAG_STEPS = 500;
 /** Buckets one step keeps at most: more are merged, neighbours summed, into this many. */
 export const HISTOGRAM_STEP_BUCKETS = 4096;
-/** Bytes of buckets one source keeps at most; steps past it are dropped and counted. */
+/**
+ * Bytes of buckets one source keeps at most. A step that does not fit makes room: the tag keeping the most steps is
+ * thinned (its stride doubles), so every tag's newest step is always held and the kept ones stay spread over the run;
+ * the steps let go are counted as dropped.
+ */
 export const HISTOGRAM_SOURCE_BYTES = 32 * 1024 * 1024;
 /** What a kept step costs besides its buckets (the object, its array header): counted in the budget. */
 const STEP_OVERHEAD = 64;
@@ -25,8 +29,8 @@ export const DEFAULT_HISTOGRAM_LIMITS: HistogramLimits = {
 
 /**
  * One tag's steps. The i-th step logged (from 0) is kept while i % stride === 0; when `kept` is
- * full the odd-placed ones go and the stride doubles, so the kept steps stay evenly spread over the
- * whole run. The newest step is held apart (`newest`) so a live view always has the latest one.
+ * full (or the source's byte budget needs room) the odd-placed ones go and the stride doubles, so the
+ * kept steps stay evenly spread over the whole run. The newest step is held apart (`newest`) so a live view always has the latest one.
  */
 interface TagSteps {
   kept: HistogramStep[];
@@ -44,6 +48,16 @@ export interface HistogramStoreSnapshot {
 
 function cost(s: HistogramStep): number {
   return s.buckets.byteLength + STEP_OVERHEAD;
+}
+
+/** Whether `s` is among the tag's kept steps (the newest, when kept, is the last of them). */
+function isKept(t: TagSteps, s: HistogramStep): boolean {
+  return t.kept[t.kept.length - 1] === s;
+}
+
+/** Steps a tag holds: the kept ones and the newest. */
+function held(t: TagSteps): number {
+  return t.kept.length + (t.newest !== null && !isKept(t, t.newest) ? 1 : 0);
 }
 
 /** `buckets` (k triples) merged into at most `max` buckets of ⌈k/max⌉ neighbours each: first left, last right, summed counts. */
@@ -80,22 +94,32 @@ export class HistogramStore implements HistogramSource {
     return this.kept;
   }
 
-  /** Adds a logged histogram (buckets as (left, right, count) triples; the store owns the array). */
+  /**
+   * Adds a logged histogram (buckets as (left, right, count) triples; the store owns the array). It becomes the
+   * tag's newest step; when the budget is spent, kept steps are thinned to make room (makeRoom).
+   */
   add(tag: string, step: number, wallTime: number, buckets: Float64Array): void {
     let t = this.byTag.get(tag);
     if (!t) this.byTag.set(tag, (t = { kept: [], stride: 1, seen: 0, newest: null }));
     const index = t.seen++;
     const item: HistogramStep = { step, wallTime, buckets: mergeBuckets(buckets, this.limits.stepBuckets) };
     const size = cost(item);
-    // The newest step is held whether or not the stride keeps it; the one it replaces is freed
-    // unless it is among the kept.
-    const before = t.newest;
-    const freed = before !== null && t.kept[t.kept.length - 1] !== before ? cost(before) : 0;
-    if (this.bytes - freed + size > this.limits.sourceBytes) {
+    // The newest step is held whether or not the stride keeps it; the one it replaces is freed unless it is
+    // among the kept (then it is the last kept: the newest is always the last logged).
+    const freed = (): number => (t.newest !== null && !isKept(t, t.newest) ? cost(t.newest) : 0);
+    if (size > this.limits.sourceBytes) {
+      // Larger than the whole budget: nothing kept is let go for it.
       this.dropped++;
       return;
     }
-    this.bytes += size - freed;
+    while (this.bytes - freed() + size > this.limits.sourceBytes) {
+      if (!this.makeRoom()) {
+        // Not even one step of each tag fits besides this one: this step cannot be held.
+        this.dropped++;
+        return;
+      }
+    }
+    this.bytes += size - freed();
     t.newest = item;
     this.version++;
     const keep = index % t.stride === 0;
@@ -103,6 +127,37 @@ export class HistogramStore implements HistogramSource {
     t.kept.push(item);
     this.kept++;
     if (t.kept.length >= this.limits.tagSteps) this.thin(t);
+  }
+
+  /**
+   * Frees some bytes for a step that does not fit: the tag keeping the most steps is thinned (every other kept step
+   * goes, its stride doubles), so each tag's kept steps stay evenly spread and its newest stays held; a tag down to
+   * one kept step besides its newest lets that one go. The steps let go are counted as dropped. False when nothing
+   * is left to let go (every tag holds its newest step only).
+   */
+  private makeRoom(): boolean {
+    let most: TagSteps | null = null;
+    let mostKept = 0;
+    for (const t of this.byTag.values()) {
+      // Only steps that are not also the tag's newest free bytes.
+      const n = t.kept.length - (t.newest !== null && isKept(t, t.newest) ? 1 : 0);
+      if (n > mostKept) {
+        most = t;
+        mostKept = n;
+      }
+    }
+    if (most === null) return false;
+    const before = held(most);
+    if (most.kept.length >= 2) this.thin(most);
+    else {
+      // One kept step, not the newest: the newest alone stands for the tag.
+      this.bytes -= cost(most.kept[0]!);
+      most.kept = [];
+      this.kept--;
+    }
+    // Counted as dropped: the steps the tag no longer holds (one that stays as its newest is still held).
+    this.dropped += before - held(most);
+    return true;
   }
 
   /** Lets every other kept step go (the newest stays held apart) and doubles the stride. */
@@ -138,8 +193,7 @@ export class HistogramStore implements HistogramSource {
   steps(tag: string): readonly HistogramStep[] {
     const t = this.byTag.get(tag);
     if (!t) return [];
-    const last = t.kept[t.kept.length - 1];
-    return t.newest === null || last === t.newest ? t.kept : [...t.kept, t.newest];
+    return t.newest === null || isKept(t, t.newest) ? t.kept : [...t.kept, t.newest];
   }
 
   snapshot(): HistogramStoreSnapshot {

@@ -1,4 +1,4 @@
-// JSONL completion logs: telling them from metric JSONL by their first objects, and reading them live into a SampleStore.
+// JSONL completion logs: telling them from metric JSONL by their first objects, and reading them live into a SampleStore (its per-step means charted).
 
 import { basename } from 'node:path';
 import type { SourceFormatName } from '../../shared/formats';
@@ -16,6 +16,9 @@ const TEXT_KEYS =
   /^(prompts?|completions?|responses?|generations?|generated(_text)?|outputs?|output_text|answers?|query|queries|questions?|texts?|chosen|rejected|messages|conversations?|inputs?|instructions?|targets?|references?|solutions?|samples?|rollouts?|trajector(y|ies)|reasoning|thoughts?)$/;
 /** A string this long under any key is sample text, not a metric label. */
 const LONG_TEXT = 200;
+/** A file this long unchanged has its last step complete: its means are charted (the next step's first row or the
+ * writer's end would close it too). Trainers write a step's samples in one burst. */
+export const COMPLETIONS_SETTLED_MS = 5000;
 /** File names that say "samples" (a hint: content still decides). */
 const SAMPLE_NAME = /complet|sample|rollout|generation|response|trajector/;
 
@@ -62,16 +65,24 @@ function stepOf(obj: Record<string, unknown>, last: number): number {
   return n !== undefined && Number.isFinite(n) ? n : last;
 }
 
-/** A completions file read as it grows: every object a sample of the source named by the file, at its step. */
+/**
+ * A completions file read as it grows: every object a sample of the source named by the file, at its step. Its
+ * number columns' per-step means (SampleMeans) go into the reader's series once a step is complete: when a later
+ * step starts, when the file is final, or when it has not changed for COMPLETIONS_SETTLED_MS (the live tail).
+ */
 export class CompletionsReader extends LineRecordReader {
   readonly format: SourceFormatName = 'completions';
-  private store = new SampleStore();
+  private store = new SampleStore(undefined, () => this.series);
   private lastStep = 0;
   private readonly source: string;
+  private readonly now: () => number;
+  /** The file's modification time (seconds) when it was last read. */
+  private mtime = Number.NaN;
 
   constructor(path: string, options: ReaderOptions = {}) {
     super(path, options, false);
     this.source = basename(path);
+    this.now = options.now ?? Date.now;
   }
 
   get samples(): SampleSource {
@@ -84,8 +95,24 @@ export class CompletionsReader extends LineRecordReader {
 
   protected override restart(): void {
     super.restart();
-    this.store = new SampleStore();
+    this.store = new SampleStore(undefined, () => this.series);
     this.lastStep = 0;
+  }
+
+  protected override chunk(bytes: Uint8Array, start: number, mtime: number): void {
+    this.mtime = mtime;
+    super.chunk(bytes, start, mtime);
+  }
+
+  protected override finish(mtime: number): void {
+    super.finish(mtime);
+    this.store.closeSteps();
+  }
+
+  protected override caughtUp(): void {
+    super.caughtUp();
+    if (this.store.stepsOpen && this.now() - this.mtime * 1000 >= COMPLETIONS_SETTLED_MS)
+      this.store.closeSteps();
   }
 
   protected consume(framed: Framed, _mtime: number, isTail: boolean): void {

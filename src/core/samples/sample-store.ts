@@ -1,4 +1,4 @@
-// One reader's sample tables, bounded: rows per (source, step) in logged order; past a character budget the oldest steps make room (counted as dropped).
+// One reader's sample tables, bounded: rows per (source, step) in logged order; past a character budget the oldest steps make room (counted as dropped); per-step means charted (sample-means.ts).
 
 import {
   SAMPLE_CELL_CHARS,
@@ -10,6 +10,8 @@ import {
   type SampleSourceInfo,
   type SampleTable,
 } from '../../shared/samples';
+import type { SeriesSet } from '../series/series-set';
+import { SampleMeans } from './sample-means';
 
 /** Characters (and 8 per number) one reader keeps at most; past it the source's oldest steps are let go (counted as dropped). */
 export const SAMPLE_SOURCE_CHARS = 64 * 1024 * 1024;
@@ -78,8 +80,16 @@ export class SampleStore implements SampleSource {
   private readonly bySource = new Map<string, SourceState>();
   private kept = 0;
   private lost = 0;
+  private readonly means: SampleMeans | null;
 
-  constructor(readonly limits: SampleLimits = DEFAULT_SAMPLE_LIMITS) {}
+  /** `charts`: the series set (of the reader, replaced on a restart) that takes each source's per-step means
+   * (SampleMeans); without it nothing is charted. */
+  constructor(
+    readonly limits: SampleLimits = DEFAULT_SAMPLE_LIMITS,
+    charts: (() => SeriesSet) | null = null,
+  ) {
+    this.means = charts === null ? null : new SampleMeans(charts);
+  }
 
   get count(): number {
     return this.kept;
@@ -92,7 +102,7 @@ export class SampleStore implements SampleSource {
   /**
    * Keeps one sample (named values) of `source` at `step`. Past the budget the source's oldest other steps are let go
    * (a live run's newest samples are the ones looked at), their rows counted as dropped; a sample that still does not
-   * fit is dropped and counted (false).
+   * fit is dropped and counted (false). Its numbers count in the step's charted means either way.
    */
   add(
     source: string,
@@ -102,9 +112,11 @@ export class SampleStore implements SampleSource {
   ): boolean {
     const state = this.state(source, origin);
     const cells: [string, SampleCell][] = [];
+    const raw: [string, unknown][] | null = this.means === null ? null : [];
     let size = 0;
     let truncated = false;
     for (const [name, v] of values) {
+      raw?.push([name, v]);
       let cell = toCell(v);
       if (typeof cell === 'string' && cell.length > this.limits.cellChars) {
         cell = cut(cell, this.limits.cellChars);
@@ -113,6 +125,7 @@ export class SampleStore implements SampleSource {
       size += typeof cell === 'string' ? cell.length : 8;
       cells.push([name, cell]);
     }
+    if (raw !== null) this.means!.row(source, step, raw);
     for (const [old, t] of state.steps) {
       if (this.chars + size <= this.limits.sourceChars) break;
       if (old === step) continue;
@@ -145,6 +158,16 @@ export class SampleStore implements SampleSource {
     this.kept++;
     this.version++;
     return true;
+  }
+
+  /** Charts the open step of every source (the writer is done, a whole table was added, the file went quiet). */
+  closeSteps(): void {
+    this.means?.closeAll();
+  }
+
+  /** Whether a step waits to be charted (closeSteps). */
+  get stepsOpen(): boolean {
+    return this.means?.pending ?? false;
   }
 
   /** Counts `n` samples of `source` that could not be kept (a table file too large or unreadable). */

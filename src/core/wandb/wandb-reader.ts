@@ -37,8 +37,9 @@ export class WandbReader extends AppendedBytesReader {
   private fileConfig: Record<string, unknown> = {};
   private fileSummary: Record<string, unknown> = {};
   private sideKeys = new Map<string, string | null>();
-  /** Tables logged to history (`{"_type": "table-file", "path": …}`), read into `samples` once their file is whole. */
-  private samples = new SampleStore();
+  /** Tables logged to history (`{"_type": "table-file", "path": …}`), read into `samples` once their file is whole;
+   * their number columns' per-step means charted in `series` (SampleMeans). */
+  private samples = new SampleStore(undefined, () => this.series);
   private pendingTables: PendingTable[] = [];
   private writerDone = false;
   /** History values of `_type: 'histogram'` (wandb.Histogram), with their bins. */
@@ -63,6 +64,8 @@ export class WandbReader extends AppendedBytesReader {
     this.bytesRead = this.log.consumedBytes();
     await this.readSideFiles();
     await this.readTables();
+    // A table file is a whole step: its means chart at once.
+    this.samples.closeSteps();
     this.publish();
   }
 
@@ -75,7 +78,7 @@ export class WandbReader extends AppendedBytesReader {
     this.runFields = null;
     this.recordConfig = {};
     this.recordSummary = {};
-    this.samples = new SampleStore();
+    this.samples = new SampleStore(undefined, () => this.series);
     this.pendingTables = [];
     this.histos = new HistogramStore();
   }

@@ -381,6 +381,8 @@ export class RunLoader {
     const recordsBefore = live.records;
     const errorsBefore = live.errors; // readers replace the array when it changes: no copy needed
     const configBefore = live.config;
+    // Points can come without records: a sample source charts a step's means once its file has gone quiet.
+    const pointsBefore = live.samples ? oldSet.pointCount() : null;
     await live.readMore(syncTail ? { syncTailBytes: SYNC_TAIL_BYTES } : {});
     if (!this.host.isCurrent(run) || !this.isLive(entry)) return;
     if (live.series !== oldSet) {
@@ -444,7 +446,11 @@ export class RunLoader {
         return;
       }
     }
-    if (live.records !== recordsBefore || entry.set !== oldSet)
+    if (
+      live.records !== recordsBefore ||
+      entry.set !== oldSet ||
+      (pointsBefore !== null && entry.set.pointCount() !== pointsBefore)
+    )
       for (const [tag] of entry.set.entries()) if (!dirty.has(tag)) dirty.set(tag, 'bulk');
     this.settleRewrites(run, entry, dirty);
   }

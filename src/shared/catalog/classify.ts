@@ -1,6 +1,7 @@
 // Maps a logged tag name to its catalog role: exact aliases first, then normalised patterns; memoised per tag.
 
 import { ROLES, type HealthyRange, type MetricGroup, type Role, type Transform } from './roles';
+import { isSampleMeanTag, sampleMeanColumn } from '../samples';
 import { writerBase } from '../writer-tag';
 
 export interface TagClass {
@@ -227,12 +228,16 @@ function lookup(tag: string): TagClass | null {
 const memo = new Map<string, TagClass | null>();
 const MEMO_LIMIT = 50_000;
 
-/** The role of a tag, or null when the catalog does not know it (it still charts, with no rule). */
+/** The role of a tag, or null when the catalog does not know it or it is derived from samples (it still charts, with
+ * no rule). */
 export function classifyTag(tag: string): TagClass | null {
   const hit = memo.get(tag);
   if (hit !== undefined) return hit;
-  // Another writer's series (`loss (writer 2)`) is the same metric.
-  const c = lookup(writerBase(tag));
+  // Another writer's series (`loss (writer 2)`) is the same metric. A sample source's per-step means
+  // (`samples/SOURCE/mean/reward`) have no role: they chart, and no rule judges them (a run logging its reward as a
+  // scalar too would be judged twice; docs/ARCHITECTURE.md, Samples).
+  const base = writerBase(tag);
+  const c = isSampleMeanTag(base) ? null : lookup(base);
   // A bound on the memo keeps a pathological writer (unique tag per step) from growing it forever.
   if (memo.size >= MEMO_LIMIT) memo.clear();
   memo.set(tag, c);
@@ -254,8 +259,11 @@ const PREFIX_GROUPS: readonly (readonly [RegExp, MetricGroup])[] = [
   [/^(actor|policy|objective)\//, 'Policy'],
 ];
 
-/** The chart group of a tag: its role's group, else its seed namespace's group, else Other. */
+/** The chart group of a tag: its role's group, else its seed namespace's group, else Other. A sample source's mean
+ * goes with the metric its column is (`…/mean/reward` beside the rewards; a mean length beside response lengths). */
 export function groupOf(tag: string): MetricGroup {
+  const derived = sampleMeanColumn(writerBase(tag));
+  if (derived) return derived.chars ? ROLES.response_length.group : groupOf(derived.column);
   const c = classifyTag(tag);
   if (c) return c.group;
   const norm = normaliseTag(writerBase(tag));
