@@ -24,6 +24,7 @@ import type {
   Settings,
 } from './domain';
 import { FIGURE_BOUNDS } from './figure-bounds';
+import { MAX_COMPOSED_TAGS } from './charts/composed';
 import type { RunsTable } from './compare/runs-table';
 import type { SystemSnapshot } from './system-types';
 import type { JobInfo } from './job-types';
@@ -125,7 +126,16 @@ export const requestSchemas = {
   'export.figure': z.strictObject({
     /** Overlaid runs, in drawing order (run i gets palette colour i). */
     runs: z.array(runName).min(1).max(64),
+    /** The tag drawn; for a composed chart (`tags`), its name: the figure's title and file name. */
     tag: tagName,
+    /** A composed chart's tags, each once: a line per tag × run, coloured by run and dashed by tag (in this order);
+     * absent: the chart of `tag`. */
+    tags: z
+      .array(tagName)
+      .min(1)
+      .max(MAX_COMPOSED_TAGS)
+      .refine((t) => new Set(t).size === t.length, 'each tag once')
+      .optional(),
     view: chartViewSchema,
     theme: z.enum(['light', 'dark']),
     format: z.enum(['png', 'svg']),

@@ -1,13 +1,16 @@
 // End to end on the SB3 A2C/DQN/PPO corpus runs (their repository's folder layout): the sweep opens overlaid, a
-// composed chart of two tags is kept per folder across a reload, regex run selection overlays the matching runs, and
-// runs past the third (by their index in the folder's sorted names) are dashed in lines, legend and readout.
+// composed chart of two tags is kept per folder across a reload, regex run selection overlays the matching runs, the
+// composed chart's img and data export its lines, and runs past the third (by their index in the folder's sorted
+// names) are dashed in lines, legend and readout.
 
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runDash, tagDash } from '../../src/shared/charts/chart-theme';
+import { loadImage } from '@napi-rs/canvas';
+import { PALETTE, runDash, tagDash } from '../../src/shared/charts/chart-theme';
+import { pixelsNear } from '../helpers/pixels';
 import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
 import { openPage, servedUrl, serveIsolated } from './demo-server';
@@ -31,21 +34,41 @@ const PPO_RUNS = ['PPO_debug_seed_0/PPO_1', 'PPO_debug_seed_0/PPO_2', 'PPO_debug
 const COMPOSED = 'reward: rollout vs eval';
 const COMPOSED_TAGS = ['rollout/ep_rew_mean', 'eval/mean_reward'];
 
-/** A chart's drawn datasets (those with points) as chart.js holds them: label and dash. */
-async function datasets(page: Page, tag: string): Promise<{ label: string; dash: number[] }[]> {
+/** A chart's drawn datasets (those with points) as chart.js holds them: label, dash and colour. */
+async function datasets(
+  page: Page,
+  tag: string,
+): Promise<{ label: string; dash: number[]; colour: string }[]> {
   return page.evaluate((t) => {
     interface ChartLike {
       canvas: HTMLCanvasElement;
-      data: { datasets: { label?: string; borderDash?: number[]; data: unknown[] }[] };
+      data: { datasets: { label?: string; borderDash?: number[]; borderColor?: unknown; data: unknown[] }[] };
     }
     const fig = document.querySelector(`figure.chart[data-tag="${CSS.escape(t)}"]`);
     const charts = (window as unknown as { __rlwatchCharts: () => ChartLike[] }).__rlwatchCharts();
     const chart = charts.find((c) => c.canvas.closest('figure.chart') === fig);
     return (chart?.data.datasets ?? [])
       .filter((d) => d.data.length > 0)
-      .map((d) => ({ label: d.label ?? '', dash: d.borderDash ?? [] }));
+      .map((d) => ({ label: d.label ?? '', dash: d.borderDash ?? [], colour: String(d.borderColor) }));
   }, tag);
 }
+
+/** `<path` elements of an SVG painted in `colour`: stroked (a solid line) and filled outlines of at least 10 pieces (a
+ * dashed line: Skia writes a dash as its outline, each dash a subpath). */
+function svgPaths(svg: string, colour: string): { stroked: number; dashed: number } {
+  const heads = svg
+    .split('<path')
+    .slice(1)
+    .map((p) => p.slice(0, p.indexOf('>')).toLowerCase());
+  const c = colour.toLowerCase();
+  const pieces = (h: string): number => (/ d="([^"]*)"/.exec(h)?.[1] ?? '').split(/m/).length - 1;
+  return {
+    stroked: heads.filter((h) => h.includes(`stroke="${c}"`)).length,
+    dashed: heads.filter((h) => h.includes(`fill="${c}"`) && pieces(h) >= 10).length,
+  };
+}
+
+const rgb = (hex: string): number[] => [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16));
 
 describe('composed charts, sweep overlay, regex selection, line styles', () => {
   let dir: string;
@@ -236,6 +259,94 @@ describe('composed charts, sweep overlay, regex selection, line styles', () => {
     expect(lines.find((d) => d.label.startsWith('eval/'))!.dash).toEqual(tagDash(1));
     expect(lines.find((d) => d.label.startsWith('rollout/'))!.dash).toEqual([]);
     await filter.fill('');
+    expect(errors).toEqual([]);
+  });
+
+  test("a composed chart's img and data: its lines in the window's colours and dashes, rows by run and tag", async () => {
+    await noSmoothing();
+    // The sweep (A2C_1, DQN_1, PPO_1: the folder's first three, solid) logs both rollout tags.
+    const filter = page.getByLabel(/Filter runs by name/);
+    await filter.fill('/_1$/');
+    await page.getByRole('button', { name: 'Overlay the 3 matching runs' }).click();
+    await filter.fill('');
+    const name = 'reward & length';
+    const tags = ['rollout/ep_rew_mean', 'rollout/ep_len_mean'];
+    await page.getByRole('button', { name: '+ Compose' }).click();
+    const dialog = page.locator('dialog.compose-dialog');
+    await dialog.getByLabel('Name').fill(name);
+    for (const t of tags) {
+      await dialog.getByRole('searchbox').fill(t);
+      await dialog.locator('.compose-tags label', { hasText: t }).getByRole('checkbox').check();
+    }
+    await dialog.getByRole('button', { name: 'Add chart' }).click();
+    await expect.poll(() => chartRuns(name)).toEqual(SWEEP);
+    const fig = figure(name);
+    await fig.and(page.locator('[data-state="ready"]')).waitFor();
+    // Tag-major: each run's reward solid, its length in the second tag's dash; each run in its colour.
+    await expect.poll(async () => (await datasets(page, name)).length).toBe(6);
+    const drawn = await datasets(page, name);
+    // In the chart's run order (the selected run first); colours by the folder's sorted names (SWEEP's order).
+    const runs = (await fig.getAttribute('data-run'))!.split(',');
+    expect(drawn.map((d) => [d.label, d.dash, d.colour.toLowerCase()])).toEqual(
+      tags.flatMap((t, k) => runs.map((r) => [`${t} · ${r}`, tagDash(k), PALETTE[SWEEP.indexOf(r)]!])),
+    );
+
+    const exported = async (item: string): Promise<{ name: string; bytes: Buffer }> => {
+      await fig.getByRole('button', { name: 'Export chart' }).click();
+      const [file] = await Promise.all([
+        page.waitForEvent('download'),
+        fig.getByRole('menu').getByRole('menuitem', { name: item }).click(),
+      ]);
+      return { name: file.suggestedFilename(), bytes: readFileSync((await file.path())!) };
+    };
+    const png = await exported('Export PNG 2×');
+    expect(png.name).toBe('reward & length.png');
+    expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const img = await loadImage(png.bytes);
+    expect([img.width, img.height]).toEqual([1920, 1080]);
+    mkdirSync(RESULTS, { recursive: true });
+    writeFileSync(join(RESULTS, 'compose-export.png'), png.bytes);
+    // Each run's lines in its window colour; the runs not charted (PPO_2, PPO_4: the 4th and 5th colours) nowhere.
+    for (const i of [0, 1, 2])
+      expect(await pixelsNear(png.bytes, rgb(PALETTE[i]!)), SWEEP[i]).toBeGreaterThan(300);
+    for (const i of [3, 4])
+      expect(await pixelsNear(png.bytes, rgb(PALETTE[i]!)), PALETTE[i]).toBeLessThan(10);
+
+    // The SVG: per run, the reward line one stroked path, the length line a dashed outline (many dashes).
+    const svg = await exported('Export SVG');
+    expect(svg.name).toBe('reward & length.svg');
+    const text = svg.bytes.toString('utf8');
+    for (const i of [0, 1, 2])
+      expect(svgPaths(text, PALETTE[i]!), SWEEP[i]).toEqual({ stroked: 1, dashed: 1 });
+    // The title lists the tags.
+    expect(text).toContain(tags.join(', '));
+
+    // Download data: each row named by its line's own run and tag, as a tag's chart writes them.
+    await fig.getByRole('button', { name: 'Download data' }).click();
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      fig.getByRole('menuitem', { name: 'Download data (CSV)' }).click(),
+    ]);
+    expect(csv.suggestedFilename()).toBe('reward & length.csv');
+    const rows = readFileSync((await csv.path())!, 'utf8')
+      .trimEnd()
+      .split('\n');
+    expect(rows[0]).toBe('run,tag,step,wall_time,value,session');
+    const count = new Map<string, number>();
+    for (const r of rows.slice(1)) {
+      const key = r.split(',').slice(0, 2).join(',');
+      count.set(key, (count.get(key) ?? 0) + 1);
+    }
+    // Every point as read (inspect: A2C_1 59, DQN_1 727, PPO_1 8 per tag).
+    expect(Object.fromEntries(count)).toEqual(
+      Object.fromEntries(tags.flatMap((t) => SWEEP.map((r, i) => [`${r},${t}`, [59, 727, 8][i]]))),
+    );
+
+    await page
+      .locator(`.composed-cell[data-composed-name="${name}"]`)
+      .getByRole('button', { name: 'Remove' })
+      .click();
+    await expect.poll(() => page.locator('.composed-cell').count()).toBe(1);
     expect(errors).toEqual([]);
   });
 

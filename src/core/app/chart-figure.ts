@@ -1,4 +1,5 @@
-// export.figure: one dashboard chart (the app's held series, band, alert and restart markers) as a standalone PNG or SVG.
+// export.figure: one dashboard chart (the app's held series, band, alert and restart markers) or composed chart (a line
+// per tag × run, coloured by run, dashed by tag) as a standalone PNG or SVG.
 
 import { roleText, type RunScope } from '../../shared/catalog';
 import { drawnXAxis, toQueryRange } from '../../shared/charts/axis';
@@ -6,6 +7,7 @@ import { resolveBand, type BandInfo } from '../../shared/charts/band';
 import type { SeriesLines } from '../../shared/charts/chart-options';
 import type { Figure } from '../../shared/charts/figure';
 import { runStyleIndexes } from '../../shared/charts/chart-theme';
+import { composedLines, lineLooks, missingNote, type ChartLine } from '../../shared/charts/composed';
 import { seriesFacts } from '../../shared/charts/figure-notes';
 import { alertsFor, buildMarkers } from '../../shared/charts/markers';
 import { RunSeries } from '../../shared/charts/series-model';
@@ -40,28 +42,29 @@ export function figureFileName(tag: string, format: 'png' | 'svg'): string {
 /** Earlier sessions a chart figure draws per run at most, as the dashboard does. */
 const MAX_EARLIER_SESSIONS = 8;
 
-/** One run's drawn lines, as the dashboard's own RunSeries builds them (null when the run lacks the tag); with
- * `session`, that earlier session's own points. */
-function runSeries(
+/** One line's drawn points (a run's tag), as the dashboard's own RunSeries builds them, named by the line's key (null
+ * when the run lacks the tag); with `session`, that earlier session's own points. */
+function lineSeries(
   source: ChartSource,
-  run: string,
+  line: ChartLine,
   args: FigureArgs,
-  maxPoints: number,
+  fetch: { pixels: number; maxPoints: number },
   session?: number,
 ): RunSeries | null {
-  const { tag, view } = args;
-  let q: WindowQuery = { pixels: WINDOW_PIXELS };
+  const { view } = args;
+  const { run, tag } = line;
+  let q: WindowQuery = { pixels: fetch.pixels };
   if (view.xRange) {
     // A relative x-range goes back to wall seconds from the run's first point (its extent).
     const probe = source.window(run, tag, { pixels: 1 });
     if (!probe) return null;
     const origin = probe.extent?.wallMin ?? 0;
-    q = { pixels: WINDOW_PIXELS, ...toQueryRange(view.xAxis, view.xRange.min, view.xRange.max, origin) };
+    q = { pixels: fetch.pixels, ...toQueryRange(view.xAxis, view.xRange.min, view.xRange.max, origin) };
   }
   const w = source.window(run, tag, session === undefined ? q : { ...q, session });
   if (!w) return null;
-  const s = new RunSeries(run);
-  s.setWindow(w, maxPoints, view.xRange !== undefined);
+  const s = new RunSeries(line.key);
+  s.setWindow(w, fetch.maxPoints, view.xRange !== undefined);
   s.rebuild(view);
   return s;
 }
@@ -81,30 +84,47 @@ export function bandMeaning(band: BandInfo | null): string | null {
 
 /**
  * The figure of one chart: title = tag and its catalog description, subtitle = runs and band meaning; the panel
- * states its transforms and the values not drawn itself (figure-notes), as every exported figure does.
+ * states its transforms and the values not drawn itself (figure-notes), as every exported figure does. A composed
+ * chart (`tags`) draws what the window's does: a line per tag × run named by both (shared/charts/composed), in the
+ * run's stable colour and the tag's dash, no band or alerts; title = its name and tags, subtitle = runs and the tags
+ * some runs do not log.
  */
 export function chartFigure(source: ChartSource, args: FigureArgs): Figure {
   const known = new Set(source.runs());
   for (const run of args.runs) if (!known.has(run)) throw new ApiError('not-found', `no run ${run}`);
+  const tags = args.tags ?? null;
+  const lines: ChartLine[] =
+    tags === null
+      ? args.runs.map((run) => ({ key: run, run, tag: args.tag }))
+      : composedLines(tags, args.runs);
   const maxPoints = Math.max(64, Math.ceil(args.width * args.scale));
-  // As the dashboard draws it: a time axis falls back to step when a run's points have no wall times.
-  const untimed = args.runs.some((run) => (source.window(run, args.tag, { pixels: 1 })?.untimed ?? 0) > 0);
+  // A composed chart's lines share what one run's line may fetch (never fewer than one point per pixel drawn).
+  const fetch = {
+    pixels: tags === null ? WINDOW_PIXELS : Math.max(maxPoints, Math.floor(WINDOW_PIXELS / tags.length)),
+    maxPoints,
+  };
+  // As the dashboard draws it: a time axis falls back to step when a line's points have no wall times.
+  const untimed = lines.some((l) => (source.window(l.run, l.tag, { pixels: 1 })?.untimed ?? 0) > 0);
   const view = { ...args.view, xAxis: drawnXAxis(args.view.xAxis, untimed) };
   const drawnArgs = { ...args, view };
-  const drawn = args.runs
-    .map((run) => runSeries(source, run, drawnArgs, maxPoints))
-    .filter((s): s is RunSeries => s !== null);
+  const drawnLines = lines
+    .map((line) => ({ line, s: lineSeries(source, line, drawnArgs, fetch) }))
+    .filter((d): d is { line: ChartLine; s: RunSeries } => d.s !== null);
+  const drawn = drawnLines.map((d) => d.s);
   if (drawn.length === 0)
     throw new ApiError(
       'not-found',
-      `no series ${args.tag} in ${args.runs.length > 1 ? 'these runs' : args.runs[0]}`,
+      `no series ${tags === null ? args.tag : tags.join(', ')} in ${args.runs.length > 1 ? 'these runs' : args.runs[0]}`,
     );
-  const band = resolveBand(args.tag, source.thresholds(drawn[0]!.run));
-  const alerts = alertsFor(source.alerts(), args.tag, args.runs);
-  // Each run in its stable look (its index among the folder's runs, as the window colours it).
-  const looks = runStyleIndexes(known);
-  const series: SeriesLines[] = drawn.map((s, i) => ({
-    colorIndex: looks.get(s.run) ?? i,
+  const band = tags === null ? resolveBand(args.tag, source.thresholds(drawnLines[0]!.line.run)) : null;
+  const alerts = tags === null ? alertsFor(source.alerts(), args.tag, args.runs) : [];
+  // Each line in its run's stable look (its index among the folder's runs, as the window colours it), a composed
+  // chart's also in its tag's dash: the window's rule (lineLooks).
+  const styleIndexes = runStyleIndexes(known);
+  const looks = lineLooks(lines, args.runs, tags, (run) => styleIndexes.get(run));
+  const lookOf = (s: RunSeries): { colorIndex: number; dash?: number[] } => looks.get(s.run)!;
+  const series: SeriesLines[] = drawn.map((s) => ({
+    ...lookOf(s),
     run: s.run,
     raw: s.raw,
     smoothed: s.smoothed,
@@ -117,27 +137,37 @@ export function chartFigure(source: ChartSource, args: FigureArgs): Figure {
   }));
   // A restarted run's earlier sessions, faded in its colour, as the chart draws them when they are on.
   if (args.view.earlierSessions !== false)
-    drawn.forEach((s, i) => {
+    for (const { line, s } of drawnLines) {
       for (const x of s.sessions.slice(0, -1).slice(-MAX_EARLIER_SESSIONS)) {
-        const e = runSeries(source, s.run, drawnArgs, maxPoints, x.index);
+        const e = lineSeries(source, line, drawnArgs, fetch, x.index);
         if (e)
           series.push({
             run: `${s.run} · session ${x.index}`,
             raw: e.raw,
             smoothed: e.smoothed,
-            colorIndex: looks.get(s.run) ?? i,
+            colorIndex: lookOf(s).colorIndex,
             faded: true,
           });
       }
-    });
-  const description = band ? roleText(band.role, source.scope(drawn[0]!.run)).description : null;
+    }
+  const description = band ? roleText(band.role, source.scope(drawnLines[0]!.line.run)).description : null;
   const markers = buildMarkers(drawn, alerts, view.xAxis, null);
+  const runsDrawn = [...new Set(drawnLines.map((d) => d.line.run))];
+  const drawnKeys = new Set(drawn.map((s) => s.run));
+  const missing = new Set(lines.map((l) => l.key).filter((k) => !drawnKeys.has(k)));
   const subtitle = [
-    drawn.length > 1 ? `runs: ${drawn.map((s) => s.run).join(', ')}` : `run: ${drawn[0]!.run}`,
+    runsDrawn.length > 1 ? `runs: ${runsDrawn.join(', ')}` : `run: ${runsDrawn[0]!}`,
     bandMeaning(band),
+    tags === null ? null : missingNote(lines, missing, args.runs.length > 1) || null,
   ].filter((p): p is string => p !== null);
+  const title =
+    tags !== null
+      ? `${args.tag} — ${tags.join(', ')}`
+      : description
+        ? `${args.tag} — ${description}`
+        : args.tag;
   return {
-    title: description ? `${args.tag} — ${description}` : args.tag,
+    title,
     subtitle: subtitle.join(' · '),
     panels: [
       {
@@ -149,7 +179,8 @@ export function chartFigure(source: ChartSource, args: FigureArgs): Figure {
           markers,
         },
         title: '',
-        yTitle: band?.label ?? args.tag,
+        // A composed chart's lines are several metrics: the legend names them, no one y title does.
+        yTitle: tags === null ? (band?.label ?? args.tag) : '',
         ...(args.view.xRange ? { xRange: args.view.xRange } : {}),
       },
     ],

@@ -1,4 +1,5 @@
-// A chart's "Download data": the raw points it holds (every run, the visible x-window when zoomed) as CSV or JSON.
+// A chart's "Download data": the raw points it holds (every run, or every tag × run of a composed chart; the visible
+// x-window when zoomed) as CSV or JSON.
 
 import { csvField, LONG_CSV_HEADER, longCsvLine } from '../csv-text';
 import { FIGURE_NAME_SIZE, safeFileName } from '../file-names';
@@ -9,6 +10,8 @@ import { viewSession } from '../session-text';
 /** One run's columns as a chart holds them (RunSeries fits). */
 export interface ChartColumns {
   run: string;
+  /** The line's tag where it is not the chart's (a composed chart's line). */
+  tag?: string;
   steps: readonly number[];
   walls: readonly number[];
   values: readonly number[];
@@ -30,6 +33,7 @@ export interface VisibleRange {
 /** One run's points inside the range, with the precision its values were read at. */
 export interface TableRun {
   run: string;
+  tag: string;
   /** Per point: the session that wrote it (1-based). */
   sessions: number[];
   steps: number[];
@@ -39,11 +43,12 @@ export interface TableRun {
 }
 
 export interface ChartTable {
+  /** The chart's tag (a composed chart's name): the file's name. */
   tag: string;
   runs: TableRun[];
 }
 
-/** The points of each run inside `range` (inclusive), raw values (never smoothed), runs in chart order. */
+/** The points of each line inside `range` (inclusive), raw values (never smoothed), lines in chart order. */
 export function chartTable(
   tag: string,
   series: Iterable<ChartColumns>,
@@ -53,6 +58,7 @@ export function chartTable(
   for (const s of series) {
     const out: TableRun = {
       run: s.run,
+      tag: s.tag ?? tag,
       sessions: [],
       steps: [],
       walls: [],
@@ -79,9 +85,9 @@ export function chartTable(
 /** `run,tag,step,wall_time,value,session` lines, numbers exactly as `rlwatch export` writes them. */
 export function chartCsv(table: ChartTable): string {
   const parts = [LONG_CSV_HEADER];
-  const tagField = csvField(table.tag);
   for (const r of table.runs) {
     const runField = csvField(r.run);
+    const tagField = csvField(r.tag);
     for (let i = 0; i < r.steps.length; i++)
       parts.push(
         longCsvLine(runField, tagField, r.steps[i]!, r.walls[i]!, r.values[i]!, r.isFloat32, r.sessions[i]!),
@@ -105,7 +111,7 @@ export function chartJson(table: ChartTable): string {
       rows.push(
         JSON.stringify({
           run: r.run,
-          tag: table.tag,
+          tag: r.tag,
           step: r.steps[i]!,
           wall_time: Number.isFinite(wall) ? wall : null,
           value: jsonValue(r.values[i]!, r.isFloat32),

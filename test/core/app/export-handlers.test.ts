@@ -244,9 +244,26 @@ describe('export.figure', () => {
     ['an unknown format', { format: 'gif' }],
     ['an unknown theme', { theme: 'sepia' }],
     ['an empty x window', { view: { ...figureArgs().view, xRange: { min: 5, max: 5 } } }],
+    ['a composed chart of no tags', { tags: [] }],
+    ['a composed chart of 25 tags', { tags: Array.from({ length: 25 }, (_, i) => `t${i}`) }],
+    ['a composed chart naming a tag twice', { tags: ['loss', 'approx_kl', 'loss'] }],
   ])('%s is a bad request', async (_what, over) => {
     const r = await dispatch(h, 'export.figure', { ...figureArgs(), ...over });
     expect(r).toMatchObject({ ok: false, error: { code: 'bad-request' } });
+  });
+
+  test('a composed chart: named by the chart, a line per run × tag in each run’s colour', async () => {
+    const f = await figure(
+      figureArgs({ runs: ['run1', 'run2'], tag: 'kl and loss', tags: ['approx_kl', 'loss'] }),
+    );
+    expect(f).toMatchObject({ fileName: 'kl and loss.png', mime: 'image/png', width: 400, height: 240 });
+    expect(await pixelsNear(f.bytes, BLUE)).toBeGreaterThan(100);
+    expect(await pixelsNear(f.bytes, ORANGE)).toBeGreaterThan(100);
+    const kl = await figure(figureArgs({ runs: ['run1', 'run2'], tag: 'kl and loss', tags: ['approx_kl'] }));
+    expect(Buffer.from(kl.bytes).equals(Buffer.from(f.bytes))).toBe(false);
+    expect(
+      await dispatch(h, 'export.figure', figureArgs({ tag: 'none', tags: ['no_such_tag', 'nor_this'] })),
+    ).toMatchObject({ ok: false, error: { code: 'not-found' } });
   });
 
   test('an unknown run or a tag no run has is not-found', async () => {

@@ -2,9 +2,9 @@
 // line's own colour and dash in the legend and readout.
 
 import { describe, expect, test } from 'vitest';
-import { composedLines, missingNote } from '../../../src/renderer/src/charts/composed';
+import { composedLines, lineLooks, missingNote } from '../../../src/shared/charts/composed';
 import { readoutAt, type ReadoutSeries } from '../../../src/renderer/src/charts/readout';
-import { runColor, runDash } from '../../../src/shared/charts/chart-theme';
+import { runColor, runDash, tagDash } from '../../../src/shared/charts/chart-theme';
 import { legendEntries, swatchBackground } from '../../../src/shared/charts/legend';
 
 describe('composed chart lines', () => {
@@ -37,6 +37,26 @@ describe('composed chart lines', () => {
     expect(missingNote(five, new Set(five.map((l) => l.key)), true)).toBe(
       'not logged, skipped: e (A, B, C +2 more)',
     );
+  });
+});
+
+describe('each line’s look (the window’s chart and its exported figure: one rule)', () => {
+  test('colour: the run’s stable index, else its position; dash: a composed chart’s tag’s, else none given', () => {
+    const stable = new Map([['B', 5]]);
+    const composed = lineLooks(composedLines(['r', 'e'], ['A', 'B']), ['A', 'B'], ['r', 'e'], (run) =>
+      stable.get(run),
+    );
+    expect([...composed]).toEqual([
+      ['r · A', { colorIndex: 0, dash: tagDash(0) }],
+      ['r · B', { colorIndex: 5, dash: tagDash(0) }],
+      ['e · A', { colorIndex: 0, dash: tagDash(1) }],
+      ['e · B', { colorIndex: 5, dash: tagDash(1) }],
+    ]);
+    const lines = ['A', 'B'].map((run) => ({ key: run, run, tag: 'loss' }));
+    expect([...lineLooks(lines, ['A', 'B'], null, (run) => stable.get(run))]).toEqual([
+      ['A', { colorIndex: 0 }],
+      ['B', { colorIndex: 5 }],
+    ]);
   });
 });
 

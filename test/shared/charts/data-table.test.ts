@@ -50,6 +50,38 @@ describe('chartTable', () => {
   });
 });
 
+describe("a composed chart's download", () => {
+  test('each line a run and its own tag: rows name both, the file is named by the chart', () => {
+    const t = chartTable(
+      'reward: rollout vs eval',
+      [
+        { ...a, tag: 'rollout/ep_rew_mean' },
+        { ...a, tag: 'eval/mean_reward', steps: [0, 50], walls: [1, 2], values: [3, 4] },
+      ],
+      null,
+    );
+    const rows = chartCsv(t)
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(',').slice(0, 3).join(','));
+    expect(rows).toEqual([
+      'a,rollout/ep_rew_mean,0',
+      'a,rollout/ep_rew_mean,10',
+      'a,rollout/ep_rew_mean,20',
+      'a,rollout/ep_rew_mean,30',
+      'a,eval/mean_reward,0',
+      'a,eval/mean_reward,50',
+    ]);
+    const json = JSON.parse(chartJson(t)) as { run: string; tag: string }[];
+    expect(json.map((r) => r.tag)).toEqual([
+      ...Array(4).fill('rollout/ep_rew_mean'),
+      ...Array(2).fill('eval/mean_reward'),
+    ]);
+    expect(dataFileName(t.tag, 'csv')).toBe('reward_ rollout vs eval.csv');
+  });
+});
+
 describe('sessions of a chart download', () => {
   test("each row says which session wrote it: from the live view's restart marks, or an earlier session's own", () => {
     // Session 1 wrote 0..40, a resume at 20 (session 2) wrote 20..30, a restart at 10 (session 3) wrote 10..15:

@@ -4,7 +4,7 @@ import type { RequestArgs } from '../../../shared/contract';
 import type { SeriesDelta, SeriesReset, SeriesWindow } from '../../../shared/domain';
 import type { Result } from '../../../shared/result';
 import { toQueryRange, type XAxisMode } from '../../../shared/charts/axis';
-import type { ChartLine } from './composed';
+import type { ChartLine } from '../../../shared/charts/composed';
 import type { SeriesFeed } from './series-feed';
 import { GROWTH_FACTOR, RunSeries } from '../../../shared/charts/series-model';
 

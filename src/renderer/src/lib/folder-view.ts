@@ -1,6 +1,10 @@
 // What the dashboard keeps per opened folder (composed charts, whether a sweep opens overlaid) as pure data: the stored
 // JSON parsed totally (anything malformed dropped, never thrown), edits, checks. Stored by folder-prefs.svelte.ts.
 
+import { MAX_COMPOSED_TAGS } from '../../../shared/charts/composed';
+
+export { MAX_COMPOSED_TAGS };
+
 /** A chart the user composed of several tags, each drawn for every charted run. */
 export interface ComposedChart {
   /** Unique within the folder; what the chart is titled. */
@@ -18,7 +22,6 @@ export const EMPTY_FOLDER_VIEW: FolderView = { composed: [], sweepOverlay: true 
 
 /** Bounds on what is kept: a stored value past them is cut (a hand-edited or hostile entry stays small). */
 export const MAX_COMPOSED = 50;
-export const MAX_COMPOSED_TAGS = 24;
 const MAX_NAME = 200;
 const MAX_TAG = 1000;
 

@@ -1,4 +1,10 @@
-// A composed chart's lines (each tag × run, named by both) and its caption's note on tags some runs do not log.
+// A composed chart's lines (each tag × run, named by both), each line's look, and the note on tags some runs do not
+// log: one rule for the window's chart and its exported figure (export.figure with `tags`).
+
+import { tagDash } from './chart-theme';
+
+/** Tags a composed chart holds at most (the compose dialog, the stored folder view and export.figure's bound). */
+export const MAX_COMPOSED_TAGS = 24;
 
 /**
  * One line of a chart: a run's tag. A tag's chart has one per run, keyed by the run's name; a composed chart one per
@@ -27,6 +33,37 @@ export function composedLines(tags: readonly string[], runs: readonly string[]):
       out.push({ key, run, tag });
     }
   return out;
+}
+
+/** A line's look: its run's palette index (colour, and a dash from the fourth run on), or on a composed chart its
+ * tag's dash instead. */
+export interface LineLook {
+  colorIndex: number;
+  dash?: number[];
+}
+
+/**
+ * Pure: each line's look by key. Colour: the run's stable palette index (`colorIndex`: chart-theme's
+ * `runStyleIndexes`, the folder's sorted run names), else its position among `runs`; with `tags` (a composed chart)
+ * the k-th tag's dash (`tagDash`), without them the run's own.
+ */
+export function lineLooks(
+  lines: readonly ChartLine[],
+  runs: readonly string[],
+  tags: readonly string[] | null,
+  colorIndex: (run: string) => number | undefined,
+): Map<string, LineLook> {
+  const runAt = new Map(runs.map((r, i) => [r, i]));
+  const tagAt = new Map((tags ?? []).map((t, k) => [t, k]));
+  return new Map(
+    lines.map((l) => [
+      l.key,
+      {
+        colorIndex: colorIndex(l.run) ?? runAt.get(l.run) ?? 0,
+        ...(tags === null ? {} : { dash: tagDash(tagAt.get(l.tag) ?? 0) }),
+      },
+    ]),
+  );
 }
 
 /** Runs named per missing tag at most; the rest are counted. */
