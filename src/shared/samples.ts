@@ -23,7 +23,7 @@ export interface SampleTable {
 }
 
 /** Where a source's samples come from. */
-export type SampleOrigin = 'jsonl' | 'wandb' | 'text';
+export type SampleOrigin = 'jsonl' | 'wandb' | 'text' | 'trackio';
 
 /** A step of a source and how many samples it holds. */
 export interface SampleStepInfo {
@@ -31,7 +31,7 @@ export interface SampleStepInfo {
   rows: number;
 }
 
-/** A source of a run's samples (a completions file, a W&B table key, a TensorBoard text tag). */
+/** A source of a run's samples (a completions file, a W&B table key, a TensorBoard text tag, a trackio table or trace key). */
 export interface SampleSourceInfo {
   source: string;
   origin: SampleOrigin;

@@ -6,14 +6,17 @@ import { tableColumns, type DbRun } from '../sqlite-db/open-db';
 /**
  * The tables rlwatch reads, as trackio 0.36.0 (`trackio/sqlite_storage.py`, `SQLiteStorage.init_db`) creates them:
  * `metrics (id, run_id, timestamp, run_name, step, metrics)`, `configs (id, run_id, run_name, config, created_at)`,
- * `system_metrics (id, run_id, timestamp, run_name, metrics)`. Databases of trackio before run ids have no `run_id`
- * column: a run is then its `run_name`.
+ * `system_metrics (id, run_id, timestamp, run_name, metrics)`, and (trackio at commit 2a027522c487) `traces (id TEXT
+ * PRIMARY KEY, run_id, timestamp, run_name, step, key, trace_index, messages, metadata, search_text, …)`, read by
+ * rowid. Databases of trackio before run ids have no `run_id` column: a run is then its `run_name`; older ones have
+ * no `traces` table.
  */
 export interface TrackioSchema {
   /** The column naming a run: `run_id` where the tables have it, else `run_name`. */
   runKey: 'run_id' | 'run_name';
   configs: boolean;
   systemMetrics: boolean;
+  traces: boolean;
 }
 
 /** The schema of a trackio database, or null when it is not one (no `metrics` table of trackio's columns). */
@@ -31,6 +34,7 @@ export function trackioSchema(db: Database.Database): TrackioSchema | null {
     runKey,
     configs: has('configs', ['id', 'config']),
     systemMetrics: has('system_metrics', ['id', 'timestamp', 'metrics']),
+    traces: has('traces', ['timestamp', 'step', 'key', 'messages', 'metadata']),
   };
 }
 

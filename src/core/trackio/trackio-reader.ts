@@ -1,8 +1,12 @@
-// One trackio run of a project database, followed live by rowid: metrics, system metrics, config.
+// One trackio run of a project database, followed live by rowid: metrics, system metrics, config, tables, histograms, traces.
 
 import type Database from 'better-sqlite3';
 import type { SourceFormatName } from '../../shared/formats';
+import { HistogramStore } from '../readers/histogram-store';
+import { isPlainObject } from '../readers/rows';
+import type { SourceReadResult } from '../readers/types';
 import { parseJsonLenient } from '../readers/values';
+import { SampleStore } from '../samples/sample-store';
 import { DB_BATCH_ROWS, DbRunReader, schemaError } from '../sqlite-db/db-run-reader';
 import {
   isoSeconds,
@@ -12,6 +16,13 @@ import {
   trackioSchema,
   type TrackioSchema,
 } from './trackio-db';
+import {
+  TRACKIO_HISTOGRAM,
+  TRACKIO_TABLE,
+  trackioHistogramBuckets,
+  trackioTableRows,
+  traceSample,
+} from './trackio-values';
 
 interface MetricRow {
   id: number;
@@ -20,11 +31,22 @@ interface MetricRow {
   metrics: unknown;
 }
 
+interface TraceRow {
+  rid: number;
+  step: unknown;
+  key: unknown;
+  messages: unknown;
+  metadata: unknown;
+}
+
 /**
  * Tags: each numeric top-level key of a `metrics` row's JSON (`trackioNumber`), at the row's step and timestamp;
  * `system/<key>` for `system_metrics` rows, numbered by sample (they carry no step), as W&B's system stats are.
- * Config: the run's `configs` row, deserialized as trackio does. A row whose JSON does not parse is a `decode`
- * error at its id; the rows after it are read. Each poll asks only for rows past the last id seen.
+ * Config: the run's `configs` row, deserialized as trackio does. Samples (origin `trackio`): a `trackio.table` value
+ * is a sample per row of the source named by its key, at the row's step; a `traces` row a sample of its key at its
+ * step (`traceSample`). Histograms: a `trackio.histogram` value at the row's step and time. A row whose JSON does
+ * not parse, or a table, histogram or trace that is not one, is a `decode` error at its id (a trace's rowid); the
+ * rest is read. Each poll asks only for rows past the last id seen.
  */
 export class TrackioReader extends DbRunReader {
   readonly format: SourceFormatName = 'trackio';
@@ -33,8 +55,18 @@ export class TrackioReader extends DbRunReader {
   private lastSystem = 0;
   private systemSamples = 0;
   private configText: string | null = null;
+  private lastTrace = 0;
+  private samples = new SampleStore();
+  private histos = new HistogramStore();
+
+  override result(): SourceReadResult {
+    return { ...super.result(), samples: this.samples, histogramSteps: this.histos };
+  }
 
   protected restart(): void {
+    this.lastTrace = 0;
+    this.samples = new SampleStore();
+    this.histos = new HistogramStore();
     this.schema = null;
     this.lastMetric = 0;
     this.lastSystem = 0;
@@ -67,6 +99,19 @@ export class TrackioReader extends DbRunReader {
       for (;;) {
         const rows = system.all(this.lastSystem, this.member, DB_BATCH_ROWS);
         for (const r of rows) this.systemRow(r);
+        if (rows.length < DB_BATCH_ROWS) break;
+        await this.pause();
+      }
+    }
+    if (s.traces) {
+      // `id` is trackio's text key: the rowid is the order rows were added in.
+      const traces = db.prepare<[number, string, number], TraceRow>(
+        `SELECT rowid AS rid, step, key, messages, metadata FROM traces WHERE rowid > ? AND ${where}
+         ORDER BY rowid LIMIT ?`,
+      );
+      for (;;) {
+        const rows = traces.all(this.lastTrace, this.member, DB_BATCH_ROWS);
+        for (const r of rows) this.traceRow(r);
         if (rows.length < DB_BATCH_ROWS) break;
         await this.pause();
       }
@@ -113,7 +158,33 @@ export class TrackioReader extends DbRunReader {
     for (const [k, v] of Object.entries(values)) {
       const n = trackioNumber(v);
       if (n !== undefined) this.series.add(k, step, wall, n);
+      else if (isPlainObject(v) && v._type === TRACKIO_TABLE) {
+        const rows = trackioTableRows(v);
+        if (!rows.ok) this.error('decode', r.id, `trackio metrics row ${r.id}: table ${k}: ${rows.message}`);
+        else for (const row of rows.value) this.samples.add(k, 'trackio', step, row);
+      } else if (isPlainObject(v) && v._type === TRACKIO_HISTOGRAM) {
+        const buckets = trackioHistogramBuckets(v);
+        if (!buckets.ok)
+          this.error('decode', r.id, `trackio metrics row ${r.id}: histogram ${k}: ${buckets.message}`);
+        else if (buckets.value !== null) this.histos.add(k, step, wall, buckets.value);
+      }
     }
+    this.countRecords(1);
+  }
+
+  private traceRow(r: TraceRow): void {
+    this.lastTrace = r.rid;
+    const step = typeof r.step === 'number' ? r.step : Number(r.step);
+    const at = `trackio traces row ${r.rid}`;
+    if (typeof r.key !== 'string') return this.error('decode', r.rid, `${at}: no key`);
+    if (!Number.isFinite(step)) return this.error('decode', r.rid, `${at}: no step`);
+    const messages = parseJsonLenient(storedJson(r.messages) ?? '');
+    const metadata = parseJsonLenient(storedJson(r.metadata) ?? '');
+    if (!messages.ok || !metadata.ok)
+      return this.error('decode', r.rid, `${at}: ${messages.ok ? 'metadata' : 'messages'} is not JSON`);
+    const sample = traceSample(messages.value, metadata.value);
+    if (!sample.ok) return this.error('decode', r.rid, `${at}: ${sample.message}`);
+    this.samples.add(r.key, 'trackio', step, sample.value);
     this.countRecords(1);
   }
 

@@ -11,6 +11,7 @@ import { decodeUtf8, jsonNumber, parseJsonLenient } from '../readers/values';
 import { MAX_CONFIG_YAML_BYTES, parseWandbConfigYaml } from './config-yaml';
 import { LevelDbLogReader } from './leveldb-log';
 import { decodeRecord, type Item, type WandbRecord } from './records';
+import { binnedHistogramBuckets } from '../readers/histogram-buckets';
 import { HistogramStore } from '../readers/histogram-store';
 import type { SourceReadResult } from '../readers/types';
 
@@ -158,7 +159,7 @@ export class WandbReader extends AppendedBytesReader {
       if (n !== undefined) this.series.add(key, step, wall, n);
       else if (isPlainObject(v) && v._type === 'table-file') this.tableRef(key, step, v);
       else if (isPlainObject(v) && v._type === 'histogram') {
-        const buckets = wandbHistogramBuckets(v);
+        const buckets = binnedHistogramBuckets(v);
         if (buckets !== null) this.histos.add(key, step, wall, buckets);
       } else if (isPlainObject(v) && !('_type' in v))
         for (const [tag, x] of numericLeaves(v, NO_SKIP, `${key}/`)) this.series.add(tag, step, wall, x);
@@ -254,41 +255,6 @@ interface PendingTable {
   rows: number;
   /** The file's identity when it last failed to parse (re-read only once it changes). */
   failedKey?: string;
-}
-
-/** Bins a wandb.Histogram can have at most (the SDK caps num_bins at 512); more are not a histogram we read. */
-const MAX_WANDB_BINS = 1 << 16;
-
-/**
- * A wandb.Histogram's JSON as (left, right, count) triples: `values` (k counts) over `bins` (k + 1
- * edges) or `packedBins` ({min, size, count}: edge i is min + i·size). Null when malformed.
- */
-export function wandbHistogramBuckets(v: Record<string, unknown>): Float64Array | null {
-  const values = v.values;
-  if (!Array.isArray(values) || values.length > MAX_WANDB_BINS) return null;
-  const k = values.length;
-  let edge: (i: number) => number;
-  const bins = v.bins;
-  const packed = v.packedBins;
-  if (Array.isArray(bins)) {
-    if (bins.length !== k + 1) return null;
-    edge = (i) => bins[i] as number;
-  } else if (isPlainObject(packed)) {
-    const { min, size, count } = packed;
-    if (typeof min !== 'number' || typeof size !== 'number' || count !== k) return null;
-    edge = (i) => min + i * size;
-  } else return null;
-  const out = new Float64Array(3 * k);
-  for (let i = 0; i < k; i++) {
-    const left = edge(i);
-    const right = edge(i + 1);
-    const count = values[i];
-    if (typeof left !== 'number' || typeof right !== 'number' || typeof count !== 'number') return null;
-    out[3 * i] = left;
-    out[3 * i + 1] = right;
-    out[3 * i + 2] = count;
-  }
-  return out;
 }
 
 function value(it: Item): unknown {
