@@ -104,7 +104,7 @@ export function formatReport(report: InspectReport): string {
       out.push(`  samples ${terminalSafe(s.source)}: ${s.rows} over ${s.steps} step(s)${dropped}`);
     }
     const histograms = run.sources.reduce((n, s) => n + (s.histograms ?? 0), 0);
-    if (histograms > 0) out.push(`  histograms ${histograms} step(s) kept (TensorBoard, W&B)`);
+    if (histograms > 0) out.push(`  histograms ${histograms} step(s) kept (TensorBoard, W&B, trackio)`);
     const tags = Object.entries(run.scalars);
     if (tags.length) {
       const rows = [['tag', 'count', 'steps', 'last', 'min', 'max', 'non-finite']];

@@ -28,7 +28,7 @@ export async function exportSamples(path: string, out: string, runs?: RegExp): P
     if (runs && !runs.test(d.run)) continue;
     const samples: SampleSource[] = [];
     for (const s of d.sources) {
-      const r = await readSource(s.path, s.format);
+      const r = await readSource(s.path, s.format, { member: s.member });
       if (r.samples && r.samples.count > 0) samples.push(r.samples);
       if (r.texts && r.texts.count > 0) samples.push(textSamples(r.texts));
     }

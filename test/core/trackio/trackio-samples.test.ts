@@ -2,9 +2,10 @@
 // trace key a sample source, histograms as buckets; typed errors for malformed values, bounds, inspect's counts.
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
+import { exportSamples } from '../../../src/cli/samples-export';
 import { inspectPath } from '../../../src/core/inspect';
 import { databaseRuns, readSource } from '../../../src/core/sources/registry';
 import { SAMPLE_CELL_CHARS } from '../../../src/shared/samples';
@@ -391,4 +392,28 @@ test('inspect counts a trackio run’s samples per source and its histogram step
   ]);
   // The list's other item is a metrics value still: no series (not a number), no error.
   expect(Object.keys(a.scalars)).toEqual(['loss']);
+});
+
+test('export --samples writes each trackio run’s sample sources, read from its database member', async () => {
+  const dir = tmp('rlwatch-trackio-export-');
+  writeProject(join(dir, 'project.db')).close();
+  const out = join(tmp('rlwatch-trackio-export-out-'), 'out');
+  const r = await exportSamples(dir, out);
+  expect(r.failed).toEqual([]);
+  expect(readdirSync(join(out, 'project.db#grpo', 'samples')).sort()).toEqual(
+    ['agent', 'completions', 'raw', 'trace'].flatMap((s) => [`${s}.csv`, `${s}.jsonl`]),
+  );
+  const lines = readFileSync(join(out, 'project.db#ppo', 'samples', 'completions.jsonl'), 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  expect(lines).toEqual(
+    Array.from({ length: 5 }, (_, step) => ({
+      step,
+      sample_index: 0,
+      prompt: 'p',
+      completion: `c${step}`,
+      reward: step,
+    })),
+  );
 });
