@@ -76,7 +76,8 @@ export class TrackioReader extends DbRunReader {
   }
 
   protected async poll(db: Database.Database, _final: boolean): Promise<void> {
-    this.schema ??= trackioSchema(db);
+    // A newer trackio logging into an older project adds `traces` (CREATE TABLE IF NOT EXISTS) while it is read.
+    if (!this.schema?.traces && (this.schema === null || hasTraces(db))) this.schema = trackioSchema(db);
     const s = this.schema;
     if (!s)
       throw schemaError('not a trackio database: no metrics table with run_name, step and metrics columns');
@@ -200,4 +201,16 @@ export class TrackioReader extends DbRunReader {
     }
     this.countRecords(1);
   }
+}
+
+/** Whether the database has a `traces` table (one small query: asked on each poll of a database without one). */
+function hasTraces(db: Database.Database): boolean {
+  return (
+    db
+      .prepare<
+        [],
+        { n: number }
+      >("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'traces'")
+      .get()!.n > 0
+  );
 }

@@ -8,6 +8,7 @@ import { expect, test } from 'vitest';
 import { exportSamples } from '../../../src/cli/samples-export';
 import { inspectPath } from '../../../src/core/inspect';
 import { databaseRuns, readSource } from '../../../src/core/sources/registry';
+import { TrackioReader } from '../../../src/core/trackio/trackio-reader';
 import { SAMPLE_CELL_CHARS } from '../../../src/shared/samples';
 import { tempDirs } from '../../helpers/temp-dirs';
 import { TrackioDb, trackioHistogram, trackioTable, trackioTrace } from '../../helpers/tracker-dbs';
@@ -366,6 +367,25 @@ test('databases of trackio before traces (and before run ids) read their tables 
     expect(r.samples!.count).toBe(1);
     expect(r.histogramSteps!.count).toBe(1);
   }
+});
+
+test('a traces table a newer trackio adds to an older project while it is read is read from then on', async () => {
+  const path = join(tmp('rlwatch-trackio-upgraded-'), 'project.db');
+  const run = { id: 'r', name: 'old' };
+  const before = new TrackioDb(path, { traces: false });
+  before.log(run, 0, { loss: 1 }, 1.7e15);
+  before.close();
+  const reader = new TrackioReader(path, { member: 'r' });
+  await reader.readMore();
+  expect(reader.result().samples!.count).toBe(0);
+  const after = new TrackioDb(path); // trackio's init_db: CREATE TABLE IF NOT EXISTS traces
+  after.log(run, 1, { loss: 2, trace: trackioTrace([{ role: 'user', content: 'hello' }]) }, 1.7e15 + 1);
+  after.close();
+  await reader.readMore();
+  const r = reader.result();
+  expect(r.errors).toEqual([]);
+  expect(r.samples!.table('trace', 1)!.rows.map((x) => x.cells)).toEqual([['user: hello']]);
+  expect([...r.series.get('loss').values()]).toEqual([1, 2]);
 });
 
 test('inspect counts a trackio run’s samples per source and its histogram steps', async () => {
