@@ -23,6 +23,7 @@ import {
 import {
   SAMPLE_CELL_CHARS,
   SAMPLE_HISTOGRAM_BINS,
+  SAMPLE_ORIGINS,
   SAMPLE_PAGE_MAX,
   type SamplePage,
   type SampleSourceInfo,
@@ -263,7 +264,7 @@ export const sampleSourceListShape: z.ZodType<SampleSourceInfo[]> = z
   .array(
     z.object({
       source: name,
-      origin: z.enum(['jsonl', 'wandb', 'text']),
+      origin: z.enum(SAMPLE_ORIGINS),
       rows: num,
       dropped: num,
       steps: z.array(z.object({ step: num, rows: num })).max(STEPS_MAX),

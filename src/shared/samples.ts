@@ -22,8 +22,9 @@ export interface SampleTable {
   rows: readonly SampleRow[];
 }
 
-/** Where a source's samples come from. */
-export type SampleOrigin = 'jsonl' | 'wandb' | 'text' | 'trackio';
+/** Where a source's samples come from: completions JSONL, W&B tables, TensorBoard text, trackio tables and traces. */
+export const SAMPLE_ORIGINS = ['jsonl', 'wandb', 'text', 'trackio'] as const;
+export type SampleOrigin = (typeof SAMPLE_ORIGINS)[number];
 
 /** A step of a source and how many samples it holds. */
 export interface SampleStepInfo {

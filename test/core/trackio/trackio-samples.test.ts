@@ -9,6 +9,7 @@ import { exportSamples } from '../../../src/cli/samples-export';
 import { inspectPath } from '../../../src/core/inspect';
 import { databaseRuns, readSource } from '../../../src/core/sources/registry';
 import { TrackioReader } from '../../../src/core/trackio/trackio-reader';
+import { sampleSourceListShape } from '../../../src/shared/remote-shapes';
 import { SAMPLE_CELL_CHARS } from '../../../src/shared/samples';
 import { tempDirs } from '../../helpers/temp-dirs';
 import { TrackioDb, trackioHistogram, trackioTable, trackioTrace } from '../../helpers/tracker-dbs';
@@ -436,4 +437,12 @@ test('export --samples writes each trackio run’s sample sources, read from its
       reward: step,
     })),
   );
+});
+
+test('a trackio run’s sample sources pass the check a remote endpoint’s answer gets', async () => {
+  const path = join(tmp('rlwatch-trackio-remote-shape-'), 'project.db');
+  writeProject(path).close();
+  const sources = (await readSource(path, 'trackio', { member: 'r-a' })).samples!.sources();
+  expect(sources.map((s) => s.origin)).toEqual(['trackio', 'trackio', 'trackio', 'trackio']);
+  expect(sampleSourceListShape.safeParse(sources)).toEqual({ success: true, data: sources });
 });
