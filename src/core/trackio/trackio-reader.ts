@@ -44,7 +44,8 @@ interface TraceRow {
  * `system/<key>` for `system_metrics` rows, numbered by sample (they carry no step), as W&B's system stats are.
  * Config: the run's `configs` row, deserialized as trackio does. Samples (origin `trackio`): a `trackio.table` value
  * is a sample per row of the source named by its key, at the row's step; a `traces` row a sample of its key at its
- * step (`traceSample`). Histograms: a `trackio.histogram` value at the row's step and time. A row whose JSON does
+ * step (`traceSample`); their number columns' per-step means are charted as `samples/KEY/mean/COLUMN` once a
+ * poll has read them. Histograms: a `trackio.histogram` value at the row's step and time. A row whose JSON does
  * not parse, or a table, histogram or trace that is not one, is a `decode` error at its id (a trace's rowid); the
  * rest is read. Each poll asks only for rows past the last id seen.
  */
@@ -56,7 +57,8 @@ export class TrackioReader extends DbRunReader {
   private systemSamples = 0;
   private configText: string | null = null;
   private lastTrace = 0;
-  private samples = new SampleStore();
+  /** Tables and traces; their number columns' per-step means charted in `series` (SampleMeans). */
+  private samples = new SampleStore(undefined, () => this.series);
   private histos = new HistogramStore();
 
   override result(): SourceReadResult {
@@ -65,7 +67,7 @@ export class TrackioReader extends DbRunReader {
 
   protected restart(): void {
     this.lastTrace = 0;
-    this.samples = new SampleStore();
+    this.samples = new SampleStore(undefined, () => this.series);
     this.histos = new HistogramStore();
     this.schema = null;
     this.lastMetric = 0;
@@ -117,6 +119,8 @@ export class TrackioReader extends DbRunReader {
         await this.pause();
       }
     }
+    // A table value is a whole step, as are the traces of one `log` (one transaction): their means chart at once.
+    this.samples.closeSteps();
     if (s.configs) {
       const row = db
         .prepare<

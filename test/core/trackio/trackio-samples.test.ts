@@ -142,6 +142,31 @@ async function ours(path: string): Promise<Record<string, RefRun>> {
   return out;
 }
 
+/** The per-step means the read charted (`samples/…` tags) of one run: tag → [step, value] (their wall time is NaN). */
+async function chartedMeans(path: string, member: string): Promise<Record<string, [number, number][]>> {
+  const r = await readSource(path, 'trackio', { member });
+  const out: Record<string, [number, number][]> = {};
+  for (const [tag, s] of r.series.entries()) {
+    if (!tag.startsWith('samples/')) continue;
+    out[tag] = Array.from({ length: s.length }, (_, i): [number, number] => [s.step(i), s.value(i)]);
+    expect(Array.from({ length: s.length }, (_, i) => s.wallTime(i)).every(Number.isNaN)).toBe(true);
+  }
+  return out;
+}
+
+/** Per step of a reference source: the mean of `measure` over the rows that have it. */
+function refMeans(
+  steps: Record<string, RefTable>,
+  measure: (cells: RefTable['rows'][number]['cells']) => number | undefined,
+): [number, number][] {
+  return Object.entries(steps)
+    .map(([step, t]): [number, number] => {
+      const xs = t.rows.map((r) => measure(r.cells)).filter((x) => x !== undefined);
+      return [Number(step), xs.reduce((a, b) => a + b, 0) / xs.length];
+    })
+    .sort((a, b) => a[0] - b[0]);
+}
+
 const image = (name: string, caption?: string) => ({
   _type: 'trackio.image',
   file_path: `media/proj/run/0/${name}`,
@@ -277,6 +302,29 @@ test("trackio tables, traces and histograms read exactly as Python reads them, i
     expect(a.histograms['weights/fc1']).toHaveLength(14); // 15 logged, the one of no data left out
     expect(a.histograms['weights/fc1']![0]![2]).toHaveLength(24);
     expect(got['r-b']!.histograms['actions/dist']![1]).toEqual([1, expect.any(Number), [0, 1, 1, 1, 2, 4]]);
+    // Tables' and traces' number columns charted as per-step means, as W&B tables' are: checked against the
+    // reference's rows (a column holding a "NaN" at a step is not charted there; step-like columns never).
+    const means = await chartedMeans(path, 'r-a');
+    const completions = ref['r-a']!.samples.completions!;
+    const num = (c: string) => (cells: Record<string, string | number>) =>
+      typeof cells[c] === 'number' ? (cells[c] as number) : undefined;
+    expect(means['samples/completions/mean/rewards/accuracy']).toEqual(
+      refMeans(completions, num('rewards/accuracy')),
+    );
+    expect(means['samples/completions/mean/advantage']).toEqual(refMeans(completions, num('advantage')));
+    expect(means['samples/completions/mean_chars/completion']).toEqual(
+      refMeans(completions, (cells) => [...String(cells.completion ?? '')].length),
+    );
+    expect(means['samples/trace/mean/loss']).toEqual(refMeans(ref['r-a']!.samples.trace!, num('loss')));
+    expect(means['samples/agent/mean/score']).toEqual(refMeans(ref['r-a']!.samples.agent!, num('score')));
+    expect(Object.keys(means).sort()).toEqual([
+      'samples/agent/mean/score',
+      'samples/completions/mean/advantage',
+      'samples/completions/mean/rewards/accuracy',
+      'samples/completions/mean_chars/completion',
+      'samples/raw/mean/0',
+      'samples/trace/mean/loss',
+    ]);
   }
 });
 
@@ -412,7 +460,12 @@ test('inspect counts a trackio run’s samples per source and its histogram step
     },
   ]);
   // The list's other item is a metrics value still: no series (not a number), no error.
-  expect(Object.keys(a.scalars)).toEqual(['loss']);
+  expect(Object.keys(a.scalars).filter((t) => !t.startsWith('samples/'))).toEqual(['loss']);
+  expect(a.scalars['samples/completions/mean/advantage']).toMatchObject({
+    count: 10,
+    firstStep: 0,
+    lastStep: 270,
+  });
 });
 
 test('export --samples writes each trackio run’s sample sources, read from its database member', async () => {
