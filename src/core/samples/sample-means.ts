@@ -88,8 +88,14 @@ export class SampleMeans {
 
   constructor(private readonly series: () => SeriesSet) {}
 
-  /** One sample of `source` at `step`, its values as logged (before any cut). */
-  row(source: string, step: number, values: readonly (readonly [string, unknown])[]): void {
+  /** One sample of `source` at `step`, its values as logged (before any cut); `at`: the wall time its writer logged
+   * it at, where the row itself has no time column (a trackio metrics row's timestamp). */
+  row(
+    source: string,
+    step: number,
+    values: readonly (readonly [string, unknown])[],
+    at: number = Number.NaN,
+  ): void {
     let s = this.bySource.get(source);
     if (!s)
       this.bySource.set(
@@ -103,7 +109,7 @@ export class SampleMeans {
     }
     const open = s.open;
     if (s.output === undefined) s.output = outputColumn(values);
-    let wall = Number.NaN;
+    let wall = at;
     let wallRank = Infinity;
     for (const [name, v] of values) {
       const lower = name.toLowerCase();

@@ -102,13 +102,15 @@ export class SampleStore implements SampleSource {
   /**
    * Keeps one sample (named values) of `source` at `step`. Past the budget the source's oldest other steps are let go
    * (a live run's newest samples are the ones looked at), their rows counted as dropped; a sample that still does not
-   * fit is dropped and counted (false). Its numbers count in the step's charted means either way.
+   * fit is dropped and counted (false). Its numbers count in the step's charted means either way (`at`: the wall
+   * time it was logged at, for the means, where its values carry none).
    */
   add(
     source: string,
     origin: SampleOrigin,
     step: number,
     values: Iterable<readonly [string, unknown]>,
+    at: number = Number.NaN,
   ): boolean {
     const state = this.state(source, origin);
     const cells: [string, SampleCell][] = [];
@@ -125,7 +127,7 @@ export class SampleStore implements SampleSource {
       size += typeof cell === 'string' ? cell.length : 8;
       cells.push([name, cell]);
     }
-    if (raw !== null) this.means!.row(source, step, raw);
+    if (raw !== null) this.means!.row(source, step, raw, at);
     for (const [old, t] of state.steps) {
       if (this.chars + size <= this.limits.sourceChars) break;
       if (old === step) continue;

@@ -33,6 +33,7 @@ interface MetricRow {
 
 interface TraceRow {
   rid: number;
+  timestamp: unknown;
   step: unknown;
   key: unknown;
   messages: unknown;
@@ -109,7 +110,7 @@ export class TrackioReader extends DbRunReader {
     if (s.traces) {
       // `id` is trackio's text key: the rowid is the order rows were added in.
       const traces = db.prepare<[number, string, number], TraceRow>(
-        `SELECT rowid AS rid, step, key, messages, metadata FROM traces WHERE rowid > ? AND ${where}
+        `SELECT rowid AS rid, timestamp, step, key, messages, metadata FROM traces WHERE rowid > ? AND ${where}
          ORDER BY rowid LIMIT ?`,
       );
       for (;;) {
@@ -166,7 +167,7 @@ export class TrackioReader extends DbRunReader {
       else if (isPlainObject(v) && v._type === TRACKIO_TABLE) {
         const rows = trackioTableRows(v);
         if (!rows.ok) this.error('decode', r.id, `trackio metrics row ${r.id}: table ${k}: ${rows.message}`);
-        else for (const row of rows.value) this.samples.add(k, 'trackio', step, row);
+        else for (const row of rows.value) this.samples.add(k, 'trackio', step, row, wall);
       } else if (isPlainObject(v) && v._type === TRACKIO_HISTOGRAM) {
         const buckets = trackioHistogramBuckets(v);
         if (!buckets.ok)
@@ -189,7 +190,7 @@ export class TrackioReader extends DbRunReader {
       return this.error('decode', r.rid, `${at}: ${messages.ok ? 'metadata' : 'messages'} is not JSON`);
     const sample = traceSample(messages.value, metadata.value);
     if (!sample.ok) return this.error('decode', r.rid, `${at}: ${sample.message}`);
-    this.samples.add(r.key, 'trackio', step, sample.value);
+    this.samples.add(r.key, 'trackio', step, sample.value, isoSeconds(r.timestamp));
     this.countRecords(1);
   }
 

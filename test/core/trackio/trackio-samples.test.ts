@@ -53,10 +53,12 @@ def content(c):
         return '\n'.join(p if isinstance(p, str) else p['text'] if isinstance(p, dict) and isinstance(p.get('text'), str)
                          else (media(p) or dumps(p)) for p in c)
     return media(c) or dumps(c)
-runs = {}
+runs, walls = {}, {}
 def run(member):
     return runs.setdefault(member, {'samples': {}, 'histograms': {}})
-def add(member, source, step, values):
+def add(member, source, step, values, wall):
+    at = walls.setdefault(member, {}).setdefault(source, {})
+    at[str(step)] = max(at.get(str(step), wall), wall)
     steps = run(member)['samples'].setdefault(source, {})
     t = steps.setdefault(str(step), {'columns': {}, 'rows': []})
     row, truncated = {}, False
@@ -70,13 +72,13 @@ for member, ts, step, payload in con.execute(f'SELECT {key}, timestamp, step, me
     run(member)
     for k, v in json.loads(text(payload)).items():
         if isinstance(v, dict) and v.get('_type') == 'trackio.table':
-            for r in v['_value']: add(member, k, step, [(c, table_cell(x)) for c, x in r.items()])
+            for r in v['_value']: add(member, k, step, [(c, table_cell(x)) for c, x in r.items()], datetime.fromisoformat(ts).timestamp())
         if isinstance(v, dict) and v.get('_type') == 'trackio.histogram' and v['values']:
             b, n = v['bins'], v['values']
             buckets = [x for i in range(len(n)) for x in (b[i], b[i + 1], n[i])]
             run(member)['histograms'].setdefault(k, []).append([step, datetime.fromisoformat(ts).timestamp(), buckets])
 if 'traces' in tables:
-    for member, step, k, messages, metadata in con.execute(f'SELECT {key}, step, key, messages, metadata FROM traces ORDER BY rowid'):
+    for member, ts, step, k, messages, metadata in con.execute(f'SELECT {key}, timestamp, step, key, messages, metadata FROM traces ORDER BY rowid'):
         lines = []
         for m in json.loads(text(messages)):
             line = (m['role'] if isinstance(m.get('role'), str) else '?') + ': ' + content(m.get('content'))
@@ -85,11 +87,11 @@ if 'traces' in tables:
         values = [('messages', '\n'.join(lines))]
         for mk, mv in json.loads(text(metadata)).items():
             if not isinstance(mv, (dict, list)): values.append(('metadata/messages' if mk == 'messages' else mk, cell(mv)))
-        add(member, k, step, values)
+        add(member, k, step, values, datetime.fromisoformat(ts).timestamp())
 for r in runs.values():
     for steps in r['samples'].values():
         for t in steps.values(): t['columns'] = sorted([n, k] for n, k in t['columns'].items())
-print(json.dumps(runs))
+print(json.dumps({'runs': runs, 'walls': walls}))
 `;
 
 interface RefTable {
@@ -101,12 +103,15 @@ interface RefRun {
   histograms: Record<string, [number, number, number[]][]>;
 }
 
-function reference(path: string): Record<string, RefRun> {
+/** Per run, source and step: the latest time a row of it was logged at (its metrics or traces row's timestamp). */
+type RefWalls = Record<string, Record<string, Record<string, number>>>;
+
+function reference(path: string): { runs: Record<string, RefRun>; walls: RefWalls } {
   return JSON.parse(
     execFileSync('python3', ['-c', REFERENCE, path, String(SAMPLE_CELL_CHARS)], {
       maxBuffer: 1 << 28,
     }).toString(),
-  ) as Record<string, RefRun>;
+  ) as { runs: Record<string, RefRun>; walls: RefWalls };
 }
 
 /** What rlwatch reads of each run's samples and histograms, in the reference's shape. */
@@ -142,27 +147,33 @@ async function ours(path: string): Promise<Record<string, RefRun>> {
   return out;
 }
 
-/** The per-step means the read charted (`samples/…` tags) of one run: tag → [step, value] (their wall time is NaN). */
-async function chartedMeans(path: string, member: string): Promise<Record<string, [number, number][]>> {
+/** The per-step means the read charted (`samples/…` tags) of one run: tag → [step, wall, value]. */
+async function chartedMeans(
+  path: string,
+  member: string,
+): Promise<Record<string, [number, number, number][]>> {
   const r = await readSource(path, 'trackio', { member });
-  const out: Record<string, [number, number][]> = {};
-  for (const [tag, s] of r.series.entries()) {
-    if (!tag.startsWith('samples/')) continue;
-    out[tag] = Array.from({ length: s.length }, (_, i): [number, number] => [s.step(i), s.value(i)]);
-    expect(Array.from({ length: s.length }, (_, i) => s.wallTime(i)).every(Number.isNaN)).toBe(true);
-  }
+  const out: Record<string, [number, number, number][]> = {};
+  for (const [tag, s] of r.series.entries())
+    if (tag.startsWith('samples/'))
+      out[tag] = Array.from({ length: s.length }, (_, i): [number, number, number] => [
+        s.step(i),
+        s.wallTime(i),
+        s.value(i),
+      ]);
   return out;
 }
 
-/** Per step of a reference source: the mean of `measure` over the rows that have it. */
+/** Per step of a reference source: its latest row time and the mean of `measure` over the rows that have it. */
 function refMeans(
   steps: Record<string, RefTable>,
+  walls: Record<string, number>,
   measure: (cells: RefTable['rows'][number]['cells']) => number | undefined,
-): [number, number][] {
+): [number, number, number][] {
   return Object.entries(steps)
-    .map(([step, t]): [number, number] => {
+    .map(([step, t]): [number, number, number] => {
       const xs = t.rows.map((r) => measure(r.cells)).filter((x) => x !== undefined);
-      return [Number(step), xs.reduce((a, b) => a + b, 0) / xs.length];
+      return [Number(step), walls[step]!, xs.reduce((a, b) => a + b, 0) / xs.length];
     })
     .sort((a, b) => a[0] - b[0]);
 }
@@ -274,7 +285,7 @@ test("trackio tables, traces and histograms read exactly as Python reads them, i
   for (const opts of [{ wal: true }, { wal: false, textJson: true }]) {
     const path = join(tmp('rlwatch-trackio-samples-'), 'project.db');
     writeProject(path, opts).close();
-    const ref = reference(path);
+    const { runs: ref, walls } = reference(path);
     const got = await ours(path);
     expect(Object.keys(got).sort()).toEqual(['r-a', 'r-b']);
     expect(got).toEqual(ref);
@@ -305,18 +316,21 @@ test("trackio tables, traces and histograms read exactly as Python reads them, i
     // Tables' and traces' number columns charted as per-step means, as W&B tables' are: checked against the
     // reference's rows (a column holding a "NaN" at a step is not charted there; step-like columns never).
     const means = await chartedMeans(path, 'r-a');
-    const completions = ref['r-a']!.samples.completions!;
+    const src = (name: string) => [ref['r-a']!.samples[name]!, walls['r-a']![name]!] as const;
     const num = (c: string) => (cells: Record<string, string | number>) =>
       typeof cells[c] === 'number' ? (cells[c] as number) : undefined;
     expect(means['samples/completions/mean/rewards/accuracy']).toEqual(
-      refMeans(completions, num('rewards/accuracy')),
+      refMeans(...src('completions'), num('rewards/accuracy')),
     );
-    expect(means['samples/completions/mean/advantage']).toEqual(refMeans(completions, num('advantage')));
+    expect(means['samples/completions/mean/advantage']).toEqual(
+      refMeans(...src('completions'), num('advantage')),
+    );
     expect(means['samples/completions/mean_chars/completion']).toEqual(
-      refMeans(completions, (cells) => [...String(cells.completion ?? '')].length),
+      refMeans(...src('completions'), (cells) => [...String(cells.completion ?? '')].length),
     );
-    expect(means['samples/trace/mean/loss']).toEqual(refMeans(ref['r-a']!.samples.trace!, num('loss')));
-    expect(means['samples/agent/mean/score']).toEqual(refMeans(ref['r-a']!.samples.agent!, num('score')));
+    expect(means['samples/trace/mean/loss']).toEqual(refMeans(...src('trace'), num('loss')));
+    expect(means['samples/agent/mean/score']).toEqual(refMeans(...src('agent'), num('score')));
+    expect(means['samples/trace/mean/loss']![0]![1] % 1).not.toBe(0); // the rows' microsecond times
     expect(Object.keys(means).sort()).toEqual([
       'samples/agent/mean/score',
       'samples/completions/mean/advantage',
@@ -341,7 +355,7 @@ test("a trace's messages are kept to the cell cap: the rest is cut and the sampl
   db.log(run, 4, { t: trackioTrace(messages.slice(0, 1)) }, 1.7e15 + 1);
   db.close();
   const got = await ours(path);
-  expect(got).toEqual(reference(path));
+  expect(got).toEqual(reference(path).runs);
   const rows = got.r!.samples.t!;
   expect(rows['3']!.rows[0]!.truncated).toBe(true);
   expect((rows['3']!.rows[0]!.cells.messages as string).length).toBe(SAMPLE_CELL_CHARS);

@@ -80,6 +80,10 @@ test('table rows, traces and histograms logged to a live trackio run appear as t
     ['p1', 'c20', 1],
     ['p2', 'c20', 2],
   ]);
+  // The charted per-step means carry their rows' times: the run's freshness stays its rows' own (a database's mtime is
+  // every run's), never the time it was read.
+  await waitFor(() => w.listRuns()[0]!.tags.includes('samples/completions/mean/reward'), 'the charted means');
+  expect(w.listRuns()[0]!.lastEventAt).toBe(Math.round((t0 + 20 * 250_000) / 1000));
   const ms = [...written].map(([s, t]) => shown.get(s)! - t).sort((a, b) => a - b);
   console.log(
     `trackio table row insert → samples: median ${ms[10]!.toFixed(1)} ms, max ${ms[19]!.toFixed(1)} ms`,
