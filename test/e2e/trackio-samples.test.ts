@@ -140,7 +140,7 @@ describe('a trackio database in the browser', () => {
 
   test('a trace key: its messages as role lines, its metadata as columns', async () => {
     await page.locator('select[aria-label="sample source"]').selectOption('trace');
-    await expect.poll(count, { timeout: 15_000 }).toBe('1 samples');
+    await expect.poll(count, { timeout: 15_000 }).toBe('1 sample');
     expect(await column('messages')).toEqual([
       'system: You are a demo model.\nuser: What is 30 + 2?\nassistant: 32.',
     ]);
