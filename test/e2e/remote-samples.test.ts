@@ -10,6 +10,7 @@ import { HOSTILE, writeCompletionsJsonl } from '../helpers/samples-fixtures';
 import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
 import { openPage, servedUrl, serveIsolated } from './demo-server';
+import { samplesColumn } from './samples-table';
 
 const TOKEN = 'remote-samples-token-0123456789';
 const GAN = 'events.out.tfevents.111.complex.localdomain';
@@ -62,16 +63,7 @@ describe('a remote run’s samples and histograms in the window', () => {
 
   const pane = () => page.locator('.samples-pane').first();
   const count = () => pane().locator('.count').innerText();
-  const column = (name: string): Promise<string[]> =>
-    pane()
-      .locator('.samples-table')
-      .evaluate((t, col) => {
-        const table = t as HTMLTableElement;
-        const at = Array.from(table.tHead!.rows[0]!.cells).findIndex(
-          (c) => c.textContent!.trim().replace(/[▲▼]/, '') === col,
-        );
-        return Array.from(table.tBodies[0]!.rows).map((r) => r.cells[at]!.textContent!.trim());
-      }, name);
+  const column = (name: string): Promise<string[]> => samplesColumn(pane(), name);
 
   test('the Samples view on the remote run: its newest step paged, sorted on the agent, hostile text inert', async () => {
     await page.locator(`.run-select[data-run="${host}//grpo"]`).click();

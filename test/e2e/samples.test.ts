@@ -9,6 +9,7 @@ import { HOSTILE, writeCompletionsJsonl, writeWandbTables } from '../helpers/sam
 import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
 import { openPage, servedUrl, serveIsolated } from './demo-server';
+import { samplesColumn } from './samples-table';
 
 const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
 const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
@@ -61,16 +62,7 @@ describe('the samples view', () => {
 
   const pane = (i = 0) => page.locator('.samples-pane').nth(i);
   const count = (i = 0) => pane(i).locator('.count').innerText();
-  const column = (name: string, i = 0): Promise<string[]> =>
-    pane(i)
-      .locator('.samples-table')
-      .evaluate((t, col) => {
-        const table = t as HTMLTableElement;
-        const at = Array.from(table.tHead!.rows[0]!.cells).findIndex(
-          (c) => c.textContent!.trim().replace(/[▲▼]/, '') === col,
-        );
-        return Array.from(table.tBodies[0]!.rows).map((r) => r.cells[at]!.textContent!.trim());
-      }, name);
+  const column = (name: string, i = 0): Promise<string[]> => samplesColumn(pane(i), name);
   const waitText = async (fn: () => Promise<string>, want: string | RegExp): Promise<void> => {
     if (typeof want === 'string') await expect.poll(fn, { timeout: 15_000 }).toBe(want);
     else await expect.poll(fn, { timeout: 15_000 }).toMatch(want);

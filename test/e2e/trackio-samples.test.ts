@@ -10,6 +10,7 @@ import { TrackioDb, trackioHistogram, trackioTable, trackioTrace } from '../help
 import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
 import { openPage, servedUrl, serveIsolated } from './demo-server';
+import { samplesColumn } from './samples-table';
 
 const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
 const RUN = 'project.db#grpo-trl';
@@ -89,16 +90,7 @@ describe('a trackio database in the browser', () => {
 
   const pane = () => page.locator('.samples-pane').first();
   const count = () => pane().locator('.count').innerText();
-  const column = (name: string): Promise<string[]> =>
-    pane()
-      .locator('.samples-table')
-      .evaluate((t, col) => {
-        const table = t as HTMLTableElement;
-        const at = Array.from(table.tHead!.rows[0]!.cells).findIndex(
-          (c) => c.textContent!.trim().replace(/[▲▼]/, '') === col,
-        );
-        return Array.from(table.tBodies[0]!.rows).map((r) => r.cells[at]!.textContent!.trim());
-      }, name);
+  const column = (name: string): Promise<string[]> => samplesColumn(pane(), name);
 
   test('the Distributions section draws the trackio histogram', async () => {
     const cell = page.locator('.distribution-cell[data-tag="advantages"]');
