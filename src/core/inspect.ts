@@ -21,13 +21,13 @@ export interface InspectSource {
   errors: ReadError[];
   /** Text items the source carries (TensorBoard `text` summaries: HF args, samples…); 0 for other formats. */
   texts: number;
-  /** Histogram steps the source keeps (TensorBoard histograms, W&B histogram records); 0 for other formats. */
+  /** Histogram steps the source keeps (TensorBoard histograms, W&B histogram records, trackio histograms); 0 for other formats. */
   histograms: number;
-  /** Samples the source carries (completions JSONL lines, W&B table rows), per sample source; [] for other formats. */
+  /** Samples the source carries (completions JSONL lines, W&B table rows, trackio table rows and traces), per sample source; [] for other formats. */
   samples: InspectSamples[];
 }
 
-/** One sample source of a file: its name (the file, a W&B table key), samples kept and dropped, steps. */
+/** One sample source of a file: its name (the file, a W&B or trackio table key, a trackio trace key), samples kept and dropped, steps. */
 export interface InspectSamples {
   source: string;
   rows: number;

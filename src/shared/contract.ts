@@ -165,7 +165,7 @@ export const requestSchemas = {
     step: z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER).optional(),
     limit: z.number().int().min(1).max(TEXT_PAGE_MAX).optional(),
   }),
-  /** A run's sample sources (completions JSONL files, W&B table keys, TensorBoard text tags) with per-step counts. */
+  /** A run's sample sources (completions JSONL files, W&B and trackio table keys, trackio trace keys, TensorBoard text tags) with per-step counts. */
   'samples.list': z.strictObject({ run: runName }),
   /** One page (≤ 1000 rows) of a source's samples at a step, after an optional text search and sort. */
   'samples.get': z.strictObject({
@@ -183,7 +183,7 @@ export const requestSchemas = {
       .optional(),
     search: z.string().max(4096).optional(),
   }),
-  /** A run's histogram tags (TensorBoard histograms, W&B histogram records) with their step counts and spans. */
+  /** A run's histogram tags (TensorBoard histograms, W&B and trackio histogram records) with their step counts and spans. */
   'histograms.list': z.strictObject({ run: runName }),
   /** A tag's kept steps, at most 200 of them on one grid of at most 64 bins, with TensorBoard's percentiles. */
   'histograms.get': z.strictObject({ run: runName, tag: tagName }),
