@@ -139,8 +139,9 @@ describe('export --groups --png --svg --csv', () => {
   });
 
   test('the PNGs decode at the figure size, each group band filled in its colour', async () => {
-    // Groups in groupBySeed's order (runs by name): lr0.01 is palette colour 0, lr0.1 colour 1, in every figure.
-    const tints = [bandTint(0), bandTint(1)];
+    // A group has its first member's look in the folder's sorted run order, as in the window: lr0.01_seed0 is run 0,
+    // lr0.1_seed0 run 3 (after the three lr0.01 runs), in every figure.
+    const tints = [bandTint(0), bandTint(3)];
     const cmp = await pixelsOf(join(out, 'groups', 'comparison', 'rollout__ep_rew_mean.png'), tints);
     expect(cmp.size).toEqual([1600, 900]);
     expect(cmp.counts[0]).toBeGreaterThan(5000);
