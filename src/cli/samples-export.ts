@@ -1,8 +1,8 @@
 // `rlwatch export PATH --out FOLDER --samples`: each run's sample tables as FOLDER/RUN/samples/SOURCE.jsonl and .csv.
 
 import { mkdir } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { runFolderName } from '../core/export/export-run';
+import { join } from 'node:path';
+import { outsideReadFolder, runFolderName } from '../core/export/export-run';
 import { writeAtomically } from '../core/export/safe-write';
 import { findRuns } from '../core/inspect';
 import { textSamples } from '../core/samples/text-samples';
@@ -19,9 +19,8 @@ export interface SamplesExportReport {
 /** Writes every sample source of every run under `path` (the `runs` filter applied) into `out`. */
 export async function exportSamples(path: string, out: string, runs?: RegExp): Promise<SamplesExportReport> {
   const { root, runs: found } = await findRuns(path);
-  const rel = relative(root, resolve(out));
-  if (rel === '' || !(rel === '..' || rel.startsWith('..' + sep) || isAbsolute(rel)))
-    throw new Error(`--out must not be inside ${path}: rlwatch never writes into the folder it reads`);
+  // The one check (links resolved on both sides) every export makes: never into the folder read.
+  const outDir = await outsideReadFolder(out, root);
   const report: SamplesExportReport = { written: [], failed: [] };
   const runNames = new UniqueNames();
   for (const d of found) {
@@ -33,7 +32,7 @@ export async function exportSamples(path: string, out: string, runs?: RegExp): P
       if (r.texts && r.texts.count > 0) samples.push(textSamples(r.texts));
     }
     if (samples.length === 0) continue;
-    const dir = join(out, runNames.take(runFolderName(d.run, root)), 'samples');
+    const dir = join(outDir, runNames.take(runFolderName(d.run, root)), 'samples');
     const names = new UniqueNames();
     for (const src of samples) {
       for (const info of src.sources()) {

@@ -1,6 +1,6 @@
 // `inspect` counts samples per source (JSON and text); `export --samples` writes them as JSONL and spreadsheet-safe CSV.
 
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -63,7 +63,16 @@ describe('samples on the command line', () => {
       'utf8',
     );
     expect(wandbCsv.split('\n').length).toBe(1 + 14 + 1);
-    await expect(exportSamples(root, join(root, 'inside'))).rejects.toThrow(/must not be inside/);
+    await expect(exportSamples(root, join(root, 'inside'))).rejects.toThrow(
+      /is inside .*: rlwatch never writes into the folder it reads/,
+    );
+    // A link outside that leads inside is inside: nothing is written through it.
+    const link = join(tmp, 'link-into-runs');
+    symlinkSync(root, link);
+    await expect(exportSamples(root, join(link, 'out'))).rejects.toThrow(
+      /is inside .*: rlwatch never writes into the folder it reads/,
+    );
+    expect(existsSync(join(root, 'out'))).toBe(false);
   });
 
   test('the export command: --samples alone writes only samples; --samples with --watch is a usage error', async () => {
