@@ -100,8 +100,8 @@ export class SampleStore implements SampleSource {
   }
 
   /**
-   * Keeps one sample (named values) of `source` at `step`. Past the budget the source's oldest other steps are let go
-   * (a live run's newest samples are the ones looked at), their rows counted as dropped; a sample that still does not
+   * Keeps one sample (named values) of `source` at `step`. Past the budget the source's oldest other steps are let go,
+   * then other sources' oldest (a live run's newest samples are the ones looked at), their rows counted as dropped; a sample that still does not
    * fit is dropped and counted (false). Its numbers count in the step's charted means either way (`at`: the wall
    * time it was logged at, for the means, where its values carry none).
    */
@@ -128,15 +128,21 @@ export class SampleStore implements SampleSource {
       cells.push([name, cell]);
     }
     if (raw !== null) this.means!.row(source, step, raw, at);
-    for (const [old, t] of state.steps) {
-      if (this.chars + size <= this.limits.sourceChars) break;
-      if (old === step) continue;
-      state.steps.delete(old);
-      this.chars -= t.chars;
-      state.rows -= t.rows.length;
-      state.dropped += t.rows.length;
-      this.kept -= t.rows.length;
-      this.lost += t.rows.length;
+    // Room: this source's oldest other steps first, then the other sources' oldest steps (the budget is the reader's,
+    // so one source filling it must not keep every other source's newest samples out).
+    const fits = (): boolean => this.chars + size <= this.limits.sourceChars;
+    for (const holder of [state, ...[...this.bySource.values()].filter((x) => x !== state)]) {
+      for (const [old, t] of holder.steps) {
+        if (fits()) break;
+        if (holder === state && old === step) continue;
+        holder.steps.delete(old);
+        this.chars -= t.chars;
+        holder.rows -= t.rows.length;
+        holder.dropped += t.rows.length;
+        this.kept -= t.rows.length;
+        this.lost += t.rows.length;
+      }
+      if (fits()) break;
     }
     if (this.chars + size > this.limits.sourceChars) {
       state.dropped++;

@@ -167,6 +167,21 @@ describe('completions JSONL reader', () => {
     expect(store.count).toBe(5);
     expect(store.dropped).toBe(3);
   });
+
+  test("one source filling the reader's budget makes room for another's newest samples, not keeps them out", () => {
+    const store = new SampleStore({ sourceChars: 100, cellChars: 50 });
+    for (let step = 1; step <= 5; step++) store.add('a', 'wandb', step, [['t', 'a'.repeat(20)]]);
+    expect(store.chars).toBe(100);
+    // Source b's first sample fits by letting a's two oldest steps go; its next by letting its own oldest go first.
+    expect(store.add('b', 'wandb', 1, [['t', 'b'.repeat(30)]])).toBe(true);
+    expect(store.add('b', 'wandb', 2, [['t', 'b'.repeat(30)]])).toBe(true);
+    expect(store.sources().map((x) => [x.source, x.steps.map((t) => t.step), x.dropped])).toEqual([
+      ['a', [3, 4, 5], 2],
+      ['b', [2], 1],
+    ]);
+    expect(store.chars).toBe(90);
+    expect(store.dropped).toBe(3);
+  });
 });
 
 describe('W&B tables', () => {
