@@ -1,4 +1,4 @@
-// The samples view's text rules: controls and bidi overrides shown escaped (new lines kept), folding, step choice.
+// The samples view's text rules: controls and bidi overrides shown escaped (new lines kept), folding, step choice, the strip's bars.
 
 import { describe, expect, test } from 'vitest';
 import {
@@ -8,6 +8,8 @@ import {
   numberText,
   pickStep,
   shownText,
+  STRIP_BARS,
+  stripBars,
 } from '../../../src/renderer/src/lib/samples-view';
 
 describe('samples view text', () => {
@@ -43,4 +45,30 @@ describe('samples view text', () => {
     expect(pickStep([1, 9], 5, false)).toBe(9);
     expect(pickStep([], null, true)).toBe(null);
   });
+});
+
+test("a long run's steps share at most STRIP_BARS bars, each as tall as its fullest step; short runs a bar a step", () => {
+  const steps = Array.from({ length: 250_000 }, (_, i) => ({
+    step: i * 2,
+    rows: i === 123_457 ? 99 : 1 + (i % 3),
+  }));
+  const { bars, peak } = stripBars(steps);
+  expect(bars.length).toBeLessThanOrEqual(STRIP_BARS);
+  expect(peak).toBe(99);
+  expect(bars[0]).toEqual({ step: 0, lastStep: (Math.ceil(250_000 / STRIP_BARS) - 1) * 2, rows: 3 });
+  expect(bars.at(-1)!.lastStep).toBe(499_998);
+  // Every step is in exactly one bar, in order.
+  for (let k = 1; k < bars.length; k++) expect(bars[k]!.step).toBeGreaterThan(bars[k - 1]!.lastStep);
+  const few = stripBars([
+    { step: 10, rows: 8 },
+    { step: 20, rows: 4 },
+  ]);
+  expect(few).toEqual({
+    bars: [
+      { step: 10, lastStep: 10, rows: 8 },
+      { step: 20, lastStep: 20, rows: 4 },
+    ],
+    peak: 8,
+  });
+  expect(stripBars([])).toEqual({ bars: [], peak: 1 });
 });

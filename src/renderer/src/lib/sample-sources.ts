@@ -22,7 +22,7 @@ export function followSampleSources(
   const ask = async (): Promise<void> => {
     const r = await backend.invoke('samples.list', { run });
     if (stopped) return;
-    const key = r.ok ? JSON.stringify(r.value) : `error\u0000${r.error.message}`;
+    const key = r.ok ? listingKey(r.value) : `error\u0000${r.error.message}`;
     if (key === last) return;
     last = key;
     onchange(r.ok ? { ok: true, sources: r.value } : { ok: false, message: r.error.message });
@@ -33,4 +33,25 @@ export function followSampleSources(
     stopped = true;
     clearInterval(timer);
   };
+}
+
+/** What a change of the listing shows in: per source its counts and step span (not every step: a long run's listing
+ * is large, and a step gaining samples changes its source's rows). */
+function listingKey(sources: readonly SampleSourceInfo[]): string {
+  return sources
+    .map((s) => {
+      const first = s.steps[0];
+      const last = s.steps.at(-1);
+      return [
+        s.source,
+        s.origin,
+        s.rows,
+        s.dropped,
+        s.steps.length,
+        first?.step,
+        last?.step,
+        last?.rows,
+      ].join('\u0000');
+    })
+    .join('\u0001');
 }

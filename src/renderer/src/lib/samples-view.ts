@@ -1,4 +1,4 @@
-// The samples view's text rules: cells shown as inert text (controls escaped, new lines kept), long text folded, numbers formatted.
+// The samples view's rules: cells shown as inert text (controls escaped, new lines kept), long text folded, numbers formatted, the per-step strip's bars.
 
 import { escapeControls } from '../../../shared/control-chars';
 import type { SampleCell, SampleSourceInfo } from '../../../shared/samples';
@@ -40,4 +40,32 @@ export function pickStep(steps: readonly number[], chosen: number | null, follow
   if (steps.length === 0) return null;
   if (!follow && chosen !== null && steps.includes(chosen)) return chosen;
   return steps[steps.length - 1]!;
+}
+
+/** Bars a samples-per-step strip draws at most: a long run's steps share bars past it. */
+export const STRIP_BARS = 300;
+
+/** One bar of the strip: the step it picks (the first of its steps), the steps it covers, its tallest count. */
+export interface StripBar {
+  step: number;
+  lastStep: number;
+  rows: number;
+}
+
+/** Steps (in order) as at most `max` bars of consecutive steps, each as tall as its fullest step, and the tallest. */
+export function stripBars(
+  steps: readonly { step: number; rows: number }[],
+  max = STRIP_BARS,
+): { bars: StripBar[]; peak: number } {
+  const per = Math.max(1, Math.ceil(steps.length / max));
+  const bars: StripBar[] = [];
+  let peak = 1;
+  for (let i = 0; i < steps.length; i += per) {
+    let rows = 0;
+    const end = Math.min(steps.length, i + per);
+    for (let k = i; k < end; k++) rows = Math.max(rows, steps[k]!.rows);
+    bars.push({ step: steps[i]!.step, lastStep: steps[end - 1]!.step, rows });
+    peak = Math.max(peak, rows);
+  }
+  return { bars, peak };
 }
