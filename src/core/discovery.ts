@@ -285,7 +285,7 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
 }
 
 /** Whether a recognised file is a tracker's database (many runs in one file), not a run's source. */
-function isDatabase(name: string, format: SourceFormatName): boolean {
+export function isDatabase(name: string, format: SourceFormatName): boolean {
   return name.toLowerCase().endsWith('.db') && (format === 'trackio' || format === 'mlflow');
 }
 

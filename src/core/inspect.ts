@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
 import type { SessionInfo } from '../shared/domain';
 import type { SourceFormatName } from '../shared/formats';
-import { discoverRuns, rootRunName, type DiscoveredRun } from './discovery';
+import { discoverRuns, isDatabase, rootRunName, type DiscoveredRun } from './discovery';
 import { effectiveConfig, readRunConfig, type RunConfig } from './readers/run-config';
 import { classifyFile } from './sources/sniff';
 import type { ProgressInfo, ReadError, SourceReadResult } from './readers/types';
@@ -252,7 +252,7 @@ export async function findRuns(
   const format = await classifyFile(full, basename(full));
   if (!format) throw new Error(`${full} is not a recognised metrics file`);
   // A tracker's database holds runs of its own (discovery names them).
-  if (format === 'trackio' || (format === 'mlflow' && full.toLowerCase().endsWith('.db')))
+  if (isDatabase(basename(full), format))
     return { root, runs: (await discoverRuns(full)).runs, walkErrors: [] };
   return {
     root,

@@ -96,20 +96,15 @@ export function createHandlers(core: AppCore): Handlers {
   };
 }
 
-/** A local run's sample sources; unknown runs are not found. */
-function localSamples(core: AppCore, run: string): SampleSource[] {
-  if (!core.workspace.listRuns().some((r) => r.run === run)) throw new ApiError('not-found', `no run ${run}`);
-  return core.workspace.samplesOf(run);
+/** A local run's `of` (its samples, texts or histograms); an unknown run is not found. */
+function local<T>(core: AppCore, run: string, of: (run: string) => T[]): T[] {
+  if (!core.workspace.hasRun(run)) throw new ApiError('not-found', `no run ${run}`);
+  return of(run);
 }
 
-/** A local run's text sources; unknown runs are not found. */
-function localTexts(core: AppCore, run: string): TextSource[] {
-  if (!core.workspace.listRuns().some((r) => r.run === run)) throw new ApiError('not-found', `no run ${run}`);
-  return core.workspace.textsOf(run);
-}
-
-/** A local run's histogram sources; unknown runs are not found. */
-function localHistograms(core: AppCore, run: string): HistogramSource[] {
-  if (!core.workspace.listRuns().some((r) => r.run === run)) throw new ApiError('not-found', `no run ${run}`);
-  return core.workspace.histogramsOf(run);
-}
+const localSamples = (core: AppCore, run: string): SampleSource[] =>
+  local(core, run, (r) => core.workspace.samplesOf(r));
+const localTexts = (core: AppCore, run: string): TextSource[] =>
+  local(core, run, (r) => core.workspace.textsOf(r));
+const localHistograms = (core: AppCore, run: string): HistogramSource[] =>
+  local(core, run, (r) => core.workspace.histogramsOf(r));

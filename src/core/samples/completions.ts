@@ -10,6 +10,7 @@ import { isPlainObject, pickAxes } from '../readers/rows';
 import type { SourceReadResult } from '../readers/types';
 import { decodeUtf8, jsonNumber, parseJsonLenient } from '../readers/values';
 import { SampleStore } from './sample-store';
+import { leaf } from './sample-means';
 
 /** Keys whose text values make an object a sample (prompt, completion and their kin), matched lower-case. */
 const TEXT_KEYS =
@@ -25,7 +26,7 @@ const SAMPLE_NAME = /complet|sample|rollout|generation|response|trajector/;
 /** Whether one parsed object is a sample: text under a prompt/completion-like key, or any long string. */
 export function isSampleObject(obj: Record<string, unknown>): boolean {
   for (const [k, v] of Object.entries(obj)) {
-    const key = k.toLowerCase().split(/[/.]/).pop() ?? '';
+    const key = leaf(k);
     if (typeof v === 'string') {
       if (v.length >= LONG_TEXT) return true;
       if (TEXT_KEYS.test(key) && v.trim() !== '') return true;

@@ -72,7 +72,7 @@ export function codePoints(s: string): number {
 }
 
 /** The lower-case last part of a column name (`rewards/format_reward` → `format_reward`). */
-function leaf(name: string): string {
+export function leaf(name: string): string {
   return name.toLowerCase().split(/[/.]/).pop() ?? '';
 }
 

@@ -2,10 +2,12 @@
 
 import { isPlainObject } from '../readers/rows';
 import { parseJsonLenient } from '../readers/values';
-import type { SampleStore } from './sample-store';
+import { SAMPLE_SOURCE_CHARS, type SampleStore } from './sample-store';
 
-/** Bytes of one table file read at most; a larger one is reported and its rows counted as dropped. */
-export const TABLE_FILE_BYTES = 256 * 1024 * 1024;
+/** Bytes of one table file read at most: no more than the store keeps of a whole reader (SAMPLE_SOURCE_CHARS; a
+ * character is at least a byte), so a file whose rows could not all be kept is not read into memory and parsed whole;
+ * a larger one is reported and its rows counted as dropped. */
+export const TABLE_FILE_BYTES = SAMPLE_SOURCE_CHARS;
 
 export type TableParse = { ok: true; rows: number } | { ok: false; message: string };
 

@@ -2,6 +2,7 @@
 
 import type Database from 'better-sqlite3';
 import { tableColumns, type DbRun } from '../sqlite-db/open-db';
+import { decodeUtf8 } from '../readers/values';
 
 /**
  * The tables rlwatch reads, as trackio 0.36.0 (`trackio/sqlite_storage.py`, `SQLiteStorage.init_db`) creates them:
@@ -150,15 +151,13 @@ export function trackioConfig(v: unknown): Record<string, unknown> | null {
   return out;
 }
 
-const utf8 = new TextDecoder('utf-8');
-
 /**
  * A stored JSON column (`metrics`, `config`) as text. trackio from 0.5.0 writes `orjson.dumps(...)`, bytes, which
  * Python's sqlite3 stores as a BLOB despite the TEXT column; earlier versions wrote text. Null when it is neither.
  */
 export function storedJson(v: unknown): string | null {
   if (typeof v === 'string') return v;
-  if (v instanceof Uint8Array) return utf8.decode(v);
+  if (v instanceof Uint8Array) return decodeUtf8(v);
   return null;
 }
 

@@ -228,6 +228,11 @@ export class Workspace {
     this.progress.reset();
   }
 
+  /** Whether the folder holds `run` (a lookup: listRuns builds every run's info). */
+  hasRun(run: string): boolean {
+    return this.runs.has(run);
+  }
+
   listRuns(): RunInfo[] {
     return [...this.runs.values()].sort(byRunName).map(runInfo);
   }
