@@ -479,7 +479,7 @@ export class Workspace {
 
   /**
    * A database was written (`format` null: one with no run yet): its new runs show after a rediscovery, at most every
-   * DATABASE_REDISCOVER_MS, and only when it lists more runs than the workspace reads (its listing reads only the rows
+   * DATABASE_REDISCOVER_MS, and only when it lists a run the workspace does not read (its listing reads only the rows
    * added since the last one): a run writing all day never walks the folder again.
    */
   private databaseWritten(db: string, format: SourceFormatName | null): void {
@@ -491,8 +491,13 @@ export class Workspace {
       this.databaseWalkAt = Date.now();
       const written = [...this.databasesWritten];
       this.databasesWritten.clear();
-      const grew = ([path, f]: [string, SourceFormatName | null]): boolean =>
-        f === null || databaseRuns(path, f).length > this.loader.findFile(path, false).length;
+      // A run listed that is not read yet (by member, not count: deleted MLflow runs are not listed, but their runs
+      // stay read, so counts could match while a new run waits).
+      const grew = ([path, f]: [string, SourceFormatName | null]): boolean => {
+        if (f === null) return true;
+        const read = new Set(this.loader.findFile(path, false).map((x) => x.entry.member));
+        return databaseRuns(path, f).some((r) => !read.has(r.member));
+      };
       if (written.some(grew)) void this.rediscover();
     }, wait);
     this.databaseWalkTimer.unref();

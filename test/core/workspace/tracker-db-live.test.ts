@@ -150,6 +150,16 @@ test('an MLflow run written live (rollback journal) shows every point once; FINI
     () => ws!.listRuns().find((r) => r.run === 'mlflow.db#crashes')?.ended === 'crashed',
     'the failed run to show crashed',
   );
+  // A run deleted in MLflow is listed no more but stays read: a new run beside it still appears (the database
+  // lists as many runs as are read, yet one of them is new).
+  db.db.prepare("UPDATE runs SET lifecycle_stage = 'deleted' WHERE run_uuid = ?").run(failed);
+  const after = 'd'.repeat(32);
+  db.startRun({ runUuid: after, name: 'after-delete' });
+  db.metric(after, 'loss', 5, t0, 0);
+  await waitFor(
+    () => steps('mlflow.db#after-delete', 'loss').length === 1,
+    'the run started after a deletion',
+  );
   db.close();
 });
 
