@@ -61,10 +61,10 @@ export function createReader(
  * nothing. */
 export function databaseRuns(path: string, format: SourceFormatName): DbRun[] {
   try {
-    return withDb(path, (db, generation) => {
+    return withDb(path, (db, identity) => {
       if (format === 'trackio') {
         const s = trackioSchema(db);
-        return s ? trackioRuns(db, s, `${path}\0${generation}`) : [];
+        return s ? trackioRuns(db, s, { path, identity }) : [];
       }
       const s = mlflowDbSchema(db);
       return s ? mlflowDbRuns(db, s) : [];

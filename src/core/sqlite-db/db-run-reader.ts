@@ -26,8 +26,8 @@ export abstract class DbRunReader extends ReaderBase {
   private readonly pauseFn: () => Promise<void>;
   private readonly now: () => number;
   private busySince: number | null = null;
-  /** The connection's generation read from: another file at the path starts the read over. */
-  private generation: number | null = null;
+  /** The identity of the file read from (DbConnection.identity): another file at the path starts the read over. */
+  private identity: string | null = null;
 
   constructor(path: string, options: DbRunReaderOptions) {
     super(path, options);
@@ -46,12 +46,12 @@ export abstract class DbRunReader extends ReaderBase {
     const conn = acquireDb(this.path);
     try {
       const db = conn.get();
-      if (this.generation !== null && conn.generation !== this.generation) {
+      if (this.identity !== null && conn.identity !== this.identity) {
         // A new series set: the workspace keeps the old points as a replaced file's (RunLoader.readEntry).
         this.reset();
         this.restart();
       }
-      this.generation = conn.generation;
+      this.identity = conn.identity;
       await this.poll(db, final);
       this.busySince = null;
     } catch (e) {

@@ -101,10 +101,12 @@ export class DbConnection {
   private copied: string | null = null;
   /** The private copy's path, while reading one. */
   private copyPath: string | null = null;
-  /** dev:ino:birth time of the file opened: another file at the path (the database deleted and made again) is a new database. */
-  private identity: string | null = null;
-  /** Bumped each time another file is found at the path: readers start over (their rowids were the old file's). */
-  generation = 0;
+  /**
+   * dev:ino:birth time of the file opened (read it, never set it): another file at the path (the database deleted and
+   * made again) is a new database, and readers that read another identity start over (their rowids were the old
+   * file's). A property of the file, not of this connection, so it holds across connections closed and made again.
+   */
+  identity: string | null = null;
   refs = 0;
 
   constructor(
@@ -122,10 +124,7 @@ export class DbConnection {
       throw { readError: { kind: 'io', offset: 0, message: `${this.path}: ${message(e)}` } };
     }
     const identity = fileIdentity(st);
-    if (this.identity !== null && identity !== this.identity) {
-      this.close();
-      this.generation++;
-    }
+    if (this.identity !== null && identity !== this.identity) this.close();
     if (this.db && this.copied === null) return this.db;
     if (this.db && this.copied !== null) {
       if (!existsSync(`${this.path}-wal`) && this.copied === `${st.size}:${st.mtimeMs}`) return this.db;
@@ -302,12 +301,12 @@ export function linger(conn: DbConnection): void {
   lingering.set(conn, t);
 }
 
-/** Runs `fn` on the shared connection to `path` (discovery, sniffing), told the connection's generation. */
-export function withDb<T>(path: string, fn: (db: Database.Database, generation: number) => T): T {
+/** Runs `fn` on the shared connection to `path` (discovery, sniffing), told the file's identity. */
+export function withDb<T>(path: string, fn: (db: Database.Database, identity: string) => T): T {
   const c = acquireDb(path);
   try {
     const db = c.get();
-    return fn(db, c.generation);
+    return fn(db, c.identity!);
   } finally {
     linger(c);
   }

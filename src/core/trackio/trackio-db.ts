@@ -39,29 +39,38 @@ export function trackioSchema(db: Database.Database): TrackioSchema | null {
   };
 }
 
-/** What a database's runs were at the last listing: the rowid read up to in each table, the runs in order. */
+/** What a database's runs were at the last listing: the file listed, the rowid read up to in each table, the runs in
+ * order. */
 interface Listed {
+  identity: string;
   upTo: number[];
   runs: Map<string, DbRun>;
 }
 
-/** The last listing of each database (by path and file), so a listing reads only the rows added since: discovery lists a
- * database again on its writes, and a full GROUP BY of millions of rows would hold the event loop each time. */
+/** The last listing of each database path (one entry a path: another file there replaces it), so a listing reads only
+ * the rows added since: discovery lists a database again on its writes, and a full GROUP BY of millions of rows would
+ * hold the event loop each time. */
 const listed = new Map<string, Listed>();
 
 /**
  * The runs of a trackio database, first started first: by their `configs` row (trackio writes it when a run starts),
  * then by their first metrics or system metrics row. Where run ids exist, a run is its id, named by its first row's
- * `run_name`. `cacheKey` (the path and file): later listings read only rows past the last one listed.
+ * `run_name`. `cache` (the path and the file's identity there): later listings of that file read only rows past the
+ * last one listed.
  */
-export function trackioRuns(db: Database.Database, s: TrackioSchema, cacheKey?: string): DbRun[] {
+export function trackioRuns(
+  db: Database.Database,
+  s: TrackioSchema,
+  cache?: { path: string; identity: string },
+): DbRun[] {
   const tables = [s.configs ? 'configs' : null, 'metrics', s.systemMetrics ? 'system_metrics' : null];
   const ends = tables.map((t) =>
     t === null ? 0 : (db.prepare<[], { m: number | null }>(`SELECT MAX(id) AS m FROM ${t}`).get()?.m ?? 0),
   );
-  let last = cacheKey === undefined ? undefined : listed.get(cacheKey);
+  let last = cache === undefined ? undefined : listed.get(cache.path);
   // A database replaced or rows deleted from its end: list it afresh.
-  if (!last || last.upTo.some((n, i) => ends[i]! < n)) last = { upTo: tables.map(() => 0), runs: new Map() };
+  if (!last || last.identity !== cache?.identity || last.upTo.some((n, i) => ends[i]! < n))
+    last = { identity: cache?.identity ?? '', upTo: tables.map(() => 0), runs: new Map() };
   tables.forEach((t, i) => {
     if (t === null || ends[i]! <= last.upTo[i]!) return;
     const rows =
@@ -84,7 +93,7 @@ export function trackioRuns(db: Database.Database, s: TrackioSchema, cacheKey?: 
     }
     last.upTo[i] = ends[i]!;
   });
-  if (cacheKey !== undefined) listed.set(cacheKey, last);
+  if (cache !== undefined) listed.set(cache.path, last);
   return [...last.runs.values()];
 }
 

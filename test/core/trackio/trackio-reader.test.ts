@@ -12,7 +12,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import { inspectPath } from '../../../src/core/inspect';
 import { databaseRuns, readSource } from '../../../src/core/sources/registry';
 import { classifyFile, formatByName } from '../../../src/core/sources/sniff';
@@ -313,4 +313,31 @@ test('a database deleted and made again at its path is read from its start', asy
   expect(reader.series).not.toBe(before); // a new set: the workspace keeps the old one as a replaced file's
   expect([...reader.series.get('loss').values()]).toEqual([10, 11]);
   expect(databaseRuns(path, 'trackio').map((r) => r.member)).toEqual(['r-a1']);
+});
+
+test('a database made again while no connection to it was open is still read from its start', async () => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  try {
+    const dir = tmp('rlwatch-trackio-replaced-idle-');
+    const path = join(dir, 'project.db');
+    const run = { id: 'r-a1', name: 'ppo' };
+    const first = new TrackioDb(path, { wal: false });
+    for (let i = 0; i < 5; i++) first.log(run, i, { loss: i }, 1.7e15 + i);
+    first.close();
+    const reader = new TrackioReader(path, { member: 'r-a1' });
+    await reader.readMore();
+    expect(databaseRuns(path, 'trackio').map((r) => r.member)).toEqual(['r-a1']);
+    // The shared connection is let go once idle (a slow sweep); the file is replaced before the next read.
+    vi.advanceTimersByTime(60_000);
+    rmSync(path);
+    const second = new TrackioDb(path, { wal: false });
+    second.log({ id: 'r-b2', name: 'grpo' }, 0, { loss: 20 }, 1.7e15);
+    second.log(run, 0, { loss: 10 }, 1.7e15 + 1);
+    second.close();
+    await reader.readMore();
+    expect([...reader.series.get('loss').values()]).toEqual([10]);
+    expect(databaseRuns(path, 'trackio').map((r) => r.member)).toEqual(['r-b2', 'r-a1']);
+  } finally {
+    vi.useRealTimers();
+  }
 });
