@@ -28,6 +28,10 @@ export abstract class DbRunReader extends ReaderBase {
   private busySince: number | null = null;
   /** The identity of the file read from (DbConnection.identity): another file at the path starts the read over. */
   private identity: string | null = null;
+  /** The connection and its `data_version` at the start of the last whole poll: unchanged, nothing was committed since,
+   * so a poll of an idle run costs one pragma, not a query per table. */
+  private seenDb: Database.Database | null = null;
+  private seenVersion = -1;
 
   constructor(path: string, options: DbRunReaderOptions) {
     super(path, options);
@@ -52,7 +56,11 @@ export abstract class DbRunReader extends ReaderBase {
         this.restart();
       }
       this.identity = conn.identity;
+      const version = db.pragma('data_version', { simple: true }) as number;
+      if (!final && db === this.seenDb && version === this.seenVersion) return;
+      this.seenDb = null;
       await this.poll(db, final);
+      [this.seenDb, this.seenVersion] = [db, version];
       this.busySince = null;
     } catch (e) {
       if (isBusy(e) && !final) {

@@ -341,3 +341,22 @@ test('a database made again while no connection to it was open is still read fro
     vi.useRealTimers();
   }
 });
+
+test('an idle run is not queried again: a poll with nothing committed since the last one reads no table', async () => {
+  const dir = tmp('rlwatch-trackio-idle-');
+  const path = join(dir, 'project.db');
+  const run = { id: 'r-a1', name: 'ppo' };
+  const db = new TrackioDb(path, { wal: false });
+  db.log(run, 0, { loss: 0 }, 1.7e15);
+  const reader = new TrackioReader(path, { member: 'r-a1' });
+  const polls = vi.spyOn(reader as unknown as { poll: () => Promise<void> }, 'poll');
+  await reader.readMore();
+  await reader.readMore();
+  await reader.readMore();
+  expect(polls).toHaveBeenCalledTimes(1);
+  db.log(run, 1, { loss: 1 }, 1.7e15 + 1);
+  await reader.readMore();
+  expect(polls).toHaveBeenCalledTimes(2);
+  expect([...reader.series.get('loss').values()]).toEqual([0, 1]);
+  db.close();
+});
