@@ -55,6 +55,12 @@ describe('tag groups', () => {
     expect(compileFilter('(')).toMatchObject({ re: null, error: expect.stringMatching(/./) });
     expect(compileFilter('  ')).toEqual({ re: null, error: null });
     expect(compileFilter('KL').re!.test('approx_kl')).toBe(true);
+    // The run filter's bounds hold here too: a nested quantifier or an overlong pattern is refused, not run.
+    expect(compileFilter('(a+)+$')).toMatchObject({ re: null, error: expect.stringMatching(/exponential/) });
+    expect(compileFilter('x'.repeat(501))).toMatchObject({
+      re: null,
+      error: expect.stringMatching(/longer than 500/),
+    });
   });
 });
 

@@ -1,16 +1,13 @@
 // The sidebar's run filter: every word typed must appear in the run's name (any case, any order), or `/regex/flags`.
 
+import { compileUserRegex } from './user-regex';
+
 /**
  * Names are tested on their first MAX_NAME_TESTED characters only: run names are short, and a regex's backtracking
- * cost grows with the text it runs on. Together with refusing nested quantifiers (`(a+)+`, the classic exponential
- * case) this keeps a typed pattern from freezing the page; it is a bound, not a proof (JavaScript regexes have no
- * time limit).
+ * cost grows with the text it runs on (with compileUserRegex's bounds on the pattern, this keeps a typed pattern from
+ * freezing the page).
  */
 export const MAX_NAME_TESTED = 200;
-/** A pattern longer than this is refused (typed by hand, never needed). */
-const MAX_PATTERN = 500;
-/** A quantified group holding a quantifier: `(a+)+`, `(\w*x)*`, `(a|b+){2,}`. */
-const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)[+*{]/;
 
 export interface RunQuery {
   /** The query is a regular expression (`/…/`). */
@@ -26,17 +23,8 @@ export function parseRunQuery(text: string): RunQuery {
   const m = /^\s*\/(.*)\/([a-z]*)\s*$/s.exec(text);
   if (m) {
     const [, source, flags] = m as unknown as [string, string, string];
-    const refuse = (error: string): RunQuery => ({ regex: true, error, test: () => false });
-    if (source.length > MAX_PATTERN) return refuse(`pattern longer than ${MAX_PATTERN} characters`);
-    if (NESTED_QUANTIFIER.test(source))
-      return refuse('a repeated group holding a repeat, as in (a+)+, can take exponential time');
-    let re: RegExp;
-    try {
-      // No 'g' or 'y': test() would then keep a lastIndex between names.
-      re = new RegExp(source, (flags === '' ? 'i' : flags).replace(/[gy]/g, ''));
-    } catch (e) {
-      return refuse(e instanceof Error ? e.message : String(e));
-    }
+    const { re, error } = compileUserRegex(source, flags === '' ? 'i' : flags);
+    if (re === null) return { regex: true, error, test: () => false };
     return { regex: true, error: null, test: (name) => re.test(name.slice(0, MAX_NAME_TESTED)) };
   }
   const words = text.toLowerCase().split(/\s+/).filter(Boolean);

@@ -1,6 +1,7 @@
 // Which tags become charts and in which group: every series is a chart, in catalog groups split by tag namespace.
 
 import { GROUPS, groupOf, type MetricGroup } from '../../../shared/catalog';
+import { compileUserRegex } from './user-regex';
 
 /** The charts of one namespace (`train/`, `rollout/`, `system/cpu`…) inside a catalog group. */
 export interface TagSection {
@@ -76,11 +77,7 @@ function sectionsOf(
 /** The regex of the tag filter, or the reason it is not one. Empty text matches everything. */
 export function compileFilter(text: string): { re: RegExp | null; error: string | null } {
   if (!text.trim()) return { re: null, error: null };
-  try {
-    return { re: new RegExp(text, 'i'), error: null };
-  } catch (err) {
-    return { re: null, error: err instanceof Error ? err.message : String(err) };
-  }
+  return compileUserRegex(text, 'i');
 }
 
 /**
