@@ -10,6 +10,7 @@ import { errorCode } from './readers/file-io';
 import { readExperimentMeta, readRunName } from './mlflow/store-names';
 import { databaseRuns } from './sources/registry';
 import { classifyFile } from './sources/sniff';
+import { byCodeUnits } from '../shared/order';
 
 export interface DiscoveredSource {
   /** Absolute path. */
@@ -279,7 +280,7 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
   runs.sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0));
   // Batches finish in any order: shallow folders first, then by path.
   const depthOf = (p: string): number => p.split(sep).length;
-  dirs.sort((a, b) => depthOf(a) - depthOf(b) || (a < b ? -1 : a > b ? 1 : 0));
+  dirs.sort((a, b) => depthOf(a) - depthOf(b) || byCodeUnits(a, b));
   for (const r of runs) r.sources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { root, runs, errors, dirs };
 }
@@ -294,7 +295,7 @@ export function isDatabase(name: string, format: SourceFormatName): boolean {
  * use), its `id` when the name is empty, and `NAME (ID)` when the key is already `taken` (by a run that came first in
  * the tracker's order, first logged first: a name once given is kept when others come). Adds the key to `taken`.
  */
-export function uniqueRunName(name: string, id: string, taken: Set<string>): string {
+function uniqueRunName(name: string, id: string, taken: Set<string>): string {
   let shown = name.replace(/\/{2,}/g, '/') || id;
   if (taken.has(shown)) shown = `${shown} (${id})`;
   taken.add(shown);

@@ -77,7 +77,8 @@ if (!app.requestSingleInstanceLock()) {
     });
 
   // The tracker databases (trackio, mlflow.db) are read with the same Electron-ABI build as the app's store.
-  useSqliteBinding(existsSync(electronSqlite) ? electronSqlite : null);
+  const sqliteBinding = existsSync(electronSqlite) ? electronSqlite : null;
+  useSqliteBinding(sqliteBinding);
   const core = new AppCore({
     host: {
       mode: 'electron',
@@ -88,7 +89,7 @@ if (!app.requestSingleInstanceLock()) {
     },
     store: openDesktopStore({
       dir: app.getPath('userData'),
-      nativeBinding: existsSync(electronSqlite) ? electronSqlite : null,
+      nativeBinding: sqliteBinding,
     }),
     createSampler: () => createSystemSampler(),
   });

@@ -171,7 +171,7 @@ export const requestSchemas = {
   'samples.get': z.strictObject({
     run: runName,
     source: tagName,
-    step: z.number().min(-Number.MAX_VALUE).max(Number.MAX_VALUE),
+    step: finite,
     offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
     limit: z.number().int().min(1).max(SAMPLE_PAGE_MAX).optional(),
     sort: z

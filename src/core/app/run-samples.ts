@@ -14,6 +14,7 @@ import {
   type SampleSource,
   type SampleSourceInfo,
 } from '../../shared/samples';
+import { byCodeUnits } from '../../shared/order';
 
 /** Every source of the run's sample sources, with per-step counts (a name met twice: its steps summed). */
 export function sampleSources(sources: readonly SampleSource[]): SampleSourceInfo[] {
@@ -146,7 +147,7 @@ function compareKeys(a: number | string, b: number | string): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   if (typeof a === 'number') return -1; // numbers before text in a mixed column
   if (typeof b === 'number') return 1;
-  return a < b ? -1 : a > b ? 1 : 0;
+  return byCodeUnits(a, b);
 }
 
 /** Equal-width bins over the finite values (one bin when they are all equal). */

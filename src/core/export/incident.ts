@@ -15,6 +15,7 @@ import { incidentReport, mdText, type SystemAtIncident } from './incident-report
 import { incidentWindow, windowSeries, type ViewReader } from './incident-window';
 import { ExportWriteError, writeAtomically } from './safe-write';
 import { longCsvOf, type RunSeries } from './tables';
+import { byCodeUnits } from '../../shared/order';
 
 export interface IncidentRequest {
   alert: AlertInfo;
@@ -63,7 +64,7 @@ function alertWallTime(alert: AlertInfo, series: RunSeries): number {
 /** The run's own system tags at the point nearest the alert step (within the window). */
 function runSystemPoints(series: RunSeries, step: number): SystemAtIncident {
   const points: { tag: string; step: number; value: number; f32: boolean }[] = [];
-  for (const [tag, parts] of [...series].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [tag, parts] of [...series].sort(([a], [b]) => byCodeUnits(a, b))) {
     if (groupOf(tag) !== 'System') continue;
     const s = parts[0]!;
     const best = nearestStep(s, step);

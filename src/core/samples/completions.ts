@@ -24,7 +24,7 @@ export const COMPLETIONS_SETTLED_MS = 5000;
 const SAMPLE_NAME = /complet|sample|rollout|generation|response|trajector/;
 
 /** Whether one parsed object is a sample: text under a prompt/completion-like key, or any long string. */
-export function isSampleObject(obj: Record<string, unknown>): boolean {
+function isSampleObject(obj: Record<string, unknown>): boolean {
   for (const [k, v] of Object.entries(obj)) {
     const key = leaf(k);
     if (typeof v === 'string') {

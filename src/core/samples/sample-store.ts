@@ -21,7 +21,7 @@ export interface SampleLimits {
   cellChars: number;
 }
 
-export const DEFAULT_SAMPLE_LIMITS: SampleLimits = {
+const DEFAULT_SAMPLE_LIMITS: SampleLimits = {
   sourceChars: SAMPLE_SOURCE_CHARS,
   cellChars: SAMPLE_CELL_CHARS,
 };
@@ -53,7 +53,7 @@ interface SourceState {
 }
 
 /** A value as a cell: numbers and strings as they are, booleans and structures as JSON text, nothing as null. */
-export function toCell(v: unknown): SampleCell {
+function toCell(v: unknown): SampleCell {
   if (v === null || v === undefined) return null;
   if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
   if (typeof v === 'string') return v;

@@ -156,12 +156,7 @@ export function sniffCsv(head: string, metricsName: boolean): boolean {
   return metricsName || pickAxes(header.split(',').map((c) => c.trim().replace(/"/g, ''))).step !== null;
 }
 
-/** Metrics JSONL: the first line is a JSON object with a step-like key and a numeric value besides it. */
-export function sniffJsonl(head: string): boolean {
-  const first = headObjects(head, 1)[0];
-  return first !== undefined && isMetricsObject(first);
-}
-
+/** A metrics JSONL line: a JSON object with a step-like key and a numeric value besides it. */
 function isMetricsObject(obj: Record<string, unknown>): boolean {
   const axes = pickAxes(Object.keys(obj));
   return axes.step !== null && numericLeaves(obj, new Set([axes.step])).length > 0;

@@ -7,7 +7,7 @@ import { acquireDb, isBusy, linger, readErrorOf } from './open-db';
 /** Rows fetched per query: each query is its own short read, so the writer waits on at most one batch. */
 export const DB_BATCH_ROWS = 4096;
 /** A writer's lock met on every poll for this long is reported (a commit holds it for milliseconds). */
-export const LOCK_REPORT_MS = 3_000;
+const LOCK_REPORT_MS = 3_000;
 
 export interface DbRunReaderOptions extends ReaderOptions {
   /** The tracker run read: its id in the database (trackio's run_id, else run_name; MLflow's run_uuid). */

@@ -36,7 +36,7 @@ const SQLITE_HEADER = 'SQLite format 3\0';
 /** Wait at most this long on a writer's lock (a commit in rollback-journal mode): the poll comes back anyway. */
 const BUSY_TIMEOUT_MS = 50;
 /** A WAL database with no `-wal` file (no writer) is read from a private copy up to this size; see `DbConnection`. */
-export const MAX_COPY_BYTES = 2 ** 30;
+const MAX_COPY_BYTES = 2 ** 30;
 
 /** Whether these first bytes are an SQLite database's. */
 export function isSqliteHeader(head: Uint8Array): boolean {
@@ -72,7 +72,7 @@ function headerProblem(path: string): ReadError | null {
 }
 
 /** The typed error of an SQLite failure: a damaged file `decode`, a lock or an unreadable file `io`. */
-export function sqliteReadError(e: unknown): ReadError {
+function sqliteReadError(e: unknown): ReadError {
   const code = e !== null && typeof e === 'object' && 'code' in e ? String(e.code) : '';
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
     return { kind: 'decode', offset: 0, message: `the database is damaged: ${message(e)} (${code})` };
@@ -275,7 +275,7 @@ export function acquireDb(path: string): DbConnection {
   return c;
 }
 
-export function releaseDb(c: DbConnection): void {
+function releaseDb(c: DbConnection): void {
   if (--c.refs > 0) return;
   c.close();
   if (connections.get(c.path) === c) connections.delete(c.path);
@@ -334,7 +334,7 @@ export function tableColumns(db: Database.Database): Map<string, Set<string>> {
   return out;
 }
 
-export function quoteId(name: string): string {
+function quoteId(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 

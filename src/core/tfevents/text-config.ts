@@ -3,11 +3,11 @@
 import type { TextStore } from './text-store';
 
 /** HF Trainer's TensorBoardCallback: `add_text("args", args.to_json_string())`. */
-export const HF_ARGS_TAG = 'args/text_summary';
+const HF_ARGS_TAG = 'args/text_summary';
 /** HF Trainer's TensorBoardCallback: `add_text("model_config", model.config.to_json_string())`. */
-export const HF_MODEL_CONFIG_TAG = 'model_config/text_summary';
+const HF_MODEL_CONFIG_TAG = 'model_config/text_summary';
 /** CleanRL: `add_text("hyperparameters", "|param|value|\n|-|-|\n" + "|key|value|" lines)`. */
-export const CLEANRL_TAG = 'hyperparameters/text_summary';
+const CLEANRL_TAG = 'hyperparameters/text_summary';
 
 /** The object a JSON text holds (a markdown code fence around it allowed), or null. */
 export function jsonObjectText(text: string): Record<string, unknown> | null {

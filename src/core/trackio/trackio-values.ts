@@ -18,7 +18,7 @@ export type Decoded<T> = { ok: true; value: T } | { ok: false; message: string }
  * A stored media dict (`TrackioMedia._to_dict`: `{_type: 'trackio.image', file_path, caption}`, also video, audio…)
  * as a short text, `[image x.png]`; the file is never read. Null when `v` is not one.
  */
-export function mediaText(v: unknown): string | null {
+function mediaText(v: unknown): string | null {
   if (!isPlainObject(v) || typeof v._type !== 'string' || !v._type.startsWith('trackio.')) return null;
   if (typeof v.file_path !== 'string') return null;
   const name = v.file_path.split(/[\\/]/).pop() ?? '';

@@ -1,5 +1,7 @@
 // The charts' colours as plain data: the theme type, its mapping from CSS custom properties, the run palette.
 
+import { byCodeUnits } from '../order';
+
 /** Plain colours the chart options and the overlay plugin draw with (no DOM: the headless exporter builds one too). */
 export interface ChartTheme {
   text: string;
@@ -79,7 +81,7 @@ export const runDash = (i: number): number[] => [
  * decide). Names not in `names` get none (the chart falls back to the line's position).
  */
 export function runStyleIndexes(names: Iterable<string>): Map<string, number> {
-  const sorted = [...new Set(names)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const sorted = [...new Set(names)].sort(byCodeUnits);
   return new Map(sorted.map((n, i) => [n, i]));
 }
 

@@ -1,5 +1,7 @@
 // Whether a folder's runs form a sweep (runs of one experiment logging alike metrics), which runs it holds, when to overlay it.
 
+import { byCodeUnits } from '../order';
+
 /**
  * The rule, on the tags each run logs (what the run list already has, no configs needed): two runs are alike when
  * at least half of the smaller run's tags are logged by the other too (overlap coefficient ≥ 0.5); a sweep is the
@@ -53,15 +55,17 @@ export function findSweep(runs: readonly SweepRun[]): string[] {
   });
   let best: string[] = [];
   for (const g of groups.values()) {
-    g.sort(byName);
-    if (g.length > best.length || (g.length === best.length && g.length > 0 && byName(g[0]!, best[0]!) < 0))
+    g.sort(byCodeUnits);
+    if (
+      g.length > best.length ||
+      (g.length === best.length && g.length > 0 && byCodeUnits(g[0]!, best[0]!) < 0)
+    )
       best = g;
   }
   return best.length >= 2 && best.length <= MAX_SWEEP_RUNS ? best : [];
 }
 
 /** Code-unit order: the same on every machine and locale. */
-export const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Which runs to overlay now that the sweep is `members`, given the sweep last overlaid (`shown`, [] for none yet) and
