@@ -4,7 +4,7 @@ import type { ChartConfiguration, ChartDataset, ChartOptions, Scale } from 'char
 import { formatFull, formatNumber } from '../format';
 import { AXIS_TITLES, formatX, type XAxisMode } from './axis';
 import type { BandRange } from './band';
-import { EARLIER_SESSION_DASH, runColor, runDash, withAlpha, type ChartTheme } from './chart-theme';
+import { EARLIER_SESSION_DASH, lineLook, withAlpha, type ChartTheme } from './chart-theme';
 import { emptyMessage, type SeriesFacts } from './figure-notes';
 import type { Marker } from './markers';
 import { overlayPlugin, type OverlayState } from './overlay-plugin';
@@ -62,11 +62,11 @@ export function lineDatasets(
   const out: ChartDataset<'line', Pt[]>[] = [];
   const smoothingOn = smoothing > 0;
   series.forEach((s, i) => {
-    const colour = runColor(s.colorIndex ?? i);
+    const { colour, dash: own } = lineLook(s, i);
     // Faded (an earlier session): lighter, finely dashed, drawn first (chart.js draws higher `order` sooner).
     const fade = s.faded ? 0.45 : 1;
     const tint = (alpha: number): string => (alpha === 1 ? colour : withAlpha(colour, alpha));
-    const dash = s.faded ? [...EARLIER_SESSION_DASH] : s.dash ? [...s.dash] : runDash(s.colorIndex ?? i);
+    const dash = s.faded ? [...EARLIER_SESSION_DASH] : own;
     const look = { order: s.faded ? 1 : 0 };
     out.push({
       label: s.run,
@@ -287,7 +287,7 @@ export function overlayPoints(
   const clipped: OverlayState['clipped'] = [];
   const nonFinite: NonNullable<OverlayState['nonFinite']> = [];
   series.forEach((s, i) => {
-    const colour = runColor(s.colorIndex ?? i);
+    const { colour } = lineLook(s, i);
     for (const p of isolatedPoints(s.raw)) dots.push({ x: p.x, y: p.y, colour });
     if (fit.min !== undefined && fit.max !== undefined)
       for (const c of clippedPoints(s.raw, fit.min, fit.max)) clipped.push({ ...c, colour });

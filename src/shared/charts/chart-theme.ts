@@ -74,6 +74,19 @@ export const runDash = (i: number): number[] => [
   ...(i < 3 ? DASHES[0]! : DASHES[1 + ((i - 3 + Math.floor(i / PALETTE.length)) % (DASHES.length - 1))]!),
 ];
 
+/** The one rule for a drawn line's colour and dash (chart, legend and readout swatches alike): its palette index
+ * (`colorIndex`, else its place `i`), and its own dash (a composed chart's tag) or its run's. */
+export function lineLook(
+  s: { colorIndex?: number; dash?: readonly number[] },
+  i: number,
+): {
+  colour: string;
+  dash: number[];
+} {
+  const look = s.colorIndex ?? i;
+  return { colour: runColor(look), dash: s.dash ? [...s.dash] : runDash(look) };
+}
+
 /**
  * Stable looks: a run's palette index (its colour and dash) is its index in the folder's run names sorted in code-unit
  * order, so ticking or unticking runs never recolours the others, and any two of the folder's first 24 runs differ in

@@ -1,6 +1,6 @@
 // Which runs an overlay chart's legend lists: only those with points in this chart, in their drawing colour.
 
-import { runColor, runDash } from './chart-theme';
+import { lineLook } from './chart-theme';
 import type { Pt } from './series-model';
 
 export interface LegendEntry {
@@ -27,12 +27,7 @@ export function legendEntries(
   const out: LegendEntry[] = [];
   series.forEach((s, i) => {
     // An earlier session (faded) is its run's, not an entry of its own: the panel's notes say what it is.
-    if (!s.faded && s.raw.some((p) => Number.isFinite(p.y)))
-      out.push({
-        run: s.run,
-        colour: runColor(s.colorIndex ?? i),
-        dash: s.dash ? [...s.dash] : runDash(s.colorIndex ?? i),
-      });
+    if (!s.faded && s.raw.some((p) => Number.isFinite(p.y))) out.push({ run: s.run, ...lineLook(s, i) });
   });
   return out;
 }

@@ -2,7 +2,7 @@
 
 import { formatNumber } from '../../../shared/format';
 import { formatDuration, formatWall, formatX, type XAxisMode } from '../../../shared/charts/axis';
-import { runColor, runDash } from '../../../shared/charts/chart-theme';
+import { lineLook } from '../../../shared/charts/chart-theme';
 import { nearestIndex, type Pt } from '../../../shared/charts/series-model';
 
 /** Rows a readout lists at most; the rest are counted ("+N more"). */
@@ -101,10 +101,8 @@ export function readoutAt(
   const found: { s: ReadoutSeries; k: number; colour: string; dash: readonly number[]; value: number }[] = [];
   let i = 0;
   for (const s of series) {
-    const look = s.colorIndex ?? i;
+    const { colour, dash } = lineLook(s, i);
     i++;
-    const colour = runColor(look);
-    const dash = s.dash ?? runDash(look);
     const k = nearestIndex(s.raw, xv);
     if (k < 0) continue;
     const value = view.smoothing > 0 ? s.smoothedAt(k) : s.values[k]!;
