@@ -29,6 +29,8 @@ export interface HistogramSource {
   tags(): HistogramTagInfo[];
   /** The tag's kept steps in the order they were logged. */
   steps(tag: string): readonly HistogramStep[];
+  /** Steps of the tag logged, kept or not (0 for a tag it does not have). */
+  seen(tag: string): number;
 }
 
 /** histograms.get's answer: a tag's kept steps (≤ 200) on one common edge grid (≤ 64 bins), with percentiles. */

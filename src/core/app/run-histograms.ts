@@ -39,7 +39,7 @@ export function histogramTagView(
   for (const src of sources) {
     all.push(...src.steps(tag));
     dropped += src.dropped;
-    for (const t of src.tags()) if (t.tag === tag) seen += t.seen;
+    seen += src.seen(tag);
   }
   if (all.length === 0) throw new ApiError('not-found', `run ${run} has no histograms tagged ${tag}`);
   // A stable sort: steps of several files (a resumed run) interleave by step.

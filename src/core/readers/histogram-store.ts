@@ -190,6 +190,10 @@ export class HistogramStore implements HistogramSource {
   }
 
   /** The kept steps of a tag in logged order, the newest last (even when the stride let it go). */
+  seen(tag: string): number {
+    return this.byTag.get(tag)?.seen ?? 0;
+  }
+
   steps(tag: string): readonly HistogramStep[] {
     const t = this.byTag.get(tag);
     if (!t) return [];
