@@ -2,7 +2,7 @@
 
 import type Database from 'better-sqlite3';
 import type { SourceFormatName } from '../../shared/formats';
-import { DB_BATCH_ROWS, DbRunReader, schemaError } from '../sqlite-db/db-run-reader';
+import { DbRunReader, schemaError } from '../sqlite-db/db-run-reader';
 import { tableColumns, type DbRun } from '../sqlite-db/open-db';
 import { mlflowRunState, type RunMeta } from './run-meta';
 
@@ -90,18 +90,17 @@ export class MlflowDbReader extends DbRunReader {
       `SELECT rowid AS rid, key, value, timestamp, step, ${s.isNan ? 'is_nan' : '0'} AS is_nan FROM metrics
        WHERE rowid > ? AND run_uuid = ? ORDER BY rowid LIMIT ?`,
     );
-    for (;;) {
-      const rows = metrics.all(this.lastRow, this.member, DB_BATCH_ROWS);
-      for (const r of rows) {
+    await this.drain(
+      metrics,
+      () => this.lastRow,
+      (r) => {
         this.lastRow = r.rid;
         const value = r.is_nan || r.value === null ? Number.NaN : r.value;
         const wall = r.timestamp === null ? Number.NaN : r.timestamp / 1000;
         this.series.add(r.key, r.step ?? 0, wall, value);
-      }
-      this.countRecords(rows.length);
-      if (rows.length < DB_BATCH_ROWS) break;
-      await this.pause();
-    }
+        this.countRecords(1);
+      },
+    );
     this.readState(db, s);
   }
 

@@ -77,6 +77,23 @@ export abstract class DbRunReader extends ReaderBase {
   protected pause(): Promise<void> {
     return this.pauseFn();
   }
+
+  /**
+   * Every row of `query` past the last one read (`after()`, asked again per batch as `onRow` moves it), in batches of
+   * DB_BATCH_ROWS with a pause between: the one loop each table of a tracker's run is read with.
+   */
+  protected async drain<R>(
+    query: Database.Statement<[number, string, number], R>,
+    after: () => number,
+    onRow: (row: R) => void,
+  ): Promise<void> {
+    for (;;) {
+      const rows = query.all(after(), this.member, DB_BATCH_ROWS);
+      for (const r of rows) onRow(r);
+      if (rows.length < DB_BATCH_ROWS) return;
+      await this.pause();
+    }
+  }
 }
 
 /** A schema problem as the typed error readers throw from `poll`. */

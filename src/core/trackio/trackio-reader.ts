@@ -7,7 +7,7 @@ import { isPlainObject } from '../readers/rows';
 import type { SourceReadResult } from '../readers/types';
 import { parseJsonLenient } from '../readers/values';
 import { SampleStore } from '../samples/sample-store';
-import { DB_BATCH_ROWS, DbRunReader, schemaError } from '../sqlite-db/db-run-reader';
+import { DbRunReader, schemaError } from '../sqlite-db/db-run-reader';
 import {
   isoSeconds,
   storedJson,
@@ -90,22 +90,20 @@ export class TrackioReader extends DbRunReader {
     const metrics = db.prepare<[number, string, number], MetricRow>(
       `SELECT id, timestamp, step, metrics FROM metrics WHERE id > ? AND ${where} ORDER BY id LIMIT ?`,
     );
-    for (;;) {
-      const rows = metrics.all(this.lastMetric, this.member, DB_BATCH_ROWS);
-      for (const r of rows) this.metricRow(r);
-      if (rows.length < DB_BATCH_ROWS) break;
-      await this.pause();
-    }
+    await this.drain(
+      metrics,
+      () => this.lastMetric,
+      (r) => this.metricRow(r),
+    );
     if (s.systemMetrics) {
       const system = db.prepare<[number, string, number], Omit<MetricRow, 'step'>>(
         `SELECT id, timestamp, metrics FROM system_metrics WHERE id > ? AND ${where} ORDER BY id LIMIT ?`,
       );
-      for (;;) {
-        const rows = system.all(this.lastSystem, this.member, DB_BATCH_ROWS);
-        for (const r of rows) this.systemRow(r);
-        if (rows.length < DB_BATCH_ROWS) break;
-        await this.pause();
-      }
+      await this.drain(
+        system,
+        () => this.lastSystem,
+        (r) => this.systemRow(r),
+      );
     }
     if (s.traces) {
       // `id` is trackio's text key: the rowid is the order rows were added in.
@@ -113,12 +111,11 @@ export class TrackioReader extends DbRunReader {
         `SELECT rowid AS rid, timestamp, step, key, messages, metadata FROM traces WHERE rowid > ? AND ${where}
          ORDER BY rowid LIMIT ?`,
       );
-      for (;;) {
-        const rows = traces.all(this.lastTrace, this.member, DB_BATCH_ROWS);
-        for (const r of rows) this.traceRow(r);
-        if (rows.length < DB_BATCH_ROWS) break;
-        await this.pause();
-      }
+      await this.drain(
+        traces,
+        () => this.lastTrace,
+        (r) => this.traceRow(r),
+      );
     }
     // A table value is a whole step, as are the traces of one `log` (one transaction): their means chart at once.
     this.samples.closeSteps();
