@@ -126,18 +126,8 @@ async function readHeadBytes(path: string, n: number): Promise<Uint8Array | null
 }
 
 async function readHead(path: string): Promise<string | null> {
-  try {
-    const h = await open(path, 'r');
-    try {
-      const buf = new Uint8Array(HEAD_BYTES);
-      const { bytesRead } = await h.read(buf, 0, HEAD_BYTES, 0);
-      return decodeUtf8(buf.subarray(0, bytesRead));
-    } finally {
-      await h.close().catch(() => undefined);
-    }
-  } catch {
-    return null;
-  }
+  const bytes = await readHeadBytes(path, HEAD_BYTES);
+  return bytes === null ? null : decodeUtf8(bytes);
 }
 
 /** Generic CSV names that suggest training logs (baselines writes progress.<timestamp>.csv). */

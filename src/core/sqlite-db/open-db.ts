@@ -46,13 +46,7 @@ export function isSqliteHeader(head: Uint8Array): boolean {
 }
 
 /** What the file's 100-byte header says: not a database, or shorter than its own page count (cut short). */
-function headerProblem(path: string): ReadError | null {
-  let bytes: Buffer;
-  try {
-    bytes = readHeader(path);
-  } catch (e) {
-    return { kind: 'io', offset: 0, message: `${path}: ${message(e)}` };
-  }
+function headerProblem(bytes: Uint8Array, size: number): ReadError | null {
   if (!isSqliteHeader(bytes) || bytes.length < 100)
     return { kind: 'decode', offset: 0, message: 'not an SQLite database (no "SQLite format 3" header)' };
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -61,7 +55,6 @@ function headerProblem(path: string): ReadError | null {
   const pages = view.getUint32(28);
   // The in-header page count is valid when its version number equals the change counter (SQLite ≥ 3.7.0).
   const valid = view.getUint32(92) === view.getUint32(24) && pages > 0;
-  const size = statSync(path).size;
   if (valid && size < pageSize * pages)
     return {
       kind: 'truncated',
@@ -130,7 +123,13 @@ export class DbConnection {
       if (!existsSync(`${this.path}-wal`) && this.copied === `${st.size}:${st.mtimeMs}`) return this.db;
       this.close();
     }
-    const problem = headerProblem(this.path);
+    let header: Buffer;
+    try {
+      header = readHeader(this.path);
+    } catch (e) {
+      throw { readError: { kind: 'io', offset: 0, message: `${this.path}: ${message(e)}` } };
+    }
+    const problem = headerProblem(header, st.size);
     if (problem) throw { readError: problem };
     const Ctor = load();
     const opts = {
@@ -140,7 +139,8 @@ export class DbConnection {
       ...(nativeBinding ? { nativeBinding } : {}),
     };
     try {
-      if (isWal(this.path) && !existsSync(`${this.path}-wal`)) {
+      // Read and write versions 2: the database is in WAL mode.
+      if (header[18] === 2 && header[19] === 2 && !existsSync(`${this.path}-wal`)) {
         if (st.size > this.maxCopyBytes)
           throw { readError: tooLargeToCopy(this.path, st.size, this.maxCopyBytes) };
         this.copyPath = privateCopy(this.path);
@@ -251,16 +251,6 @@ function readHeader(path: string): Buffer {
     return buf.subarray(0, readSync(fd, buf, 0, 100, 0));
   } finally {
     closeSync(fd);
-  }
-}
-
-/** Whether the header says WAL mode (read and write versions 2). */
-function isWal(path: string): boolean {
-  try {
-    const b = readHeader(path);
-    return b[18] === 2 && b[19] === 2;
-  } catch {
-    return false;
   }
 }
 
