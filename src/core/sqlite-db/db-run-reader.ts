@@ -2,12 +2,14 @@
 
 import type Database from 'better-sqlite3';
 import { ReaderBase, yieldToLoop, type ReaderOptions } from '../readers/reader';
-import { acquireDb, isBusy, linger, readErrorOf } from './open-db';
+import { acquireDb, filesStamp, isBusy, linger, readErrorOf } from './open-db';
 
 /** Rows fetched per query: each query is its own short read, so the writer waits on at most one batch. */
 export const DB_BATCH_ROWS = 4096;
 /** A writer's lock met on every poll for this long is reported (a commit holds it for milliseconds). */
 const LOCK_REPORT_MS = 3_000;
+/** A poll that finds the files unchanged still reads every this often (a coarse modification time can hide a commit). */
+const FULL_POLL_MS = 5_000;
 
 export interface DbRunReaderOptions extends ReaderOptions {
   /** The tracker run read: its id in the database (trackio's run_id, else run_name; MLflow's run_uuid). */
@@ -28,10 +30,11 @@ export abstract class DbRunReader extends ReaderBase {
   private busySince: number | null = null;
   /** The identity of the file read from (DbConnection.identity): another file at the path starts the read over. */
   private identity: string | null = null;
-  /** The connection and its `data_version` at the start of the last whole poll: unchanged, nothing was committed since,
-   * so a poll of an idle run costs one pragma, not a query per table. */
-  private seenDb: Database.Database | null = null;
-  private seenVersion = -1;
+  /** The database's files (`filesStamp`) at the start of the last whole poll, and when it was: unchanged, nothing was
+   * committed since, so a poll of an idle run opens nothing and queries nothing (a full poll still runs every
+   * FULL_POLL_MS, for file systems whose modification times are coarse). */
+  private seenStamp: string | null = null;
+  private polledAt = -Infinity;
 
   constructor(path: string, options: DbRunReaderOptions) {
     super(path, options);
@@ -47,6 +50,9 @@ export abstract class DbRunReader extends ReaderBase {
   protected abstract restart(): void;
 
   protected async read(final: boolean): Promise<void> {
+    const stamp = filesStamp(this.path);
+    if (!final && stamp !== null && stamp === this.seenStamp && this.now() - this.polledAt < FULL_POLL_MS)
+      return;
     const conn = acquireDb(this.path);
     try {
       const db = conn.get();
@@ -56,11 +62,9 @@ export abstract class DbRunReader extends ReaderBase {
         this.restart();
       }
       this.identity = conn.identity;
-      const version = db.pragma('data_version', { simple: true }) as number;
-      if (!final && db === this.seenDb && version === this.seenVersion) return;
-      this.seenDb = null;
+      this.seenStamp = null;
       await this.poll(db, final);
-      [this.seenDb, this.seenVersion] = [db, version];
+      [this.seenStamp, this.polledAt] = [stamp, this.now()];
       this.busySince = null;
     } catch (e) {
       if (isBusy(e) && !final) {

@@ -94,6 +94,8 @@ export class DbConnection {
   private copied: string | null = null;
   /** The private copy's path, while reading one. */
   private copyPath: string | null = null;
+  /** Open in place on a database in WAL mode (its writer running): see `linger`. */
+  private walInPlace = false;
   /**
    * dev:ino:birth time of the file opened (read it, never set it): another file at the path (the database deleted and
    * made again) is a new database, and readers that read another identity start over (their rowids were the old
@@ -149,6 +151,7 @@ export class DbConnection {
       } else {
         this.db = new Ctor(this.path, opts);
         this.copied = null;
+        this.walInPlace = header[18] === 2 && header[19] === 2;
       }
       this.identity = identity;
       return this.db;
@@ -156,6 +159,11 @@ export class DbConnection {
       this.close();
       throw { readError: readErrorOf(e) };
     }
+  }
+
+  /** Whether the open database is the file itself in WAL mode (not a private copy, not a rollback journal). */
+  get isWalInPlace(): boolean {
+    return this.db !== null && this.walInPlace;
   }
 
   close(): void {
@@ -166,6 +174,7 @@ export class DbConnection {
     }
     this.db = null;
     this.copied = null;
+    this.walInPlace = false;
     if (this.copyPath !== null) rmSync(this.copyPath, { force: true });
     this.copyPath = null;
   }
@@ -276,9 +285,23 @@ function releaseDb(c: DbConnection): void {
 const LINGER_MS = 5_000;
 const lingering = new WeakMap<DbConnection, NodeJS.Timeout>();
 
-/** Ends a use of `conn` (from `acquireDb`): it is released LINGER_MS later unless used again meanwhile. */
+/**
+ * Ends a use of `conn` (from `acquireDb`): it is released LINGER_MS later unless used again meanwhile. One open in
+ * place on a WAL database is released at once: any open connection holds the database's shared lock, so a writer
+ * closing meanwhile cannot checkpoint and remove its `-wal` and `-shm`, and they would stay in the run folder after
+ * the trainer exits (the next open costs a millisecond, and readers skip polls that find the files unchanged).
+ */
 export function linger(conn: DbConnection): void {
   const old = lingering.get(conn);
+  if (conn.isWalInPlace) {
+    if (old) {
+      clearTimeout(old);
+      lingering.delete(conn);
+      releaseDb(conn); // the hold the timer kept
+    }
+    releaseDb(conn);
+    return;
+  }
   if (old) {
     clearTimeout(old);
     releaseDb(conn); // the hold the timer kept
@@ -330,4 +353,26 @@ function quoteId(name: string): string {
 
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * What changes when anything is committed to the database at `path`: the file's identity, size and modification time,
+ * and its `-wal`'s size and time (a WAL commit appends there). Null when the file cannot be read. Cheap (two stats),
+ * and needs no connection, so an idle run's poll opens nothing.
+ */
+export function filesStamp(path: string): string | null {
+  let st;
+  try {
+    st = statSync(path, { bigint: true });
+  } catch {
+    return null;
+  }
+  let wal = '-';
+  try {
+    const w = statSync(`${path}-wal`, { bigint: true });
+    wal = `${w.size}:${w.mtimeNs}`;
+  } catch {
+    // no writer: no -wal
+  }
+  return `${st.dev}:${st.ino}:${st.birthtimeNs}:${st.size}:${st.mtimeNs}|${wal}`;
 }

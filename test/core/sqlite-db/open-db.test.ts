@@ -1,11 +1,13 @@
 // A WAL database with no writer is read from a private copy in the temp folder (never -wal/-shm beside it), the copy is
-// removed on close, and one past the copy limit is refused with a typed error saying what to do.
+// removed on close, and one past the copy limit is refused with a typed error saying what to do; one read in place
+// while its writer runs is let go after each read, so the writer's exit still removes its -wal and -shm.
 
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { DbConnection, readErrorOf } from '../../../src/core/sqlite-db/open-db';
+import { TrackioReader } from '../../../src/core/trackio/trackio-reader';
 import { tempDirs } from '../../helpers/temp-dirs';
 import { TrackioDb } from '../../helpers/tracker-dbs';
 
@@ -67,4 +69,22 @@ test('a WAL database past the copy limit is refused with a typed error saying wh
   expect(readdirSync(dir)).toEqual(['project.db']);
   expect(copies().length).toBe(before);
   conn.close();
+});
+
+test("a WAL database read while its writer runs: the writer's exit still removes its -wal and -shm", async () => {
+  const dir = tmp('rlwatch-open-db-');
+  const path = join(dir, 'project.db');
+  const writer = new TrackioDb(path, { wal: true });
+  const run = { id: 'r1', name: 'ppo' };
+  for (let i = 0; i < 10; i++) writer.log(run, i, { loss: i }, 1.7e15 + i);
+  expect(readdirSync(dir).sort()).toEqual(['project.db', 'project.db-shm', 'project.db-wal']);
+  const reader = new TrackioReader(path, { member: 'r1' });
+  await reader.readMore();
+  expect([...reader.series.get('loss').values()]).toHaveLength(10);
+  // The writer exits between two polls: nothing of ours holds the database, so it checkpoints and cleans up.
+  writer.close();
+  expect(readdirSync(dir)).toEqual(['project.db']);
+  await reader.readMore();
+  expect([...reader.series.get('loss').values()]).toHaveLength(10);
+  expect(readdirSync(dir)).toEqual(['project.db']);
 });
