@@ -75,9 +75,17 @@ export function samplePage(
   }
   if (rows.length === 0 && !sources.some((s) => s.sources().some((x) => x.source === source)))
     throw new ApiError('not-found', `run ${run} has no samples from ${source}`);
+  // Each table's merged column → its own column (-1: it has none), built once per table, not per cell.
+  const localsOf = new Map<number[], Int32Array>();
+  for (const map of remaps) {
+    if (localsOf.has(map)) continue;
+    const locals = new Int32Array(columns.length).fill(-1);
+    map.forEach((merged, local) => (locals[merged] = local));
+    localsOf.set(map, locals);
+  }
+  const rowLocals = remaps.map((map) => localsOf.get(map)!);
   const cellOf = (i: number, col: number): SampleCell => {
-    const map = remaps[i]!;
-    const local = map.indexOf(col);
+    const local = rowLocals[i]![col]!;
     return local < 0 ? null : (rows[i]!.cells[local] ?? null);
   };
 

@@ -28,12 +28,13 @@ describe('samples view text', () => {
   });
 
   test('numbers, the default source and the step shown', () => {
-    expect([numberText(3), numberText(0.123456), numberText(1e-7), numberText(null)]).toEqual([
-      '3',
-      '0.1235',
-      '1.000e-7',
-      '',
-    ]);
+    expect([
+      numberText(3),
+      numberText(0.123456),
+      numberText(1e-7),
+      numberText(54713.18),
+      numberText(null),
+    ]).toEqual(['3', '0.1235', '1.00e-7', '54713', '']);
     expect(
       defaultSource([
         { source: 'args/text_summary', origin: 'text', rows: 1, dropped: 0, steps: [] },

@@ -1,6 +1,7 @@
 // The samples view's rules: cells shown as inert text (controls escaped, new lines kept), long text folded, numbers formatted, the per-step strip's bars.
 
 import { escapeControls } from '../../../shared/control-chars';
+import { formatNumber } from '../../../shared/format';
 import type { SampleCell, SampleSourceInfo } from '../../../shared/samples';
 
 /** Characters of a text cell shown before "show all". */
@@ -20,13 +21,10 @@ export function foldText(text: string, open: boolean): { text: string; folded: b
   return { text: text.slice(0, end), folded: true };
 }
 
-/** A number cell: integers as they are, others to 4 significant digits; null as empty. */
+/** A number cell in the one number format (`formatNumber`); a text cell as it is; null as empty. */
 export function numberText(cell: SampleCell): string {
   if (cell === null) return '';
-  if (typeof cell === 'string') return cell;
-  if (Number.isInteger(cell)) return String(cell);
-  const a = Math.abs(cell);
-  return a !== 0 && (a < 1e-3 || a >= 1e6) ? cell.toExponential(3) : String(Number(cell.toPrecision(4)));
+  return typeof cell === 'string' ? cell : formatNumber(cell);
 }
 
 /** The source shown first: a completions file or W&B table before TensorBoard text (HF args are text too). */
