@@ -1,4 +1,4 @@
-// End to end: the Distributions section on real event files with histograms (a TF1 GAN's gradient norms, a PyTorch action distribution) and a W&B run's histogram records — bands and a picked step's bars drawn, percentiles as numpy computes them.
+// End to end: the Distributions section on real event files with histograms (a TF1 GAN's gradient norms, a PyTorch action distribution) and a W&B run's histogram records — bands and a picked step's bars drawn, percentiles as numpy computes them; a model's many per-layer histograms made only once scrolled near, and kept to the tag filter.
 
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
 import { openPage, servedUrl, serveIsolated } from './demo-server';
 import { wandbHistogramLog } from '../core/wandb/histogram-run';
+import { TrackioDb, trackioHistogram } from '../helpers/tracker-dbs';
 
 const TFEVENTS = join(import.meta.dirname, '..', 'fixtures', 'tfevents');
 const ORACLE = join(import.meta.dirname, '..', 'core', 'tfevents', 'histogram_oracle.py');
@@ -59,6 +60,12 @@ describe('the distributions view', () => {
   });
 
   const cell = (tag: string): Locator => page.locator(`.distribution-cell[data-tag="${tag}"]`);
+  /** Scrolls to a tag's place in the section (a cell past the first ones is made once near) and gives its cell. */
+  const reveal = async (tag: string): Promise<Locator> => {
+    await page.locator(`.distributions [data-tag="${tag}"]`).scrollIntoViewIfNeeded();
+    await cell(tag).waitFor();
+    return cell(tag);
+  };
   const shownPercentiles = (tag: string): Promise<number[]> =>
     cell(tag)
       .locator('.distribution-percentiles td')
@@ -82,12 +89,16 @@ describe('the distributions view', () => {
     const section = page.locator('.chart-group.distributions');
     await section.waitFor();
     const tags = [...new Set(want.map((h) => h.tag))].sort();
+    // Every tag has its place; only the first few cells exist before any scrolling.
     await expect
       .poll(() =>
-        page.$$eval('.distribution-cell', (cells) => cells.map((c) => c.getAttribute('data-tag')).sort()),
+        page.$$eval('.distributions [data-tag]', (cells) =>
+          cells.map((c) => c.getAttribute('data-tag')).sort(),
+        ),
       )
       .toEqual(tags);
-    await cell(TAG).scrollIntoViewIfNeeded();
+    expect(await section.locator('.count').innerText()).toBe(String(tags.length));
+    await reveal(TAG);
     const steps = want.filter((h) => h.tag === TAG);
     const newest = steps.at(-1)!;
     await expect.poll(() => cell(TAG).getAttribute('data-step')).toBe(String(newest.step));
@@ -122,7 +133,7 @@ describe('the distributions view', () => {
     await bands.click({ position: { x: box.width - 12, y: box.height / 2 } });
     await expect.poll(() => cell(TAG).getAttribute('data-step')).toBe(String(steps.at(-1)!.step));
     const rl = 'PPO/action_distribution';
-    await cell(rl).scrollIntoViewIfNeeded();
+    await reveal(rl);
     await expect.poll(() => inked(cell(rl).locator('canvas.distribution-bars'))).toBeGreaterThan(100);
     expectClose(await shownPercentiles(rl), want.find((h) => h.tag === rl)!.percentiles);
   });
@@ -197,6 +208,78 @@ describe('the distributions view of a W&B run', () => {
       });
       expect(inked).toBeGreaterThan(200);
     }
+    expect(errors).toEqual([]);
+  });
+});
+
+describe("a model's per-layer histograms", () => {
+  const LAYERS = 40;
+  const tagOf = (i: number): string => `model/layer_${String(i).padStart(2, '0')}/weights`;
+  let dir: string;
+  let serve: CliProcess;
+  let storeDir: string;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+  let histogramGets: number;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rlwatch-e2e-distributions-layers-'));
+    const db = new TrackioDb(join(dir, 'layers.db'));
+    const run = { id: 'run-1', name: 'probe' };
+    for (let step = 1; step <= 3; step++) {
+      const values: Record<string, unknown> = { 'train/loss': 1 / step };
+      for (let i = 0; i < LAYERS; i++) values[tagOf(i)] = trackioHistogram([-1, 0, 1], [step + i, 10 - step]);
+      db.log(run, step, values, 1_745_000_000_000_000 + step * 1_000_000);
+    }
+    db.close();
+    ({ serve, storeDir } = serveIsolated(dir));
+    const url = await servedUrl(serve);
+    browser = await launchChromium();
+    ({ page, errors } = await openPage(browser, url, { width: 1280, height: 900 }));
+    histogramGets = 0;
+    page.on('websocket', (ws) =>
+      ws.on('framesent', (f) => {
+        if (String(f.payload).includes('"histograms.get"')) histogramGets++;
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await serve?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (storeDir) rmSync(storeDir, { recursive: true, force: true });
+  });
+
+  test('every layer has its place; cells are made (and ask for their histograms) only once scrolled near', async () => {
+    const section = page.locator('.chart-group.distributions');
+    await section.waitFor({ timeout: 15_000 });
+    await expect.poll(() => section.locator('.count').innerText()).toBe(String(LAYERS));
+    expect(await section.locator('[data-tag]').count()).toBe(LAYERS);
+    const made = (): Promise<number> => section.locator('.distribution-cell').count();
+    expect(await made()).toBeLessThan(LAYERS / 2);
+    const last = tagOf(LAYERS - 1);
+    await section.locator(`[data-tag="${last}"]`).scrollIntoViewIfNeeded();
+    const cell = section.locator(`.distribution-cell[data-tag="${last}"]`);
+    await expect.poll(() => cell.getAttribute('data-step')).toBe('3');
+    expect(await cell.locator('.note').innerText()).toBe('3 of 3 step(s) shown');
+    // The cells made are those looked at, not all of them; each asked once.
+    expect(await made()).toBeLessThan(LAYERS);
+    expect(histogramGets).toBe(await made());
+    expect(errors).toEqual([]);
+  });
+
+  test('the tag filter keeps the same tags in Distributions as in the charts', async () => {
+    const section = page.locator('.chart-group.distributions');
+    await page.getByLabel('Filter charts by tag (regular expression)').fill('layer_3');
+    await expect.poll(() => section.locator('.count').innerText()).toBe('10');
+    const tags = await section
+      .locator('[data-tag]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-tag')));
+    expect(tags).toEqual(Array.from({ length: 10 }, (_, i) => tagOf(30 + i)));
+    await page.getByLabel('Filter charts by tag (regular expression)').fill('no such tag');
+    await expect.poll(() => section.count()).toBe(0);
     expect(errors).toEqual([]);
   });
 });
