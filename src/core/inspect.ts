@@ -11,7 +11,7 @@ import { classifyFile } from './sources/sniff';
 import type { ProgressInfo, ReadError, SourceReadResult } from './readers/types';
 import { summarize, type ScalarSeries, type ScalarSummary } from './series/scalar-series';
 import { readSource } from './sources/registry';
-import { joinSessions, runSessions, stepRuns, type StepRun } from './series/sessions';
+import { joinSessions, runSessions, speaksForSessions, stepRuns, type StepRun } from './series/sessions';
 import { shownWriters, wallSpan } from './series/writers';
 
 export interface InspectSource {
@@ -193,10 +193,11 @@ interface KeptSeries {
 }
 
 /** The run's sessions as the dashboard shows them: per tag, the best format's files split into writers, each
- * writer's step runs joined; the tag with the most sessions speaks for the run. */
+ * writer's step runs joined; the tag with the most sessions speaks for the run (of those that may: `speaksForSessions`). */
 function sessionsOf(series: Map<string, KeptSeries[]>): SessionInfo[] {
   const perWriter: SessionInfo[][] = [];
-  for (const list of series.values()) {
+  for (const [tag, list] of series) {
+    if (!speaksForSessions(tag)) continue;
     for (const w of shownWriters(list.map((k) => ({ name: k.file, format: k.format, ...k.span, ref: k }))))
       perWriter.push(joinSessions(w.sources.map((x) => x.ref.runs)));
   }

@@ -2,6 +2,7 @@
 // restart rule), found per file so a whole-run reader (inspect) need not hold a run's points at once.
 
 import type { SessionInfo } from '../../shared/domain';
+import { isSampleMeanTag } from '../../shared/samples';
 import type { ScalarSeries } from './scalar-series';
 
 /** A stretch of one file's series whose steps never decrease. */
@@ -64,4 +65,13 @@ export function runSessions(perTag: Iterable<readonly SessionInfo[]>): SessionIn
   for (const s of perTag)
     if (s.length > best.length || (s.length === best.length && points(s) > points(best))) best = s;
   return [...best];
+}
+
+/**
+ * Whether a tag's sessions may speak for the run's (its restarts, its sessions): every series the trainer logged,
+ * not those rlwatch derives from sample rows (`samples/…/mean/…`). Rows of a completions log come in whatever order
+ * its writers append them (ranks interleaving steps), and a step written after a later one is not a restart.
+ */
+export function speaksForSessions(tag: string): boolean {
+  return !isSampleMeanTag(tag);
 }

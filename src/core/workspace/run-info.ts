@@ -2,15 +2,18 @@
 
 import type { RunInfo } from '../../shared/domain';
 import type { LiveView } from '../series/live-view';
+import { speaksForSessions } from '../series/sessions';
 import { errorsOf, recordsOf, sourceProgress, type RunState } from './run-state';
 
 export function runInfo(state: RunState): RunInfo {
   let points = 0;
   let restarts = 0;
-  // The run's sessions are those of the tag that restarted most (one preemption shows in every tag).
+  // The run's sessions are those of the tag that restarted most (one preemption shows in every tag), of the tags
+  // that may speak for them.
   let most: LiveView | null = null;
-  for (const v of state.views.values()) {
+  for (const [tag, v] of state.views) {
     points += v.length;
+    if (!speaksForSessions(tag)) continue;
     restarts = Math.max(restarts, v.restarts.length);
     if (
       !most ||

@@ -327,6 +327,44 @@ describe('when a step is charted', () => {
   });
 });
 
+describe('derived tags and the run’s sessions', () => {
+  test('ranks interleaving steps in a completions log restart no run; a restart of the logged metrics still does', async () => {
+    const root = join(tmp, 'interleaved');
+    const dir = join(root, 'grpo');
+    mkdirSync(dir, { recursive: true });
+    // Two ranks append to one completions log, rank 1 a step behind: steps 0, 1, 0, 2, 1, 3, 2…
+    const samples: string[] = [];
+    for (let step = 0; step < 12; step++)
+      for (const s of step === 0 ? [0] : [step, step - 1])
+        samples.push(JSON.stringify({ step: s, prompt: 'p', completion: 'c'.repeat(s + 1), reward: s }));
+    writeFileSync(join(dir, 'completions.jsonl'), samples.join('\n') + '\n');
+    const metrics = (steps: number[]): string =>
+      steps.map((step) => JSON.stringify({ step, loss: 1 })).join('\n') + '\n';
+    writeFileSync(join(dir, 'metrics.jsonl'), metrics([...Array(12).keys()]));
+    const tag = sampleMeanTag('completions.jsonl', 'reward');
+
+    const ws = createWorkspace({ sweepMs: 50 });
+    try {
+      await ws.open(root);
+      await waitFor(() => ws.listRuns()[0]?.loaded === true, 'loaded');
+      await waitFor(() => (ws.getWindow('grpo', tag, { pixels: 1000 })?.length ?? 0) > 3, 'derived points');
+      // The derived chart shows the order the rows came in (its own restarts)…
+      expect(ws.getWindow('grpo', tag, { pixels: 1000 })!.restarts.length).toBeGreaterThan(0);
+      // …but the run did not restart.
+      const run = ws.listRuns()[0]!;
+      expect(run.restarts).toBe(0);
+      expect(run.sessions.length).toBe(1);
+    } finally {
+      await ws.close();
+    }
+    expect((await inspectPath(root)).runs[0]!.sessions.length).toBe(1);
+
+    // The trainer itself restarting (its metrics' steps going back) is still the run's restart.
+    writeFileSync(join(dir, 'metrics.jsonl'), metrics([...[...Array(12).keys()], 5, 6, 7, 8]));
+    expect((await inspectPath(root)).runs[0]!.sessions.length).toBe(2);
+  });
+});
+
 describe('derived tags feed no health rule', () => {
   /** Feeds every series of the read results into a fresh engine, tag by tag, as real-files.test.ts does. */
   function evaluate(results: SourceReadResult[]): AlertTransition[] {
