@@ -9,7 +9,7 @@ import { fileIdentity } from '../readers/file-io';
 import { LineFramer, lines } from '../readers/line-framer';
 import { pickAxes, isPlainObject, numericLeaves } from '../readers/rows';
 import { decodeUtf8, parseJsonLenient, parseNumberCell } from '../readers/values';
-import { isSqliteHeader, withDb } from '../sqlite-db/open-db';
+import { isSqliteHeader, withSchema } from '../sqlite-db/open-db';
 import { trackioSchema } from '../trackio/trackio-db';
 
 const HEAD_BYTES = 64 * 1024;
@@ -86,7 +86,7 @@ export async function sniffDatabase(path: string): Promise<'trackio' | 'mlflow' 
   if (known && known.stamp === stamp) return known.format;
   let format: 'trackio' | 'mlflow' | null;
   try {
-    format = withDb(path, (db) => (trackioSchema(db) ? 'trackio' : mlflowDbSchema(db) ? 'mlflow' : null));
+    format = withSchema(path, (db) => (trackioSchema(db) ? 'trackio' : mlflowDbSchema(db) ? 'mlflow' : null));
   } catch {
     format = null;
   }

@@ -197,27 +197,113 @@ function tooLargeToCopy(path: string, size: number, max: number): ReadError {
 let copiesDir: string | null = null;
 let copySeq = 0;
 const COPIES_PREFIX = 'rlwatch-db-copies-';
+/** Bytes this process has copied out of databases to read them (whole copies and schema prefixes). */
+let bytesCopied = 0;
 
-/**
- * A private copy of the database at `path` in this process's temp folder, switched to the rollback journal (header
- * bytes 18-19: it has no WAL to read, all of it is in the file), so SQLite reading it read-only makes no file at all.
- */
-function privateCopy(path: string): string {
+/** Bytes this process has copied out of databases to read them: what opening a folder cost beyond reading. */
+export function databaseBytesCopied(): number {
+  return bytesCopied;
+}
+
+/** A new path in this process's copies folder (the folder made, and stale ones of dead processes removed, first). */
+function copyPathFor(): string {
   if (copiesDir === null) {
     removeStaleCopies();
     copiesDir = mkdtempSync(join(tmpdir(), `${COPIES_PREFIX}${process.pid}-`));
     const dir = copiesDir;
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   }
-  const copy = join(copiesDir, `${++copySeq}.db`);
-  copyFileSync(path, copy, constants.COPYFILE_FICLONE);
+  return join(copiesDir, `${++copySeq}.db`);
+}
+
+/** Header bytes 18-19 of a copy set to the rollback journal: it has no WAL to read, all of it is in the file, so SQLite
+ * reading it read-only makes no file at all. */
+function toRollbackJournal(copy: string): void {
   const fd = openSync(copy, 'r+');
   try {
     writeSync(fd, Buffer.from([1, 1]), 0, 2, 18);
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * A private copy of the database at `path` in this process's temp folder, switched to the rollback journal.
+ */
+function privateCopy(path: string): string {
+  const copy = copyPathFor();
+  copyFileSync(path, copy, constants.COPYFILE_FICLONE);
+  bytesCopied += statSync(copy).size;
+  toRollbackJournal(copy);
   return copy;
+}
+
+/** The first bytes of a WAL database with no writer copied to read its schema: SQLite keeps the schema in the first
+ * pages of most databases (page 1 and those made with the first tables), so telling what a database is rarely needs
+ * the whole file copied. A multiple of every page size. */
+const SCHEMA_PREFIX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Runs `fn`, which asks only about the schema (tables and their columns), on the database at `path`, copying as little
+ * as it can: a WAL database with no writer and over SCHEMA_PREFIX_BYTES is first read from a copy of its first
+ * SCHEMA_PREFIX_BYTES. SQLite reads the whole schema before any statement runs, and a page past the copy reads as
+ * zeros, which it reports as damage, so `fn` either sees the whole schema or fails, and then runs on the whole file
+ * (`withDb`). Another app's large database in a run folder (an Optuna study) is then told apart without being copied.
+ */
+export function withSchema<T>(path: string, fn: (db: Database.Database) => T): T {
+  const prefix = schemaPrefixCopy(path);
+  if (prefix !== null) {
+    let db: Database.Database | null = null;
+    try {
+      const Ctor = load();
+      db = new Ctor(prefix, {
+        readonly: true,
+        fileMustExist: true,
+        ...(nativeBinding ? { nativeBinding } : {}),
+      });
+      return fn(db);
+    } catch {
+      // The schema reaches past the prefix (or the prefix could not be made): the whole file below.
+    } finally {
+      try {
+        db?.close();
+      } catch {
+        // closing a read-only connection cannot lose anything
+      }
+      rmSync(prefix, { force: true });
+    }
+  }
+  return withDb(path, (db) => fn(db));
+}
+
+/** A copy of the first SCHEMA_PREFIX_BYTES of a larger WAL database with no writer, or null (any other database). */
+function schemaPrefixCopy(path: string): string | null {
+  let fd: number | null = null;
+  try {
+    if (statSync(path).size <= SCHEMA_PREFIX_BYTES || existsSync(`${path}-wal`)) return null;
+    fd = openSync(path, 'r');
+    const head = Buffer.alloc(SCHEMA_PREFIX_BYTES);
+    const n = readSync(fd, head, 0, SCHEMA_PREFIX_BYTES, 0);
+    if (n < 100 || !isSqliteHeader(head) || head[18] !== 2 || head[19] !== 2) return null;
+    // The header's page count made the prefix's (SQLite refuses a file shorter than its header says), so a page past
+    // it is one SQLite knows is missing, and any read of one fails as damage.
+    const raw = head.readUInt16BE(16);
+    head.writeUInt32BE(Math.floor(n / (raw === 1 ? 65536 : raw)), 28);
+    const copy = copyPathFor();
+    const out = openSync(copy, 'w');
+    try {
+      writeSync(out, head, 0, n, 0);
+    } finally {
+      closeSync(out);
+    }
+    bytesCopied += n;
+    toRollbackJournal(copy);
+    return copy;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
 }
 
 /** Removes the copy folders of rlwatch processes that are gone (one killed before its exit handler ran). */

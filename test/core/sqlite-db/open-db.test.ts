@@ -1,12 +1,15 @@
 // A WAL database with no writer is read from a private copy in the temp folder (never -wal/-shm beside it), the copy is
 // removed on close, and one past the copy limit is refused with a typed error saying what to do; one read in place
-// while its writer runs is let go after each read, so the writer's exit still removes its -wal and -shm.
+// while its writer runs is let go after each read, so the writer's exit still removes its -wal and -shm; what a large one
+// is, is told from a copy of its first pages.
 
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from 'vitest';
-import { DbConnection, readErrorOf } from '../../../src/core/sqlite-db/open-db';
+import Database from 'better-sqlite3';
+import { describe, expect, test } from 'vitest';
+import { sniffDatabase } from '../../../src/core/sources/sniff';
+import { databaseBytesCopied, DbConnection, readErrorOf } from '../../../src/core/sqlite-db/open-db';
 import { TrackioReader } from '../../../src/core/trackio/trackio-reader';
 import { tempDirs } from '../../helpers/temp-dirs';
 import { TrackioDb } from '../../helpers/tracker-dbs';
@@ -87,4 +90,54 @@ test("a WAL database read while its writer runs: the writer's exit still removes
   await reader.readMore();
   expect([...reader.series.get('loss').values()]).toHaveLength(10);
   expect(readdirSync(dir)).toEqual(['project.db']);
+});
+
+describe('telling what a large WAL database is without copying it', () => {
+  /** A WAL database with no writer holding `mib` MiB of another app's rows, its tables made `schemaLast` (after the
+   * rows, so the schema's pages lie past the first 4 MiB) or first; then, if `trackio`, trackio's tables. */
+  function largeWal(path: string, mib: number, opts: { trackio: boolean; schemaLast: boolean }): void {
+    const db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    db.pragma('page_size = 4096');
+    const tables = (): void => {
+      // Enough tables with long definitions that the schema takes many pages.
+      for (let i = 0; i < (opts.schemaLast ? 400 : 3); i++)
+        db.exec(`CREATE TABLE study_${i} (id INTEGER PRIMARY KEY, ${'c'.repeat(200)}_${i} TEXT, value REAL)`);
+      if (opts.trackio) new TrackioDb(path).close();
+    };
+    if (!opts.schemaLast) tables();
+    db.exec('CREATE TABLE blobs (id INTEGER PRIMARY KEY, data BLOB)');
+    const insert = db.prepare('INSERT INTO blobs (data) VALUES (?)');
+    const chunk = Buffer.alloc(64 * 1024, 7);
+    db.transaction(() => {
+      for (let i = 0; i < mib * 16; i++) insert.run(chunk);
+    })();
+    if (opts.schemaLast) tables();
+    db.close();
+    expect(existsSync(`${path}-wal`)).toBe(false);
+  }
+
+  test("another app's 24 MiB database is told apart from a 4 MiB prefix; a tracker's schema past the prefix is still found", async () => {
+    const dir = tmp('rlwatch-open-db-sniff-');
+    const other = join(dir, 'optuna.db');
+    largeWal(other, 24, { trackio: false, schemaLast: false });
+    let before = databaseBytesCopied();
+    expect(await sniffDatabase(other)).toBeNull();
+    expect(databaseBytesCopied() - before).toBe(4 * 2 ** 20);
+
+    const early = join(dir, 'early.db');
+    largeWal(early, 24, { trackio: true, schemaLast: false });
+    before = databaseBytesCopied();
+    expect(await sniffDatabase(early)).toBe('trackio');
+    expect(databaseBytesCopied() - before).toBe(4 * 2 ** 20);
+
+    // The schema written after 24 MiB of rows: the prefix cannot hold it, so the whole file is read.
+    const late = join(dir, 'late.db');
+    largeWal(late, 24, { trackio: true, schemaLast: true });
+    before = databaseBytesCopied();
+    expect(await sniffDatabase(late)).toBe('trackio');
+    expect(databaseBytesCopied() - before).toBeGreaterThan(24 * 2 ** 20);
+    // Nothing is left beside any of them.
+    expect(readdirSync(dir).sort()).toEqual(['early.db', 'late.db', 'optuna.db']);
+  });
 });
