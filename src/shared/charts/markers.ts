@@ -53,11 +53,16 @@ export function buildMarkers(
   focusStep: number | null,
 ): Marker[] {
   const out: Marker[] = [];
+  // One mark per restart: a composed chart's tags of one run restart at the same place, each would repeat it.
+  const restartsMarked = new Set<string>();
   for (const s of series) {
     s.restarts.forEach((r, k) => {
       const x = mode === 'step' ? r.step : xOf(mode, r.step, r.wallTime, s.origin);
       const session = k + 2;
       const at = utcStamp(r.wallTime);
+      const key = `${x}\u0000${session}\u0000${at}`;
+      if (restartsMarked.has(key)) return;
+      restartsMarked.add(key);
       out.push({
         kind: 'restart',
         x,

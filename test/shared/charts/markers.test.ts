@@ -61,4 +61,13 @@ describe('markers', () => {
     ]);
     expect(m[1]!.severity).toBe('critical');
   });
+
+  test("a composed chart's tags of one run mark its restart once; another run's restart at another place is its own", () => {
+    const other: StepColumns = { ...cols, run: 'b', restarts: [{ step: 10, wallTime: 1005 }] };
+    const m = buildMarkers([cols, { ...cols }, other], [], 'step', null);
+    expect(m.map((k) => [k.kind, k.x])).toEqual([
+      ['restart', 20],
+      ['restart', 10],
+    ]);
+  });
 });
