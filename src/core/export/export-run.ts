@@ -298,7 +298,7 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
     total += plan.figures.length * formats.length;
     for (const planned of plan.figures) await writeFigure(join(dir, planned.name), planned);
     // Only the main reward and the compared tags' downsampled lines stay held for the comparisons, not the run.
-    if (comparedRuns < MAX_COMPARED_RUNS) tagComparisons.add(run);
+    tagComparisons.add(run);
     comparedRuns++;
     const reward = mainReward(run.series);
     if (reward === null) continue;
@@ -309,10 +309,6 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
   if (comparedOut > 0)
     report.notices.push(
       `comparison shows the first ${MAX_COMPARED_RUNS} runs with a reward; ${comparedOut} more left out (choose with --runs REGEX)`,
-    );
-  if (comparedRuns > MAX_COMPARED_RUNS)
-    report.notices.push(
-      `comparisons/ overlay the first ${MAX_COMPARED_RUNS} runs; ${comparedRuns - MAX_COMPARED_RUNS} more left out (choose with --runs REGEX)`,
     );
   const comparison = planComparison(comparing, figureOpts);
   if (comparison) {

@@ -452,22 +452,27 @@ function familyFigure(run: FigureRun, item: FigureItem, o: FigureSetOptions): Fi
 
 /** Tags compared across runs at most (each run keeps its lines of these until the end of the export). */
 export const MAX_COMPARED_TAGS = 24;
+/** Distinct tags held for comparison at most, across the runs (runs that each log other tags cannot grow it). */
+const MAX_HELD_TAGS = 4 * MAX_COMPARED_TAGS;
 
 /**
  * Comparisons of the tags runs share: each run's lines of its first MAX_COMPARED_TAGS tags (in figure order)
- * are kept as it is read (downsampled: a run's full series is not held), then every tag two or more runs have
- * gets `comparisons/TAG`, the runs overlaid in palette order.
+ * are kept as it is read (downsampled: a run's full series is not held), up to MAX_COMPARED_RUNS runs per tag (the
+ * first that log it, so runs without a tag never take its places), then every tag two or more runs have gets
+ * `comparisons/TAG`, the runs overlaid in palette order.
  */
 export class TagComparisons {
   private readonly lines = new Map<string, FigureLines[]>();
   private readonly runs: string[] = [];
   private readonly leftOut = new Set<string>();
+  /** Runs past MAX_COMPARED_RUNS that log the tag, by tag. */
+  private readonly crowded = new Map<string, number>();
   /** Each run's look by its label (the lines know their label). */
   private readonly looks = new Map<string, number | undefined>();
 
   constructor(private readonly o: FigureSetOptions) {}
 
-  /** Keeps `run`'s lines of its first tags; call with at most MAX_COMPARED_RUNS runs. */
+  /** Keeps `run`'s lines of its first tags, for each tag while fewer than MAX_COMPARED_RUNS runs have it. */
   add(run: FigureRun): void {
     this.runs.push(labelOf(run));
     this.looks.set(labelOf(run), this.o.looks?.get(run.run));
@@ -476,6 +481,15 @@ export class TagComparisons {
       .map((i) => i.name);
     for (const t of tags.slice(MAX_COMPARED_TAGS)) this.leftOut.add(t);
     for (const tag of tags.slice(0, MAX_COMPARED_TAGS)) {
+      const list = this.lines.get(tag);
+      if (list && list.length >= MAX_COMPARED_RUNS) {
+        this.crowded.set(tag, (this.crowded.get(tag) ?? 0) + 1);
+        continue;
+      }
+      if (!list && this.lines.size >= MAX_HELD_TAGS) {
+        this.leftOut.add(tag);
+        continue;
+      }
       const xAxis = xAxisFor(groupOf(tag), 'step');
       const lines = figureLines(labelOf(run), run.series.get(tag)!, {
         xAxis,
@@ -483,7 +497,6 @@ export class TagComparisons {
         pixels: this.o.pixels,
         logY: logYFor(this.o, tag),
       });
-      const list = this.lines.get(tag);
       if (list) list.push(lines);
       else this.lines.set(tag, [lines]);
     }
@@ -518,6 +531,12 @@ export class TagComparisons {
       });
     }
     if (shared.length === 0) notices.push(`no comparisons: the ${this.runs.length} runs share no tag`);
+    if (this.crowded.size > 0) {
+      const most = Math.max(...this.crowded.values());
+      notices.push(
+        `comparisons/ overlay the first ${MAX_COMPARED_RUNS} runs that log each tag; ${this.crowded.size} tag(s) had more (up to ${most} left out; choose with --runs REGEX)`,
+      );
+    }
     const missed = [...this.leftOut].filter((t) => !this.lines.has(t) || this.lines.get(t)!.length < 2);
     if (missed.length > 0)
       notices.push(

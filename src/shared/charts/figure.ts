@@ -99,8 +99,9 @@ function backgroundPlugin(colour: string): Plugin<'line'> {
   };
 }
 
-/** Legend entries longer than this are shortened as the sidebar shortens run names (the part that differs kept). */
-const LEGEND_MAX_CHARS = 28;
+/** Legend entries are shortened as the sidebar shortens run names (the part that differs kept) to half the panel's
+ * width of 11 px text, never to fewer characters than this (a composed chart's "tag · run" entries are long). */
+const LEGEND_MIN_CHARS = 28;
 
 /** Characters of 11 px text per CSS pixel of a line (a conservative average: a note line never overflows). */
 const NOTE_CHAR_PX = 6.2;
@@ -170,7 +171,7 @@ export function panelConfiguration(
   ];
   const names = shortenNames(
     drawn.map((e) => e.run),
-    LEGEND_MAX_CHARS,
+    Math.max(LEGEND_MIN_CHARS, Math.floor(width / 2 / NOTE_CHAR_PX)),
   );
   // Every transform and every value not drawn, under the panel's title (one wording for every figure).
   const notes = wrapNotes(panelNotes(panel.spec), Math.max(20, Math.floor((width - 40) / NOTE_CHAR_PX)));

@@ -328,6 +328,47 @@ describe('14: paper needs', () => {
     );
   });
 
+  test('comparisons/TAG overlays the first 8 runs that log the tag: runs without it take no place', async () => {
+    const root = tmp('rlwatch-fig-cmp-many-');
+    const names = [
+      ...Array.from({ length: 4 }, (_, i) => `plain-${String(i).padStart(2, '0')}`),
+      ...Array.from({ length: 9 }, (_, i) => `rewarded-${String(i).padStart(2, '0')}`),
+    ];
+    for (const [k, r] of names.entries()) {
+      mkdirSync(join(root, r));
+      const reward = r.startsWith('rewarded');
+      const rows = Array.from(
+        { length: 20 },
+        (_, i) => `${i},${1 / (i + k + 1)}${reward ? `,${i * k}` : ''}`,
+      );
+      writeFileSync(
+        join(root, r, 'metrics.csv'),
+        `step,loss${reward ? ',episode_reward' : ''}\n${rows.join('\n')}\n`,
+      );
+    }
+    const out = tmp('rlwatch-fig-cmp-many-out-');
+    const report = await exportData(root, {
+      out,
+      csv: false,
+      json: false,
+      svg: true,
+      figure: { width: 400, height: 240 },
+    });
+    expect(report.failed).toEqual([]);
+    const drawn = (file: string): string[] =>
+      names.filter((n) => readFileSync(join(out, 'comparisons', file), 'utf8').includes(`>${n}<`));
+    expect(drawn('episode_reward.svg')).toEqual(names.slice(4, 12));
+    expect(drawn('loss.svg')).toEqual(names.slice(0, 8));
+    expect(report.notices).toContain(
+      'comparisons/ overlay the first 8 runs that log each tag; 2 tag(s) had more (up to 5 left out; choose with --runs REGEX)',
+    );
+  });
+
+  const legendTexts = (config: ReturnType<typeof panelConfiguration>): string[] =>
+    (config.options!.plugins!.legend!.labels!.generateLabels as () => { text: string }[])().map(
+      (l) => l.text,
+    );
+
   test('legend names are shortened as the sidebar shortens them, keeping what differs, never cut from the left', () => {
     const names = [
       'experiments/results/logs/PPO_debug_seed_0/PPO_1',
@@ -347,15 +388,15 @@ describe('14: paper needs', () => {
       ),
       band: null,
     };
-    const config = panelConfiguration({ title: 'reward', spec }, LIGHT);
-    const labels = (config.options!.plugins!.legend!.labels!.generateLabels as () => { text: string }[])();
-    const texts = labels.map((l) => l.text);
+    const texts = legendTexts(panelConfiguration({ title: 'reward', spec }, LIGHT, 1, 300));
     expect(new Set(texts).size).toBe(2);
     for (const t of texts) {
       expect(t.length).toBeLessThanOrEqual(28);
       expect(t.startsWith('experiments/')).toBe(true);
     }
     expect(texts.map((t) => t.slice(-5))).toEqual(['PPO_1', 'PPO_2']);
+    // A wider panel has room for half its width of text per entry: a 1600-px figure's names stay whole.
+    expect(legendTexts(panelConfiguration({ title: 'reward', spec }, LIGHT, 1, 1600))).toEqual(names);
   });
 
   test('an SVG has real <text> (one x per run of text, the title as written): restylable in a paper', () => {
