@@ -80,7 +80,10 @@ export function samplePage(
   for (const map of remaps) {
     if (localsOf.has(map)) continue;
     const locals = new Int32Array(columns.length).fill(-1);
-    map.forEach((merged, local) => (locals[merged] = local));
+    // A name twice in one table: its first column, as the page's columns show it.
+    map.forEach((merged, local) => {
+      if (locals[merged]! < 0) locals[merged] = local;
+    });
     localsOf.set(map, locals);
   }
   const rowLocals = remaps.map((map) => localsOf.get(map)!);

@@ -465,6 +465,8 @@ export class TagComparisons {
   private readonly lines = new Map<string, FigureLines[]>();
   private readonly runs: string[] = [];
   private readonly leftOut = new Set<string>();
+  /** Tags met once MAX_HELD_TAGS others were held (the first runs' own tags can fill the room). */
+  private readonly unheld = new Set<string>();
   /** Runs past MAX_COMPARED_RUNS that log the tag, by tag. */
   private readonly crowded = new Map<string, number>();
   /** Each run's look by its label (the lines know their label). */
@@ -487,7 +489,7 @@ export class TagComparisons {
         continue;
       }
       if (!list && this.lines.size >= MAX_HELD_TAGS) {
-        this.leftOut.add(tag);
+        this.unheld.add(tag);
         continue;
       }
       const xAxis = xAxisFor(groupOf(tag), 'step');
@@ -531,6 +533,10 @@ export class TagComparisons {
       });
     }
     if (shared.length === 0) notices.push(`no comparisons: the ${this.runs.length} runs share no tag`);
+    if (this.unheld.size > 0)
+      notices.push(
+        `comparisons hold ${MAX_HELD_TAGS} tags at most, the first met; ${this.unheld.size} more not compared (choose with --tags REGEX or --runs REGEX)`,
+      );
     if (this.crowded.size > 0) {
       const most = Math.max(...this.crowded.values());
       notices.push(

@@ -267,10 +267,10 @@ export function withSchema<T>(path: string, fn: (db: Database.Database) => T): T
     } finally {
       try {
         db?.close();
+        rmSync(prefix, { force: true });
       } catch {
-        // closing a read-only connection cannot lose anything
+        // closing a read-only connection cannot lose anything; a copy not removed goes with the folder at exit
       }
-      rmSync(prefix, { force: true });
     }
   }
   return withDb(path, (db) => fn(db));
@@ -279,6 +279,7 @@ export function withSchema<T>(path: string, fn: (db: Database.Database) => T): T
 /** A copy of the first SCHEMA_PREFIX_BYTES of a larger WAL database with no writer, or null (any other database). */
 function schemaPrefixCopy(path: string): string | null {
   let fd: number | null = null;
+  let copy: string | null = null;
   try {
     if (statSync(path).size <= SCHEMA_PREFIX_BYTES || existsSync(`${path}-wal`)) return null;
     fd = openSync(path, 'r');
@@ -289,7 +290,7 @@ function schemaPrefixCopy(path: string): string | null {
     // it is one SQLite knows is missing, and any read of one fails as damage.
     const raw = head.readUInt16BE(16);
     head.writeUInt32BE(Math.floor(n / (raw === 1 ? 65536 : raw)), 28);
-    const copy = copyPathFor();
+    copy = copyPathFor();
     const out = openSync(copy, 'w');
     try {
       writeSync(out, head, 0, n, 0);
@@ -300,6 +301,11 @@ function schemaPrefixCopy(path: string): string | null {
     toRollbackJournal(copy);
     return copy;
   } catch {
+    try {
+      if (copy !== null) rmSync(copy, { force: true });
+    } catch {
+      // left to the removal of the copies folder at exit
+    }
     return null;
   } finally {
     if (fd !== null) closeSync(fd);

@@ -60,7 +60,8 @@ export function buildMarkers(
       const x = mode === 'step' ? r.step : xOf(mode, r.step, r.wallTime, s.origin);
       const session = k + 2;
       const at = utcStamp(r.wallTime);
-      const key = `${x}\u0000${session}\u0000${at}`;
+      // By step and start time, not x: in time modes each tag's x is its own wall time (or origin), a hair apart.
+      const key = `${r.step}\u0000${session}\u0000${at}`;
       if (restartsMarked.has(key)) return;
       restartsMarked.add(key);
       out.push({

@@ -229,6 +229,35 @@ describe('seed 003 set', () => {
   });
 });
 
+describe('tag comparisons', () => {
+  test('each tag holds its first 8 runs; tags past the 96 held are named in their own notice', () => {
+    const shared = new TagComparisons(opts);
+    // Four runs with 24 tags of their own each fill the 96 tags held.
+    for (let r = 0; r < 4; r++)
+      shared.add(
+        run(Object.fromEntries(Array.from({ length: 24 }, (_, i) => [`own${r}/t${i}`, 3])), `own${r}`),
+      );
+    // Ten runs share `loss`, which came too late to be held.
+    for (let r = 0; r < 10; r++) shared.add(run({ loss: 3 }, `late${r}`));
+    const plan = shared.plan();
+    expect(plan.figures.map((f) => f.name)).toEqual([]);
+    expect(plan.notices).toContain(
+      'comparisons hold 96 tags at most, the first met; 1 more not compared (choose with --tags REGEX or --runs REGEX)',
+    );
+    expect(plan.notices.some((n) => n.includes('first 24 tags'))).toBe(false);
+
+    const room = new TagComparisons(opts);
+    for (let r = 0; r < 10; r++) room.add(run({ loss: 3 }, `r${r}`));
+    const fig = room
+      .plan()
+      .figures.find((f) => f.name === 'comparisons/loss')!
+      .build();
+    expect(fig.panels[0]!.spec.series.map((l) => l.run)).toEqual(
+      Array.from({ length: 8 }, (_, r) => `r${r}`),
+    );
+  });
+});
+
 describe('figure lines', () => {
   test("steps going back restart the line there (the dashboard's rule): no zig-zag, the mark is kept", () => {
     const lines = figureLines('r', [series(range(10)), series([4, 5, 6], (s) => -s)], {

@@ -69,5 +69,12 @@ describe('markers', () => {
       ['restart', 20],
       ['restart', 10],
     ]);
+    // On a time axis each tag's wall times differ by a hair: still one mark.
+    const hair: StepColumns = {
+      ...cols,
+      walls: cols.walls.map((w) => w + 0.2),
+      restarts: [{ step: 20, wallTime: 1010.2 }],
+    };
+    expect(buildMarkers([cols, hair], [], 'wall', null).filter((k) => k.kind === 'restart')).toHaveLength(1);
   });
 });
