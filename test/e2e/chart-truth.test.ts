@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
 import { serveIsolated, openPage } from './demo-server';
+import { apiOf } from './socket-api';
 
 const URL_LINE = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/;
 
@@ -99,7 +100,8 @@ describe('charts tell the truth on a small real folder', () => {
     for (const tag of ['eval_score', 'gappy']) {
       await ready(tag);
       expect(await chart(tag).getAttribute('data-points')).not.toBe('0');
-      expect(await pixelsOfColour(chart(tag), '#0072b2')).toBeGreaterThan(8);
+      // The canvas is drawn a frame after the chart is ready.
+      await expect.poll(() => pixelsOfColour(chart(tag), '#0072b2')).toBeGreaterThan(8);
     }
   });
 
@@ -110,8 +112,8 @@ describe('charts tell the truth on a small real folder', () => {
   test('no tick label is cut by the canvas edge, on a linear or a log y-axis', async () => {
     await ready('wide');
     await ready('mid');
-    expect(await inkOnEdges(chart('wide'))).toEqual({ left: 0, top: 0 });
-    expect(await inkOnEdges(chart('mid'))).toEqual({ left: 0, top: 0 });
+    await expect.poll(() => inkOnEdges(chart('wide'))).toEqual({ left: 0, top: 0 });
+    await expect.poll(() => inkOnEdges(chart('mid'))).toEqual({ left: 0, top: 0 });
     await page.getByLabel('Log y').check();
     await expect.poll(() => chart('wide').getAttribute('data-logy')).toBe('true');
     // The log scale's labels, once redrawn (the linear axis also ends at 100000: wait for the whole set).
@@ -119,8 +121,8 @@ describe('charts tell the truth on a small real folder', () => {
       (await chart('wide').getAttribute('data-y-ticks'))!.split('|').filter((l) => l !== '');
     await expect.poll(labels).toEqual(['1', '10', '100', '1000', '10000', '100000']);
     await expect.poll(() => chart('mid').getAttribute('data-y-ticks')).toContain('100');
-    expect(await inkOnEdges(chart('wide'))).toEqual({ left: 0, top: 0 });
-    expect(await inkOnEdges(chart('mid'))).toEqual({ left: 0, top: 0 });
+    await expect.poll(() => inkOnEdges(chart('wide'))).toEqual({ left: 0, top: 0 });
+    await expect.poll(() => inkOnEdges(chart('mid'))).toEqual({ left: 0, top: 0 });
     await page.getByLabel('Log y').uncheck();
     await expect.poll(() => chart('wide').getAttribute('data-logy')).toBe('false');
   });
@@ -132,11 +134,22 @@ describe('charts tell the truth on a small real folder', () => {
     expect(await yMax()).toBeGreaterThanOrEqual(1000);
     await page.getByLabel('Ignore outliers').check();
     await expect.poll(yMax).toBeLessThan(10);
-    await page.waitForTimeout(600);
+    // Settings are saved after a short pause: wait until the backend has the new one.
+    const api = await apiOf(page.url());
+    try {
+      await expect
+        .poll(async () => {
+          const r = await api.ask<{ ignoreOutliers: boolean }>('settings.get', {});
+          return r.ok ? r.value.ignoreOutliers : 'not ok';
+        })
+        .toBe(true);
+    } finally {
+      api.close();
+    }
     await page.reload();
     await page.locator('.run-select[data-run="alpha"]').click();
     await ready('spiky');
-    expect(await page.getByLabel('Ignore outliers').isChecked()).toBe(true);
+    await expect.poll(() => page.getByLabel('Ignore outliers').isChecked()).toBe(true);
     await expect.poll(yMax).toBeLessThan(10);
     await page.getByLabel('Ignore outliers').uncheck();
     await expect.poll(yMax).toBeGreaterThanOrEqual(1000);

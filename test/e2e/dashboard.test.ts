@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
 import { startDemoServer, type DemoServer, openPage } from './demo-server';
 import { seeAllCharts } from './lazy-charts';
+import { apiOf } from './socket-api';
 
 const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
 const DOCS = join(import.meta.dirname, '..', '..', 'docs');
@@ -85,8 +86,10 @@ describe('the dashboard on the live demo', () => {
     // A group heading collapses and expands its charts.
     const toggle = page.locator('.chart-group[data-group="Performance"] .group-toggle');
     await toggle.click();
-    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
-    expect(await page.locator('.chart-group[data-group="Performance"] figure.chart').count()).toBe(0);
+    await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
+    await expect
+      .poll(() => page.locator('.chart-group[data-group="Performance"] figure.chart').count())
+      .toBe(0);
     await toggle.click();
     await page.locator(`.chart-group[data-group="Performance"] figure.chart`).first().waitFor();
   });
@@ -136,7 +139,7 @@ describe('the dashboard on the live demo', () => {
     await expect
       .poll(axes)
       .toSatisfy((v: string[]) => v.every((x) => x === 'relative' || x === 'step (untimed)'));
-    expect(await page.locator(chart('approx_kl')).getAttribute('data-xaxis')).toBe('relative');
+    await expect.poll(() => page.locator(chart('approx_kl')).getAttribute('data-xaxis')).toBe('relative');
     await page.locator('.segmented label', { hasText: 'Wall' }).click();
     await expect.poll(() => page.locator(chart('approx_kl')).getAttribute('data-xaxis')).toBe('wall');
     await page.getByLabel('Log y').check();
@@ -148,9 +151,13 @@ describe('the dashboard on the live demo', () => {
     await expect
       .poll(() => allAttrs(page, 'data-xaxis'))
       .toSatisfy((v: unknown[]) => v.every((x) => x === 'step' || x === 'relative'));
-    expect(await page.locator(chart('System/GPU_Utilization')).getAttribute('data-xaxis')).toBe('relative');
-    expect(await page.locator(chart('approx_kl')).getAttribute('data-xaxis')).toBe('step');
-    expect(await allAttrs(page, 'data-logy')).toSatisfy((v: unknown[]) => v.every((x) => x === 'false'));
+    await expect
+      .poll(() => page.locator(chart('System/GPU_Utilization')).getAttribute('data-xaxis'))
+      .toBe('relative');
+    await expect.poll(() => page.locator(chart('approx_kl')).getAttribute('data-xaxis')).toBe('step');
+    await expect
+      .poll(() => allAttrs(page, 'data-logy'))
+      .toSatisfy((v: unknown[]) => v.every((x) => x === 'false'));
   });
 
   test('the mouse wheel zooms a chart and Reset zoom undoes it', async () => {
@@ -181,7 +188,7 @@ describe('the dashboard on the live demo', () => {
     expect(await filter.getAttribute('aria-invalid')).toBe('true');
     await filter.fill('');
     await expect.poll(() => page.locator('figure.chart').count()).toBeGreaterThanOrEqual(total);
-    expect(await page.locator('#filter-error').isVisible()).toBe(false);
+    await expect.poll(() => page.locator('#filter-error').isVisible()).toBe(false);
   });
 
   test('after the KL blow-up an alert is listed with advice and marked on the KL chart', async () => {
@@ -287,11 +294,21 @@ describe('the dashboard on the live demo', () => {
   test('settings, pins and the theme survive a reload', async () => {
     await page.getByLabel('Theme').selectOption('dark');
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
-    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(
-      'rgb(15, 18, 22)',
-    );
-    // Settings are saved after a short pause (a dragged slider is one request).
-    await page.waitForTimeout(600);
+    await expect
+      .poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor))
+      .toBe('rgb(15, 18, 22)');
+    // Settings are saved after a short pause (a dragged slider is one request): wait until the backend has them.
+    const api = await apiOf(server.url);
+    try {
+      await expect
+        .poll(async () => {
+          const r = await api.ask<{ theme: string; smoothing: number }>('settings.get', {});
+          return r.ok ? `${r.value.theme} ${r.value.smoothing}` : 'not ok';
+        })
+        .toBe('dark 0.9');
+    } finally {
+      api.close();
+    }
     await page.reload();
     await page.locator(chart('approx_kl')).waitFor();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');

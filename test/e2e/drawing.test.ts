@@ -12,6 +12,7 @@ import { launchChromium } from './browser';
 import { runCli, type CliProcess } from './cli-process';
 import { openPage, servedUrl } from './demo-server';
 import { seeAllCharts, seeChart } from './lazy-charts';
+import { apiOf } from './socket-api';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/progress/', import.meta.url));
 const CLI = fileURLToPath(new URL('../../bin/rlwatch.js', import.meta.url));
@@ -156,20 +157,31 @@ describe('drawing and grouping real runs', () => {
   test('the x-axis mode and ignore outliers stay with their folder', async () => {
     await page.locator('.segmented label', { hasText: 'Wall' }).click();
     await page.getByLabel('Ignore outliers').check();
-    await page.waitForTimeout(800);
+    // Settings are saved after a short pause: wait until the backend has both.
+    const api = await apiOf(page.url());
+    try {
+      await expect
+        .poll(async () => {
+          const r = await api.ask<{ xAxis: string; ignoreOutliers: boolean }>('settings.get', {});
+          return r.ok ? `${r.value.xAxis} ${r.value.ignoreOutliers}` : 'not ok';
+        })
+        .toBe('wall true');
+    } finally {
+      api.close();
+    }
     await serve.stop();
     // Another folder, the same database: it opens with its own (default) view.
     serve = start(otherDir);
     await page.goto(await servedUrl(serve));
     await page.locator('.run-select[data-run="her"]').waitFor();
     await expect.poll(() => page.getByLabel('Ignore outliers').isChecked()).toBe(false);
-    expect(await page.locator('.segmented input[value="step"]').isChecked()).toBe(true);
+    await expect.poll(() => page.locator('.segmented input[value="step"]').isChecked()).toBe(true);
     await serve.stop();
     // Back to the first folder: its view is back.
     serve = start(dir);
     await page.goto(await servedUrl(serve));
     await page.locator('.run-select[data-run="whisper"]').waitFor();
     await expect.poll(() => page.getByLabel('Ignore outliers').isChecked()).toBe(true);
-    expect(await page.locator('.segmented input[value="wall"]').isChecked()).toBe(true);
+    await expect.poll(() => page.locator('.segmented input[value="wall"]').isChecked()).toBe(true);
   });
 });
