@@ -92,12 +92,19 @@ describe('the runs table view', () => {
     // The run list's word for it (just copied: live, as the sidebar's dot says).
     const dot = page.locator('.run-select[data-run="0pk0__rl4avs"] .dot');
     await expect.poll(() => columnTexts('status')).toContain('live');
-    const statuses = await columnTexts('status');
-    expect(statuses[(await shownRuns()).indexOf('0pk0__rl4avs')]).toBe(await dot.getAttribute('aria-label'));
-    expect(await header('config.lr').count()).toBe(1);
+    await expect
+      .poll(async () => {
+        const statuses = await columnTexts('status');
+        return (
+          statuses[(await shownRuns()).indexOf('0pk0__rl4avs')] === (await dot.getAttribute('aria-label'))
+        );
+      })
+      .toBe(true);
+    // The config columns may come a moment after the rows.
+    await expect.poll(() => header('config.lr').count()).toBe(1);
     expect(await header('config.gamma').count()).toBe(0);
     // Markup in a config value is shown as its text.
-    expect(await rl.locator('td', { hasText: '<b>baseline</b>' }).count()).toBe(1);
+    await expect.poll(() => rl.locator('td', { hasText: '<b>baseline</b>' }).count()).toBe(1);
     expect(await rl.locator('b').count()).toBe(0);
     // The header stays on screen while the rows scroll under it.
     expect(await header('run').evaluate((th) => getComputedStyle(th).position)).toBe('sticky');
@@ -105,18 +112,21 @@ describe('the runs table view', () => {
 
   test('a header click sorts numbers numerically, again reverses; empty cells stay last', async () => {
     await header('step').locator('button').click();
-    expect(await header('step').getAttribute('aria-sort')).toBe('ascending');
-    const numbers = (await columnTexts('step')).map(Number);
-    expect(numbers).toEqual(Object.values(STEPS).sort((a, b) => a - b));
+    await expect.poll(() => header('step').getAttribute('aria-sort')).toBe('ascending');
+    await expect
+      .poll(async () => (await columnTexts('step')).map(Number))
+      .toEqual(Object.values(STEPS).sort((a, b) => a - b));
     await header('step').locator('button').click();
-    expect(await header('step').getAttribute('aria-sort')).toBe('descending');
-    expect((await columnTexts('step')).map(Number)).toEqual(Object.values(STEPS).sort((a, b) => b - a));
+    await expect.poll(() => header('step').getAttribute('aria-sort')).toBe('descending');
+    await expect
+      .poll(async () => (await columnTexts('step')).map(Number))
+      .toEqual(Object.values(STEPS).sort((a, b) => b - a));
     expect(await header('run').getAttribute('aria-sort')).toBe('none');
     // Only one run has a reward: first in both directions, the empty cells after it.
     for (const dir of ['ascending', 'descending']) {
       await header('reward.best').locator('button').click();
-      expect(await header('reward.best').getAttribute('aria-sort')).toBe(dir);
-      expect((await shownRuns())[0]).toBe('0pk0__rl4avs');
+      await expect.poll(() => header('reward.best').getAttribute('aria-sort')).toBe(dir);
+      await expect.poll(async () => (await shownRuns())[0]).toBe('0pk0__rl4avs');
       expect((await columnTexts('reward.best')).slice(1)).toEqual(Array(RUNS.length - 1).fill('—'));
     }
   });
@@ -148,11 +158,10 @@ describe('the runs table view', () => {
     const fold = page.getByRole('button', { name: '2 config keys equal in every run' });
     expect(await fold.getAttribute('aria-expanded')).toBe('false');
     await fold.click();
-    expect(await fold.getAttribute('aria-expanded')).toBe('true');
-    expect(await page.locator('#equal-keys-list tr').allInnerTexts()).toEqual([
-      'gamma\t0.99',
-      'optimizer.name\tadam',
-    ]);
+    await expect.poll(() => fold.getAttribute('aria-expanded')).toBe('true');
+    await expect
+      .poll(() => page.locator('#equal-keys-list tr').allInnerTexts())
+      .toEqual(['gamma\t0.99', 'optimizer.name\tadam']);
   });
 
   test('CSV saves the rows shown as a spreadsheet-safe table', async () => {
@@ -199,11 +208,10 @@ describe('the runs table view', () => {
     await page.setViewportSize({ width: 1440, height: 900 });
 
     await page.locator('.toolbar label', { hasText: 'Charts' }).click();
-    expect(await page.locator('.runs-table').count()).toBe(0);
-    expect(await page.locator('.run-legend li').allInnerTexts()).toEqual([
-      'tensorboard-writer/small',
-      'tensorboard-writer/small_perstep',
-    ]);
+    await expect.poll(() => page.locator('.runs-table').count()).toBe(0);
+    await expect
+      .poll(() => page.locator('.run-legend li').allInnerTexts())
+      .toEqual(['tensorboard-writer/small', 'tensorboard-writer/small_perstep']);
     await seeChart(page, 'train/metric_00');
     const chart = page.locator('figure.chart[data-tag="train/metric_00"]');
     await expect
