@@ -60,8 +60,9 @@ describe('the dashboard tells what the files say', () => {
     // Long enough that a run announced only at load would read "idle" / an old "last event".
     await page.waitForTimeout(5000);
     await expect.poll(() => dot('sb3').getAttribute('class')).toContain('status-live');
-    const fresh = await page.locator('.run-select[data-run="sb3"] .fresh').innerText();
-    expect(fresh).toMatch(/^last event [0-3] s ago$/);
+    await expect
+      .poll(() => page.locator('.run-select[data-run="sb3"] .fresh').innerText())
+      .toMatch(/^last event [0-3] s ago$/);
     await page.locator('.run-select[data-run="sb3"]').click();
     const reward = page.locator('figure.chart[data-tag="rollout/ep_rew_mean"]');
     await expect.poll(async () => Number(await reward.getAttribute('data-points'))).toBeGreaterThan(5);

@@ -73,33 +73,39 @@ describe('the samples view', () => {
   test('follows the newest step: 10,000 samples paged 100 at a time, every reward column, advantage, length', async () => {
     await waitText(() => count(), /^10000 samples$/);
     expect(await page.locator('select[aria-label="step"]').inputValue()).toBe('30');
-    expect(await pane().locator('.samples-table tbody tr').count()).toBe(100);
-    expect(await pane().locator('.pager').innerText()).toContain('1–100 of 10000');
-    const heads = await pane().locator('.samples-table thead th').allInnerTexts();
-    expect(heads.map((h) => h.trim())).toEqual([
-      '#',
-      'step',
-      'prompt',
-      'len',
-      'completion',
-      'len',
-      'rewards/correctness_reward',
-      'rewards/format_reward',
-      'reward',
-      'advantage',
-    ]);
+    // The count, the rows, the pager, the per-step bars and the histograms may each land a moment apart.
+    await expect.poll(() => pane().locator('.samples-table tbody tr').count()).toBe(100);
+    await expect.poll(() => pane().locator('.pager').innerText()).toContain('1–100 of 10000');
+    const heads = async (): Promise<string[]> =>
+      (await pane().locator('.samples-table thead th').allInnerTexts()).map((h) => h.trim());
+    await expect
+      .poll(heads)
+      .toEqual([
+        '#',
+        'step',
+        'prompt',
+        'len',
+        'completion',
+        'len',
+        'rewards/correctness_reward',
+        'rewards/format_reward',
+        'reward',
+        'advantage',
+      ]);
     // Samples per step: a bar per step.
-    expect(await page.locator('.per-step rect').count()).toBe(3);
+    await expect.poll(() => page.locator('.per-step rect').count()).toBe(3);
     // Histograms of the step: each number column's values and each text column's lengths.
     // (the step column holds one value: no histogram of it).
-    expect(await pane().locator('.sample-hist figcaption .name').allInnerTexts()).toEqual([
-      'length of prompt',
-      'length of completion',
-      'rewards/correctness_reward',
-      'rewards/format_reward',
-      'reward',
-      'advantage',
-    ]);
+    await expect
+      .poll(() => pane().locator('.sample-hist figcaption .name').allInnerTexts())
+      .toEqual([
+        'length of prompt',
+        'length of completion',
+        'rewards/correctness_reward',
+        'rewards/format_reward',
+        'reward',
+        'advantage',
+      ]);
   });
 
   test('sorts all 10,000 on the server, by value and by length, across pages', async () => {
@@ -111,8 +117,10 @@ describe('the samples view', () => {
     await waitText(async () => (await column('advantage'))[0] ?? '', String(byAdv[0]!.advantage));
     await pane().locator('.pager button', { hasText: 'next' }).click();
     await waitText(() => pane().locator('.pager').innerText(), /101–200 of 10000/);
-    const second = (await column('advantage')).map(Number);
-    expect(second).toEqual(byAdv.slice(100, 200).map((o) => o.advantage));
+    // The pager moves on the click; the rows come from the server after.
+    await expect
+      .poll(async () => (await column('advantage')).map(Number))
+      .toEqual(byAdv.slice(100, 200).map((o) => o.advantage));
     // By the completion's length, longest first (the len column right of it).
     const lenButtons = pane().locator('th button', { hasText: 'len' });
     await lenButtons.nth(1).click();
@@ -130,7 +138,7 @@ describe('the samples view', () => {
   test('search filters the text server-side', async () => {
     await page.locator('input[aria-label="search samples"]').fill('answer 9999');
     await waitText(() => count(), /^1 of 10000 samples match$/);
-    expect(await column('completion')).toEqual([expect.stringContaining('answer 9999')]);
+    await expect.poll(() => column('completion')).toEqual([expect.stringContaining('answer 9999')]);
     await page.locator('input[aria-label="search samples"]').fill('');
     await waitText(() => count(), /^10000 samples$/);
   });
@@ -163,7 +171,7 @@ describe('the samples view', () => {
     const whole = row.locator('textarea.cell-big');
     await expect.poll(async () => (await whole.inputValue()).length, { timeout: 15_000 }).toBe(1024 * 1024);
     await row.locator('button.fold').click();
-    expect((await huge.innerText()).length).toBe(401);
+    await expect.poll(async () => (await huge.innerText()).length).toBe(401);
     // Still usable: sorting answers.
     await pane().locator('th button', { hasText: 'reward' }).first().click();
     await waitText(() => count(), /^8 samples$/);
@@ -176,7 +184,7 @@ describe('the samples view', () => {
     expect(await pane(0).locator('h3').innerText()).toBe('step 20');
     expect(await pane(1).locator('h3').innerText()).toBe('step 10');
     await page.locator('label.check', { hasText: 'compare with' }).locator('input').uncheck();
-    expect(await page.locator('.samples-pane').count()).toBe(1);
+    await expect.poll(() => page.locator('.samples-pane').count()).toBe(1);
     // The README's picture: the 10,000-sample step, best rewards first.
     await page.locator('select[aria-label="step"]').selectOption('30');
     await waitText(() => count(0), /^10000 samples$/);
@@ -214,7 +222,8 @@ describe('the samples view', () => {
     await row.locator('rect[data-step="10"]').click({ force: true });
     await page.locator('.samples-view').waitFor();
     await waitText(() => count(0), /^8 samples$/);
-    expect(await pane(0).locator('h3').innerText()).toBe('step 10');
+    // Step 20 has 8 samples too: wait for the step itself.
+    await expect.poll(() => pane(0).locator('h3').innerText()).toBe('step 10');
     // Opened at a step: it does not follow the latest.
     expect(await page.locator('label.check', { hasText: 'follow latest' }).locator('input').isChecked()).toBe(
       false,
@@ -229,10 +238,10 @@ describe('the samples view', () => {
     const pager = () => pane().locator('.pager').innerText();
     const button = (name: string) => pane().locator('.pager button', { hasText: name });
     await waitText(pager, /1–2 of 5/);
-    expect(await column('prompt')).toEqual(['long 0', 'long 1']);
+    await expect.poll(() => column('prompt')).toEqual(['long 0', 'long 1']);
     await button('next').click();
     await waitText(pager, /3–4 of 5/);
-    expect(await column('prompt')).toEqual(['long 2', 'long 3']);
+    await expect.poll(() => column('prompt')).toEqual(['long 2', 'long 3']);
     await button('next').click();
     await waitText(pager, /5–5 of 5/);
     expect(await button('next').isDisabled()).toBe(true);
@@ -248,11 +257,10 @@ describe('the samples view', () => {
     await page.locator(`.run-list button[data-run="${WANDB_RUN}"]`).first().click();
     await waitText(() => page.locator('select[aria-label="sample source"]').inputValue(), 'completions');
     await waitText(() => count(), /^7 samples$/);
-    expect(await page.locator('select[aria-label="step"] option').allInnerTexts()).toEqual([
-      '5 (7)',
-      '10 (7)',
-    ]);
-    expect(await column('completion')).toContain('naïve café — 日本語 🚀 \\u202eright-to-left');
+    await expect
+      .poll(() => page.locator('select[aria-label="step"] option').allInnerTexts())
+      .toEqual(['5 (7)', '10 (7)']);
+    await expect.poll(() => column('completion')).toContain('naïve café — 日本語 🚀 \\u202eright-to-left');
     expect(errors).toEqual([]);
   });
 });
