@@ -200,8 +200,10 @@ describe('one job across three nodes, one of them frozen', () => {
     await entry.waitFor();
     expect(await page.locator('.job-item').count()).toBe(1);
     await expect.poll(() => entry.locator('.job-summary').innerText()).toMatch(/^3 nodes · steps \d+–\d+$/);
-    expect(await entry.locator('.job-problems').innerText()).toBe('1 silent');
-    expect(await entry.locator('.job-select .dot').getAttribute('aria-label')).toBe('critical alert');
+    await expect.poll(() => entry.locator('.job-problems').innerText()).toBe('1 silent');
+    await expect
+      .poll(() => entry.locator('.job-select .dot').getAttribute('aria-label'))
+      .toBe('critical alert');
     const toggle = page.getByRole('button', { name: `show the nodes of job ${JOB}` });
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
     await toggle.click();
@@ -214,7 +216,9 @@ describe('one job across three nodes, one of them frozen', () => {
       expect(await nodeRow(n).locator('.node-state').innerText()).toBe('moving');
     }
     // Its endpoint may be up still (GPU —: no GPU here) or already dropped for a missed ping.
-    expect(await nodeRow('node-c').locator('.node-where').innerText()).toMatch(/ · (GPU —|not connected)$/);
+    await expect
+      .poll(() => nodeRow('node-c').locator('.node-where').innerText())
+      .toMatch(/ · (GPU —|not connected)$/);
     expect(await nodeRow('node-c').locator('.node-where').innerText()).toContain(frozen().host);
     await expect
       .poll(() => nodeRow('node-c').locator('.node-progress').innerText())
@@ -225,9 +229,7 @@ describe('one job across three nodes, one of them frozen', () => {
     // Clicking the job charts its three nodes' runs together; clicking a node selects its run alone.
     await entry.locator('.job-select').click();
     await expect.poll(() => entry.getAttribute('class')).toMatch(/\bselected\b/);
-    expect(
-      await page.locator('.run-item.selected, .run-item.overlaid').evaluateAll((els) => els.length),
-    ).toBe(3);
+    await expect.poll(() => page.locator('.run-item.selected, .run-item.overlaid').count()).toBe(3);
     expect(await entry.locator('.job-select').getAttribute('aria-current')).toBe('true');
 
     // The alert list names node-c.
@@ -252,9 +254,11 @@ describe('one job across three nodes, one of them frozen', () => {
     await expect
       .poll(() => page.locator('.run-item.selected').getAttribute('data-run'))
       .toBe(runOf(nodes[1]!));
-    expect(await page.locator('.run-item.overlaid').count()).toBe(0);
-    expect(await nodeRow('node-b').locator('.job-node-select').getAttribute('aria-current')).toBe('true');
-    expect(await entry.getAttribute('class')).not.toMatch(/\bselected\b/);
+    await expect.poll(() => page.locator('.run-item.overlaid').count()).toBe(0);
+    await expect
+      .poll(() => nodeRow('node-b').locator('.job-node-select').getAttribute('aria-current'))
+      .toBe('true');
+    await expect.poll(() => entry.getAttribute('class')).not.toMatch(/\bselected\b/);
     expect(errors).toEqual([]);
   });
 
@@ -267,7 +271,7 @@ describe('one job across three nodes, one of them frozen', () => {
     expect((await alerts()).filter((a) => a.active && a.rule === 'job-node-silent')).toEqual([]);
     await expect.poll(() => nodeRow('node-c').getAttribute('data-state'), { timeout: 20_000 }).toBe('moving');
     await expect.poll(() => page.locator(`.alert[data-alert-id="${silentAlert.id}"]`).count()).toBe(0);
-    expect(await page.locator(`.job-item[data-job="${JOB}"] .job-problems`).count()).toBe(0);
+    await expect.poll(() => page.locator(`.job-item[data-job="${JOB}"] .job-problems`).count()).toBe(0);
     await expect
       .poll(() => nodeRow('node-c').locator('.node-where').innerText())
       .toBe(`${frozen().host} · GPU —`);
