@@ -103,11 +103,11 @@ describe('the distributions view', () => {
     const newest = steps.at(-1)!;
     await expect.poll(() => cell(TAG).getAttribute('data-step')).toBe(String(newest.step));
     await expect.poll(() => inked(cell(TAG).locator('canvas.distribution-bands'))).toBeGreaterThan(2000);
-    expect(await inked(cell(TAG).locator('canvas.distribution-bars'))).toBeGreaterThan(200);
+    await expect.poll(() => inked(cell(TAG).locator('canvas.distribution-bars'))).toBeGreaterThan(200);
     expectClose(await shownPercentiles(TAG), newest.percentiles);
-    expect(await cell(TAG).locator('.note').innerText()).toBe(
-      `${steps.length} of ${steps.length} step(s) shown`,
-    );
+    await expect
+      .poll(() => cell(TAG).locator('.note').innerText())
+      .toBe(`${steps.length} of ${steps.length} step(s) shown`);
   });
 
   test('the slider picks a step: its bars redraw, its percentiles match', async () => {
@@ -119,7 +119,8 @@ describe('the distributions view', () => {
     await page.keyboard.press('Home');
     await expect.poll(() => cell(TAG).getAttribute('data-step')).toBe(String(steps[0]!.step));
     expectClose(await shownPercentiles(TAG), steps[0]!.percentiles);
-    expect(await bars.evaluate((c: HTMLCanvasElement) => c.toDataURL())).not.toBe(before);
+    // The bars are redrawn a frame after the step changes.
+    await expect.poll(() => bars.evaluate((c: HTMLCanvasElement) => c.toDataURL())).not.toBe(before);
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => cell(TAG).getAttribute('data-step')).toBe(String(steps[1]!.step));
     expectClose(await shownPercentiles(TAG), steps[1]!.percentiles);
@@ -200,13 +201,14 @@ describe('the distributions view of a W&B run', () => {
           1e-9 * Math.max(1, Math.abs(newest.percentiles[i]!)),
         ),
       );
-      const inked = await cell.locator('canvas.distribution-bars').evaluate((c: HTMLCanvasElement) => {
-        const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
-        let n = 0;
-        for (let i = 3; i < d.length; i += 4) if (d[i]! > 0) n++;
-        return n;
-      });
-      expect(inked).toBeGreaterThan(200);
+      const inked = (): Promise<number> =>
+        cell.locator('canvas.distribution-bars').evaluate((c: HTMLCanvasElement) => {
+          const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+          let n = 0;
+          for (let i = 3; i < d.length; i += 4) if (d[i]! > 0) n++;
+          return n;
+        });
+      await expect.poll(inked).toBeGreaterThan(200);
     }
     expect(errors).toEqual([]);
   });
@@ -265,7 +267,7 @@ describe("a model's per-layer histograms", () => {
     await section.locator(`[data-tag="${last}"]`).scrollIntoViewIfNeeded();
     const cell = section.locator(`.distribution-cell[data-tag="${last}"]`);
     await expect.poll(() => cell.getAttribute('data-step')).toBe('3');
-    expect(await cell.locator('.note').innerText()).toBe('3 of 3 step(s) shown');
+    await expect.poll(() => cell.locator('.note').innerText()).toBe('3 of 3 step(s) shown');
     // The cells made are those looked at, not all of them; each asked once (once every made cell has drawn its view).
     await expect.poll(() => section.locator('.distribution-cell:not([data-step])').count()).toBe(0);
     expect(await made()).toBeLessThan(LAYERS);

@@ -69,9 +69,10 @@ describe('a remote run’s samples and histograms in the window', () => {
     await page.locator(`.run-select[data-run="${host}//grpo"]`).click();
     await page.locator('.toolbar label', { hasText: 'Samples' }).click();
     await expect.poll(() => count()).toBe('300 samples');
-    expect(await page.locator('select[aria-label="step"]').inputValue()).toBe('30');
-    expect(await pane().locator('.samples-table tbody tr').count()).toBe(100);
-    expect(await pane().locator('.pager').innerText()).toContain('1–100 of 300');
+    await expect.poll(() => page.locator('select[aria-label="step"]').inputValue()).toBe('30');
+    // The rows and the pager may land a moment after the count.
+    await expect.poll(() => pane().locator('.samples-table tbody tr').count()).toBe(100);
+    await expect.poll(() => pane().locator('.pager').innerText()).toContain('1–100 of 300');
 
     const adv = pane().locator('th button', { hasText: 'advantage' });
     await adv.click();
@@ -104,7 +105,7 @@ describe('a remote run’s samples and histograms in the window', () => {
     const cell = page.locator(`.distribution-cell[data-tag="${TAG}"]`);
     await cell.scrollIntoViewIfNeeded();
     await expect.poll(() => cell.getAttribute('data-step')).toBe('900');
-    expect(await cell.locator('.note').innerText()).toBe('12 of 12 step(s) shown');
+    await expect.poll(() => cell.locator('.note').innerText()).toBe('12 of 12 step(s) shown');
     expect(errors).toEqual([]);
   });
 });

@@ -96,7 +96,7 @@ describe('a trackio database in the browser', () => {
     const cell = page.locator('.distribution-cell[data-tag="advantages"]');
     await cell.scrollIntoViewIfNeeded();
     await expect.poll(() => cell.getAttribute('data-step'), { timeout: 15_000 }).toBe('30');
-    expect(await cell.locator('.note').innerText()).toBe('3 of 3 step(s) shown');
+    await expect.poll(() => cell.locator('.note').innerText()).toBe('3 of 3 step(s) shown');
     mkdirSync(RESULTS, { recursive: true });
     await cell.screenshot({ path: join(RESULTS, 'trackio-distributions.png') });
   });
@@ -107,23 +107,22 @@ describe('a trackio database in the browser', () => {
       .poll(() => page.locator('select[aria-label="sample source"]').inputValue(), { timeout: 15_000 })
       .toBe('completions');
     await expect.poll(count, { timeout: 15_000 }).toBe('8 samples');
-    expect(await page.locator('select[aria-label="sample source"] option').allInnerTexts()).toEqual([
-      'completions (trackio, 24)',
-      'trace (trackio, 3)',
-    ]);
-    expect(await page.locator('select[aria-label="step"] option').allInnerTexts()).toEqual([
-      '10 (8)',
-      '20 (8)',
-      '30 (8)',
-    ]);
-    expect(await page.locator('select[aria-label="step"]').inputValue()).toBe('30');
-    const heads = (await pane().locator('.samples-table thead th').allInnerTexts()).map((h) => h.trim());
-    expect(heads).toEqual(
-      expect.arrayContaining(['rewards/accuracy_reward', 'rewards/format_reward', 'advantage']),
-    );
-    expect(await column('image')).toContain('[image chart.png]');
-    expect(await column('advantage')).toContain('-0.875');
-    expect(await column('prompt')).toContain(`hostile html ${HTML}`);
+    // The sources, the steps and the rows may each land a moment apart.
+    await expect
+      .poll(() => page.locator('select[aria-label="sample source"] option').allInnerTexts())
+      .toEqual(['completions (trackio, 24)', 'trace (trackio, 3)']);
+    await expect
+      .poll(() => page.locator('select[aria-label="step"] option').allInnerTexts())
+      .toEqual(['10 (8)', '20 (8)', '30 (8)']);
+    await expect.poll(() => page.locator('select[aria-label="step"]').inputValue()).toBe('30');
+    await expect
+      .poll(async () =>
+        (await pane().locator('.samples-table thead th').allInnerTexts()).map((h) => h.trim()),
+      )
+      .toEqual(expect.arrayContaining(['rewards/accuracy_reward', 'rewards/format_reward', 'advantage']));
+    await expect.poll(() => column('image')).toContain('[image chart.png]');
+    await expect.poll(() => column('advantage')).toContain('-0.875');
+    await expect.poll(() => column('prompt')).toContain(`hostile html ${HTML}`);
     expect(await pane().locator('.samples-table img, .samples-table b').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     mkdirSync(RESULTS, { recursive: true });
@@ -133,11 +132,12 @@ describe('a trackio database in the browser', () => {
   test('a trace key: its messages as role lines, its metadata as columns', async () => {
     await page.locator('select[aria-label="sample source"]').selectOption('trace');
     await expect.poll(count, { timeout: 15_000 }).toBe('1 sample');
-    expect(await column('messages')).toEqual([
-      'system: You are a demo model.\nuser: What is 30 + 2?\nassistant: 32.',
-    ]);
-    expect(await column('trainer')).toEqual(['trl-sft']);
-    expect(await column('global_step')).toEqual(['30']);
+    // The count can change before the previous source's rows and columns are replaced.
+    await expect
+      .poll(() => column('messages'))
+      .toEqual(['system: You are a demo model.\nuser: What is 30 + 2?\nassistant: 32.']);
+    await expect.poll(() => column('trainer')).toEqual(['trl-sft']);
+    await expect.poll(() => column('global_step')).toEqual(['30']);
     await page.screenshot({ path: join(RESULTS, 'trackio-trace.png') });
     expect(errors).toEqual([]);
   });
