@@ -120,9 +120,9 @@ describe('composed charts, sweep overlay, regex selection, line styles', () => {
     await expect.poll(() => toggle.isChecked()).toBe(true);
     await seeChart(page, 'rollout/ep_rew_mean');
     await expect.poll(() => chartRuns('rollout/ep_rew_mean')).toEqual(SWEEP);
-    expect(await page.locator('.run-legend li').allInnerTexts()).toHaveLength(3);
+    await expect.poll(() => page.locator('.run-legend li').allInnerTexts()).toHaveLength(3);
     // The evaluation script's run is not part of it.
-    expect(await page.locator('.run-item.overlaid').count()).toBe(2);
+    await expect.poll(() => page.locator('.run-item.overlaid').count()).toBe(2);
 
     await toggle.uncheck();
     await expect.poll(() => page.locator('.run-item.overlaid').count()).toBe(0);
@@ -160,16 +160,23 @@ describe('composed charts, sweep overlay, regex selection, line styles', () => {
       .poll(() => fig.locator('.chart-legend li').allInnerTexts())
       .toEqual(SWEEP.map((r) => `rollout/ep_rew_mean · ${r}`));
     await expect.poll(() => fig.locator('[data-missing]').innerText()).toContain('eval/mean_reward (');
-    for (const r of SWEEP) expect(await fig.locator('[data-missing]').innerText()).toContain(r);
+    // Each run's tags arrive on their own: the note names the runs one by one.
+    for (const r of SWEEP) await expect.poll(() => fig.locator('[data-missing]').innerText()).toContain(r);
 
     // The composed chart takes part in the linked hover: hovering it marks the other charts.
     const box = (await fig.locator('canvas').boundingBox())!;
     await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.5);
     await expect.poll(() => figure('rollout/ep_rew_mean').getAttribute('data-hover-x')).not.toBeNull();
-    expect(await figure('rollout/ep_rew_mean').getAttribute('data-hover-x')).toBe(
-      await fig.getAttribute('data-hover-x'),
-    );
-    expect(await fig.locator('.chart-readout-row').count()).toBe(3);
+    await expect
+      .poll(async () => {
+        const [other, own] = await Promise.all([
+          figure('rollout/ep_rew_mean').getAttribute('data-hover-x'),
+          fig.getAttribute('data-hover-x'),
+        ]);
+        return other === own ? 'same' : `${other} ≠ ${own}`;
+      })
+      .toBe('same');
+    await expect.poll(() => fig.locator('.chart-readout-row').count()).toBe(3);
     await page.mouse.move(5, 5);
 
     // Stored for this folder in the browser, never in the run folder; back after a reload.
@@ -204,7 +211,7 @@ describe('composed charts, sweep overlay, regex selection, line styles', () => {
     expect(await figure('rewards').getAttribute('data-composed')).toBe(
       [...COMPOSED_TAGS, 'rollout/ep_len_mean'].join('|'),
     );
-    expect(await page.locator('.composed-cell').count()).toBe(1);
+    await expect.poll(() => page.locator('.composed-cell').count()).toBe(1);
     expect(JSON.parse(await stored()).composed).toEqual([
       { name: 'rewards', tags: [...COMPOSED_TAGS, 'rollout/ep_len_mean'] },
     ]);

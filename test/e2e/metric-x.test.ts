@@ -134,11 +134,9 @@ describe('any metric as the x axis', () => {
   test('reward against kl: every point on y = 10 x, in step order, coloured by step; axes titled; pairs said', async () => {
     const select = page.getByLabel('X axis metric');
     // The choice lists the union of the charted runs' tags.
-    expect((await select.locator('option').allInnerTexts()).slice(1)).toEqual([
-      'train/kl',
-      'train/loss',
-      'train/reward',
-    ]);
+    await expect
+      .poll(async () => (await select.locator('option').allInnerTexts()).slice(1))
+      .toEqual(['train/kl', 'train/loss', 'train/reward']);
     await select.selectOption('train/kl');
     const fig = page.locator('figure.chart[data-tag="train/reward"][data-xaxis="metric"]');
     await fig.scrollIntoViewIfNeeded();
@@ -149,8 +147,8 @@ describe('any metric as the x axis', () => {
     expect(await fig.getAttribute('data-x-tag')).toBe('train/kl');
     expect(await fig.getAttribute('data-joined')).toBe('same-step');
     // The x tag's own chart is left out (it would be the diagonal); Step is no longer the checked x mode.
-    expect(await chart('train/kl').count()).toBe(0);
-    expect(await page.locator('.charts > [data-tag="train/kl"]').count()).toBe(0);
+    await expect.poll(() => chart('train/kl').count()).toBe(0);
+    await expect.poll(() => page.locator('.charts > [data-tag="train/kl"]').count()).toBe(0);
     // …with its group: no heading is left over an empty section.
     const cellsPerGroup = await page
       .locator('section.chart-group')
@@ -197,6 +195,10 @@ describe('any metric as the x axis', () => {
     expect(await loss.locator('[data-join-note]').innerText()).toBe(
       "train/kl interpolated at this metric's steps",
     );
+    // The attribute can change before the chart holds the interpolated pairs: wait for them.
+    await expect
+      .poll(async () => (await readChart(loss)).datasets.find((x) => x.label === RUNS[0])?.data.length)
+      .toBe(STEPS.length - 1);
     const lossRead = await readChart(loss);
     const a = lossRead.datasets.find((x) => x.label === RUNS[0])!;
     // At step 5 kl is halfway between its values at 0 and 10.

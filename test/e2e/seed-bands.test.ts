@@ -146,24 +146,38 @@ describe('seed groups drawn as mean and band', () => {
     page.locator(`figure.chart[data-tag="${tag}"] .chart-legend li`).allInnerTexts();
 
   test('seed groups on: two group entries per chart, bands between the min and max runs, the meaning stated', async () => {
-    expect((await legend('reward')).sort()).toEqual([...RUNS].sort());
+    await expect.poll(async () => (await legend('reward')).sort()).toEqual([...RUNS].sort());
     await page.getByRole('checkbox', { name: 'Seed groups' }).check();
     for (const tag of ['reward', 'loss']) {
       await seeChart(page, tag);
       await expect
         .poll(async () => (await legend(tag)).sort())
         .toEqual(['lr0.01 (3 runs)', 'lr0.1 (3 runs)']);
-      expect(await page.locator(`figure.chart[data-tag="${tag}"]`).getAttribute('data-seed-groups')).toBe(
-        '2',
-      );
+      await expect
+        .poll(() => page.locator(`figure.chart[data-tag="${tag}"]`).getAttribute('data-seed-groups'))
+        .toBe('2');
     }
     const fig = page.locator('figure.chart[data-tag="reward"]');
     const caption = fig.locator('[data-seed-band]');
     await expect.poll(() => caption.innerText()).toContain(BAND_MEANING.minmax);
     // The short run stops at 600: its group is said to thin out to 2 of 3 just before it.
-    expect(await caption.innerText()).toMatch(/lr0\.01: n = 2 of 3 after step (5\d\d|600)/);
+    await expect.poll(() => caption.innerText()).toMatch(/lr0\.01: n = 2 of 3 after step (5\d\d|600)/);
 
-    const read = await readBands(page, 'reward');
+    // The chart's datasets and its canvas follow the legend a frame or more later: read them once drawn.
+    let read = await readBands(page, 'reward');
+    await expect
+      .poll(async () => {
+        read = await readBands(page, 'reward');
+        const own = read.labels.filter(
+          (l) => !l.startsWith('lr0.1 (3 runs)') && !l.startsWith('lr0.01 (3 runs)'),
+        );
+        return (
+          own.length === 0 &&
+          read.fills.length === 2 &&
+          read.fills.every((f) => f.insideAlpha.some((a) => a > 20))
+        );
+      })
+      .toBe(true);
     // The runs' own lines are hidden: only the groups' datasets are drawn.
     expect(
       read.labels.filter((l) => !l.startsWith('lr0.1 (3 runs)') && !l.startsWith('lr0.01 (3 runs)')),
@@ -228,10 +242,9 @@ describe('seed groups drawn as mean and band', () => {
 
     await page.getByRole('checkbox', { name: 'Seed groups' }).uncheck();
     await expect.poll(async () => (await legend('reward')).sort()).toEqual([...RUNS].sort());
-    expect(await fig.getAttribute('data-seed-groups')).toBeNull();
-    expect(await fig.locator('[data-seed-band]').count()).toBe(0);
-    const labels = (await readBands(page, 'reward')).labels;
-    expect(labels.sort()).toEqual([...RUNS].sort());
+    await expect.poll(() => fig.getAttribute('data-seed-groups')).toBeNull();
+    await expect.poll(() => fig.locator('[data-seed-band]').count()).toBe(0);
+    await expect.poll(async () => (await readBands(page, 'reward')).labels.sort()).toEqual([...RUNS].sort());
     expect(errors).toEqual([]);
   });
 });

@@ -79,17 +79,22 @@ describe('sessions and writers on the dashboard', () => {
       .toBe('· 2 sessions');
     const kl = 'train/approx_kl';
     await expect.poll(async () => Object.keys(await lines(page, kl)).length).toBe(2);
-    const drawn = await lines(page, kl);
     // The current session (31 points, 0.008) and session 1 whole (44 points, the 0.65 blow-up included).
-    expect(drawn['restarted']).toEqual({ n: 31, max: expect.closeTo(0.008, 6) });
-    expect(drawn['restarted · session 1']).toEqual({ n: 44, max: expect.closeTo(0.65, 6) });
+    await expect
+      .poll(async () => (await lines(page, kl))['restarted'])
+      .toEqual({ n: 31, max: expect.closeTo(0.008, 6) });
+    await expect
+      .poll(async () => (await lines(page, kl))['restarted · session 1'])
+      .toEqual({ n: 44, max: expect.closeTo(0.65, 6) });
     const fig = page.locator(`figure.chart[data-tag="${kl}"]`);
-    expect(await fig.locator('[data-sessions-note]').innerText()).toBe('sessions 1–2 (1 dashed, faded)');
+    await expect
+      .poll(() => fig.locator('[data-sessions-note]').innerText())
+      .toBe('sessions 1–2 (1 dashed, faded)');
     await page.getByLabel('Earlier sessions').uncheck();
     await expect.poll(async () => Object.keys(await lines(page, kl))).toEqual(['restarted']);
-    expect(await fig.locator('[data-sessions-note]').innerText()).toBe(
-      'session 2 of 2 (earlier sessions hidden)',
-    );
+    await expect
+      .poll(() => fig.locator('[data-sessions-note]').innerText())
+      .toBe('session 2 of 2 (earlier sessions hidden)');
     await page.getByLabel('Earlier sessions').check();
     await expect.poll(async () => Object.keys(await lines(page, kl)).length).toBe(2);
   });
@@ -101,6 +106,9 @@ describe('sessions and writers on the dashboard', () => {
     await expect.poll(async () => (await lines(page, 'loss'))['keras']?.n).toBe(10);
     // The train writer's finite values (0.2048 → 0.0360666) are drawn, as inspect reads its file.
     expect((await lines(page, 'loss'))['keras']!.max).toBeCloseTo(0.2048, 4);
-    expect((await lines(page, 'loss (writer 2)'))['keras']!.max).toBeCloseTo(0.0755185, 6);
+    // The second writer's chart is made before its data arrives.
+    await expect
+      .poll(async () => (await lines(page, 'loss (writer 2)'))['keras']?.max)
+      .toBeCloseTo(0.0755185, 6);
   });
 });
