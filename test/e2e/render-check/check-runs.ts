@@ -76,6 +76,9 @@ export function truthSessions(recording: string): Map<string, number> {
   return new Map([...last].map(([run, s]) => [run, s.sessions]));
 }
 
+/** How long a replayed folder may take to show the sessions its recordings' truth has, once they are written. */
+const SETTLE_MS = 30_000;
+
 /** Whether `dir` holds a file anywhere below it. */
 function hasFile(dir: string): boolean {
   if (!existsSync(dir)) return false;
@@ -129,9 +132,18 @@ export async function checkReplayed(
     // On a time axis: what the trainers logged with times is drawn at them, what they logged without is by step.
     await dashboard.setXAxis('Relative');
     await Promise.all(replays);
-    // The last writes read (the sweep reads every source each second).
-    await new Promise((res) => setTimeout(res, 2500));
     const sessions = new Map(recordings.flatMap((r) => [...truthSessions(r)]));
+    // The last writes read (the sweep reads every source each second, slower on a loaded machine): at least
+    // a sweep or two, and until the run list shows each run's sessions as the truth has them (a run that never
+    // does is reported by the check below, after SETTLE_MS).
+    await new Promise((res) => setTimeout(res, 2500));
+    for (const deadline = Date.now() + SETTLE_MS; Date.now() < deadline; ) {
+      let shown = true;
+      for (const [run, n] of sessions)
+        if ((await dashboard.sessionsBadge(run)) !== (n > 1 ? `· ${n} sessions` : null)) shown = false;
+      if (shown) break;
+      await new Promise((res) => setTimeout(res, 250));
+    }
     return await checkFolder(browser, parent, inspectRuns(parent), 'scenarios', artifacts, {
       dashboard,
       sessions,
