@@ -42,9 +42,14 @@ describe('recently cleared alerts on the demo', () => {
       .toBeGreaterThan(1);
     const ids = await clearedIds();
     expect(new Set(ids).size).toBe(ids.length);
-    const label = await show.innerText();
-    const listed = Number(/\((\d+)\)/.exec(label)?.[1]);
-    expect(await page.locator('#cleared-alerts li').count()).toBe(listed);
+    // The label and the list are read one after the other while the demo runs on: compare them as a pair.
+    await expect
+      .poll(async () => {
+        const listed = Number(/\((\d+)\)/.exec(await show.innerText())?.[1]);
+        const rows = await page.locator('#cleared-alerts li').count();
+        return rows === listed ? 'same' : `${rows} rows, label says ${listed}`;
+      })
+      .toBe('same');
     expect(errors).toEqual([]);
   });
 });

@@ -122,7 +122,7 @@ describe('the alerts panel’s Snapshot button (serve mode)', () => {
     expect(report.startsWith(out)).toBe(true);
     expect(existsSync(report)).toBe(true);
     await expectSnapshot(join(report, '..'), id);
-    expect(await dialog.count()).toBe(0);
+    await expect.poll(() => dialog.count()).toBe(0);
     expect(errors).toEqual([]);
   });
 });

@@ -128,6 +128,13 @@ describe('linked hover across charts', () => {
       // (Smoothing is on: each row says the smoothed value after the raw one, and the rows sort by it.)
       const want = [2, 1, 0].map((i) => `${RUNS[i]}: raw ${formatNumber(value(i, tag, step))}, smoothed`);
       await expect.poll(async () => (await rows(tag)).map((r) => r.replace(/ [^ ]+$/, ''))).toEqual(want);
+      // The crosshair is placed by the chart's own hover handler, not necessarily in the readout's frame.
+      await expect
+        .poll(async () => {
+          const at = await crosshairAndPixel(tag, step);
+          return at.shown && Math.abs(at.line - at.want) <= 1;
+        })
+        .toBe(true);
       const c = await crosshairAndPixel(tag, step);
       expect(c.shown).toBe(true);
       expect(Math.abs(c.line - c.want)).toBeLessThanOrEqual(1);
@@ -155,7 +162,7 @@ describe('linked hover across charts', () => {
     for (const tag of TAGS) {
       await expect.poll(() => hoverX(tag)).toBeNull();
       await expect.poll(() => chart(tag).locator('.chart-readout-row').count()).toBe(0);
-      expect((await crosshairAndPixel(tag, 0)).shown).toBe(false);
+      await expect.poll(async () => (await crosshairAndPixel(tag, 0)).shown).toBe(false);
     }
   });
 

@@ -144,13 +144,14 @@ describe('seed-group rows and parallel coordinates on a 3 × 3 seed sweep', () =
     await expect.poll(() => page.locator('.runs-table tr.group-row').count()).toBe(3);
     for (const c of CONFIGS) {
       const g = group(c.name);
-      expect(await g.locator('.group-n').innerText()).toBe('n = 3');
-      expect(await g.locator('td[data-column="reward.last"]').innerText()).toBe(expectedReward(c));
+      // A group's row is made before every run's numbers are in: wait for its figures.
+      await expect.poll(() => g.locator('.group-n').innerText()).toBe('n = 3');
+      await expect.poll(() => g.locator('td[data-column="reward.last"]').innerText()).toBe(expectedReward(c));
       expect(await g.locator('td[data-column="reward.last"]').innerText()).toMatch(
         /^-?[\d.]+ ± \[-?[\d.]+, -?[\d.]+\]$/,
       );
       // The learning rate its runs share is on its row.
-      expect(await g.locator('td.shared').allInnerTexts()).toContain(String(c.lr));
+      await expect.poll(() => g.locator('td.shared').allInnerTexts()).toContain(String(c.lr));
     }
     const rows = await bodyRows(page);
     for (const c of CONFIGS) {
@@ -219,7 +220,7 @@ describe('seed-group rows and parallel coordinates on a 3 × 3 seed sweep', () =
     const chip = page.getByRole('button', { name: /^Clear brush lr / });
     expect(await chip.innerText()).toMatch(/^lr 0\.2\d* – 0\.3/);
     // Lines outside the brush are greyed, not removed.
-    expect(await page.locator('.pc-lines path.out').count()).toBe(RUNS.length);
+    await expect.poll(() => page.locator('.pc-lines path.out').count()).toBe(RUNS.length);
     await chip.click();
     await expect.poll(() => runRows(page)).toHaveLength(10);
     // The bottom of the lr axis: the two lowest learning rates' six runs.
@@ -227,7 +228,7 @@ describe('seed-group rows and parallel coordinates on a 3 × 3 seed sweep', () =
     await expect
       .poll(async () => (await runRows(page)).sort())
       .toEqual(RUNS.filter((r) => !r.startsWith('lr0.1_')).sort());
-    expect(await page.locator('.runs-table tr.group-row').count()).toBe(2);
+    await expect.poll(() => page.locator('.runs-table tr.group-row').count()).toBe(2);
     // Hovering a line marks its row.
     const line = page.locator('.pc-lines path[data-run="lr0.01_seed1"]');
     const d = (await line.getAttribute('d'))!;
@@ -324,9 +325,10 @@ describe('parallel coordinates on the RLHF W&B corpus runs', () => {
     await expect
       .poll(async () => (await runRows(page)).sort())
       .toEqual(Object.keys(STEPS).filter((r) => STEPS[r]! < 40));
-    expect(await page.getByRole('button', { name: /^Clear brush steps / }).innerText()).toBe(
-      'steps 4 – 40.5 ✕',
-    );
+    // The rows already match after the first press: wait for the fifth one's edge.
+    await expect
+      .poll(() => page.getByRole('button', { name: /^Clear brush steps / }).innerText())
+      .toBe('steps 4 – 40.5 ✕');
     expect(errors).toEqual([]);
   });
 });

@@ -81,7 +81,7 @@ describe('the sidebar and chart grid on the W&B corpus', () => {
     await page.locator('figure.chart[data-tag="system/proc.memory.rssMB"]').waitFor();
     // Opening the collapsed section shows its charts.
     await cpu.click();
-    expect(await cpu.getAttribute('aria-expanded')).toBe('true');
+    await expect.poll(() => cpu.getAttribute('aria-expanded')).toBe('true');
     await expect.poll(() => page.locator('.charts > [data-tag="system/cpu.3.cpu_percent"]').count()).toBe(1);
   });
 

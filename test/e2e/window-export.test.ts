@@ -143,9 +143,10 @@ describe('export from the window (serve mode)', () => {
     await page.getByRole('button', { name: 'Export', exact: true }).click();
     const status = page.locator('.run-export');
     await expect.poll(() => status.getAttribute('data-export-run'), { timeout: 15000 }).toBe('done');
-    expect(await status.locator('progress').evaluate((p: HTMLProgressElement) => p.value === p.max)).toBe(
-      true,
-    );
+    // The last progress event may land after the answer that says done.
+    await expect
+      .poll(() => status.locator('progress').evaluate((p: HTMLProgressElement) => p.value === p.max))
+      .toBe(true);
     const wrote = /Wrote (\d+) files to/.exec(await status.getByRole('status').innerText());
     expect(wrote).not.toBeNull();
     await page.screenshot({ path: join(RESULTS, 'export-run.png'), clip: (await status.boundingBox())! });
@@ -194,7 +195,7 @@ describe('export from the window (serve mode)', () => {
     expect(marker).toBeGreaterThan(20);
     // The folder is remembered: the next "Export run…" offers it.
     await page.getByRole('button', { name: 'Export run…' }).click();
-    expect(await page.getByLabel('Export folder').inputValue()).toBe(target);
+    await expect.poll(() => page.getByLabel('Export folder').inputValue()).toBe(target);
     await page.getByRole('button', { name: 'Cancel' }).click();
     // Into the run folder itself: refused, and the window says why.
     await page.getByRole('button', { name: 'Export run…' }).click();
