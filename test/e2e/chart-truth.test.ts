@@ -99,7 +99,7 @@ describe('charts tell the truth on a small real folder', () => {
   test('a metric logged once and a point between NaNs are drawn as dots', async () => {
     for (const tag of ['eval_score', 'gappy']) {
       await ready(tag);
-      expect(await chart(tag).getAttribute('data-points')).not.toBe('0');
+      await expect.poll(() => chart(tag).getAttribute('data-points')).not.toBe('0');
       // The canvas is drawn a frame after the chart is ready.
       await expect.poll(() => pixelsOfColour(chart(tag), '#0072b2')).toBeGreaterThan(8);
     }

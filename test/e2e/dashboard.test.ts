@@ -81,7 +81,7 @@ describe('the dashboard on the live demo', () => {
       expect(await page.locator(`.chart-group[data-group="Progress"] ${chart(tag)}`).count()).toBe(1);
     const run = page.locator('.run-item[data-run="ppo_demo"]');
     await run.locator('progress').waitFor();
-    expect(await run.getAttribute('data-status')).toMatch(/^(live|warning|critical)$/);
+    await expect.poll(() => run.getAttribute('data-status')).toMatch(/^(live|warning|critical)$/);
     await expect.poll(() => run.innerText()).toMatch(/last event \d+ s ago/);
     // A group heading collapses and expands its charts.
     const toggle = page.locator('.chart-group[data-group="Performance"] .group-toggle');
