@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
 import { serveIsolated, openPage } from './demo-server';
-import { apiOf } from './socket-api';
+import { settingsSaved } from './socket-api';
 
 const URL_LINE = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/;
 
@@ -135,17 +135,7 @@ describe('charts tell the truth on a small real folder', () => {
     await page.getByLabel('Ignore outliers').check();
     await expect.poll(yMax).toBeLessThan(10);
     // Settings are saved after a short pause: wait until the backend has the new one.
-    const api = await apiOf(page.url());
-    try {
-      await expect
-        .poll(async () => {
-          const r = await api.ask<{ ignoreOutliers: boolean }>('settings.get', {});
-          return r.ok ? r.value.ignoreOutliers : 'not ok';
-        })
-        .toBe(true);
-    } finally {
-      api.close();
-    }
+    await settingsSaved(page.url(), { ignoreOutliers: true });
     await page.reload();
     await page.locator('.run-select[data-run="alpha"]').click();
     await ready('spiky');

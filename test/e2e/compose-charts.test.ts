@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { svgPaths } from '../helpers/svg-paths';
 import { loadImage } from '@napi-rs/canvas';
 import { PALETTE, runDash, tagDash } from '../../src/shared/charts/chart-theme';
 import { pixelsNear } from '../helpers/pixels';
@@ -51,21 +52,6 @@ async function datasets(
       .filter((d) => d.data.length > 0)
       .map((d) => ({ label: d.label ?? '', dash: d.borderDash ?? [], colour: String(d.borderColor) }));
   }, tag);
-}
-
-/** `<path` elements of an SVG painted in `colour`: stroked (a solid line) and filled outlines of at least 10 pieces (a
- * dashed line: Skia writes a dash as its outline, each dash a subpath). */
-function svgPaths(svg: string, colour: string): { stroked: number; dashed: number } {
-  const heads = svg
-    .split('<path')
-    .slice(1)
-    .map((p) => p.slice(0, p.indexOf('>')).toLowerCase());
-  const c = colour.toLowerCase();
-  const pieces = (h: string): number => (/ d="([^"]*)"/.exec(h)?.[1] ?? '').split(/m/).length - 1;
-  return {
-    stroked: heads.filter((h) => h.includes(`stroke="${c}"`)).length,
-    dashed: heads.filter((h) => h.includes(`fill="${c}"`) && pieces(h) >= 10).length,
-  };
 }
 
 const rgb = (hex: string): number[] => [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16));

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
 import { startDemoServer, type DemoServer, openPage } from './demo-server';
 import { seeAllCharts } from './lazy-charts';
-import { apiOf } from './socket-api';
+import { settingsSaved } from './socket-api';
 
 const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
 const DOCS = join(import.meta.dirname, '..', '..', 'docs');
@@ -298,17 +298,7 @@ describe('the dashboard on the live demo', () => {
       .poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor))
       .toBe('rgb(15, 18, 22)');
     // Settings are saved after a short pause (a dragged slider is one request): wait until the backend has them.
-    const api = await apiOf(server.url);
-    try {
-      await expect
-        .poll(async () => {
-          const r = await api.ask<{ theme: string; smoothing: number }>('settings.get', {});
-          return r.ok ? `${r.value.theme} ${r.value.smoothing}` : 'not ok';
-        })
-        .toBe('dark 0.9');
-    } finally {
-      api.close();
-    }
+    await settingsSaved(server.url, { theme: 'dark', smoothing: 0.9 });
     await page.reload();
     await page.locator(chart('approx_kl')).waitFor();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');

@@ -12,7 +12,7 @@ import { launchChromium } from './browser';
 import { runCli, type CliProcess } from './cli-process';
 import { openPage, servedUrl } from './demo-server';
 import { seeAllCharts, seeChart } from './lazy-charts';
-import { apiOf } from './socket-api';
+import { settingsSaved } from './socket-api';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/progress/', import.meta.url));
 const CLI = fileURLToPath(new URL('../../bin/rlwatch.js', import.meta.url));
@@ -158,17 +158,7 @@ describe('drawing and grouping real runs', () => {
     await page.locator('.segmented label', { hasText: 'Wall' }).click();
     await page.getByLabel('Ignore outliers').check();
     // Settings are saved after a short pause: wait until the backend has both.
-    const api = await apiOf(page.url());
-    try {
-      await expect
-        .poll(async () => {
-          const r = await api.ask<{ xAxis: string; ignoreOutliers: boolean }>('settings.get', {});
-          return r.ok ? `${r.value.xAxis} ${r.value.ignoreOutliers}` : 'not ok';
-        })
-        .toBe('wall true');
-    } finally {
-      api.close();
-    }
+    await settingsSaved(page.url(), { xAxis: 'wall', ignoreOutliers: true });
     await serve.stop();
     // Another folder, the same database: it opens with its own (default) view.
     serve = start(otherDir);

@@ -1,5 +1,6 @@
 // Test helper: the contract over serve's WebSocket, as the renderer uses it (Origin = the server, token from the URL).
 
+import { expect } from 'vitest';
 import { WebSocket } from 'ws';
 import { decodeWire } from '../../src/shared/wire-codec';
 
@@ -34,4 +35,20 @@ export async function apiOf(pageUrl: string): Promise<SocketApi> {
       }),
     close: () => ws.close(),
   };
+}
+
+/** Waits until the serve behind `pageUrl` holds `want`'s settings (the window saves a change after a short pause), so
+ * a reload that follows reads them back rather than the ones before. */
+export async function settingsSaved(pageUrl: string, want: Record<string, unknown>): Promise<void> {
+  const api = await apiOf(pageUrl);
+  try {
+    await expect
+      .poll(async () => {
+        const r = await api.ask<Record<string, unknown>>('settings.get', {});
+        return r.ok ? Object.fromEntries(Object.keys(want).map((k) => [k, r.value[k]])) : 'not ok';
+      })
+      .toEqual(want);
+  } finally {
+    api.close();
+  }
 }

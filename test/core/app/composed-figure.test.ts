@@ -3,6 +3,7 @@
 
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { describe, expect, test } from 'vitest';
+import { svgPaths } from '../../helpers/svg-paths';
 import { chartFigure, exportChartFigure, type ChartSource } from '../../../src/core/app/chart-figure';
 import { runColor, runDash, tagDash } from '../../../src/shared/charts/chart-theme';
 import { MAX_COMPOSED_TAGS } from '../../../src/shared/charts/composed';
@@ -114,23 +115,6 @@ async function horizontalLines(
   });
 }
 
-/**
- * `<path` elements painted in `colour`: stroked (a solid line; a legend swatch is a filled box) and filled outlines of
- * at least 10 pieces (a dashed line: Skia writes a dash as its outline, each dash a subpath).
- */
-function paths(svg: string, colour: string): { stroked: number; dashed: number } {
-  const heads = svg
-    .split('<path')
-    .slice(1)
-    .map((p) => p.slice(0, p.indexOf('>')).toLowerCase());
-  const c = colour.toLowerCase();
-  const pieces = (h: string): number => (/ d="([^"]*)"/.exec(h)?.[1] ?? '').split(/m/).length - 1;
-  return {
-    stroked: heads.filter((h) => h.includes(`stroke="${c}"`)).length,
-    dashed: heads.filter((h) => h.includes(`fill="${c}"`) && pieces(h) >= 10).length,
-  };
-}
-
 describe('a composed chart as a figure', () => {
   test('a line per run × tag, tag-major as the window keys them, in the run’s stable colour and the tag’s dash', () => {
     const f = chartFigure(source, composed());
@@ -211,10 +195,10 @@ describe('a composed chart as a figure', () => {
     };
     const svg = await svgOf({});
     // alpha: loss solid, kl and entropy dashed; gamma: loss solid, kl dashed (no entropy).
-    expect(paths(svg, runColor(0))).toEqual({ stroked: 1, dashed: 2 });
-    expect(paths(svg, runColor(2))).toEqual({ stroked: 1, dashed: 1 });
+    expect(svgPaths(svg, runColor(0))).toEqual({ stroked: 1, dashed: 2 });
+    expect(svgPaths(svg, runColor(2))).toEqual({ stroked: 1, dashed: 1 });
     // Only the first tag: every line solid.
-    expect(paths(await svgOf({ tags: ['loss'] }), runColor(0))).toEqual({ stroked: 1, dashed: 0 });
+    expect(svgPaths(await svgOf({ tags: ['loss'] }), runColor(0))).toEqual({ stroked: 1, dashed: 0 });
     // The legend names tag and run.
     expect(svg).toContain('kl · alpha');
     expect(svg).toContain('entropy · alpha');
