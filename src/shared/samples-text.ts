@@ -1,18 +1,11 @@
 // A step's samples as JSONL and as spreadsheet-safe CSV text (`rlwatch export --samples`).
 
-import { csvField, spreadsheetSafe } from './csv-text';
-import type { SampleCell, SampleTable } from './samples';
-
-const cellText = (c: SampleCell): string =>
-  c === null ? '' : typeof c === 'number' ? String(c) : spreadsheetSafe(c);
+import { csvLine } from './csv-text';
+import type { SampleTable } from './samples';
 
 /** The CSV header: `step`, `sample_index` (the sample's position in its step), then the columns (a `step` column is the first). */
 export function samplesCsvHeader(columns: readonly string[]): string {
-  return (
-    ['step', 'sample_index', ...columns.filter((c) => c !== 'step')]
-      .map((c) => csvField(spreadsheetSafe(c)))
-      .join(',') + '\n'
-  );
+  return csvLine(['step', 'sample_index', ...columns.filter((c) => c !== 'step')]);
 }
 
 /** One line per sample of `table` at `step`, its cells under `columns` (a column it lacks: empty). */
@@ -26,8 +19,7 @@ export function* samplesCsvLines(
     .map((name) => table.columns.findIndex((c) => c.name === name));
   for (let i = 0; i < table.rows.length; i++) {
     const cells = table.rows[i]!.cells;
-    const fields = [String(step), String(i), ...at.map((j) => (j < 0 ? '' : cellText(cells[j] ?? null)))];
-    yield fields.map(csvField).join(',') + '\n';
+    yield csvLine([step, i, ...at.map((j) => (j < 0 ? null : (cells[j] ?? null)))]);
   }
 }
 

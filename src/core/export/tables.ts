@@ -3,7 +3,7 @@
 
 import type { ScalarSeries } from '../series/scalar-series';
 import type { RunViews } from '../series/shown-views';
-import { csvField, LONG_CSV_HEADER, longCsvLine, stepText } from '../../shared/csv-text';
+import { csvCell, csvLine, LONG_CSV_HEADER, longCsvLine, stepText } from '../../shared/csv-text';
 import { exactNumberText } from '../../shared/number-text';
 import { viewSession } from '../../shared/session-text';
 
@@ -27,10 +27,10 @@ function* chunked(rows: Iterable<string>): Generator<string> {
  * the order they were written (a crashed session's points a restart hid from the chart included). */
 export function* longCsv(run: string, views: RunViews): Generator<string> {
   yield LONG_CSV_HEADER;
-  const runField = csvField(run);
+  const runField = csvCell(run);
   for (const tag of [...views.keys()].sort()) {
     const view = views.get(tag)!;
-    const tagField = csvField(tag);
+    const tagField = csvCell(tag);
     const f32 = view.float32;
     for (let k = 1; k <= view.sessionCount; k++) {
       const p = view.sessionPoints(k)!;
@@ -52,9 +52,9 @@ export function* longCsvOf(
   restartsOf: (tag: string) => readonly { step: number }[],
 ): Generator<string> {
   yield LONG_CSV_HEADER;
-  const runField = csvField(run);
+  const runField = csvCell(run);
   for (const tag of [...series.keys()].sort()) {
-    const tagField = csvField(tag);
+    const tagField = csvCell(tag);
     const restarts = restartsOf(tag);
     for (const s of series.get(tag)!) {
       const f32 = !s.isDouble;
@@ -125,9 +125,9 @@ export function wideTable(views: RunViews): WideTable {
   };
 }
 
-/** `step,session,TAG1,TAG2,…` (header quoted where a tag needs it). */
+/** `step,session,TAG1,TAG2,…` (each tag a spreadsheet-safe text cell). */
 export function* wideCsv(table: WideTable): Generator<string> {
-  yield ['step', 'session', ...table.tags.map(csvField)].join(',') + '\n';
+  yield csvLine(['step', 'session', ...table.tags]);
   yield* chunked(
     (function* () {
       for (let r = 0; r < table.steps.length; r++) {

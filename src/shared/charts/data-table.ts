@@ -1,7 +1,7 @@
 // A chart's "Download data": the raw points it holds (every run, or every tag × run of a composed chart; the visible
 // x-window when zoomed) as CSV or JSON.
 
-import { csvField, LONG_CSV_HEADER, longCsvLine } from '../csv-text';
+import { csvCell, LONG_CSV_HEADER, longCsvLine } from '../csv-text';
 import { FIGURE_NAME_SIZE, safeFileName } from '../file-names';
 import { exactNumberText, isFloat32Column } from '../number-text';
 import { xOf, type XAxisMode } from './axis';
@@ -86,8 +86,8 @@ export function chartTable(
 export function chartCsv(table: ChartTable): string {
   const parts = [LONG_CSV_HEADER];
   for (const r of table.runs) {
-    const runField = csvField(r.run);
-    const tagField = csvField(r.tag);
+    const runField = csvCell(r.run);
+    const tagField = csvCell(r.tag);
     for (let i = 0; i < r.steps.length; i++)
       parts.push(
         longCsvLine(runField, tagField, r.steps[i]!, r.walls[i]!, r.values[i]!, r.isFloat32, r.sessions[i]!),

@@ -2,7 +2,7 @@
 
 import { classifyTag } from '../catalog';
 import type { Role } from '../catalog';
-import { csvField, spreadsheetSafe } from '../csv-text';
+import { csvLine } from '../csv-text';
 import type { SessionInfo } from '../domain';
 import { flatRows, groupRows, type GroupRow } from './group-rows';
 import { flattenConfig, groupBySeed } from './seed-groups';
@@ -134,16 +134,16 @@ export function buildRunsTable(runs: readonly TableRunInput[]): RunsTable {
 /** The table as CSV: a header of column labels, one line per run; empty cells for null. With `groups` (and seed groups
  * in the table) each group's row comes before its runs, under two more columns first: `kind` (group or run) and `group`. */
 export function runsTableCsv(t: RunsTable, o: { groups?: boolean } = {}): string {
-  const line = (cells: string[]): string => cells.map(csvField).join(',') + '\n';
-  const text = (c: Cell): string =>
-    c === null ? '' : typeof c === 'string' ? spreadsheetSafe(c) : String(c);
-  const header = t.columns.map((c) => spreadsheetSafe(c.label));
+  const text = (c: Cell): string | number | null => (typeof c === 'boolean' ? String(c) : c);
+  const header = t.columns.map((c) => c.label);
   if (o.groups && t.groups.length > 0)
     return (
-      line(['kind', 'group', ...header]) +
+      csvLine(['kind', 'group', ...header]) +
       flatRows(t.columns, t.rows, t.groups, 6)
-        .map((r) => line([r.kind, text(r.group), ...t.columns.map((c) => text(r.cells[c.id] ?? null))]))
+        .map((r) => csvLine([r.kind, text(r.group), ...t.columns.map((c) => text(r.cells[c.id] ?? null))]))
         .join('')
     );
-  return line(header) + t.rows.map((r) => line(t.columns.map((c) => text(r.cells[c.id] ?? null)))).join('');
+  return (
+    csvLine(header) + t.rows.map((r) => csvLine(t.columns.map((c) => text(r.cells[c.id] ?? null)))).join('')
+  );
 }

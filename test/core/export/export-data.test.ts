@@ -158,6 +158,33 @@ describe('writes are safe', () => {
     );
   });
 
+  test('run names and tags a spreadsheet would run as formulas are text in both CSVs; numbers stay numbers', async () => {
+    const root = tmp('rlwatch-export-formula-');
+    mkdirSync(join(root, '=1+2'));
+    writeFileSync(
+      join(root, '=1+2', 'metrics.jsonl'),
+      '{"step": 1, "=1+2": -0.43, "@SUM(A1)": 2, "-2+3": 1, "-0.5": 3, "loss": 0.5}\n',
+    );
+    const out = tmp('rlwatch-export-formula-out-');
+    const report = await exportData(root, { out, csv: true, json: false });
+    expect(report.failed).toEqual([]);
+    const [folder] = readdirSync(out);
+    expect(readFileSync(join(out, folder!, 'metrics_long.csv'), 'utf8')).toBe(
+      [
+        'run,tag,step,wall_time,value,session',
+        "'=1+2,-0.5,1,,3,1",
+        "'=1+2,'-2+3,1,,1,1",
+        "'=1+2,'=1+2,1,,-0.43,1",
+        "'=1+2,'@SUM(A1),1,,2,1",
+        "'=1+2,loss,1,,0.5,1",
+        '',
+      ].join('\n'),
+    );
+    expect(readFileSync(join(out, folder!, 'metrics_wide.csv'), 'utf8')).toBe(
+      "step,session,-0.5,'-2+3,'=1+2,'@SUM(A1),loss\n1,1,3,1,-0.43,2,0.5\n",
+    );
+  });
+
   test('a folder exported on its own names its run by the folder, in the folder name and in the rows', async () => {
     const root = join(tmp('rlwatch-export-own-'), 'ppo_cartpole');
     mkdirSync(root);

@@ -126,6 +126,13 @@ describe('chartCsv and chartJson', () => {
     );
   });
 
+  test('CSV: a run or tag a spreadsheet would run as a formula is text; a negative value stays a number', () => {
+    const run = { run: '@SUM(A1)', steps: [0], walls: [100], values: [-0.43], origin: 100 };
+    expect(chartCsv(chartTable('=1+2', [run], null))).toBe(
+      "run,tag,step,wall_time,value,session\n'@SUM(A1),'=1+2,0,100,-0.43,1\n",
+    );
+  });
+
   test('JSON: the same rows as objects; NaN and ±Infinity as strings (JSON has none), no wall time null', () => {
     const rows = JSON.parse(chartJson(table)) as unknown[];
     expect(rows).toEqual([

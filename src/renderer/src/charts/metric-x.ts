@@ -2,7 +2,7 @@
 
 import type { ChartConfiguration, ChartDataset } from 'chart.js';
 import type { MetricPairs } from '../../../shared/compare/metric-pairs';
-import { csvField, stepText } from '../../../shared/csv-text';
+import { csvCell, stepText } from '../../../shared/csv-text';
 import {
   RIGHT_PADDING,
   TOP_PADDING,
@@ -182,9 +182,9 @@ export function pairsText(
     );
     return `${JSON.stringify(rows, null, 1)}\n`;
   }
-  const lines = [`run,step,${csvField(xTag)},${csvField(yTag)}`];
+  const lines = [`run,step,${csvCell(xTag)},${csvCell(yTag)}`];
   for (const r of runs) {
-    const run = csvField(r.run);
+    const run = csvCell(r.run);
     for (let i = 0; i < r.pairs.steps.length; i++)
       lines.push(`${run},${stepText(r.pairs.steps[i]!)},${String(r.pairs.x[i])},${String(r.pairs.y[i])}`);
   }
