@@ -3,9 +3,10 @@
 import { readdir } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import type { SourceFormatName } from '../../shared/formats';
-import { fileKey, isReadError, readWholeFile } from '../readers/file-cursor';
+import { fileKey, isReadError } from '../readers/file-cursor';
 import { errorCode } from '../readers/file-io';
 import { ReaderBase } from '../readers/reader';
+import { readSideFile } from '../readers/side-file';
 import { decodeUtf8 } from '../readers/values';
 import { mlflowRunState, parseRunMeta, type RunMeta } from './run-meta';
 
@@ -42,7 +43,7 @@ export class MlflowRunReader extends ReaderBase {
   private async readMeta(): Promise<void> {
     const key = await fileKey(this.path, this.io);
     if (key !== null && key === this.metaKey) return;
-    const got = await readWholeFile(this.path, MAX_META_BYTES, this.io);
+    const got = await readSideFile(this.path, dirname(this.path), MAX_META_BYTES, this.io);
     if (isReadError(got)) return this.pushError(got);
     this.metaKey = got.key;
     const parsed = parseRunMeta(decodeUtf8(got.bytes));
@@ -53,13 +54,14 @@ export class MlflowRunReader extends ReaderBase {
     this.countRecords(1);
   }
 
-  /** Lists `folder` (absent: nothing yet) and re-reads its changed files into `into`. */
+  /** Lists `folder` (absent: nothing yet) and re-reads its changed files into `into`; a link is read only where it
+   * stays in the run folder (`readSideFile`). */
   private async readFolder(folder: string, into: Map<string, Entry>): Promise<void> {
     let names: string[];
     try {
       const found = await readdir(folder, { recursive: true, withFileTypes: true });
       names = found
-        .filter((e) => e.isFile())
+        .filter((e) => e.isFile() || e.isSymbolicLink())
         .map((e) => join(e.parentPath ?? e.path, e.name).slice(folder.length + 1));
     } catch (e) {
       if (errorCode(e) !== 'ENOENT')
@@ -72,7 +74,7 @@ export class MlflowRunReader extends ReaderBase {
       const path = join(folder, name);
       const key = await fileKey(path, this.io);
       if (key === null || into.get(name)?.key === key) continue;
-      const got = await readWholeFile(path, MAX_VALUE_BYTES, this.io);
+      const got = await readSideFile(path, dirname(this.path), MAX_VALUE_BYTES, this.io);
       if (isReadError(got)) {
         this.error(got.kind, 0, `${path}: ${got.message}`);
         continue;

@@ -1,7 +1,8 @@
 // An MLflow file-store run's and experiment's names, as discovery keys the run (`mlruns/EXP_NAME/RUN_NAME`).
 
 import { join } from 'node:path';
-import { isReadError, readWholeFile } from '../readers/file-cursor';
+import { isReadError } from '../readers/file-cursor';
+import { readSideFile } from '../readers/side-file';
 import { decodeUtf8 } from '../readers/values';
 import { parseExperimentMeta, parseRunMeta, runNameOf } from './run-meta';
 
@@ -18,13 +19,14 @@ export interface FileStoreRunName {
   deleted: boolean;
 }
 
-/** A run folder's name, id, start and lifecycle; null when its meta.yaml cannot be read or parsed. */
+/** A run folder's name, id, start and lifecycle; null when its meta.yaml cannot be read or parsed. Both files are read
+ * as the run reader reads them (`readSideFile`): a tag linked out of the run folder is no name. */
 export async function readRunName(runDir: string): Promise<FileStoreRunName | null> {
-  const got = await readWholeFile(join(runDir, 'meta.yaml'), MAX_BYTES);
+  const got = await readSideFile(join(runDir, 'meta.yaml'), runDir, MAX_BYTES);
   if (isReadError(got)) return null;
   const parsed = parseRunMeta(decodeUtf8(got.bytes));
   if (!parsed.ok) return null;
-  const tag = await readWholeFile(join(runDir, 'tags', 'mlflow.runName'), MAX_BYTES);
+  const tag = await readSideFile(join(runDir, 'tags', 'mlflow.runName'), runDir, MAX_BYTES);
   const m = parsed.meta;
   const name = runNameOf(isReadError(tag) ? undefined : decodeUtf8(tag.bytes), m);
   return {
@@ -39,6 +41,6 @@ export async function readRunName(runDir: string): Promise<FileStoreRunName | nu
 export async function readExperimentMeta(
   experimentDir: string,
 ): Promise<{ name: string | null; deleted: boolean } | null> {
-  const got = await readWholeFile(join(experimentDir, 'meta.yaml'), MAX_BYTES);
+  const got = await readSideFile(join(experimentDir, 'meta.yaml'), experimentDir, MAX_BYTES);
   return isReadError(got) ? null : parseExperimentMeta(decodeUtf8(got.bytes));
 }

@@ -1,7 +1,7 @@
 // The file-system access readers need, injectable so tests and fuzzing can run on in-memory files.
 
 import type { Stats } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open, realpath, stat } from 'node:fs/promises';
 
 export interface FileInfo {
   size: number;
@@ -17,6 +17,9 @@ export interface FileIO {
   stat(path: string): Promise<FileInfo>;
   /** Up to `length` bytes from `offset` (fewer at the end of the file). */
   read(path: string, offset: number, length: number): Promise<Uint8Array>;
+  /** The path with every link resolved (`readSideFile` keeps side files inside their run folder); absent where
+   * paths hold no links (files in memory). */
+  realpath?(path: string): Promise<string>;
 }
 
 /** A Node error's `code` (ENOENT, ELOOP…), '' when it has none. */
@@ -53,4 +56,5 @@ export const nodeFileIO: FileIO = {
       await handle.close().catch(() => undefined);
     }
   },
+  realpath: (path) => realpath(path),
 };

@@ -5,7 +5,8 @@ import type { SourceFormatName } from '../../shared/formats';
 import { SampleStore } from '../samples/sample-store';
 import { addTableJson, TABLE_FILE_BYTES } from '../samples/table-json';
 import { AppendedBytesReader } from '../readers/appended-reader';
-import { fileKey, isReadError, readWholeFile } from '../readers/file-cursor';
+import { fileKey, isReadError } from '../readers/file-cursor';
+import { readSideFile } from '../readers/side-file';
 import { isPlainObject, numericLeaves, wallSeconds } from '../readers/rows';
 import { decodeUtf8, jsonNumber, parseJsonLenient } from '../readers/values';
 import { MAX_CONFIG_YAML_BYTES, parseWandbConfigYaml } from './config-yaml';
@@ -185,9 +186,9 @@ export class WandbReader extends AppendedBytesReader {
         waiting.push(t); // unchanged since it failed to parse
         continue;
       }
-      const got = await readWholeFile(t.path, TABLE_FILE_BYTES, this.io);
+      const got = await readSideFile(t.path, dirname(this.path), TABLE_FILE_BYTES, this.io);
       if (isReadError(got)) {
-        if (got.kind === 'too-large' || this.writerDone) {
+        if (got.kind === 'too-large' || got.outside || this.writerDone) {
           this.samples.drop(t.key, 'wandb', t.rows);
           this.error(got.kind, 0, `W&B table ${t.key} at step ${t.step}: ${got.message}`);
         } else waiting.push(t);
@@ -220,13 +221,14 @@ export class WandbReader extends AppendedBytesReader {
     }
   }
 
-  /** The file's text when it changed since the last call; null when unchanged, absent or (reported) too large. */
+  /** The file's text when it changed since the last call; null when unchanged, absent or (reported) too large or
+   * linked out of the run folder. */
   private async changedText(path: string, maxBytes: number): Promise<string | null> {
     const key = await fileKey(path, this.io);
     if (key === null || key === this.sideKeys.get(path)) return null;
-    const got = await readWholeFile(path, maxBytes, this.io);
+    const got = await readSideFile(path, dirname(this.path), maxBytes, this.io);
     if (isReadError(got)) {
-      if (got.kind === 'too-large') {
+      if (got.kind === 'too-large' || got.outside) {
         this.sideKeys.set(path, key);
         this.error(got.kind, 0, `${path}: ${got.message}`);
       }
