@@ -11,6 +11,7 @@ import { readExperimentMeta, readRunName } from './mlflow/store-names';
 import { databaseRuns } from './sources/registry';
 import { classifyFile } from './sources/sniff';
 import { byCodeUnits } from '../shared/order';
+import { runIdKeyPart } from '../shared/run-key';
 
 export interface DiscoveredSource {
   /** Absolute path. */
@@ -292,12 +293,13 @@ export function isDatabase(name: string, format: SourceFormatName): boolean {
 
 /**
  * The key of a run named by its tracker (trackio, MLflow): `name` (runs of '/' made one: never `//`, which remote keys
- * use), its `id` when the name is empty, and `NAME (ID)` when the key is already `taken` (by a run that came first in
+ * use), its `id` (`runIdKeyPart`: escaped, never `//` either) when the name is empty, and `NAME (ID)` when the key is already `taken` (by a run that came first in
  * the tracker's order, first logged first: a name once given is kept when others come). Adds the key to `taken`.
  */
 function uniqueRunName(name: string, id: string, taken: Set<string>): string {
-  let shown = name.replace(/\/{2,}/g, '/') || id;
-  if (taken.has(shown)) shown = `${shown} (${id})`;
+  const key = runIdKeyPart(id);
+  let shown = name.replace(/\/{2,}/g, '/') || key;
+  if (taken.has(shown)) shown = `${shown} (${key})`;
   taken.add(shown);
   return shown;
 }

@@ -8,6 +8,15 @@ export const HOST_SEPARATOR = '//';
 /** The key a run of endpoint `host` has in the one run list. */
 export const remoteRunKey = (host: string, run: string): string => `${host}${HOST_SEPARATOR}${run}`;
 
+/**
+ * A tracker's run id (trackio, MLflow) as a part of a local run key: `%` written `%25` and each `/` right after
+ * another `%2F` (`a//b` is `a/%2Fb`), so the key never holds `//` (where `splitRunKey` would read a host) and two ids
+ * never give one key.
+ */
+export function runIdKeyPart(id: string): string {
+  return id.replace(/%/g, '%25').replace(/(?<=\/)\//g, '%2F');
+}
+
 /** The host and the endpoint's own name of a key; host null for a local run. Splits at the first `//`,
  * so a run that an endpoint itself got from another endpoint keeps its own key intact. */
 export function splitRunKey(key: string): { host: string | null; run: string } {

@@ -8,6 +8,7 @@ import { expect, test } from 'vitest';
 import { discoverRuns, foldersToWatch } from '../../src/core/discovery';
 import { tempDirs } from '../helpers/temp-dirs';
 import { MlflowDb, TrackioDb } from '../helpers/tracker-dbs';
+import { remoteRunKey, splitRunKey } from '../../src/shared/run-key';
 
 const tmp = tempDirs();
 
@@ -45,4 +46,25 @@ test('a trackio cache folder: every project database gives its runs; other files
   const watched = foldersToWatch(root, d).runTree;
   expect(watched).toContain(root);
   expect(watched).toContain(join(root, 'runs', 'mlflow-exp'));
+});
+
+test('trackio run ids holding `//` give local keys without `//`, distinct, that a remote key splits back to exactly', async () => {
+  const root = tmp('rlwatch-trackio-slashes-');
+  const db = new TrackioDb(join(root, 'p.db'));
+  const ids = ['a//b', 'a/b', 'a/%2Fb', '//lead', 'x///y'];
+  for (const id of ids) db.log({ id, name: '' }, 0, { loss: 1 }, 1.7e15);
+  db.log({ id: 'one', name: 'same' }, 0, { loss: 1 }, 1.7e15);
+  db.log({ id: 'two//2', name: 'same' }, 0, { loss: 1 }, 1.7e15);
+  db.close();
+  const keys = (await discoverRuns(root)).runs.map((r) => r.run);
+  expect(keys).toHaveLength(ids.length + 2);
+  expect(new Set(keys).size).toBe(keys.length);
+  for (const key of keys) {
+    expect(key).not.toContain('//');
+    expect(splitRunKey(key)).toEqual({ host: null, run: key });
+    expect(splitRunKey(remoteRunKey('node-1:8080', key))).toEqual({ host: 'node-1:8080', run: key });
+  }
+  expect(keys).toContain('p.db#a/%2Fb');
+  expect(keys).toContain('p.db#a/%252Fb');
+  expect(keys).toContain('p.db#same (two/%2F2)');
 });

@@ -31,20 +31,23 @@ interface MetricPoint {
 }
 
 /** One metric line into `out`: MLflow's `_get_metric_from_line` (the stripped line split on single spaces into 2
- * or 3 fields; no step means 0). Returns what is wrong with the line, or null. */
+ * or 3 fields; no step means 0). Returns what is wrong with the line, or null: which field, never its text (a metric
+ * file linked to another file must not show what that holds). */
 function parseInto(line: string, out: MetricPoint): string | null {
   const t = line.trim();
   const a = t.indexOf(' ');
   const b = a < 0 ? -1 : t.indexOf(' ', a + 1);
-  if (a < 0 || (b >= 0 && t.indexOf(' ', b + 1) >= 0))
-    return `${t.split(' ').length} fields, not "timestamp value step"`;
+  if (a < 0 || (b >= 0 && t.indexOf(' ', b + 1) >= 0)) {
+    const n = t.split(' ').length;
+    return `${n} field${n === 1 ? '' : 's'}, not "timestamp value step"`;
+  }
   const ts = t.slice(0, a);
   const val = b < 0 ? t.slice(a + 1) : t.slice(a + 1, b);
   const step = b < 0 ? '0' : t.slice(b + 1);
-  if (!INT.test(ts)) return `timestamp ${JSON.stringify(ts)} is not an integer`;
+  if (!INT.test(ts)) return 'the timestamp is not an integer';
   const value = parseMetricValue(val);
-  if (value === undefined) return `value ${JSON.stringify(val)} is not a number`;
-  if (!INT.test(step)) return `step ${JSON.stringify(step)} is not an integer`;
+  if (value === undefined) return 'the value is not a number';
+  if (!INT.test(step)) return 'the step is not an integer';
   out.timestampMs = Number(ts);
   out.value = value;
   out.step = Number(step);

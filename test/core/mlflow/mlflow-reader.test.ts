@@ -65,7 +65,7 @@ describe('MLflow metric files', () => {
       {
         kind: 'decode',
         offset: firstLine.length,
-        message: 'MLflow metric reward: value "not-a-number" is not a number',
+        message: 'MLflow metric reward: the value is not a number',
       },
     ]);
     expect(points(r.series, 'reward')).toEqual([
@@ -83,11 +83,11 @@ describe('MLflow metric files', () => {
     run.logMetric('kl', 0.25, 1_700_000_000_000, 3);
     const r = await readSource(join(run.dir, 'metrics', 'kl'), 'mlflow');
     expect(r.errors).toEqual([
-      { kind: 'decode', offset: 0, message: 'MLflow metric kl: timestamp "naïve" is not an integer' },
+      { kind: 'decode', offset: 0, message: 'MLflow metric kl: the timestamp is not an integer' },
       {
         kind: 'decode',
         offset: Buffer.byteLength('naïve 0.5 1\n'),
-        message: 'MLflow metric kl: value "∞" is not a number',
+        message: 'MLflow metric kl: the value is not a number',
       },
     ]);
     expect(points(r.series, 'kl')).toEqual([[3, 1_700_000_000, 0.25]]);
@@ -118,7 +118,7 @@ describe('MLflow metric files', () => {
     appendFileSync(path, '\n1700000003000 0.1 x');
     await cut.readMore({ final: true });
     expect(cut.result().errors).toEqual([
-      expect.objectContaining({ kind: 'truncated', message: 'MLflow metric kl: step "x" is not an integer' }),
+      expect.objectContaining({ kind: 'truncated', message: 'MLflow metric kl: the step is not an integer' }),
     ]);
   });
 
@@ -128,7 +128,7 @@ describe('MLflow metric files', () => {
     expect(parseMetricLine('1 1e-05 -3')).toEqual({ timestampMs: 1, value: 1e-5, step: -3 });
     expect(parseMetricLine('1 2 3 4')).toEqual({ error: '4 fields, not "timestamp value step"' });
     expect(parseMetricLine('1  2 3')).toHaveProperty('error');
-    expect(parseMetricLine('1.5 2 3')).toEqual({ error: 'timestamp "1.5" is not an integer' });
+    expect(parseMetricLine('1.5 2 3')).toEqual({ error: 'the timestamp is not an integer' });
   });
 
   it('writes values as Python str(float) does', () => {

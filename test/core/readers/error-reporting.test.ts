@@ -2,6 +2,7 @@
 // where and what; a live reader reports a file that stays broken instead of freezing in silence.
 
 import { describe, expect, it } from 'vitest';
+import { MlflowMetricReader } from '../../../src/core/mlflow/metric-reader';
 import { CsvReader } from '../../../src/core/text-formats/csv-reader';
 import { JsonlReader } from '../../../src/core/text-formats/jsonl-reader';
 import { TrainerStateReader } from '../../../src/core/text-formats/trainer-state-reader';
@@ -45,6 +46,24 @@ describe('error messages quote no file content', () => {
     const { errors } = await r.readMore({ final: true });
     noContent(errors.map((e) => e.message));
     expect(errors.map((e) => `${e.kind}@${e.offset}`)).toEqual(['decode@20', 'truncated@35']);
+  });
+
+  it('an MLflow metric file that holds other lines (a file linked in): which field is wrong, no text', async () => {
+    const fs = new MemoryFS();
+    fs.set(
+      '/run/metrics/loss',
+      `${SECRET} 1 2\n1 ${SECRET} 2\n1 2 ${SECRET}\n1 2 3 ${SECRET}\nroot:x:0:0:${SECRET}`,
+    );
+    const r = new MlflowMetricReader('/run/metrics/loss', { io: fs });
+    const { errors } = await r.readMore({ final: true });
+    noContent(errors.map((e) => e.message));
+    expect(errors.map((e) => `${e.kind}@${e.offset}: ${e.message}`)).toEqual([
+      'decode@0: MLflow metric loss: the timestamp is not an integer',
+      'decode@19: MLflow metric loss: the value is not a number',
+      'decode@38: MLflow metric loss: the step is not an integer',
+      'decode@57: MLflow metric loss: 4 fields, not "timestamp value step"',
+      'truncated@78: MLflow metric loss: 1 field, not "timestamp value step"',
+    ]);
   });
 
   it('CSV with an unclosed quote: where, no field text', async () => {
