@@ -1,7 +1,10 @@
 // A run's effective configuration: its own config file beside the metrics (config.json, config.yaml, Hydra's) over what its sources carry (W&B config).
 
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isReadError } from './file-cursor';
+import { readSideFile } from './side-file';
+import { decodeUtf8 } from './values';
 import { isRecord, parseYaml } from './yaml-document';
 
 export type RunConfig = Record<string, unknown>;
@@ -32,16 +35,18 @@ export async function readRunConfig(dir: string): Promise<RunConfig | null> {
   for (const name of RUN_CONFIG_FILES) {
     // `.hydra/config.yaml` is tried when `.hydra` is there.
     if (!entries.has(name.split(/[\\/]/)[0]!)) continue;
-    const config = await readConfigFile(join(dir, name));
+    const config = await readConfigFile(join(dir, name), dir);
     if (config !== null) return config;
   }
   return null;
 }
 
-async function readConfigFile(path: string): Promise<RunConfig | null> {
+/** A config file of the run in `dir`, read as every side file is (`readSideFile`: never through a link out of it). */
+async function readConfigFile(path: string, dir: string): Promise<RunConfig | null> {
+  const got = await readSideFile(path, dir, MAX_CONFIG_BYTES);
+  if (isReadError(got)) return null;
   try {
-    if ((await stat(path)).size > MAX_CONFIG_BYTES) return null;
-    const text = await readFile(path, 'utf8');
+    const text = decodeUtf8(got.bytes);
     const parsed: unknown = path.endsWith('.json') ? JSON.parse(text) : yamlValue(text);
     return isRecord(parsed) ? parsed : null;
   } catch {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { discoverRuns } from '../../../src/core/discovery';
 import { inspectPath } from '../../../src/core/inspect';
+import { readRunConfig } from '../../../src/core/readers/run-config';
 import { readSideFile } from '../../../src/core/readers/side-file';
 import { readSource } from '../../../src/core/sources/registry';
 import { MlflowFileStore } from '../../helpers/mlflow-store';
@@ -118,6 +119,23 @@ describe('W&B run', () => {
     expect(JSON.stringify([r.config, r.summary, r.errors])).not.toContain('SECRET');
     expect(r.config).toMatchObject({ lr: 0.001 });
   });
+});
+
+test("a run folder's config.yaml or config.json linked out of it is no config; one linked within it is", async () => {
+  const secretDir = tmp('rlwatch-config-secret-');
+  writeFileSync(join(secretDir, 'kube.yaml'), 'token: SECRET-CONTENT\n');
+  writeFileSync(join(secretDir, 'c.json'), '{"token": "SECRET-CONTENT"}');
+  const run = tmp('rlwatch-config-link-');
+  writeFileSync(join(run, 'metrics.jsonl'), '{"step": 1, "loss": 0.5}\n');
+  symlinkSync(join(secretDir, 'c.json'), join(run, 'config.json'));
+  symlinkSync(join(secretDir, 'kube.yaml'), join(run, 'config.yaml'));
+  expect(await readRunConfig(run)).toBeNull();
+  expect(JSON.stringify(await inspectPath(run))).not.toContain('SECRET');
+  mkdirSync(join(run, 'saved'));
+  writeFileSync(join(run, 'saved', 'config.yaml'), 'lr: 0.1\n');
+  rmSync(join(run, 'config.yaml'));
+  symlinkSync(join('saved', 'config.yaml'), join(run, 'config.yaml'));
+  expect(await readRunConfig(run)).toEqual({ lr: 0.1 });
 });
 
 test('readSideFile refuses a path whose real path leaves the folder, and one whose folder is a prefix of a sibling', async () => {
