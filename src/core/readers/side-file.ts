@@ -21,14 +21,22 @@ export async function readSideFile(
   io: FileIO = nodeFileIO,
 ): Promise<{ bytes: Uint8Array; mtime: number; key: string } | SideFileError> {
   if (!io.realpath) return readWholeFile(path, maxBytes, io);
+  const within = (folder: string, p: string): boolean =>
+    p.startsWith(folder.endsWith(sep) ? folder : folder + sep);
   let real: string;
-  let folder: string;
   try {
-    [real, folder] = await Promise.all([io.realpath(path), io.realpath(runDir)]);
+    real = await io.realpath(path);
+    // A path that is its own real path holds no link, so a folder it is under is real too: one call, not two.
+    const inside = real === path ? within(runDir, path) : within(await io.realpath(runDir), real);
+    if (!inside)
+      return {
+        kind: 'io',
+        offset: 0,
+        message: `${path} links out of its run folder: not read`,
+        outside: true,
+      };
   } catch (e) {
     return ioError(e);
   }
-  if (!real.startsWith(folder.endsWith(sep) ? folder : folder + sep))
-    return { kind: 'io', offset: 0, message: `${path} links out of its run folder: not read`, outside: true };
   return readWholeFile(real, maxBytes, io);
 }
