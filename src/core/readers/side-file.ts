@@ -11,7 +11,7 @@ export type SideFileError = ReadError & { outside?: true };
 /**
  * `readWholeFile` of a side file of the run in `runDir`, but only when the file's real path (every link resolved)
  * is inside the run folder's real path: a link pointing elsewhere (`tags/mlflow.runName` → /etc/passwd) is refused
- * with an `io` error that names the path and quotes nothing of the target. Links within the run folder are read. The
+ * with an `io` error that quotes nothing of the target (callers say which file). Links within the run folder are read. The
  * file is then read at its real path, so a link swapped after the check is not followed.
  */
 export async function readSideFile(
@@ -32,7 +32,7 @@ export async function readSideFile(
       return {
         kind: 'io',
         offset: 0,
-        message: `${path} links out of its run folder: not read`,
+        message: 'a link out of its run folder: not read',
         outside: true,
       };
   } catch (e) {

@@ -44,8 +44,8 @@ describe('MLflow file store', () => {
     expect(r.config).toMatchObject({ lr: 0.1, 'mlflow.runName': 'ppo' });
     // Each refused link is said by its path; nothing of what it points at.
     expect(r.errors.map((e) => e.message).sort()).toEqual([
-      `${join(run.dir, 'params', 'leak')}: ${join(run.dir, 'params', 'leak')} links out of its run folder: not read`,
-      `${join(run.dir, 'tags', 'mlflow.runName')}: ${join(run.dir, 'tags', 'mlflow.runName')} links out of its run folder: not read`,
+      `${join(run.dir, 'params', 'leak')}: a link out of its run folder: not read`,
+      `${join(run.dir, 'tags', 'mlflow.runName')}: a link out of its run folder: not read`,
     ]);
   });
 
@@ -77,7 +77,7 @@ describe('MLflow file store', () => {
 });
 
 describe('W&B run', () => {
-  test('a table file linked out of the run is dropped (typed error naming the path), never read into samples', async () => {
+  test('a table file linked out of the run is dropped (a typed error naming the table and step), never read into samples', async () => {
     const secret = join(tmp('rlwatch-wandb-secret-'), 'secret.table.json');
     writeFileSync(secret, JSON.stringify({ columns: ['a'], data: [['SECRET-CONTENT']] }));
     const fx = writeWandbTables(tmp('rlwatch-wandb-link-'), [5, 10]);
@@ -91,7 +91,7 @@ describe('W&B run', () => {
       {
         kind: 'io',
         offset: 0,
-        message: `W&B table completions at step 10: ${fx.tables.get(10)!} links out of its run folder: not read`,
+        message: 'W&B table completions at step 10: a link out of its run folder: not read',
       },
     ]);
   });
@@ -151,7 +151,7 @@ test('readSideFile refuses a path whose real path leaves the folder, and one who
   expect(refused).toEqual({
     kind: 'io',
     offset: 0,
-    message: `${join(run, 'sibling')} links out of its run folder: not read`,
+    message: 'a link out of its run folder: not read',
     outside: true,
   });
   const alias = await readSideFile(join(run, 'alias'), run, 1000);
