@@ -138,7 +138,9 @@ export async function readRunWhole<T = ScalarSeries>(
     sourceConfigs.push(r.config);
   }
   // A database's run has no folder of its own: a config.json beside the database is not its.
-  const own = d.sources.every((s) => s.member === undefined) ? await readRunConfig(d.dir, onConfigError) : null;
+  const own = d.sources.every((s) => s.member === undefined)
+    ? await readRunConfig(d.dir, onConfigError)
+    : null;
   const config = effectiveConfig(own, sourceConfigs);
   return { run: d.run, sources, series, progress, config };
 }

@@ -149,7 +149,11 @@ class PlainCopy {
       const key = pair ? this.of(pair.key, depth + 1) : this.of(item, depth + 1);
       const value = pair ? this.of(pair.value, depth + 1) : null;
       const name =
-        key === null ? '' : typeof key === 'object' && !(key instanceof Date) ? JSON.stringify(key) : String(key);
+        key === null
+          ? ''
+          : typeof key === 'object' && !(key instanceof Date)
+            ? JSON.stringify(key)
+            : String(key);
       if (name !== '__proto__') out[name] = value;
     }
     return out;

@@ -87,7 +87,10 @@ describe('readRunConfig', () => {
     ]);
     expect(report.runs.every((r) => r.scalars['reward']?.count === 2)).toBe(true);
     expect(report.walkErrors).toEqual([
-      { path: join(root, 'big'), message: expect.stringMatching(/^\.hydra[\\/]config\.yaml over \d+ bytes$/) },
+      {
+        path: join(root, 'big'),
+        message: expect.stringMatching(/^\.hydra[\\/]config\.yaml over \d+ bytes$/),
+      },
       { path: join(root, 'bomb'), message: expect.stringMatching(/^config\.yaml: too many aliased nodes/) },
     ]);
     const warned: string[] = [];

@@ -36,7 +36,12 @@ describe('parseYaml', () => {
 
   test('aliases of aliases (a billion laughs) and a chain of them nesting without end are typed decode errors', () => {
     const laughs = ['l0: &l0 [x, x, x, x, x, x, x, x, x, x]'];
-    for (let i = 1; i < 12; i++) laughs.push(`l${i}: &l${i} [${Array(10).fill(`*l${i - 1}`).join(', ')}]`);
+    for (let i = 1; i < 12; i++)
+      laughs.push(
+        `l${i}: &l${i} [${Array(10)
+          .fill(`*l${i - 1}`)
+          .join(', ')}]`,
+      );
     expect(parseYaml(laughs.join('\n'))).toMatchObject({
       ok: false,
       kind: 'decode',
