@@ -8,9 +8,10 @@ const yaml = lazyModule<typeof Yaml>('yaml');
 
 /**
  * Config files are a few kB (verl's whole PPO config, flattened, is 15 kB; a W&B run's config.yaml with its
- * metric list a few tens); anything past this is not one, and is a typed `too-large` error.
+ * metric list a few tens); anything past this is not one, and is a typed `too-large` error. It also bounds the
+ * part of a parse that runs in one piece (composing the nodes, then the plain copy: about a third of it).
  */
-export const MAX_YAML_BYTES = 256 << 10;
+export const MAX_YAML_BYTES = 128 << 10;
 /**
  * Values the plain copy may hold once aliases are expanded: a document within MAX_YAML_BYTES holds at most one
  * per two bytes (`[0,0,…]`), so only aliases reach this (a YAML bomb: one list aliased a thousand times).
