@@ -27,7 +27,11 @@ describe('parseYaml', () => {
     const got = parseYaml(source);
     expect(got).toMatchObject({ ok: false, kind: 'decode' });
     expect(!got.ok && got.message).toMatch(/^config\.yaml: too many aliased nodes/);
-    // The same bomb as an MLflow meta.yaml: its own, smaller cap is a typed error before any parse.
+    // As an MLflow meta.yaml: within its smaller cap, the same typed error; past it, refused before any parse.
+    expect(parseRunMeta(`run_uuid: x\nexperiment_id: '0'\n${aliasBomb(5_000, 999)}`)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^meta\.yaml: too many aliased nodes/),
+    });
     expect(parseRunMeta(`run_uuid: x\nexperiment_id: '0'\n${aliasBomb(20_000, 999)}`)).toMatchObject({
       ok: false,
       message: expect.stringMatching(/^meta\.yaml over \d+ bytes$/),
