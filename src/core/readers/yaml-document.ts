@@ -13,10 +13,11 @@ const yaml = lazyModule<typeof Yaml>('yaml');
  */
 export const MAX_YAML_BYTES = 128 << 10;
 /**
- * Values the plain copy may hold once aliases are expanded: a document within MAX_YAML_BYTES holds at most one
- * per two bytes (`[0,0,…]`), so only aliases reach this (a YAML bomb: one list aliased a thousand times).
+ * Values (keys included) the plain copy may hold once aliases are expanded: a document within MAX_YAML_BYTES
+ * holds fewer than 1.5 a byte (`[:,:,…]`; `[0,0,…]` 0.5), so only aliases reach this (a YAML bomb: one list
+ * aliased a thousand times).
  */
-const MAX_YAML_VALUES = MAX_YAML_BYTES;
+const MAX_YAML_VALUES = 2 * MAX_YAML_BYTES;
 /** Nesting of the plain copy; real configs nest a dozen deep, a chain of aliases of aliases can nest without end. */
 const MAX_YAML_DEPTH = 256;
 /**

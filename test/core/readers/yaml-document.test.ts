@@ -107,6 +107,13 @@ describe('parseYaml', () => {
     const got = parseYaml(under);
     expect(got.ok).toBe(true);
     expect((got as { value: Record<string, unknown> }).value['key_1']).toBe(0.5);
+    // The most values a plain document holds a byte (`[:,:,…]`: three for two bytes) are within the values bound.
+    const dense = parseYaml(
+      `[${Array(MAX_YAML_BYTES / 2 - 1)
+        .fill(':')
+        .join(',')}]`,
+    );
+    expect(dense.ok && (dense.value as unknown[]).length).toBe(MAX_YAML_BYTES / 2 - 1);
     // An MLflow meta.yaml is a few hundred bytes: one of 100 kB is refused before it is parsed.
     expect(parseRunMeta(`run_uuid: x\nexperiment_id: '0'\n${plainMapping(100_000)}`)).toMatchObject({
       ok: false,
