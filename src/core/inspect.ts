@@ -49,7 +49,8 @@ export interface InspectRun {
 export interface InspectReport {
   root: string;
   runs: InspectRun[];
-  /** Folders that could not be walked (not part of the JSON contract's runs). */
+  /** Folders that could not be walked, and runs' config files that could not be read (not part of the JSON
+   * contract's runs). */
   walkErrors: { path: string; message: string }[];
 }
 
@@ -105,6 +106,7 @@ export async function readRunWhole<T = ScalarSeries>(
   keep: (series: ScalarSeries, format: SourceFormatName, file: string) => T = (x) => x as unknown as T,
   onFile: (file: string) => void = () => {},
   read: SourceRead = readOne,
+  onConfigError: (message: string) => void = () => {},
 ): Promise<RunRead<T>> {
   const series = new Map<string, T[]>();
   const sources: InspectSource[] = [];
@@ -136,7 +138,9 @@ export async function readRunWhole<T = ScalarSeries>(
     sourceConfigs.push(r.config);
   }
   // A database's run has no folder of its own: a config.json beside the database is not its.
-  const own = d.sources.every((s) => s.member === undefined) ? await readRunConfig(d.dir) : null;
+  const own = d.sources.every((s) => s.member === undefined)
+    ? await readRunConfig(d.dir, onConfigError)
+    : null;
   const config = effectiveConfig(own, sourceConfigs);
   return { run: d.run, sources, series, progress, config };
 }
@@ -208,6 +212,7 @@ async function inspectRun(
   d: DiscoveredRun,
   onFile: (file: string) => void,
   readOne: SourceRead,
+  onConfigError: (message: string) => void,
 ): Promise<InspectRun> {
   const read = await readRunWhole(
     d,
@@ -220,6 +225,7 @@ async function inspectRun(
     }),
     onFile,
     readOne,
+    onConfigError,
   );
   const scalars: Record<string, ScalarSummary> = {};
   for (const tag of [...read.series.keys()].sort())
@@ -276,6 +282,9 @@ export async function inspectPath(path: string, onProgress?: InspectProgress): P
       ? readAhead(order, availableParallelism())
       : readOne;
   const out: InspectRun[] = [];
-  for (const d of runs) out.push(await inspectRun(d, (file) => onProgress?.(done++, total, file), read));
+  for (const d of runs) {
+    const onConfigError = (message: string): void => void walkErrors.push({ path: d.dir, message });
+    out.push(await inspectRun(d, (file) => onProgress?.(done++, total, file), read, onConfigError));
+  }
   return { root, runs: out, walkErrors };
 }

@@ -1,12 +1,12 @@
 // MLflow run metadata (file store and SQLite): recognising a run's meta.yaml, parsing it, a run's config, progress and end.
 
-import type * as Yaml from 'yaml';
 import type { RunEnd } from '../../shared/domain';
-import { lazyModule } from '../readers/lazy-module';
 import type { ProgressInfo } from '../readers/types';
+import { isRecord, parseYaml } from '../readers/yaml-document';
 
-/** yaml, loaded on the first meta.yaml parsed. */
-const yaml = lazyModule<typeof Yaml>('yaml');
+/** A meta.yaml is a few hundred bytes (its run name and artifact path a few kB at most); past this it is not
+ * MLflow's, and is parsed in one piece: this bounds how long that holds the event loop. */
+export const MAX_META_BYTES = 32 << 10;
 
 /** MLflow's RunStatus enum as meta.yaml stores it (an int), by name. */
 const RUN_STATUS: Record<number, string> = {
@@ -69,14 +69,9 @@ export function parseExperimentMeta(text: string): { name: string | null; delete
 
 /** A meta.yaml's top-level mapping, or an error message. */
 function parseMapping(text: string): Record<string, unknown> | string {
-  let doc: unknown;
-  try {
-    doc = yaml().parse(text, { maxAliasCount: 100, uniqueKeys: false });
-  } catch (e) {
-    return `meta.yaml: ${e instanceof Error ? e.message : String(e)}`;
-  }
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return 'meta.yaml: not a mapping';
-  return doc as Record<string, unknown>;
+  const doc = parseYaml(text, 'meta.yaml', MAX_META_BYTES);
+  if (!doc.ok) return doc.message;
+  return isRecord(doc.value) ? doc.value : 'meta.yaml: not a mapping';
 }
 
 function text_(v: unknown): string | null {

@@ -8,10 +8,9 @@ import { errorCode } from '../readers/file-io';
 import { ReaderBase } from '../readers/reader';
 import { readSideFile } from '../readers/side-file';
 import { decodeUtf8 } from '../readers/values';
-import { mlflowRunState, parseRunMeta, type RunMeta } from './run-meta';
+import { MAX_META_BYTES, mlflowRunState, parseRunMeta, type RunMeta } from './run-meta';
 
-/** meta.yaml is a few hundred bytes; MLflow caps a param at 6000 characters and a tag at 8000. */
-const MAX_META_BYTES = 1 << 20;
+/** MLflow caps a param at 6000 characters and a tag at 8000. */
 const MAX_VALUE_BYTES = 1 << 20;
 
 /** What one params/ or tags/ file last held, and the file state it was read at. */

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { isReadError } from './file-cursor';
 import { readSideFile } from './side-file';
 import { decodeUtf8 } from './values';
-import { isRecord, parseYaml } from './yaml-document';
+import { isRecord, MAX_YAML_BYTES, parseYamlSliced } from './yaml-document';
 
 export type RunConfig = Record<string, unknown>;
 
-/** Config files are small; anything bigger is not a config and is ignored. */
+/** A config.json is small; anything bigger is not a config and is ignored (YAML ones: MAX_YAML_BYTES, reported). */
 const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
 /** The config files a run folder may hold, in the order tried: the first that parses to a mapping is the run's. */
@@ -21,11 +21,16 @@ export const RUN_CONFIG_FILES = [
 ] as const;
 
 /**
- * The run folder's own config: the first of RUN_CONFIG_FILES that exists, is at most 4 MB and parses to a
- * mapping (JSON, or YAML through the bounded reader); null when there is none. One listing of the folder says which
- * exist (a folder of thousands of runs, most with no config, costs one call per run, not one per name).
+ * The run folder's own config: the first of RUN_CONFIG_FILES that exists, is at most 4 MB (a YAML one
+ * MAX_YAML_BYTES) and parses to a mapping (JSON, or YAML through the bounded reader, in slices); null when there is
+ * none. A YAML file too large or that does not parse is told to `onError`, named as in RUN_CONFIG_FILES (the next
+ * file is tried). One listing of the folder says which exist (a folder of thousands of runs, most with no config,
+ * costs one call per run, not one per name).
  */
-export async function readRunConfig(dir: string): Promise<RunConfig | null> {
+export async function readRunConfig(
+  dir: string,
+  onError: (message: string) => void = () => {},
+): Promise<RunConfig | null> {
   let entries: Set<string>;
   try {
     entries = new Set(await readdir(dir));
@@ -35,28 +40,39 @@ export async function readRunConfig(dir: string): Promise<RunConfig | null> {
   for (const name of RUN_CONFIG_FILES) {
     // `.hydra/config.yaml` is tried when `.hydra` is there.
     if (!entries.has(name.split(/[\\/]/)[0]!)) continue;
-    const config = await readConfigFile(join(dir, name), dir);
+    const config = await readConfigFile(dir, name, onError);
     if (config !== null) return config;
   }
   return null;
 }
 
-/** A config file of the run in `dir`, read as every side file is (`readSideFile`: never through a link out of it). */
-async function readConfigFile(path: string, dir: string): Promise<RunConfig | null> {
-  const got = await readSideFile(path, dir, MAX_CONFIG_BYTES);
-  if (isReadError(got)) return null;
+/**
+ * A config file of the run in `dir`, read as every side file is (`readSideFile`: never through a link out of it); a
+ * YAML one over MAX_YAML_BYTES or that does not parse is told to `onError`.
+ */
+async function readConfigFile(
+  dir: string,
+  name: string,
+  onError: (message: string) => void,
+): Promise<RunConfig | null> {
+  const json = name.endsWith('.json');
+  const got = await readSideFile(join(dir, name), dir, json ? MAX_CONFIG_BYTES : MAX_YAML_BYTES);
+  if (isReadError(got)) {
+    if (!json && got.kind === 'too-large') onError(`${name} over ${MAX_YAML_BYTES} bytes`);
+    return null;
+  }
   try {
     const text = decodeUtf8(got.bytes);
-    const parsed: unknown = path.endsWith('.json') ? JSON.parse(text) : yamlValue(text);
-    return isRecord(parsed) ? parsed : null;
+    if (json) {
+      const parsed: unknown = JSON.parse(text);
+      return isRecord(parsed) ? parsed : null;
+    }
+    const r = await parseYamlSliced(text, name);
+    if (!r.ok) onError(r.message);
+    return r.ok && isRecord(r.value) ? r.value : null;
   } catch {
     return null;
   }
-}
-
-function yamlValue(text: string): unknown {
-  const r = parseYaml(text);
-  return r.ok ? r.value : null;
 }
 
 /**

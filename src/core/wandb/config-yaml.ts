@@ -1,6 +1,6 @@
 // W&B's files/config.yaml: `{key: {desc, value}}` unwrapped, parsed by the one bounded YAML reader.
 
-import { isRecord, MAX_YAML_BYTES, parseYaml } from '../readers/yaml-document';
+import { isRecord, MAX_YAML_BYTES, parseYamlSliced } from '../readers/yaml-document';
 
 /** W&B configs are a few kB; anything past this is not one. */
 export const MAX_CONFIG_YAML_BYTES = MAX_YAML_BYTES;
@@ -10,8 +10,8 @@ export type ConfigYamlResult =
   | { ok: false; kind: 'too-large' | 'decode'; message: string };
 
 /** W&B's config.yaml: `{key: {desc, value}}` unwrapped to `{key: value}`; `wandb_version` dropped. */
-export function parseWandbConfigYaml(source: string): ConfigYamlResult {
-  const parsed = parseYaml(source);
+export async function parseWandbConfigYaml(source: string): Promise<ConfigYamlResult> {
+  const parsed = await parseYamlSliced(source);
   if (!parsed.ok) return parsed;
   const doc = parsed.value;
   const config: Record<string, unknown> = {};

@@ -210,7 +210,7 @@ export class WandbReader extends AppendedBytesReader {
     const files = join(dirname(this.path), 'files');
     const yaml = await this.changedText(join(files, 'config.yaml'), MAX_CONFIG_YAML_BYTES);
     if (yaml !== null) {
-      const parsed = parseWandbConfigYaml(yaml);
+      const parsed = await parseWandbConfigYaml(yaml);
       if (parsed.ok) this.fileConfig = parsed.config;
       else this.error(parsed.kind, 0, parsed.message);
     }

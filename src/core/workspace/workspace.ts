@@ -363,7 +363,10 @@ export class Workspace {
     const ownFolder = (d: Discovery['runs'][number]): boolean =>
       d.sources.every((s) => s.member === undefined);
     const fetched = await mapBounded(found.runs, SETUP_CONCURRENCY, async (d) => ({
-      config: this.runs.has(d.run) || !ownFolder(d) ? null : await readRunConfig(d.dir),
+      config:
+        this.runs.has(d.run) || !ownFolder(d)
+          ? null
+          : await readRunConfig(d.dir, (m) => this.notice('warning', `${d.dir}: ${m}`)),
       infos: await Promise.all(d.sources.map((s) => (unknown(s) ? fileInfo(s.path) : null))),
     }));
     if (epoch !== this.epoch) return;

@@ -64,6 +64,40 @@ describe('readRunConfig', () => {
     expect(await readRunConfig(folder({}))).toBeNull();
   });
 
+  test('an alias-bomb or oversized config.yaml is a typed warning naming it, and the other runs keep theirs (inspect)', async () => {
+    const root = tmp('rlwatch-config-bomb-');
+    const bomb = `a: &a [${Array(20_000).fill('0').join(',')}]\nb: [${Array(999).fill('*a').join(',')}]\n`;
+    // 300 kB of plain keys: legal YAML, far past any real config.
+    const big = Array.from({ length: 20_000 }, (_, i) => `key_${i}: ${i}\n`).join('');
+    const files: Record<string, Record<string, string>> = {
+      bomb: { 'config.yaml': bomb },
+      big: { '.hydra/config.yaml': big },
+      ok: { 'config.yml': 'gamma: 0.99\n' },
+    };
+    for (const [run, own] of Object.entries(files)) {
+      mkdirSync(join(root, run, '.hydra'), { recursive: true });
+      writeFileSync(join(root, run, 'metrics.csv'), 'step,reward\n0,1\n1,2\n');
+      for (const [name, text] of Object.entries(own)) writeFileSync(join(root, run, name), text);
+    }
+    const report = await inspectPath(root);
+    expect(report.runs.map((r) => [r.run, r.config])).toEqual([
+      ['big', null],
+      ['bomb', null],
+      ['ok', { gamma: 0.99 }],
+    ]);
+    expect(report.runs.every((r) => r.scalars['reward']?.count === 2)).toBe(true);
+    expect(report.walkErrors).toEqual([
+      {
+        path: join(root, 'big'),
+        message: expect.stringMatching(/^\.hydra[\\/]config\.yaml over \d+ bytes$/),
+      },
+      { path: join(root, 'bomb'), message: expect.stringMatching(/^config\.yaml: too many aliased nodes/) },
+    ]);
+    const warned: string[] = [];
+    expect(await readRunConfig(join(root, 'bomb'), (m) => warned.push(m))).toBeNull();
+    expect(warned).toEqual([expect.stringMatching(/^config\.yaml: too many aliased nodes/)]);
+  });
+
   test('a YAML config varies between runs as a runs table column (inspect → table)', async () => {
     const root = tmp('rlwatch-config-runs-');
     for (const [run, lr] of [

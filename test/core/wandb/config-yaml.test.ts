@@ -6,19 +6,19 @@ import { parseYaml } from '../../../src/core/readers/yaml-document';
 import { MAX_CONFIG_YAML_BYTES, parseWandbConfigYaml } from '../../../src/core/wandb/config-yaml';
 import { fixture } from '../readers/helpers';
 
-function config(text: string): Record<string, unknown> {
-  const got = parseWandbConfigYaml(text);
+async function config(text: string): Promise<Record<string, unknown>> {
+  const got = await parseWandbConfigYaml(text);
   if (!got.ok) throw new Error(got.message);
   return got.config;
 }
 
 describe('config.yaml parser', () => {
-  it('unwraps desc/value entries of a real W&B 0.14 config.yaml, lists at the key indent included', () => {
+  it('unwraps desc/value entries of a real W&B 0.14 config.yaml, lists at the key indent included', async () => {
     const text = readFileSync(
       fixture('wandb/480284856__RLHF_Training/run-20230420_073822-clnzftry/files/config.yaml'),
       'utf8',
     );
-    const c = config(text);
+    const c = await config(text);
     expect(Object.keys(c)).toEqual(['_wandb']);
     const w = c['_wandb'] as Record<string, unknown>;
     expect(w).toMatchObject({
@@ -32,7 +32,7 @@ describe('config.yaml parser', () => {
     expect((w['t'] as Record<string, unknown>)['4']).toBe('3.9.12');
   });
 
-  it('parses scalars, quoted strings, comments, nested lists of maps, flow collections and literal blocks', () => {
+  it('parses scalars, quoted strings, comments, nested lists of maps, flow collections and literal blocks', async () => {
     const parsed = parseYaml(
       [
         'lr:',
@@ -63,10 +63,10 @@ describe('config.yaml parser', () => {
     expect(doc['text']).toBe('line one\nline two\n');
     expect(doc['empty']).toEqual([]);
     expect(Object.prototype.hasOwnProperty.call(doc, '__proto__')).toBe(false);
-    expect(config('wandb_version: 1\n\nepochs:\n  desc: null\n  value: 5\n')).toEqual({ epochs: 5 });
+    expect(await config('wandb_version: 1\n\nepochs:\n  desc: null\n  value: 5\n')).toEqual({ epochs: 5 });
   });
 
-  it('keeps every key after a long string PyYAML wrapped at 80 columns (plain, single- and double-quoted)', () => {
+  it('keeps every key after a long string PyYAML wrapped at 80 columns (plain, single- and double-quoted)', async () => {
     const text = [
       'wandb_version: 1',
       '',
@@ -86,7 +86,7 @@ describe('config.yaml parser', () => {
       '  desc: null',
       '  value: 42',
     ].join('\n');
-    const c = config(text);
+    const c = await config(text);
     expect(c['prompt']).toBe(
       'You are a helpful assistant. Answer the question below as briefly as you can, and say so when you do not know.',
     );
@@ -99,8 +99,8 @@ describe('config.yaml parser', () => {
     expect(c['seed']).toBe(42);
   });
 
-  it('resolves anchors and aliases, and flow lists of maps', () => {
-    const c = config(
+  it('resolves anchors and aliases, and flow lists of maps', async () => {
+    const c = await config(
       [
         'base: &opt',
         '  value: {lr: 0.001, betas: [0.9, 0.999]}',
@@ -116,7 +116,7 @@ describe('config.yaml parser', () => {
     ]);
   });
 
-  it('answers a typed error, quickly, for alias bombs, oversized and malformed files', () => {
+  it('answers a typed error, quickly, for alias bombs, oversized and malformed files', async () => {
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
     for (let i = 1; i < 12; i++) {
       const prev = String.fromCharCode(96 + i);
@@ -124,14 +124,14 @@ describe('config.yaml parser', () => {
       bomb.push(`${name}: &${name} [${Array(10).fill(`*${prev}`).join(', ')}]`);
     }
     const t0 = performance.now();
-    const got = parseWandbConfigYaml(bomb.join('\n'));
+    const got = await parseWandbConfigYaml(bomb.join('\n'));
     expect(got).toMatchObject({ ok: false, kind: 'decode' });
     expect(performance.now() - t0).toBeLessThan(2000);
-    expect(parseWandbConfigYaml('k: ' + 'x'.repeat(MAX_CONFIG_YAML_BYTES))).toMatchObject({
+    expect(await parseWandbConfigYaml('k: ' + 'x'.repeat(MAX_CONFIG_YAML_BYTES))).toMatchObject({
       ok: false,
       kind: 'too-large',
     });
-    expect(parseWandbConfigYaml('a: [1, 2\nb: "open')).toMatchObject({ ok: false, kind: 'decode' });
-    expect(parseWandbConfigYaml('['.repeat(100_000))).toMatchObject({ ok: false });
+    expect(await parseWandbConfigYaml('a: [1, 2\nb: "open')).toMatchObject({ ok: false, kind: 'decode' });
+    expect(await parseWandbConfigYaml('['.repeat(100_000))).toMatchObject({ ok: false });
   });
 });

@@ -70,4 +70,27 @@ describe('Workspace.configOf', () => {
     expect(ws.configOf(wandb.run)).toMatchObject({ target_kl: 0.2, _wandb: { cli_version: '0.14.2' } });
     expect(ws.configOf('no-such-run')).toBeNull();
   });
+
+  test('a config.yaml alias bomb is one warning notice naming the run folder; the run and the others read on', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'rlwatch-config-bomb-'));
+    for (const run of ['bomb', 'plain']) {
+      mkdirSync(join(root, run));
+      writeFileSync(join(root, run, 'metrics.csv'), 'step,kl\n0,0.1\n1,0.2\n');
+    }
+    writeFileSync(
+      join(root, 'bomb', 'config.yaml'),
+      `a: &a [${Array(20_000).fill('0').join(',')}]\nb: [${Array(999).fill('*a').join(',')}]\n`,
+    );
+    writeFileSync(join(root, 'plain', 'config.yaml'), 'target_kl: 0.03\n');
+    ws = createWorkspace({ watch: false });
+    const notices: string[] = [];
+    ws.on('app.notice', (n) => notices.push(n.message));
+    await ws.open(root);
+    expect(ws.listRuns().map((r) => r.run)).toEqual(['bomb', 'plain']);
+    expect(ws.configOf('bomb')).toBeNull();
+    expect(ws.configOf('plain')).toEqual({ target_kl: 0.03 });
+    const about = notices.filter((m) => m.includes('config.yaml'));
+    expect(about).toHaveLength(1);
+    expect(about[0]!.startsWith(`${join(root, 'bomb')}: config.yaml: too many aliased nodes`)).toBe(true);
+  });
 });
