@@ -1,5 +1,5 @@
 // End to end: a hostile remote endpoint flooding unique notices and alert changes within its link budget leaves the
-// browser page responsive (no main-thread task over 100 ms), with a bounded notice list and every alert shown.
+// browser page responsive (no main-thread task over 100 ms of CPU in a Chromium trace), notices bounded, every alert shown.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,8 @@ import { openPage, servedUrl, serveIsolated } from './demo-server';
 const FLOOD_MS = 4_000;
 const NOTICES_PER_S = 1_500;
 const ALERTS_PER_S = 100;
+/** The longest main-thread task allowed under the flood. */
+const LIMIT_MS = 100;
 
 function alert(i: number): object {
   return {
@@ -42,6 +44,28 @@ function alert(i: number): object {
     clearedStep: null,
     clearedWallTime: null,
   };
+}
+
+/** The renderer main thread's tasks in a Chromium trace, with their wall and thread CPU time (ms). */
+function mainThreadTasks(trace: Buffer): { wallMs: number; cpuMs: number }[] {
+  type Event = {
+    name: string;
+    ph: string;
+    pid: number;
+    tid: number;
+    dur?: number;
+    tdur?: number;
+    args?: { name?: string };
+  };
+  const events = (JSON.parse(trace.toString()) as { traceEvents: Event[] }).traceEvents;
+  const main = new Set(
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  return events
+    .filter((e) => e.ph === 'X' && e.name === 'RunTask' && main.has(`${e.pid}:${e.tid}`))
+    .map((e) => ({ wallMs: Math.round((e.dur ?? 0) / 1000), cpuMs: Math.round((e.tdur ?? 0) / 1000) }));
 }
 
 describe('a remote endpoint flooding notices and alert changes', () => {
@@ -89,19 +113,9 @@ describe('a remote endpoint flooding notices and alert changes', () => {
     if (storeDir) rmSync(storeDir, { recursive: true, force: true });
   });
 
-  test('the page’s longest main-thread task stays ≤ 100 ms; notices stay bounded; every alert is shown', async () => {
-    // The browser's own measure: every main-thread task over 50 ms is a 'longtask' entry.
-    await page.evaluate(() => {
-      const w = window as unknown as { longestTask: number; longTasks: number };
-      w.longestTask = 0;
-      w.longTasks = 0;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) {
-          w.longTasks++;
-          w.longestTask = Math.max(w.longestTask, e.duration);
-        }
-      }).observe({ type: 'longtask' });
-    });
+  test('the page’s longest main-thread task stays ≤ 100 ms of CPU; notices stay bounded; every alert is shown', async () => {
+    // The browser's own record of its main thread: a trace of every task, with its thread CPU time.
+    await browser.startTracing(page, { categories: ['disabled-by-default-devtools.timeline'] });
     const ws = remote!;
     let notices = 0;
     let alerts = 0;
@@ -141,14 +155,14 @@ describe('a remote endpoint flooding notices and alert changes', () => {
     expect(
       Number(await page.locator('[data-notices-dropped]').getAttribute('data-notices-dropped')),
     ).toBeGreaterThanOrEqual(notices - MAX_NOTICES);
-    const { longestTask, longTasks } = await page.evaluate(() => {
-      const w = window as unknown as { longestTask: number; longTasks: number };
-      return { longestTask: w.longestTask, longTasks: w.longTasks };
-    });
+    const tasks = mainThreadTasks(await browser.stopTracing());
+    expect(tasks.length).toBeGreaterThan(notices); // a task per message at least: the trace saw the flood
+    const longest = tasks.reduce((m, t) => (t.cpuMs > m.cpuMs ? t : m));
+    // CPU time, not wall time: on a loaded machine a 15 ms task can take 100 ms of wall time waiting for a core.
     expect(
-      longestTask,
-      `${longTasks} tasks over 50 ms while ${notices} notices and ${alerts} alerts came`,
-    ).toBeLessThanOrEqual(100);
+      longest.cpuMs,
+      `longest task ${longest.cpuMs} ms of CPU (${longest.wallMs} ms wall)`,
+    ).toBeLessThanOrEqual(LIMIT_MS);
     expect(errors).toEqual([]);
   });
 });
