@@ -215,6 +215,7 @@ class Parser {
     }
     if (/[1-9]/.test(c) || c === 'k')
       throw new UnsupportedPattern('back-references (\\1, \\k<name>) are not supported in filters');
+    this.refuseProperty(c);
     const cls = classEscape(c, this.isWord);
     if (cls) {
       this.i++;
@@ -277,6 +278,12 @@ class Parser {
     return cp;
   }
 
+  /** `\p{…}` (unicode mode) names a property this matcher does not know: refused, never read as "p{…}". */
+  private refuseProperty(c: string): void {
+    if (this.unicode && (c === 'p' || c === 'P'))
+      throw new UnsupportedPattern('Unicode property escapes (\\p{…}) are not supported in filters');
+  }
+
   private charClass(): Node {
     let negate = false;
     if (this.peek() === '^') {
@@ -320,6 +327,7 @@ class Parser {
       this.i++;
       return cls;
     }
+    this.refuseProperty(e);
     if (e === 'b') {
       this.i++;
       return 8;

@@ -123,6 +123,9 @@ describe('compileLinearRegex', () => {
       expect(() => compileLinearRegex(p, ''), p).toThrow(UnsupportedPattern);
     expect(() => compileLinearRegex('(a{100}){100}', '')).toThrow(`over ${MAX_PROGRAM} steps`);
     expect(() => compileLinearRegex('a', 'v')).toThrow(UnsupportedPattern);
+    for (const p of ['\\p{L}', '[\\P{L}x]']) expect(() => compileLinearRegex(p, 'u'), p).toThrow(/property/);
+    // Without the u flag \p is the letter p, as in RegExp.
+    expect(compileLinearRegex('\\p{2}', '').test('pp')).toBe(true);
   });
 
   test('the exponential patterns answer on long texts: ((a+))+$, (a|a)*$, (a+)+$, (\\w*x)*y', () => {
