@@ -32,8 +32,7 @@ export class NoticeList {
 
   /** Removes the notice with this id (the user dismissed it); false when none is kept. */
   dismiss(id: number): boolean {
-    for (const [message, n] of this.byMessage)
-      if (n.id === id) return this.byMessage.delete(message);
+    for (const [message, n] of this.byMessage) if (n.id === id) return this.byMessage.delete(message);
     return false;
   }
 
