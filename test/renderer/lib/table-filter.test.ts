@@ -124,4 +124,18 @@ describe('the runs table filter', () => {
     expect(() => compileTableFilter(deep, COLUMNS)).not.toThrow();
     expect(compileTableFilter(deep, COLUMNS).ok).toBe(false);
   });
+
+  test('a long && / || chain filters without overflowing the stack; nesting past the bound is a typed error', () => {
+    // 50,000 terms: one closure per `||` once overflowed the stack when a row was tested (a RangeError in the
+    // table's derived rows, which kept the stale ones).
+    const ors = Array.from({ length: 50_000 }, () => 'zzz').join('||') + '||seed-2';
+    expect(keep(ors)).toEqual(['ppo/seed-2']);
+    const ands = Array.from({ length: 50_000 }, () => 'seed').join(' && ');
+    expect(keep(ands)).toEqual(['ppo/seed-1', 'ppo/seed-2', 'dqn/seed-1']);
+    expect(keep(`${'!'.repeat(100_000)}x`)).toBe('error: nested deeper than 64 levels at 65');
+    expect(keep(`${'('.repeat(65)}ppo${')'.repeat(65)}`)).toBe('error: nested deeper than 64 levels at 65');
+    // Up to the bound, nesting works.
+    expect(keep(`${'('.repeat(64)}ppo${')'.repeat(64)}`)).toEqual(['ppo/seed-1', 'ppo/seed-2']);
+    expect(keep(`${'!'.repeat(64)}dqn`)).toEqual(['dqn/seed-1']);
+  });
 });

@@ -12,12 +12,11 @@ import type {
 } from '../../../shared/domain';
 import type { JobInfo } from '../../../shared/job-types';
 import type { NvidiaStatus, SystemSnapshot } from '../../../shared/system-types';
+import { PendingAlerts } from '../../../shared/alert-changes';
+import { Coalescer } from '../../../shared/coalescer';
+import { NoticeList, type Notice } from '../../../shared/notice-list';
 import type { Backend } from '../backend/backend';
 import { SettingsStore } from './settings.svelte';
-
-export interface Notice extends AppNotice {
-  id: number;
-}
 
 /** Where to scroll and which step to mark, from an alert click or `app.focus`. */
 export interface FocusTarget {
@@ -33,6 +32,8 @@ const HISTORY_LIMIT = 330;
 const CLEARED_LIMIT = 20;
 /** How long a focused chart stays highlighted. */
 const FOCUS_MS = 8_000;
+/** Pushed alert changes and notices are drawn at most this often: a burst (a flooding remote) is one apply. */
+const APPLY_GAP_MS = 100;
 
 export class AppState {
   connection = $state<'connecting' | 'connected' | 'reconnecting'>('connecting');
@@ -52,7 +53,9 @@ export class AppState {
   load = $state.raw<LoadProgress | null>(null);
   /** Recently opened folders (only where this host can open folders: the desktop app). */
   recent = $state.raw<RecentRunInfo[]>([]);
-  notices = $state<Notice[]>([]);
+  notices = $state.raw<Notice[]>([]);
+  /** Notices let go to keep the list bounded. */
+  noticesDropped = $state(0);
   /** Remote rlwatch endpoints whose runs are in the list, with their link state. */
   endpoints = $state.raw<EndpointInfo[]>([]);
   /** Runs of several nodes grouped into jobs, each node with its state against the others. */
@@ -62,7 +65,9 @@ export class AppState {
   now = $state(Date.now());
   readonly settings: SettingsStore;
 
-  private noticeId = 1;
+  private readonly noticeList = new NoticeList();
+  private readonly pendingAlerts = new PendingAlerts();
+  private readonly applier = new Coalescer(() => this.apply(), APPLY_GAP_MS);
   private detailsTimer: ReturnType<typeof setTimeout> | null = null;
   private detailsSeq = 0;
   private storeNoticeShown = false;
@@ -120,6 +125,7 @@ export class AppState {
     };
     document.addEventListener('visibilitychange', onVisibility);
     this.disposers.push(
+      () => this.applier.cancel(),
       () => clearInterval(tick),
       () => document.removeEventListener('visibilitychange', onVisibility),
     );
@@ -159,6 +165,8 @@ export class AppState {
     if (runs.ok) this.setRuns(runs.value);
     else this.notify({ level: 'error', message: `Cannot list runs: ${runs.error.message}` });
     if (alerts.ok) {
+      // Changes that came while the list was asked for are in it (as they were before batching).
+      this.pendingAlerts.clear();
       this.alerts = alerts.value;
       this.alertsError = null;
     } else this.alertsError = alerts.error.message;
@@ -260,30 +268,41 @@ export class AppState {
     if (!r.ok) this.notify({ level: 'error', message: `Could not remove ${id}: ${r.error.message}` });
   }
 
+  /** Keeps `n` (once per message, at most MAX_NOTICES) and draws it with the next batch. */
   notify(n: AppNotice): void {
-    if (this.notices.some((x) => x.message === n.message)) return;
-    this.notices = [...this.notices, { ...n, id: this.noticeId++ }];
+    if (this.noticeList.add(n)) this.applier.request();
   }
 
   dismiss(id: number): void {
-    this.notices = this.notices.filter((n) => n.id !== id);
+    if (this.noticeList.dismiss(id)) this.applier.now();
   }
 
   async ack(id: string): Promise<void> {
     const r = await this.backend.invoke('alerts.ack', { id });
-    if (r.ok) this.upsertAlert(r.value);
+    if (r.ok) this.upsertAlert(r.value, true);
     else this.notify({ level: 'error', message: `Could not acknowledge the alert: ${r.error.message}` });
   }
 
   async snooze(id: string, minutes: number): Promise<void> {
     const r = await this.backend.invoke('alerts.snooze', { id, minutes });
-    if (r.ok) this.upsertAlert(r.value);
+    if (r.ok) this.upsertAlert(r.value, true);
     else this.notify({ level: 'error', message: `Could not snooze the alert: ${r.error.message}` });
   }
 
-  private upsertAlert(a: AlertInfo): void {
-    const i = this.alerts.findIndex((x) => x.id === a.id);
-    this.alerts = i < 0 ? [...this.alerts, a] : this.alerts.map((x, j) => (j === i ? a : x));
+  /** Queues an alert's new state; `now` (the user's own ack or snooze) draws it at once, else with the next batch. */
+  private upsertAlert(a: AlertInfo, now = false): void {
+    this.pendingAlerts.add(a);
+    if (now) this.applier.now();
+    else this.applier.request();
+  }
+
+  /** One state apply for everything pushed since the last: queued alert changes, then the notice list. */
+  private apply(): void {
+    if (this.pendingAlerts.size > 0) this.alerts = this.pendingAlerts.applyTo(this.alerts);
+    const notices = this.noticeList.items();
+    if (notices.length !== this.notices.length || notices.some((n, i) => n !== this.notices[i]))
+      this.notices = notices;
+    this.noticesDropped = this.noticeList.dropped;
   }
 
   private addSnapshot(s: SystemSnapshot, append = true): void {

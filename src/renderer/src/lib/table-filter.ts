@@ -13,6 +13,7 @@ import type { Cell, TableColumn } from '../../../shared/compare/runs-table';
  * A column is named by its id (`reward.best`, `config.lr`), its label, or a config key alone (`lr`), any case.
  * A word on its own matches run names holding it. Values compare as numbers when both sides are numbers, else as
  * text without case; an empty cell matches no comparison. Text with no operator at all is a run-name substring.
+ * Chains of any length are flat; parentheses and `!` nest at most MAX_DEPTH deep (deeper is an error value).
  */
 export type TableFilter =
   | { ok: true; test: (cells: Record<string, Cell>) => boolean }
@@ -33,6 +34,8 @@ const COMPARE = new Set(['==', '=', '!=', '<', '<=', '>', '>=', '~']);
 /** Any of these makes the text an expression; without them it is a run-name substring. */
 const EXPRESSION = /&&|\|\||[=<>~!()"']/;
 const WORD = /[^\s&|=<>~!()"']/;
+/** Parentheses and `!` nested deeper than this are refused (typed by hand, never needed; each level is a stack frame). */
+const MAX_DEPTH = 64;
 
 function tokenize(text: string): Token[] {
   const out: Token[] = [];
@@ -138,38 +141,44 @@ function parse(tokens: Token[], columns: readonly TableColumn[]): Pred {
   };
   const where = (t: Token): string => (t.t === 'end' ? 'at the end' : `at ${t.at + 1}`);
 
+  // Chains are kept flat (`a || b || …` is one some() over its terms, not a closure per `||`), so a long chain
+  // costs no stack; only parentheses and `!` nest, and those are bounded by MAX_DEPTH.
+  let depth = 0;
+  const deeper = (t: Token): void => {
+    if (++depth > MAX_DEPTH) throw new FilterError(`nested deeper than ${MAX_DEPTH} levels ${where(t)}`);
+  };
   const expr = (): Pred => {
-    let left = and();
+    const terms = [and()];
     while (isOp('||')) {
       i++;
-      const l = left;
-      const r = and();
-      left = (c) => l(c) || r(c);
+      terms.push(and());
     }
-    return left;
+    return terms.length === 1 ? terms[0]! : (c) => terms.some((p) => p(c));
   };
   const and = (): Pred => {
-    let left = unary();
+    const terms = [unary()];
     while (isOp('&&')) {
       i++;
-      const l = left;
-      const r = unary();
-      left = (c) => l(c) && r(c);
+      terms.push(unary());
     }
-    return left;
+    return terms.length === 1 ? terms[0]! : (c) => terms.every((p) => p(c));
   };
   const unary = (): Pred => {
     const t = peek();
     if (isOp('!')) {
+      deeper(t);
       i++;
       const inner = unary();
+      depth--;
       return (c) => !inner(c);
     }
     if (isOp('(')) {
+      deeper(t);
       i++;
       const inner = expr();
       if (!isOp(')')) throw new FilterError(`expected ")" ${where(peek())}`);
       i++;
+      depth--;
       return inner;
     }
     if (t.t !== 'word' && t.t !== 'text')

@@ -1,7 +1,7 @@
 // Which tags become charts and in which group: every series is a chart, in catalog groups split by tag namespace.
 
 import { GROUPS, groupOf, type MetricGroup } from '../../../shared/catalog';
-import { compileUserRegex } from './user-regex';
+import { compileUserRegex, type UserPattern } from './user-regex';
 
 /** The charts of one namespace (`train/`, `rollout/`, `system/cpu`…) inside a catalog group. */
 export interface TagSection {
@@ -75,7 +75,7 @@ function sectionsOf(
 }
 
 /** The regex of the tag filter, or the reason it is not one. Empty text matches everything. */
-export function compileFilter(text: string): { re: RegExp | null; error: string | null } {
+export function compileFilter(text: string): { re: UserPattern | null; error: string | null } {
   if (!text.trim()) return { re: null, error: null };
   return compileUserRegex(text, 'i');
 }
@@ -87,7 +87,7 @@ export function compileFilter(text: string): { re: RegExp | null; error: string 
  */
 export function groupTags(
   tags: Iterable<string>,
-  opts: { filter: RegExp | null; pinned: ReadonlySet<string> },
+  opts: { filter: UserPattern | null; pinned: ReadonlySet<string> },
 ): { pinned: string[]; groups: TagGroup[] } {
   const byGroup = new Map<MetricGroup, string[]>();
   const pinned: string[] = [];
