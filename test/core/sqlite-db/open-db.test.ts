@@ -54,7 +54,7 @@ test('a WAL database with no writer is read from a private copy, removed on clos
   expect(readdirSync(dir)).toEqual(['project.db']);
 });
 
-test('a WAL database past the copy limit is refused with a typed error saying what to do, making no file', () => {
+test('a database past the copy limit is refused with a typed error saying what to do, making no file', () => {
   const dir = tmp('rlwatch-open-db-');
   const path = walProject(dir, 200);
   const before = copies().length;
@@ -67,8 +67,8 @@ test('a WAL database past the copy limit is refused with a typed error saying wh
   }
   const err = readErrorOf(thrown);
   expect(err.kind).toBe('io');
-  expect(err.message).toContain('WAL mode with no writer');
-  expect(err.message).toContain('PRAGMA journal_mode=DELETE');
+  expect(err.message).toContain('from a private copy of at most');
+  expect(err.message).toContain('Copy it elsewhere and open the copy');
   expect(readdirSync(dir)).toEqual(['project.db']);
   expect(copies().length).toBe(before);
   conn.close();
