@@ -12,6 +12,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { expect, test, vi } from 'vitest';
 import { inspectPath } from '../../../src/core/inspect';
 import { databaseRuns, readSource } from '../../../src/core/sources/registry';
@@ -263,7 +264,9 @@ sys.stdin.readline()
 con.execute('COMMIT')`,
     path,
   ]);
-  const said = (): Promise<void> => new Promise<void>((res) => py.stdout.once('data', () => res()));
+  // Lines, not chunks: a pipe may split one.
+  const lines = createInterface({ input: py.stdout });
+  const said = (): Promise<void> => new Promise<void>((res) => lines.once('line', () => res()));
   await said();
   try {
     // rlwatch reads a private copy and takes no lock: the writer's lock is none of its business.
