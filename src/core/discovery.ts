@@ -115,7 +115,9 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
     unreadableDatabase(root, name, format, name, errors);
     if (format && isDatabase(name, format))
       runs.push(
-        ...expandDatabase(root, format, '', errors).sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0)),
+        ...expandDatabase(root, format, '', errors).sort((a, b) =>
+          a.run < b.run ? -1 : a.run > b.run ? 1 : 0,
+        ),
       );
     else if (format)
       runs.push({

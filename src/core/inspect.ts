@@ -258,7 +258,11 @@ export async function findRuns(
   // A tracker's database holds runs of its own (discovery names them).
   if (isDatabase(basename(full), format)) {
     const found = await discoverRuns(full);
-    return { root, runs: found.runs, walkErrors: found.errors.map((e) => ({ path: e.path, message: e.message })) };
+    return {
+      root,
+      runs: found.runs,
+      walkErrors: found.errors.map((e) => ({ path: e.path, message: e.message })),
+    };
   }
   return {
     root,

@@ -1,6 +1,7 @@
 // A trackio writer in a child node process (better-sqlite3, busy timeout 0, as a strict writer that fails fast), for tests that read a database while it is committed to.
 
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { createInterface } from 'node:readline';
 
 /** The child: commits one trackio metrics row (step N, loss N) every `every` ms until told to pause, resume or quit,
@@ -75,7 +76,7 @@ export class LiveDbWriter {
   private readonly lines: string[] = [];
   private waiting: ((line: string) => void) | null = null;
 
-  private constructor(private readonly child: ChildProcessWithoutNullStreams) {
+  private constructor(private readonly child: ChildProcessByStdio<Writable, Readable, null>) {
     createInterface({ input: child.stdout }).on('line', (line) => {
       if (this.waiting) {
         const w = this.waiting;

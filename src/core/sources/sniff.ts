@@ -91,7 +91,9 @@ export async function sniffDatabase(path: string): Promise<'trackio' | 'mlflow' 
   // A writer's commit under way is tried once more: a hot journal still there unchanged is a writer stopped mid-commit.
   for (let tries = 0; tries < 2; tries++) {
     try {
-      format = withSchema(path, (db) => (trackioSchema(db) ? 'trackio' : mlflowDbSchema(db) ? 'mlflow' : null));
+      format = withSchema(path, (db) =>
+        trackioSchema(db) ? 'trackio' : mlflowDbSchema(db) ? 'mlflow' : null,
+      );
       [error, busy] = [null, false];
       break;
     } catch (e) {

@@ -101,7 +101,8 @@ export function filesState(path: string, after = false): FilesState {
   }
   const w = statOrNull(`${path}-wal`);
   const walHead = w === null ? Buffer.alloc(0) : head(`${path}-wal`, 32);
-  const walGen = walHead.length === 32 && WAL_MAGIC.has(walHead.readUInt32BE(0)) ? walHead.toString('hex') : null;
+  const walGen =
+    walHead.length === 32 && WAL_MAGIC.has(walHead.readUInt32BE(0)) ? walHead.toString('hex') : null;
   const journal = after ? journalFirst : hotJournal(path);
   return {
     identity: `${st.dev}:${st.ino}:${st.birthtimeNs}`,

@@ -141,7 +141,8 @@ export class DbConnection {
       throw { readError: { kind: 'io', offset: 0, message: `${this.path}: ${message(e)}` } };
     }
     if (this.db) {
-      if (this.users > 0 || this.snapshot!.key === stateKey(state) || this.now() < this.nextCopyAt) return this.db;
+      if (this.users > 0 || this.snapshot!.key === stateKey(state) || this.now() < this.nextCopyAt)
+        return this.db;
     }
     if (!isSqliteHeader(state.header) || state.header.length < 100) {
       this.close();
@@ -255,11 +256,13 @@ function schemaPrefixCopy(path: string): string | null {
   let copy: string | null = null;
   try {
     const before = filesState(path);
-    if (before.size <= SCHEMA_PREFIX_BYTES || before.walGen !== null || before.hotJournal !== null) return null;
+    if (before.size <= SCHEMA_PREFIX_BYTES || before.walGen !== null || before.hotJournal !== null)
+      return null;
     fd = openSync(path, 'r');
     const head = Buffer.alloc(SCHEMA_PREFIX_BYTES);
     const n = readSync(fd, head, 0, SCHEMA_PREFIX_BYTES, 0);
-    if (n < 100 || !isSqliteHeader(head) || stateKey(filesState(path, true)) !== stateKey(before)) return null;
+    if (n < 100 || !isSqliteHeader(head) || stateKey(filesState(path, true)) !== stateKey(before))
+      return null;
     // The header's page count made the prefix's (SQLite refuses a file shorter than its header says), so a page past
     // it is one SQLite knows is missing, and any read of one fails as damage.
     const raw = head.readUInt16BE(16);

@@ -31,7 +31,9 @@ function record(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const f of readdirSync(dir).sort()) {
     const st = statSync(join(dir, f), { bigint: true });
-    const hash = createHash('sha256').update(readFileSync(join(dir, f))).digest('hex');
+    const hash = createHash('sha256')
+      .update(readFileSync(join(dir, f)))
+      .digest('hex');
     out[f] = `${hash} ${st.size} ${st.mtimeNs} ${st.ctimeNs}`;
   }
   return out;
@@ -161,14 +163,19 @@ describe('a database that cannot be read says why', () => {
     const path = join(dir, 'project.db');
     const db = new TrackioDb(path, { wal: false });
     db.db.transaction(() => {
-      for (let i = 0; i < 300; i++) db.log({ id: 'r1', name: 'ppo' }, i, { loss: i, pad: 'x'.repeat(200) }, 1.7e15);
+      for (let i = 0; i < 300; i++)
+        db.log({ id: 'r1', name: 'ppo' }, i, { loss: i, pad: 'x'.repeat(200) }, 1.7e15);
     })();
     db.close();
     truncateSync(path, Math.floor(statSync(path).size / 2 / 4096) * 4096);
     const found = await discoverRuns(dir);
     expect(found.runs).toEqual([]);
     expect(found.errors).toEqual([
-      { kind: 'database', path: 'project.db', message: expect.stringMatching(/^the database is cut short: /) },
+      {
+        kind: 'database',
+        path: 'project.db',
+        message: expect.stringMatching(/^the database is cut short: /),
+      },
     ]);
     const report = await inspectPath(dir);
     expect(report.walkErrors).toEqual([
@@ -186,7 +193,9 @@ describe('a database that cannot be read says why', () => {
     await writer.kill();
     expect(readdirSync(dir).sort()).toEqual(['project.db', 'project.db-journal']);
     const before = record(dir);
-    const hot = expect.stringMatching(/^the database has a hot journal \(.*project\.db-journal\): its writer/);
+    const hot = expect.stringMatching(
+      /^the database has a hot journal \(.*project\.db-journal\): its writer/,
+    );
     const found = await discoverRuns(dir);
     expect(found.runs).toEqual([]);
     expect(found.errors).toEqual([{ kind: 'database', path: 'project.db', message: hot }]);
