@@ -1,6 +1,7 @@
 // A database is read from a private copy in the temp folder (never -wal/-shm beside it), the copy is removed on close,
 // and one past the copy limit is refused with a typed error saying what to do; a writer's exit still removes its -wal
 // and -shm; what a large one is, is told from a copy of its first pages.
+
 import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
