@@ -79,7 +79,10 @@ export async function classifyFile(
  */
 export async function sniffDatabase(path: string): Promise<'trackio' | 'mlflow' | null> {
   const head = await readHeadBytes(path, 16);
-  if (head === null || !isSqliteHeader(head)) return null;
+  if (head === null || !isSqliteHeader(head)) {
+    sniffed.delete(path);
+    return null;
+  }
   // Rediscovery sniffs every .db again: a database whose files have not changed keeps its verdict (another app's
   // large WAL database is not copied again each time).
   const stamp = await filesStamp(path);

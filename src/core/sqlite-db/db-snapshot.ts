@@ -61,7 +61,7 @@ function statOrNull(path: string): BigIntStats | null {
 }
 
 /** Up to `n` bytes from the start of `path` (fewer when it is shorter; empty when it is missing). */
-function head(path: string, n: number): Buffer {
+export function head(path: string, n: number): Buffer {
   let fd: number;
   try {
     fd = openSync(path, 'r');

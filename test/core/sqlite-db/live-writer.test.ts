@@ -10,9 +10,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
 import { discoverRuns } from '../../../src/core/discovery';
 import { inspectPath } from '../../../src/core/inspect';
-import { databaseRuns, readSource } from '../../../src/core/sources/registry';
+import { createSource, databaseRuns, readSource } from '../../../src/core/sources/registry';
 import { sniffDatabase } from '../../../src/core/sources/sniff';
 import { TrackioReader } from '../../../src/core/trackio/trackio-reader';
+import { discover } from '../../../src/core/workspace/create';
+import { Workspace } from '../../../src/core/workspace/workspace';
 import { LiveDbWriter } from '../../helpers/live-db-writer';
 import { tempDirs } from '../../helpers/temp-dirs';
 import { TrackioDb } from '../../helpers/tracker-dbs';
@@ -158,7 +160,7 @@ describe('files left as they were', () => {
 });
 
 describe('a database that cannot be read says why', () => {
-  test('cut to half: discovery and inspect report it cut short, naming the file', async () => {
+  test('cut to half: discovery, inspect and a notice report it cut short, naming the file', async () => {
     const dir = tmp('rlwatch-cut-db-');
     const path = join(dir, 'project.db');
     const db = new TrackioDb(path, { wal: false });
@@ -181,6 +183,19 @@ describe('a database that cannot be read says why', () => {
     expect(report.walkErrors).toEqual([
       { path: 'project.db', message: expect.stringMatching(/^the database is cut short: /) },
     ]);
+    // The window and `watch` show it as a notice, as every other source that cannot be read.
+    const ws = new Workspace({ discover, createSource, sweepMs: 600_000 });
+    const notices: string[] = [];
+    ws.on('app.notice', (n) => notices.push(n.message));
+    try {
+      await ws.open(dir);
+      expect(ws.listRuns()).toEqual([]);
+      expect(notices).toEqual([
+        expect.stringMatching(/^cannot read database project\.db: the database is cut short: /),
+      ]);
+    } finally {
+      await ws.close();
+    }
   });
 
   test('a writer killed mid-commit (its journal hot): discovery, inspect and a read report the hot journal', async () => {
