@@ -165,7 +165,8 @@ export class DbConnection {
     this.nextCopyAt =
       snap.copied > PAUSED_COPY_BYTES ? this.now() + (snap.copied / 2 ** 20) * COPY_PAUSE_MS_PER_MIB : 0;
     // A copy of a database with no WAL is one committed state: shorter than its header's page count, it was cut.
-    const problem = snap.walGen === null ? headerProblem(head(snap.path, 100), statSync(snap.path).size) : null;
+    const problem =
+      snap.walGen === null ? headerProblem(head(snap.path, 100), statSync(snap.path).size) : null;
     if (problem) {
       this.close();
       throw { readError: problem };
