@@ -140,3 +140,37 @@ describe('telling what a large WAL database is without copying it', () => {
     expect(readdirSync(dir).sort()).toEqual(['early.db', 'late.db', 'optuna.db']);
   });
 });
+
+test('a large database that keeps changing is copied again only after a pause that grows with its size', () => {
+  const dir = tmp('rlwatch-open-db-pause-');
+  const path = join(dir, 'big.db');
+  const db = new Database(path);
+  db.exec('CREATE TABLE blobs (id INTEGER PRIMARY KEY, data BLOB)');
+  const insert = db.prepare('INSERT INTO blobs (data) VALUES (?)');
+  const chunk = Buffer.alloc(64 * 1024, 7);
+  db.transaction(() => {
+    for (let i = 0; i < 20 * 16; i++) insert.run(chunk); // 20 MiB
+  })();
+  let now = 0;
+  const conn = new DbConnection(path, 2 ** 30, () => now);
+  const count = (): number =>
+    conn.get().prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM blobs').get()!.n;
+  expect(count()).toBe(320);
+  const before = databaseBytesCopied();
+  insert.run(chunk);
+  // ~20 MiB copied: the next copy waits 90 ms a MiB, about 1.8 s; until then the copy read is the last one.
+  now = 1_000;
+  expect(count()).toBe(320);
+  expect(databaseBytesCopied()).toBe(before);
+  now = 2_000;
+  expect(count()).toBe(321);
+  expect(databaseBytesCopied() - before).toBeGreaterThan(20 * 2 ** 20);
+  // A small database is copied again at once: nothing read depends on a clock.
+  db.exec('DELETE FROM blobs WHERE id > 1; VACUUM');
+  now = 4_000;
+  expect(count()).toBe(1);
+  insert.run(chunk);
+  expect(count()).toBe(2);
+  db.close();
+  conn.close();
+});
