@@ -8,8 +8,8 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { SourceFormatName } from '../shared/formats';
 import { errorCode } from './readers/file-io';
 import { readExperimentMeta, readRunName } from './mlflow/store-names';
-import { databaseRuns } from './sources/registry';
-import { classifyFile } from './sources/sniff';
+import { listDatabaseRuns } from './sources/registry';
+import { classifyFile, databaseProblem } from './sources/sniff';
 import { byCodeUnits } from '../shared/order';
 import { runIdKeyPart } from '../shared/run-key';
 
@@ -35,7 +35,7 @@ export interface DiscoveredRun {
   sources: DiscoveredSource[];
 }
 
-export type DiscoveryErrorKind = 'io' | 'symlink-loop' | 'limit';
+export type DiscoveryErrorKind = 'io' | 'symlink-loop' | 'limit' | 'database';
 
 export interface DiscoveryError {
   kind: DiscoveryErrorKind;
@@ -113,9 +113,12 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
   if (rootStat.isFile()) {
     const name = basename(root);
     const format = await classifyFile(root, name, basename(dirname(root)) === 'metrics');
+    unreadableDatabase(root, name, format, name, errors);
     if (format && isDatabase(name, format))
       runs.push(
-        ...expandDatabase(root, format, '').sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0)),
+        ...expandDatabase(root, format, '', errors).sort((a, b) =>
+          a.run < b.run ? -1 : a.run > b.run ? 1 : 0,
+        ),
       );
     else if (format)
       runs.push({
@@ -226,10 +229,12 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
         } else if (target.isFile()) {
           const format = await classify(path, e.name);
           if (format) add(path, e.name, format);
+          else unreadableDatabase(path, e.name, format, rel(path), errors);
         }
       } else if (e.isFile()) {
         const format = await classify(path, e.name);
         if (format) add(path, e.name, format);
+        else unreadableDatabase(path, e.name, format, rel(path), errors);
       }
     }
     if (sources.length > 0) runs.push({ run: rel(item.dir), dir: item.dir, sources });
@@ -271,7 +276,7 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
   for (const r of runs) r.sources.push(...(mlflowMetrics.get(r.dir) ?? []));
   await nameMlflowRuns(runs, mlflowRuns, options.keep);
   adoptSnapshots(runs, root, rel);
-  for (const db of databases) runs.push(...expandDatabase(db.path, db.format, db.prefix));
+  for (const db of databases) runs.push(...expandDatabase(db.path, db.format, db.prefix, errors));
   const own = runs.find((r) => r.run === '.');
   if (own)
     own.run = rootRunName(
@@ -304,15 +309,36 @@ function uniqueRunName(name: string, id: string, taken: Set<string>): string {
   return shown;
 }
 
+/** An SQLite file (`.db`) that could not be read to tell what it is (cut short, damaged, a writer stopped
+ * mid-commit) is a `database` error at `where`: it may be a tracker's, whose runs are then missing. */
+function unreadableDatabase(
+  path: string,
+  name: string,
+  format: SourceFormatName | null,
+  where: string,
+  errors: DiscoveryError[],
+): void {
+  if (format !== null || !name.toLowerCase().endsWith('.db')) return;
+  const problem = databaseProblem(path);
+  if (problem) errors.push({ kind: 'database', path: where, message: problem.message });
+}
+
 /**
  * A database's runs as runs: each named `DB#NAME` (`prefix` the database's folder relative to the opened folder,
  * DB its file name, NAME the tracker's run name, unique by `uniqueRunName`), its folder the database's, its one
- * source the database read for that run (`member`).
+ * source the database read for that run (`member`). Why its runs could not be listed is a `database` error.
  */
-function expandDatabase(path: string, format: SourceFormatName, prefix: string): DiscoveredRun[] {
+function expandDatabase(
+  path: string,
+  format: SourceFormatName,
+  prefix: string,
+  errors: DiscoveryError[],
+): DiscoveredRun[] {
   const file = basename(path);
   const taken = new Set<string>();
-  return databaseRuns(path, format).map(({ member, name }) => {
+  const { runs, error } = listDatabaseRuns(path, format);
+  if (error) errors.push({ kind: 'database', path: `${prefix}${file}`, message: error.message });
+  return runs.map(({ member, name }) => {
     const shown = uniqueRunName(name, member, taken);
     return {
       run: `${prefix}${file}#${shown}`,

@@ -7,7 +7,7 @@ import type { SessionInfo } from '../shared/domain';
 import type { SourceFormatName } from '../shared/formats';
 import { discoverRuns, isDatabase, rootRunName, type DiscoveredRun } from './discovery';
 import { effectiveConfig, readRunConfig, type RunConfig } from './readers/run-config';
-import { classifyFile } from './sources/sniff';
+import { classifyFile, databaseProblem } from './sources/sniff';
 import type { ProgressInfo, ReadError, SourceReadResult } from './readers/types';
 import { summarize, type ScalarSeries, type ScalarSummary } from './series/scalar-series';
 import { readSource } from './sources/registry';
@@ -257,10 +257,19 @@ export async function findRuns(
   }
   const root = dirname(full);
   const format = await classifyFile(full, basename(full));
-  if (!format) throw new Error(`${full} is not a recognised metrics file`);
+  if (!format) {
+    const problem = databaseProblem(full);
+    throw new Error(`${full} is not a recognised metrics file${problem ? `: ${problem.message}` : ''}`);
+  }
   // A tracker's database holds runs of its own (discovery names them).
-  if (isDatabase(basename(full), format))
-    return { root, runs: (await discoverRuns(full)).runs, walkErrors: [] };
+  if (isDatabase(basename(full), format)) {
+    const found = await discoverRuns(full);
+    return {
+      root,
+      runs: found.runs,
+      walkErrors: found.errors.map((e) => ({ path: e.path, message: e.message })),
+    };
+  }
   return {
     root,
     runs: [

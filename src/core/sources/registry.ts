@@ -13,7 +13,7 @@ import { TrainerStateReader } from '../text-formats/trainer-state-reader';
 import { TrainingProgressReader } from '../text-formats/training-progress-reader';
 import { readPool } from '../tfevents/read-pool';
 import { TfeventsReader } from '../tfevents/tfevents-reader';
-import { withDb, type DbRun } from '../sqlite-db/open-db';
+import { isLasting, readErrorOf, withDb, type DbRun } from '../sqlite-db/open-db';
 import { TrackioReader } from '../trackio/trackio-reader';
 import { trackioRuns, trackioSchema } from '../trackio/trackio-db';
 import { WandbReader } from '../wandb/wandb-reader';
@@ -60,8 +60,17 @@ export function createReader(
 /** The runs a database source holds (trackio, MLflow SQLite); [] when it cannot be read or holds none. Throws
  * nothing. */
 export function databaseRuns(path: string, format: SourceFormatName): DbRun[] {
+  return listDatabaseRuns(path, format).runs;
+}
+
+/** The runs a database source holds, and why it could not be read (then no runs; a writer's commit under way is no
+ * error, the next look tries again). Throws nothing. */
+export function listDatabaseRuns(
+  path: string,
+  format: SourceFormatName,
+): { runs: DbRun[]; error: ReadError | null } {
   try {
-    return withDb(path, (db, identity) => {
+    const runs = withDb(path, (db, identity) => {
       if (format === 'trackio') {
         const s = trackioSchema(db);
         return s ? trackioRuns(db, s, { path, identity }) : [];
@@ -69,8 +78,9 @@ export function databaseRuns(path: string, format: SourceFormatName): DbRun[] {
       const s = mlflowDbSchema(db);
       return s ? mlflowDbRuns(db, s) : [];
     });
-  } catch {
-    return [];
+    return { runs, error: null };
+  } catch (e) {
+    return { runs: [], error: isLasting(e) ? readErrorOf(e) : null };
   }
 }
 

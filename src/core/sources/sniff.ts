@@ -9,7 +9,8 @@ import { fileIdentity } from '../readers/file-io';
 import { LineFramer, lines } from '../readers/line-framer';
 import { pickAxes, isPlainObject, numericLeaves } from '../readers/rows';
 import { decodeUtf8, parseJsonLenient, parseNumberCell } from '../readers/values';
-import { isSqliteHeader, withSchema } from '../sqlite-db/open-db';
+import { isLasting, isSqliteHeader, readErrorOf, withSchema } from '../sqlite-db/open-db';
+import type { ReadError } from '../readers/types';
 import { trackioSchema } from '../trackio/trackio-db';
 
 const HEAD_BYTES = 64 * 1024;
@@ -73,29 +74,52 @@ export async function classifyFile(
 
 /**
  * A tracker's database, by its tables: trackio's `metrics (id, timestamp, run_name, step, metrics)`, or MLflow's
- * `runs` and `metrics`. Opened read-only for a few schema queries; anything else (not SQLite, damaged, locked
- * past a moment) is not a source.
+ * `runs` and `metrics`. Opened read-only for a few schema queries; anything else (not SQLite, damaged, cut short,
+ * mid-commit) is not a source, and what kept an SQLite file from being read is `databaseProblem`'s to tell.
  */
 export async function sniffDatabase(path: string): Promise<'trackio' | 'mlflow' | null> {
   const head = await readHeadBytes(path, 16);
-  if (head === null || !isSqliteHeader(head)) return null;
+  if (head === null || !isSqliteHeader(head)) {
+    sniffed.delete(path);
+    return null;
+  }
   // Rediscovery sniffs every .db again: a database whose files have not changed keeps its verdict (another app's
   // large WAL database is not copied again each time).
   const stamp = await filesStamp(path);
   const known = sniffed.get(path);
   if (known && known.stamp === stamp) return known.format;
-  let format: 'trackio' | 'mlflow' | null;
-  try {
-    format = withSchema(path, (db) => (trackioSchema(db) ? 'trackio' : mlflowDbSchema(db) ? 'mlflow' : null));
-  } catch {
-    format = null;
+  let format: 'trackio' | 'mlflow' | null = null;
+  let error: ReadError | null = null;
+  let busy = false;
+  // A writer's commit under way is tried once more: a hot journal still there unchanged is a writer stopped mid-commit.
+  for (let tries = 0; tries < 2; tries++) {
+    try {
+      format = withSchema(path, (db) =>
+        trackioSchema(db) ? 'trackio' : mlflowDbSchema(db) ? 'mlflow' : null,
+      );
+      [error, busy] = [null, false];
+      break;
+    } catch (e) {
+      busy = !isLasting(e);
+      error = busy ? null : readErrorOf(e);
+      if (!busy) break;
+    }
   }
-  sniffed.set(path, { stamp, format });
+  // A commit still under way is no verdict: the next look tries again.
+  if (!busy) sniffed.set(path, { stamp, format, error });
   return format;
 }
 
-/** The last verdict on each database path, with the state of its files then. */
-const sniffed = new Map<string, { stamp: string; format: 'trackio' | 'mlflow' | null }>();
+/** Why the last look at the SQLite file at `path` (`sniffDatabase`) could not tell what it is, or null: it was read. */
+export function databaseProblem(path: string): ReadError | null {
+  return sniffed.get(path)?.error ?? null;
+}
+
+/** The last verdict on each database path, with the state of its files then, and why it could not be read. */
+const sniffed = new Map<
+  string,
+  { stamp: string; format: 'trackio' | 'mlflow' | null; error: ReadError | null }
+>();
 
 /** The database's and its `-wal`'s identity, size and mtime (a writer's new tables may sit in the `-wal`). */
 async function filesStamp(path: string): Promise<string> {

@@ -54,8 +54,11 @@ export abstract class DbRunReader extends ReaderBase {
     if (!final && stamp !== null && stamp === this.seenStamp && this.now() - this.polledAt < FULL_POLL_MS)
       return;
     const conn = acquireDb(this.path);
+    let entered = false;
     try {
       const db = conn.get();
+      conn.enter();
+      entered = true;
       if (this.identity !== null && conn.identity !== this.identity) {
         // A new series set: the workspace keeps the old points as a replaced file's (RunLoader.readEntry).
         this.reset();
@@ -64,7 +67,8 @@ export abstract class DbRunReader extends ReaderBase {
       this.identity = conn.identity;
       this.seenStamp = null;
       await this.poll(db, final);
-      [this.seenStamp, this.polledAt] = [stamp, this.now()];
+      // What the copy read holds: a copy older than the files now (one not taken again yet) leaves the next poll to run.
+      [this.seenStamp, this.polledAt] = [conn.stamp, this.now()];
       this.busySince = null;
     } catch (e) {
       if (isBusy(e) && !final) {
@@ -73,6 +77,7 @@ export abstract class DbRunReader extends ReaderBase {
       }
       this.pushError(readErrorOf(e));
     } finally {
+      if (entered) conn.leave();
       linger(conn);
     }
   }

@@ -1,24 +1,24 @@
-// Opens a tracker's SQLite database (trackio, MLflow) read-only, shared by its runs' readers: never writes, never holds a lock.
+// Opens a tracker's SQLite database (trackio, MLflow) from a private copy, shared by its runs' readers: never writes, never holds a lock.
 
-import {
-  closeSync,
-  constants,
-  copyFileSync,
-  existsSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { fileIdentity } from '../readers/file-io';
 import type { ReadError } from '../readers/types';
+import {
+  addBytesCopied,
+  copyPathFor,
+  filesState,
+  head,
+  removeCopy,
+  stateKey,
+  takeSnapshot,
+  toRollbackJournal,
+  type DbFailure,
+  type DbSnapshot,
+  type FilesState,
+} from './db-snapshot';
+
+export { databaseBytesCopied } from './db-snapshot';
 
 type SqliteConstructor = typeof Database;
 
@@ -33,9 +33,9 @@ export function useSqliteBinding(path: string | null): void {
 const load = (): SqliteConstructor => createRequire(import.meta.url)('better-sqlite3') as SqliteConstructor;
 
 const SQLITE_HEADER = 'SQLite format 3\0';
-/** Wait at most this long on a writer's lock (a commit in rollback-journal mode): the poll comes back anyway. */
+/** Wait at most this long on a lock (only ever on the private copy, which nothing else opens). */
 const BUSY_TIMEOUT_MS = 50;
-/** A WAL database with no `-wal` file (no writer) is read from a private copy up to this size; see `DbConnection`. */
+/** A database (with its `-wal`) is read from a private copy up to this size; see `DbConnection`. */
 const MAX_COPY_BYTES = 2 ** 30;
 
 /** Whether these first bytes are an SQLite database's. */
@@ -74,28 +74,45 @@ function sqliteReadError(e: unknown): ReadError {
   return { kind: 'io', offset: 0, message: `${message(e)}${code ? ` (${code})` : ''}` };
 }
 
-/** Whether an SQLite failure is a writer's lock, which the next poll may not meet. */
+/** Whether a failure is a writer's lock or its commit under way (`DbFailure.busy`), which the next poll may not meet. */
 export function isBusy(e: unknown): boolean {
+  if (e !== null && typeof e === 'object' && 'busy' in e && e.busy === true) return true;
   const code = e !== null && typeof e === 'object' && 'code' in e ? String(e.code) : '';
   return code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED');
 }
 
+/** A failure worth telling the user now: not a writer's commit under way (one a writer was stopped in is). */
+export function isLasting(e: unknown): boolean {
+  return !isBusy(e) || (isFailure(e) && e.stuck === true);
+}
+
+function isFailure(e: unknown): e is DbFailure {
+  return e !== null && typeof e === 'object' && 'readError' in e;
+}
+
+/** A copy of more than this many bytes is followed by a pause before the next (COPY_PAUSE_MS_PER_MIB for each MiB
+ * copied, 90 ms: nine times what copying one takes at ~100 MiB/s), so copying a large database that a writer changes
+ * all the time takes at most about a tenth of the time, its runs a little behind instead. By size, not by time taken,
+ * so what is read does not depend on how busy the machine is. */
+const PAUSED_COPY_BYTES = 16 * 2 ** 20;
+const COPY_PAUSE_MS_PER_MIB = 90;
+
 /**
- * One open database. Queries run in autocommit, each to its end (`all()`), so no read transaction outlives a
- * query and the writer is never held up past one bounded batch. A database in WAL mode with no `-wal` file has no
- * writer: SQLite would create `-wal` and `-shm` beside it even for a read-only connection (and could not remove
- * them), so it is read from a private copy in the temp folder (`privateCopy`: reflinked where the file system can,
- * so neither memory nor, mostly, disk grows with it), reopened from the file as soon as a `-wal` appears (a writer
- * started) or the file changes. One larger than `maxCopyBytes` is refused with what to do instead.
+ * One open database, read from a private copy (`takeSnapshot`): SQLite never opens the tracker's own files, so it
+ * never writes beside them (a `-shm`, read marks, a recovered index) and never holds a lock that could fail a
+ * writer's commit or keep it from checkpointing and removing its `-wal` and `-shm`. The copy is taken afresh when the
+ * files have changed (while a writer runs in WAL mode, only its `-wal` is copied again), never while a read is under
+ * way on it (`enter`/`leave`), and after a copy of a large database no sooner than PAUSED_COPY_BYTES says. Queries run
+ * in autocommit, each to its end (`all()`). The copy (database and `-wal` together) is refused past `maxCopyBytes`
+ * with what to do instead.
  */
 export class DbConnection {
   private db: Database.Database | null = null;
-  /** The file as copied (size:mtime), while reading a copy. */
-  private copied: string | null = null;
-  /** The private copy's path, while reading one. */
-  private copyPath: string | null = null;
-  /** Open in place on a database in WAL mode (its writer running): see `linger`. */
-  private walInPlace = false;
+  /** The open copy, and the files' stamp (`filesStamp`) when it was begun. */
+  private snapshot: (DbSnapshot & { stamp: string | null }) | null = null;
+  /** Reads under way on the open copy (across their pauses): it is not replaced under them. */
+  private users = 0;
+  private nextCopyAt = 0;
   /**
    * dev:ino:birth time of the file opened (read it, never set it): another file at the path (the database deleted and
    * made again) is a new database, and readers that read another identity start over (their rowids were the old
@@ -107,53 +124,62 @@ export class DbConnection {
   constructor(
     readonly path: string,
     private readonly maxCopyBytes = MAX_COPY_BYTES,
+    private readonly now: () => number = performance.now.bind(performance),
   ) {}
 
-  /** The open database, (re)opened as the files now are; throws a typed ReadError (as `{ readError }`). */
+  /** The files' stamp (`filesStamp`) as the open copy holds them: what a reader has read once it read this copy. */
+  get stamp(): string | null {
+    return this.snapshot?.stamp ?? null;
+  }
+
+  /** The open copy, taken afresh when the files have changed; throws a typed ReadError (as `{ readError }`). */
   get(): Database.Database {
-    let st;
+    let state: FilesState;
     try {
-      st = statSync(this.path);
+      state = filesState(this.path);
     } catch (e) {
-      this.close();
+      if (this.users === 0) this.close();
       throw { readError: { kind: 'io', offset: 0, message: `${this.path}: ${message(e)}` } };
     }
-    const identity = fileIdentity(st);
-    if (this.identity !== null && identity !== this.identity) this.close();
-    if (this.db && this.copied === null) return this.db;
-    if (this.db && this.copied !== null) {
-      if (!existsSync(`${this.path}-wal`) && this.copied === `${st.size}:${st.mtimeMs}`) return this.db;
+    if (this.db) {
+      if (this.users > 0 || this.snapshot!.key === stateKey(state) || this.now() < this.nextCopyAt)
+        return this.db;
+    }
+    if (!isSqliteHeader(state.header) || state.header.length < 100) {
       this.close();
+      throw { readError: headerProblem(state.header, state.size)! };
     }
-    let header: Buffer;
+    const prev = this.snapshot;
+    this.closeDb();
+    let snap: DbSnapshot & { stamp: string | null };
     try {
-      header = readHeader(this.path);
+      const stamp = filesStamp(this.path);
+      snap = { ...takeSnapshot(this.path, prev, this.maxCopyBytes), stamp };
     } catch (e) {
-      throw { readError: { kind: 'io', offset: 0, message: `${this.path}: ${message(e)}` } };
+      if (prev) removeCopy(prev.path);
+      this.snapshot = null;
+      throw isFailure(e) ? e : { readError: readErrorOf(e) };
     }
-    const problem = headerProblem(header, st.size);
-    if (problem) throw { readError: problem };
+    if (prev && prev.path !== snap.path) removeCopy(prev.path);
+    this.snapshot = snap;
+    this.nextCopyAt =
+      snap.copied > PAUSED_COPY_BYTES ? this.now() + (snap.copied / 2 ** 20) * COPY_PAUSE_MS_PER_MIB : 0;
+    // A copy of a database with no WAL is one committed state: shorter than its header's page count, it was cut.
+    const problem =
+      snap.walGen === null ? headerProblem(head(snap.path, 100), statSync(snap.path).size) : null;
+    if (problem) {
+      this.close();
+      throw { readError: problem };
+    }
     const Ctor = load();
-    const opts = {
-      readonly: true,
-      fileMustExist: true,
-      timeout: BUSY_TIMEOUT_MS,
-      ...(nativeBinding ? { nativeBinding } : {}),
-    };
     try {
-      // Read and write versions 2: the database is in WAL mode.
-      if (header[18] === 2 && header[19] === 2 && !existsSync(`${this.path}-wal`)) {
-        if (st.size > this.maxCopyBytes)
-          throw { readError: tooLargeToCopy(this.path, st.size, this.maxCopyBytes) };
-        this.copyPath = privateCopy(this.path);
-        this.db = new Ctor(this.copyPath, opts);
-        this.copied = `${st.size}:${st.mtimeMs}`;
-      } else {
-        this.db = new Ctor(this.path, opts);
-        this.copied = null;
-        this.walInPlace = header[18] === 2 && header[19] === 2;
-      }
-      this.identity = identity;
+      this.db = new Ctor(snap.path, {
+        readonly: true,
+        fileMustExist: true,
+        timeout: BUSY_TIMEOUT_MS,
+        ...(nativeBinding ? { nativeBinding } : {}),
+      });
+      this.identity = snap.identity;
       return this.db;
     } catch (e) {
       this.close();
@@ -161,91 +187,35 @@ export class DbConnection {
     }
   }
 
-  /** Whether the open database is the file itself in WAL mode (not a private copy, not a rollback journal). */
-  get isWalInPlace(): boolean {
-    return this.db !== null && this.walInPlace;
+  /** A read that spans pauses begins on the copy `get` gave: it is kept until `leave`. */
+  enter(): void {
+    this.users++;
   }
 
-  close(): void {
+  leave(): void {
+    this.users = Math.max(0, this.users - 1);
+  }
+
+  private closeDb(): void {
     try {
       this.db?.close();
     } catch {
       // closing a read-only connection cannot lose anything
     }
     this.db = null;
-    this.copied = null;
-    this.walInPlace = false;
-    if (this.copyPath !== null) rmSync(this.copyPath, { force: true });
-    this.copyPath = null;
+  }
+
+  close(): void {
+    this.closeDb();
+    if (this.snapshot !== null) removeCopy(this.snapshot.path);
+    this.snapshot = null;
+    this.nextCopyAt = 0;
   }
 }
-
-function tooLargeToCopy(path: string, size: number, max: number): ReadError {
-  const mib = (n: number): string => `${Math.round(n / 2 ** 20)} MiB`;
-  return {
-    kind: 'io',
-    offset: 0,
-    message:
-      `${path} is in WAL mode with no writer running and is ${mib(size)}: rlwatch reads such a database from a ` +
-      `private copy of at most ${mib(max)}, because opening it in place would make SQLite write -wal and -shm ` +
-      `files beside it. Open it while its writer runs, or take it out of WAL mode yourself ` +
-      `(sqlite3 "${path}" "PRAGMA journal_mode=DELETE").`,
-  };
-}
-
-/** This process's folder of private database copies (made on first use; removed at exit). */
-let copiesDir: string | null = null;
-let copySeq = 0;
-const COPIES_PREFIX = 'rlwatch-db-copies-';
-/** Bytes this process has copied out of databases to read them (whole copies and schema prefixes). */
-let bytesCopied = 0;
-
-/** Bytes this process has copied out of databases to read them: what opening a folder cost beyond reading. */
-export function databaseBytesCopied(): number {
-  return bytesCopied;
-}
-
-/** A new path in this process's copies folder (the folder made, and stale ones of dead processes removed, first). */
-function copyPathFor(): string {
-  if (copiesDir === null) {
-    removeStaleCopies();
-    copiesDir = mkdtempSync(join(tmpdir(), `${COPIES_PREFIX}${process.pid}-`));
-    const dir = copiesDir;
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  }
-  return join(copiesDir, `${++copySeq}.db`);
-}
-
-/** Header bytes 18-19 of a copy set to the rollback journal: it has no WAL to read, all of it is in the file, so SQLite
- * reading it read-only makes no file at all. */
-function toRollbackJournal(copy: string): void {
-  const fd = openSync(copy, 'r+');
-  try {
-    writeSync(fd, Buffer.from([1, 1]), 0, 2, 18);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * A private copy of the database at `path` in this process's temp folder, switched to the rollback journal.
- */
-function privateCopy(path: string): string {
-  const copy = copyPathFor();
-  copyFileSync(path, copy, constants.COPYFILE_FICLONE);
-  bytesCopied += statSync(copy).size;
-  toRollbackJournal(copy);
-  return copy;
-}
-
-/** The first bytes of a WAL database with no writer copied to read its schema: SQLite keeps the schema in the first
- * pages of most databases (page 1 and those made with the first tables), so telling what a database is rarely needs
- * the whole file copied. A multiple of every page size. */
-const SCHEMA_PREFIX_BYTES = 4 * 1024 * 1024;
 
 /**
  * Runs `fn`, which asks only about the schema (tables and their columns), on the database at `path`, copying as little
- * as it can: a WAL database with no writer and over SCHEMA_PREFIX_BYTES is first read from a copy of its first
+ * as it can: a database with no WAL in use and over SCHEMA_PREFIX_BYTES is first read from a copy of its first
  * SCHEMA_PREFIX_BYTES. SQLite reads the whole schema before any statement runs, and a page past the copy reads as
  * zeros, which it reports as damage, so `fn` either sees the whole schema or fails, and then runs on the whole file
  * (`withDb`). Another app's large database in a run folder (an Optuna study) is then told apart without being copied.
@@ -267,7 +237,7 @@ export function withSchema<T>(path: string, fn: (db: Database.Database) => T): T
     } finally {
       try {
         db?.close();
-        rmSync(prefix, { force: true });
+        removeCopy(prefix);
       } catch {
         // closing a read-only connection cannot lose anything; a copy not removed goes with the folder at exit
       }
@@ -276,16 +246,25 @@ export function withSchema<T>(path: string, fn: (db: Database.Database) => T): T
   return withDb(path, (db) => fn(db));
 }
 
-/** A copy of the first SCHEMA_PREFIX_BYTES of a larger WAL database with no writer, or null (any other database). */
+/** The first bytes of a database copied to read its schema: SQLite keeps the schema in the first pages of most
+ * databases (page 1 and those made with the first tables), so telling what a database is rarely needs the whole file
+ * copied. A multiple of every page size. */
+const SCHEMA_PREFIX_BYTES = 4 * 1024 * 1024;
+
+/** A copy of the first SCHEMA_PREFIX_BYTES of a larger database with no WAL in use, made while no commit was under way
+ * (the files the same before and after, no hot journal), or null (any other database). */
 function schemaPrefixCopy(path: string): string | null {
   let fd: number | null = null;
   let copy: string | null = null;
   try {
-    if (statSync(path).size <= SCHEMA_PREFIX_BYTES || existsSync(`${path}-wal`)) return null;
+    const before = filesState(path);
+    if (before.size <= SCHEMA_PREFIX_BYTES || before.walGen !== null || before.hotJournal !== null)
+      return null;
     fd = openSync(path, 'r');
     const head = Buffer.alloc(SCHEMA_PREFIX_BYTES);
     const n = readSync(fd, head, 0, SCHEMA_PREFIX_BYTES, 0);
-    if (n < 100 || !isSqliteHeader(head) || head[18] !== 2 || head[19] !== 2) return null;
+    if (n < 100 || !isSqliteHeader(head) || stateKey(filesState(path, true)) !== stateKey(before))
+      return null;
     // The header's page count made the prefix's (SQLite refuses a file shorter than its header says), so a page past
     // it is one SQLite knows is missing, and any read of one fails as damage.
     const raw = head.readUInt16BE(16);
@@ -297,12 +276,12 @@ function schemaPrefixCopy(path: string): string | null {
     } finally {
       closeSync(out);
     }
-    bytesCopied += n;
+    addBytesCopied(n);
     toRollbackJournal(copy);
     return copy;
   } catch {
     try {
-      if (copy !== null) rmSync(copy, { force: true });
+      if (copy !== null) removeCopy(copy);
     } catch {
       // left to the removal of the copies folder at exit
     }
@@ -312,47 +291,11 @@ function schemaPrefixCopy(path: string): string | null {
   }
 }
 
-/** Removes the copy folders of rlwatch processes that are gone (one killed before its exit handler ran). */
-function removeStaleCopies(): void {
-  let names: string[];
-  try {
-    names = readdirSync(tmpdir());
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(COPIES_PREFIX)) continue;
-    const pid = Number(name.slice(COPIES_PREFIX.length).split('-')[0]);
-    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || alive(pid)) continue;
-    rmSync(join(tmpdir(), name), { recursive: true, force: true });
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The ReadError a `DbConnection.get()` threw, or the typed form of an SQLite failure. */
 export function readErrorOf(e: unknown): ReadError {
   if (e !== null && typeof e === 'object' && 'readError' in e)
     return (e as { readError: ReadError }).readError;
   return sqliteReadError(e);
-}
-
-/** The file's first 100 bytes (fewer when it is shorter). */
-function readHeader(path: string): Buffer {
-  const fd = openSync(path, 'r');
-  try {
-    const buf = Buffer.alloc(100);
-    return buf.subarray(0, readSync(fd, buf, 0, 100, 0));
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** Open connections by database path: the runs of one database share one. */
@@ -373,27 +316,13 @@ function releaseDb(c: DbConnection): void {
 }
 
 /** An idle connection stays open this long after its last use (the runs of one database and discovery share it; the
- * sweep polls each second), so a database read from a private copy is copied once, not on every poll. */
+ * sweep polls each second), so a database is copied again only when it changed, not on every poll. */
 const LINGER_MS = 5_000;
 const lingering = new WeakMap<DbConnection, NodeJS.Timeout>();
 
-/**
- * Ends a use of `conn` (from `acquireDb`): it is released LINGER_MS later unless used again meanwhile. One open in
- * place on a WAL database is released at once: any open connection holds the database's shared lock, so a writer
- * closing meanwhile cannot checkpoint and remove its `-wal` and `-shm`, and they would stay in the run folder after
- * the trainer exits (the next open costs a millisecond, and readers skip polls that find the files unchanged).
- */
+/** Ends a use of `conn` (from `acquireDb`): it is released LINGER_MS later unless used again meanwhile. */
 export function linger(conn: DbConnection): void {
   const old = lingering.get(conn);
-  if (conn.isWalInPlace) {
-    if (old) {
-      clearTimeout(old);
-      lingering.delete(conn);
-      releaseDb(conn); // the hold the timer kept
-    }
-    releaseDb(conn);
-    return;
-  }
   if (old) {
     clearTimeout(old);
     releaseDb(conn); // the hold the timer kept

@@ -549,5 +549,6 @@ function discoveryMessage(e: Discovery['errors'][number]): string {
   const where = e.path === '.' ? 'the opened folder' : e.path;
   if (e.kind === 'symlink-loop') return `skipped ${where}: symbolic link loop (${e.message})`;
   if (e.kind === 'limit') return `stopped walking at ${where}: ${e.message}`;
+  if (e.kind === 'database') return `cannot read database ${where}: ${e.message}`;
   return `cannot read folder ${where}: ${e.message}`;
 }

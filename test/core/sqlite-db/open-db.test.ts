@@ -1,7 +1,6 @@
-// A WAL database with no writer is read from a private copy in the temp folder (never -wal/-shm beside it), the copy is
-// removed on close, and one past the copy limit is refused with a typed error saying what to do; one read in place
-// while its writer runs is let go after each read, so the writer's exit still removes its -wal and -shm; what a large one
-// is, is told from a copy of its first pages.
+// A database is read from a private copy in the temp folder (never -wal/-shm beside it), the copy is removed on close,
+// and one past the copy limit is refused with a typed error saying what to do; a writer's exit still removes its -wal
+// and -shm; what a large one is, is told from a copy of its first pages.
 
 import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,7 +53,7 @@ test('a WAL database with no writer is read from a private copy, removed on clos
   expect(readdirSync(dir)).toEqual(['project.db']);
 });
 
-test('a WAL database past the copy limit is refused with a typed error saying what to do, making no file', () => {
+test('a database past the copy limit is refused with a typed error saying what to do, making no file', () => {
   const dir = tmp('rlwatch-open-db-');
   const path = walProject(dir, 200);
   const before = copies().length;
@@ -67,8 +66,8 @@ test('a WAL database past the copy limit is refused with a typed error saying wh
   }
   const err = readErrorOf(thrown);
   expect(err.kind).toBe('io');
-  expect(err.message).toContain('WAL mode with no writer');
-  expect(err.message).toContain('PRAGMA journal_mode=DELETE');
+  expect(err.message).toContain('from a private copy of at most');
+  expect(err.message).toContain('Copy it elsewhere and open the copy');
   expect(readdirSync(dir)).toEqual(['project.db']);
   expect(copies().length).toBe(before);
   conn.close();
@@ -140,4 +139,38 @@ describe('telling what a large WAL database is without copying it', () => {
     // Nothing is left beside any of them.
     expect(readdirSync(dir).sort()).toEqual(['early.db', 'late.db', 'optuna.db']);
   });
+});
+
+test('a large database that keeps changing is copied again only after a pause that grows with its size', () => {
+  const dir = tmp('rlwatch-open-db-pause-');
+  const path = join(dir, 'big.db');
+  const db = new Database(path);
+  db.exec('CREATE TABLE blobs (id INTEGER PRIMARY KEY, data BLOB)');
+  const insert = db.prepare('INSERT INTO blobs (data) VALUES (?)');
+  const chunk = Buffer.alloc(64 * 1024, 7);
+  db.transaction(() => {
+    for (let i = 0; i < 20 * 16; i++) insert.run(chunk); // 20 MiB
+  })();
+  let now = 0;
+  const conn = new DbConnection(path, 2 ** 30, () => now);
+  const count = (): number =>
+    conn.get().prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM blobs').get()!.n;
+  expect(count()).toBe(320);
+  const before = databaseBytesCopied();
+  insert.run(chunk);
+  // ~20 MiB copied: the next copy waits 90 ms a MiB, about 1.8 s; until then the copy read is the last one.
+  now = 1_000;
+  expect(count()).toBe(320);
+  expect(databaseBytesCopied()).toBe(before);
+  now = 2_000;
+  expect(count()).toBe(321);
+  expect(databaseBytesCopied() - before).toBeGreaterThan(20 * 2 ** 20);
+  // A small database is copied again at once: nothing read depends on a clock.
+  db.exec('DELETE FROM blobs WHERE id > 1; VACUUM');
+  now = 4_000;
+  expect(count()).toBe(1);
+  insert.run(chunk);
+  expect(count()).toBe(2);
+  db.close();
+  conn.close();
 });
