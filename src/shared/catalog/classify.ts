@@ -113,6 +113,8 @@ const ALIASES: Record<string, Alias> = {
   'completions/clipped_ratio': ['response_truncation'],
   'completions/mean_length': ['response_length'],
   completion_length: ['response_length'],
+  // OpenRLHF
+  response_length: ['response_length'],
   reward_std: ['reward_std'],
   grad_norm: ['grad_norm'],
   explained_variance: ['explained_variance'],

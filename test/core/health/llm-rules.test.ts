@@ -44,6 +44,11 @@ describe('response length', () => {
     expect(rules(ts)).toEqual([]);
   });
 
+  it("OpenRLHF's plain response_length is judged as the mean length", () => {
+    const ts = feedRows(rows(40, (i) => ({ response_length: i < 30 ? 300 + 50 * jitter[i]! : 40 })));
+    expect(raised(ts, 'response-length-collapse')).toHaveLength(1);
+  });
+
   it("the prompt's length is no response length", () => {
     expect(classifyTag('prompt_length/mean')?.role ?? null).not.toBe('response_length');
   });
