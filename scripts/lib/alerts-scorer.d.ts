@@ -1,5 +1,6 @@
 // Types for alerts-scorer.js (plain JS so scripts/bench.js can import it without a build).
 export const sharedScenarios: string;
+export const scorerScript: string;
 export const sharedRecordings: string;
 export const ownRecordings: string;
 export const monitorCmd: string;

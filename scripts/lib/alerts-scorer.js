@@ -1,4 +1,4 @@
-// The alert benchmark (issue 20): runs ../shared/scenarios/score.py on labelled recordings while the built CLI's
+// The alert benchmark (issue 20): runs bench/scenarios/score.py (a copy of ../shared/scenarios/score.py) on labelled recordings while the built CLI's
 // `rlwatch watch {parent} --json` watches their replay, and returns score.py's table and JSON summary.
 // Shared by `npm run bench alerts` (scripts/bench.js) and the CI gate (test/alerts/).
 import { spawn, spawnSync } from 'node:child_process';
@@ -11,6 +11,8 @@ export const sharedScenarios = resolve(root, '..', 'shared', 'scenarios');
 export const sharedRecordings = join(sharedScenarios, 'recordings');
 /** The project's own recordings (bench/scenarios/README.md). */
 export const ownRecordings = join(root, 'bench', 'scenarios', 'recordings');
+/** The scorer: the project's copy of score.py (its rule families know the kinds of the family recordings). */
+export const scorerScript = join(root, 'bench', 'scenarios', 'score.py');
 
 /** The monitor under test: the built CLI, run in the repository root by score.py. */
 export const monitorCmd = 'node bin/rlwatch.js watch {parent} --json';
@@ -27,8 +29,8 @@ export function findPython() {
 
 /** Why the benchmark cannot run here (a sentence), or null. */
 export function missingPrerequisite() {
-  if (!existsSync(join(sharedScenarios, 'score.py')))
-    return `alerts benchmark: ${join(sharedScenarios, 'score.py')} not found — the shared scenarios folder must sit beside the repository (../shared/scenarios)`;
+  if (!existsSync(sharedRecordings))
+    return `alerts benchmark: ${sharedRecordings} not found — the shared scenarios folder must sit beside the repository (../shared/scenarios)`;
   if (!findPython())
     return 'alerts benchmark: no python3 found (tried $RLWATCH_PYTHON, python3 on PATH, /usr/bin/python3); score.py needs Python ≥ 3.8 (stdlib only)';
   return null;
@@ -57,7 +59,7 @@ export function runScorer({ recordings, out, echo = false, maxWall = 600, extraA
   const python = findPython();
   if (!python) return Promise.reject(new Error(missingPrerequisite() ?? 'no python3'));
   const args = [
-    join(sharedScenarios, 'score.py'),
+    scorerScript,
     '--cwd',
     root,
     '--cmd',

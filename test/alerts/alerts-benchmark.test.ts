@@ -1,4 +1,5 @@
-// The CI gate of the alert benchmark (issue 20): ../shared/scenarios/score.py replays every labelled recording —
+// The CI gate of the alert benchmark (issue 20): bench/scenarios/score.py (the shared scorer, its rule families
+// extended to the family kinds) replays every labelled recording —
 // the shared dev set and bench/scenarios/recordings — in parallel, in real time, while the built CLI's
 // `rlwatch watch --json` watches them, and the summary must be perfect: every incident detected within its
 // deadline, no false alarm in a healthy window, no citation error, one alert per incident.

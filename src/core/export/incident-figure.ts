@@ -35,6 +35,12 @@ export const RELATED_ROLES: Readonly<Record<RuleId, readonly Role[]>> = {
   'entropy-collapse-low-temperature': ['entropy', 'sampling_temperature', 'reward'],
   'kl-high-reward-falling': ['kl', 'reward', 'entropy'],
   'clip-near-zero-slow-learning': ['clip_fraction', 'reward', 'learning_rate'],
+  'value-loss-divergence': ['value_loss', 'explained_variance', 'reward'],
+  'q-value-explosion': ['value_estimate', 'value_loss', 'reward'],
+  'explained-variance-collapse': ['explained_variance', 'value_loss', 'reward'],
+  'response-length-collapse': ['response_length', 'reward', 'entropy'],
+  'response-length-explosion': ['response_length', 'response_truncation', 'reward'],
+  'reward-hacking': ['reward', 'kl_penalty', 'response_length'],
 };
 
 /** At most this many panels: the alert's tag and three related ones. */

@@ -36,6 +36,18 @@ const OWN_ADVICE: Partial<Record<RuleId, string>> = {
     'KL is high while reward falls: the policy is diverging. Tighten the KL constraint or revisit the reward weights.',
   'clip-near-zero-slow-learning':
     'Clip fraction near zero while learning is slow: increase the learning rate or decrease `kl_coef` to allow larger updates.',
+  'value-loss-divergence':
+    'The critic is diverging (its loss grew by orders of magnitude): lower the critic learning rate, check reward scaling and normalisation, clip value updates or gradients, and for Q-learning check the target network is updated slowly (target_update_interval, tau).',
+  'q-value-explosion':
+    'Q values are exploding (the deadly triad: bootstrapping off-policy with function approximation): update the target network more slowly, lower the learning rate, use a Huber loss and check rewards and the discount factor.',
+  'explained-variance-collapse':
+    'The value function no longer predicts returns: the critic is diverging or the reward changed scale. Check reward scaling and normalisation and lower the value learning rate (or vf_coef).',
+  'response-length-collapse':
+    'Responses became much shorter within a few updates: look for a length penalty or a reward that favours short answers, and check EOS handling and the generation settings.',
+  'response-length-explosion':
+    'Responses became much longer within a few updates: check for reward hacking (a reward that grows with length), repetition, and the generation budget; consider a length penalty.',
+  'reward-hacking':
+    'Reward rising with KL and length jumping: likely reward hacking. Read sample responses, check the reward function or model for exploits, raise the KL coefficient and penalise length or truncated answers.',
 };
 
 /** What to do about a rule's alert on a run of `scope` (classic RL runs get classic wording). */

@@ -13,7 +13,9 @@ import {
 } from '../../shared/catalog';
 import { COMBINED_RULES, judgeCombined, RunSummary } from './combined-rules';
 import { AlertGates, type CitedPoint } from './gates';
-import { POINT_RULES, type PointRule, type RuleContext } from './rules';
+import { continuousEntropyCollapse, showsContinuousActions } from './continuous-entropy';
+import { entropyCollapse, POINT_RULES, type PointRule, type RuleContext } from './rules';
+import { showsQLearning, valueLossDivergence } from './value-rules';
 import { ArrivalGaps, STALLED_RUN, TRAINER_EXITED } from './stall';
 import { DEFAULT_THRESHOLDS, type ThresholdName, type Thresholds } from './thresholds';
 import type { Alert, AlertSink, AlertTransition, RuleId } from './types';
@@ -71,12 +73,20 @@ interface RunState {
   summary: RunSummary;
   /** Classic RL until its config (setScope) or one of its tags shows an LLM RLHF run. */
   scope: RunScope;
+  /** A tag (a policy's std, SAC's ent_coef) or a negative entropy showed the policy acts in a continuous space: its
+   * entropy is a Gaussian's, judged in nats (continuous-entropy.ts), not by ratios. */
+  continuous: boolean;
+  /** An exploration-rate tag showed a Q-learner: its generic `loss` is the TD loss, judged as a critic's. */
+  qLearning: boolean;
 }
 
 /** Rules about the run as a whole: evaluated on the run's primary tag of their role only. */
 const RUN_LEVEL_RULES = new Set<RuleId>(['reward-plateau']);
 /** Rules whose alert is about the run, whatever tag trips them: one incident per run (a NaN in three losses). */
 const PER_RUN_RULES = new Set<RuleId>(['non-finite', 'learning-stagnation']);
+
+/** A batch's extreme (`response_length/max`, `…/min`) is never the run's primary tag of its role. */
+const EXTREME_TAG = /[/_](max|min)$/i;
 
 /** What any arrival clears. */
 const ARRIVAL_CLEARS = [STALLED_RUN, TRAINER_EXITED];
@@ -234,6 +244,8 @@ export class HealthEngine {
     t.lastStep = step;
     const value = t.cls?.transform === 'negate' ? -raw : raw;
     const role = t.cls?.role ?? null;
+    // Only a differential (continuous) entropy is ever below 0.
+    if (role === 'entropy' && value < 0 && r.scope === 'classic') this.markContinuous(run, r);
     if (t.cls && TRAINING_GROUPS.has(t.cls.group) && Number.isFinite(wallTime)) {
       r.lastTrainingWall = Math.max(r.lastTrainingWall, wallTime);
     }
@@ -356,6 +368,8 @@ export class HealthEngine {
         primary: new Map(),
         summary: new RunSummary(),
         scope: 'classic',
+        continuous: false,
+        qLearning: false,
         isExplicit: (th) => created.explicit.has(th),
       };
       r = created;
@@ -370,17 +384,47 @@ export class HealthEngine {
       const cls = this.classify(tag);
       const epochLevel = /^epoch[/_]/i.test(tag);
       const role = cls?.role ?? null;
-      if (role !== null && !r.primary.has(role)) r.primary.set(role, tag);
+      if (role !== null && !r.primary.has(role) && !EXTREME_TAG.test(tag)) r.primary.set(role, tag);
       const isPrimary = role !== null && r.primary.get(role) === tag;
       if (isLlmTag(tag)) r.scope = 'llm';
       const slots = POINT_RULES.filter(
         (rule) => rule.applies(role, tag, epochLevel) && (!RUN_LEVEL_RULES.has(rule.id) || isPrimary),
-      ).map((rule) => ({ rule, state: rule.init() }));
+      ).map((rule) => this.slot(r, rule));
+      if (role === 'loss' && r.qLearning) slots.push(this.slot(r, valueLossDivergence));
       const judgedAs = cls?.transform === 'negate' ? `−${tag}` : tag;
       t = { cls, quantity: role ?? tag, judgedAs, epochLevel, lastStep: -Infinity, slots };
       r.tags.set(tag, t);
+      if (r.scope === 'classic' && showsContinuousActions(tag)) this.markContinuous(run, r);
+      if (r.scope === 'classic' && showsQLearning(tag)) this.markQLearning(r);
     }
     return t;
+  }
+
+  /** The run is a Q-learner: its generic loss tags (seen so far and later) are judged as its TD loss. */
+  private markQLearning(r: RunState): void {
+    if (r.qLearning) return;
+    r.qLearning = true;
+    for (const t of r.tags.values())
+      if (t.cls?.role === 'loss' && !t.slots.some((s) => s.rule === valueLossDivergence))
+        t.slots.push(this.slot(r, valueLossDivergence));
+  }
+
+  /** A rule slot of the run: its entropy rule is the one of its action space. */
+  private slot(r: RunState, rule: PointRule<unknown>): RuleSlot {
+    const chosen = rule === entropyCollapse && r.continuous ? continuousEntropyCollapse : rule;
+    return { rule: chosen, state: chosen.init() };
+  }
+
+  /** The run acts in a continuous space: the entropy tags it already has switch to the Gaussian judgement. */
+  private markContinuous(run: string, r: RunState): void {
+    if (r.continuous) return;
+    r.continuous = true;
+    for (const [tag, t] of r.tags)
+      t.slots = t.slots.map((s) => {
+        if (s.rule !== entropyCollapse) return s;
+        this.gates.resetStreaks(run, s.rule.id, tag);
+        return this.slot(r, s.rule);
+      });
   }
 
   /** The combined rules whose inputs include `role`, after the run summary takes the point (which they cite). */
@@ -397,10 +441,12 @@ export class HealthEngine {
     const th = this.thresholdsOf(r);
     for (const rule of COMBINED_RULES) {
       if (!rule.inputs.includes(role)) continue;
-      const level = judgeCombined(rule, r.summary, this.gates.isOn(run, rule.companion), th);
+      const companionOn = rule.companion === null || this.gates.isOn(run, rule.companion);
+      const level = judgeCombined(rule, r.summary, companionOn, th);
+      const companion = rule.companion ?? undefined;
       out.push(
         ...this.gates.judge(
-          { run, rule, tag: null, quantity: null, point, level, scope: r.scope, companion: rule.companion },
+          { run, rule, tag: null, quantity: null, point, level, scope: r.scope, companion },
           now,
         ),
       );

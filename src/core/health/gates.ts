@@ -56,6 +56,12 @@ const POLICY_RULES: ReadonlySet<RuleId> = new Set<RuleId>([
   'clip-fraction-out-of-band',
   'importance-ratio-off',
 ]);
+/** Rules that are symptoms of one critic trouble (a diverging value function) when they start together. */
+const CRITIC_RULES: ReadonlySet<RuleId> = new Set<RuleId>([
+  'value-loss-divergence',
+  'q-value-explosion',
+  'explained-variance-collapse',
+]);
 /** A symptom joins an incident raised at most this many of its levels ago (about as many updates). */
 const JOIN_WITHIN = 10;
 
@@ -361,7 +367,7 @@ export class AlertGates {
     if (!s) {
       s = {
         run,
-        group: POLICY_RULES.has(rule) ? 'policy' : null,
+        group: POLICY_RULES.has(rule) ? 'policy' : CRITIC_RULES.has(rule) ? 'critic' : null,
         active: null,
         sinceRaise: 0,
         partOf: null,

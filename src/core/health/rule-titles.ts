@@ -22,4 +22,10 @@ export const RULE_TITLES: Readonly<Record<RuleId, string>> = {
   'entropy-collapse-low-temperature': 'Entropy collapse at low temperature',
   'kl-high-reward-falling': 'KL high while reward falls',
   'clip-near-zero-slow-learning': 'Clip fraction near zero, slow learning',
+  'value-loss-divergence': 'Value / critic loss diverging',
+  'q-value-explosion': 'Q values exploding',
+  'explained-variance-collapse': 'Explained variance collapsed',
+  'response-length-collapse': 'Response length collapse',
+  'response-length-explosion': 'Response length explosion',
+  'reward-hacking': 'Likely reward hacking',
 };

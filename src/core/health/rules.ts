@@ -5,6 +5,8 @@ import { formatNumber } from '../../shared/format';
 import { Window, mad } from './stats';
 import type { ThresholdName, Thresholds } from './thresholds';
 import type { Level, RuleId, Severity, Statistic } from './types';
+import { VALUE_RULES } from './value-rules';
+import { LLM_RULES } from './llm-rules';
 
 export interface RuleContext {
   th: Thresholds;
@@ -582,4 +584,6 @@ export const POINT_RULES: readonly PointRule<any>[] = [
   gpuIdle,
   memoryHigh,
   gpuMemoryHigh,
+  ...VALUE_RULES,
+  ...LLM_RULES,
 ];

@@ -39,6 +39,12 @@ export const RULE_IDS = [
   'entropy-collapse-low-temperature',
   'kl-high-reward-falling',
   'clip-near-zero-slow-learning',
+  'value-loss-divergence',
+  'q-value-explosion',
+  'explained-variance-collapse',
+  'response-length-collapse',
+  'response-length-explosion',
+  'reward-hacking',
 ] as const;
 export type RuleId = (typeof RULE_IDS)[number];
 

@@ -113,6 +113,8 @@ const ALIASES: Record<string, Alias> = {
   'completions/clipped_ratio': ['response_truncation'],
   'completions/mean_length': ['response_length'],
   completion_length: ['response_length'],
+  // OpenRLHF
+  response_length: ['response_length'],
   reward_std: ['reward_std'],
   grad_norm: ['grad_norm'],
   explained_variance: ['explained_variance'],
@@ -166,7 +168,8 @@ const PATTERNS: readonly (readonly [RegExp, Role, Transform?])[] = [
   [/(^|\/)is_ratio(\/mean|_mean)?$/, 'importance_ratio'],
   [/(^|\/)(importance|ratio)(_ratio)?_mean$/, 'importance_ratio'],
   [/(truncated|clipped)_(frac|ratio)$/, 'response_truncation'],
-  [/^(response_length|completions?|prompt_length|tokens)\//, 'response_length'],
+  // (not `prompt_length/*`: the prompt's length is no response's)
+  [/^(response_length|completions?|tokens)\//, 'response_length'],
   [/(^|\/)(std_reward|reward_?std)$/, 'reward_std'],
   [/(^|\/)reward_?var(iance)?$/, 'reward_variance'],
   [/^(rewards|criteria|final)\/.*_(mean|recent_mean)$/, 'reward'],
@@ -176,6 +179,10 @@ const PATTERNS: readonly (readonly [RegExp, Role, Transform?])[] = [
   [/(^|\/)(mean_)?ep(isode)?_len(gth)?(_mean)?$/, 'episode_length'],
   [/(^|\/)(policy|pg|actor)_?loss$/, 'policy_loss'],
   [/(^|\/)(value|vf|critic)_?loss$/, 'value_loss'],
+  // a Q-learner's critic loss: CleanRL DQN `losses/td_loss`, SAC `losses/qf1_loss`
+  [/(^|\/)(td|qf\d?)_?loss$/, 'value_loss'],
+  // the mean Q estimate: CleanRL DQN `losses/q_values`, SAC `losses/qf1_values`
+  [/(^|\/)(q|qf\d?)_?values?(_mean)?$/, 'value_estimate'],
   [/(^|\/)(total_|avg_?)?loss$/, 'loss'],
   [/(^|\/)(learning_rate|lr)$/, 'learning_rate'],
   [/tokens_?per_?sec/, 'generation_throughput'],
