@@ -37,7 +37,7 @@ const RUNTIMES = {
   preload: { imports: ['shared'], packages: ['electron'], node: false, typesOnly: ['shared/contract'] },
   renderer: {
     imports: ['shared'],
-    packages: ['svelte', 'chart.js', 'chartjs-plugin-zoom'],
+    packages: ['svelte', 'chart.js', 'chartjs-plugin-zoom', 're2js'],
     node: false,
     typesOnly: ['shared/contract'],
   },
