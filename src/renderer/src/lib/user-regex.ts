@@ -2,12 +2,13 @@
 // engine) with a pattern length cap: no pattern, however written, can make matching backtrack and freeze the page.
 //
 // JavaScript syntax goes through RE2JS.translateRegExp (named groups `(?<n>…)`, `\uXXXX`, `\cX`, `[]`, `[^]`), and
-// `\d`, `\w`, `\b`, classes, `{n,m}` (n, m ≤ 1 000) mean the same in both. Where RE2 reads otherwise it differs:
-// `.` without s stops only at `\n` (JS: also `\r`, U+2028/9), nor do `^`/`$` with m see other line ends; `\s` is ASCII `[\t\n\f\r ]`
-// (JS: also `\v` and Unicode spaces); without u, one-character items (`.`, `[^…]`, `\D`, `\W`) take a whole astral
-// character such as an emoji (JS: half of one; with u both agree); with i, letters fold as JS's u flag folds them (ß ~ ẞ, k ~ K Kelvin); `[[:alpha:]]` is a POSIX class.
-// Refused with a message: lookaround, back-references, and without u the escapes `\a \A \z \Q \E \p \P \x{ \u{`
-// (JS reads them as letters, RE2 as a bell, text anchors, quoting, Unicode classes, code points).
+// `\d`, `\w`, `\b`, classes, `{n,m}` (n, m ≤ 1 000) mean the same in both. Where RE2 reads otherwise it differs: `.`
+// without s stops only at `\n` (JS: also `\r`, U+2028/9), nor do `^`/`$` with m see other line ends; `\s` is ASCII
+// `[\t\n\f\r ]` (JS: also `\v` and Unicode spaces); without u, one-character items (`.`, `[^…]`, `\D`, `\W`) take a
+// whole astral character such as an emoji (JS: half of one; with u both agree); with i, letters fold as JS's u flag
+// folds them (ß ~ ẞ, k ~ K Kelvin); `[[:alpha:]]` is a POSIX class. Refused with a message: lookaround,
+// back-references, and without u the escapes `\a \A \z \Q \E \p \P \x{ \u{` (JS reads them as letters, RE2 as a bell,
+// text anchors, quoting, Unicode classes, code points).
 
 import { RE2JS, RE2JSException, RE2JSSyntaxException } from 're2js';
 
