@@ -188,7 +188,9 @@ describe('compileUserRegex', () => {
     expect(compileUserRegex('a', 'v').error).toMatch(/flag "v" is not supported/);
     expect(compileUserRegex('[\\b]', '').error).toMatch(/not supported in filters: invalid escape/);
     expect(compileUserRegex('a{1001}', '').error).toMatch(/not supported in filters: invalid repeat count/);
-    expect(compileUserRegex('(a{100}){100}', '').error).toMatch(/not supported in filters: invalid repeat count/);
+    expect(compileUserRegex('(a{100}){100}', '').error).toMatch(
+      /not supported in filters: invalid repeat count/,
+    );
     expect(compileUserRegex('a'.repeat(501), '').error).toMatch(/longer than 500/);
     expect(compileUserRegex('a'.repeat(500), '').error).toBeNull();
   });
