@@ -1,0 +1,52 @@
+// What a run list says about each run's stop (last write, planned end, siblings), and whether a run opened is history.
+
+import type { RunInfo, SeriesDelta } from '../../shared/domain';
+import { groupBySeed } from '../../shared/compare/seed-groups';
+import { HISTORY_AFTER_MS, plannedTotal, type RunFileFacts } from '../health/stop-evidence';
+
+/** ms: a run's newest file write or logged time; null before any. */
+export function lastWriteOf(r: RunInfo): number | null {
+  const xs = [r.lastEventAt, r.fileWrittenAt].filter((x): x is number => x !== null);
+  return xs.length > 0 ? Math.max(...xs) : null;
+}
+
+/** Each run's stop evidence: its last write, the progress its files state, the planned end its config states,
+ * and its siblings (the other runs of its seed group, by config or name, and of its job). */
+export function runFileFacts(
+  runs: readonly RunInfo[],
+  configOf: (run: string) => Record<string, unknown> | null,
+): Map<string, RunFileFacts> {
+  const configs = new Map(runs.map((r) => [r.run, configOf(r.run)]));
+  const siblings = new Map<string, Set<string>>(runs.map((r) => [r.run, new Set<string>()]));
+  const link = (members: readonly string[]): void => {
+    for (const a of members) for (const b of members) if (a !== b) siblings.get(a)?.add(b);
+  };
+  for (const g of groupBySeed(runs.map((r) => ({ run: r.run, config: configs.get(r.run) ?? null }))))
+    link(g.runs);
+  const jobs = new Map<string, string[]>();
+  for (const r of runs) if (r.job !== undefined) jobs.set(r.job, [...(jobs.get(r.job) ?? []), r.run]);
+  for (const members of jobs.values()) link(members);
+  return new Map(
+    runs.map((r) => [
+      r.run,
+      {
+        lastWriteMs: lastWriteOf(r),
+        progress: r.progress?.fraction ?? null,
+        planned: plannedTotal(configs.get(r.run) ?? null),
+        siblings: [...siblings.get(r.run)!].sort(),
+      },
+    ]),
+  );
+}
+
+/** Whether a run on its first read is history: its newest write (the run list's, else its points' newest logged
+ * time) lies more than HISTORY_AFTER_MS before now. A run never written, or without any time, is not. */
+export function isHistory(info: RunInfo | null, held: readonly SeriesDelta[], now: number): boolean {
+  let last = info ? lastWriteOf(info) : null;
+  for (const d of held)
+    for (let i = 0; i < d.wallTimes.length; i++) {
+      const w = d.wallTimes[i]! * 1000;
+      if (Number.isFinite(w) && (last === null || w > last)) last = w;
+    }
+  return last !== null && now - last > HISTORY_AFTER_MS;
+}
