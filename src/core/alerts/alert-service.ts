@@ -167,8 +167,7 @@ export class AlertService {
       // Last written long before it was opened: what its files show is history, not news. Its incidents are
       // recorded (raised, then cleared at once), never notified, and leave no alert active.
       for (const t of out) t.notify = false;
-      out.push(...this.engine.removeRun(run));
-      this.applyThresholds(run);
+      out.push(...this.engine.settle(run));
     }
     this.handle(out);
     this.syncTags();

@@ -185,6 +185,11 @@ export class HealthEngine {
     return [...this.runs].flatMap(([run, r]) => (r.exited && !r.finished ? [run] : []));
   }
 
+  /** History, not news: the run's active alerts are cleared now (recorded), its state is kept (stop-facts.ts). */
+  settle(run: string): AlertTransition[] {
+    return this.gates.removeRun(run, this.opts.clock());
+  }
+
   /** Forget a run: its active alerts are cleared (so raised/cleared still alternate). */
   removeRun(run: string): AlertTransition[] {
     const out = this.gates.removeRun(run, this.opts.clock());
