@@ -6,9 +6,6 @@ import type { RunStopState } from '../../shared/domain';
 import { median } from './stats';
 import type { Thresholds } from './thresholds';
 
-/** A stop is reported within max(this × the run's typical gap between writes, STOP_FLOOR_S) of its last write. */
-export const STOP_GAP_FACTOR = 3;
-export const STOP_FLOOR_S = 30;
 /** With no rhythm known at all (one write seen, no times in the file, no sibling), a stop needs this much silence. */
 export const UNKNOWN_RHYTHM_S = 120;
 /** A run whose last write was this long before rlwatch first saw it is history: shown, never alerted on. */
@@ -187,11 +184,16 @@ function lastWriteOf(i: StopInput): number | null {
   return xs.length > 0 ? Math.max(...xs) : null;
 }
 
-/** Its stop deadline (ms of silence): max(3 × typical gap, 30 s), or UNKNOWN_RHYTHM_S with no rhythm known. */
-export function stopDeadlineMs(typicalMs: number | null): number {
-  return typicalMs === null
-    ? UNKNOWN_RHYTHM_S * 1000
-    : Math.max(STOP_GAP_FACTOR * typicalMs, STOP_FLOOR_S * 1000);
+/**
+ * Its stop deadline (ms of silence): max(stall_gap_factor × typical gap, stall_floor_s) — 2.5× and 25 s, so that a
+ * stop is reported within the promised max(3 × the interval, 30 s) of the last write, the watcher's and the
+ * tick's delays included — or UNKNOWN_RHYTHM_S with no rhythm known.
+ */
+export function stopDeadlineMs(typicalMs: number | null, th: Thresholds): number {
+  return Math.max(
+    th.stall_floor_s * 1000,
+    typicalMs === null ? UNKNOWN_RHYTHM_S * 1000 : th.stall_gap_factor * typicalMs,
+  );
 }
 
 const secs = (ms: number): number => Math.round(ms / 1000);
@@ -200,9 +202,9 @@ const every = (typical: number | null): string =>
 
 /**
  * Judges every run at `now`. `skip` runs (finished, or their trainer's exit is already reported) get no verdict.
- * A run silent past its deadline is `exited` when its planned end is known and not reached, or when siblings
- * of its seed group / job kept writing past its last step; else `stalled` (past max(stall_gap_factor × its
- * gap, stall_floor_s)). A stopped run that was already history when first seen raises nothing.
+ * A run silent past its deadline (stopDeadlineMs) is `exited` when its planned end is known and not reached, or
+ * when siblings of its seed group / job kept writing past its last step; else `stalled`. A stopped run that was
+ * already history when first seen raises nothing.
  */
 export function judgeStops(
   inputs: readonly StopInput[],
@@ -236,8 +238,8 @@ export function judgeStops(
       out.set(input.run, { state: 'ended', reason: `reached its planned end: ${planned.text}`, silentS: secs(silent), alert: null, siblings: [] });
       continue;
     }
-    const deadline = stopDeadlineMs(j.typical);
-    const siblings = siblingsWriting(j, judged, now);
+    const deadline = stopDeadlineMs(j.typical, th);
+    const siblings = siblingsWriting(j, judged, now, thresholdsOf);
     const evidence = planned !== null || siblings.length > 0;
     if (evidence && silent > deadline) {
       const because =
@@ -254,14 +256,8 @@ export function judgeStops(
       });
       continue;
     }
-    // No evidence (or none yet): the stall rhythm as before, on the run's own writes.
-    const couldExit = planned !== null || t.facts.siblings.length > 0;
-    const showAfter = Math.max(
-      th.stall_floor_s * 1000,
-      j.typical === null ? UNKNOWN_RHYTHM_S * 1000 : th.stall_gap_factor * j.typical,
-      couldExit ? deadline : 0,
-    );
-    if (history || silent <= showAfter) continue;
+    // No evidence (or none yet): stalled, on the run's own writes; history shows no stall.
+    if (history || silent <= deadline) continue;
     const floor = input.processAlive
       ? Math.min(th.stall_hang_floor_s, th.stall_alert_floor_s)
       : th.stall_alert_floor_s;
@@ -279,13 +275,18 @@ export function judgeStops(
 
 /** Siblings that kept their rhythm (silent no longer than their own deadline), went past its last step, and
  * started within SIBLING_START_WINDOW_MS of it (where both starts are known). */
-function siblingsWriting(j: Judged, judged: ReadonlyMap<string, Judged>, now: number): string[] {
+function siblingsWriting(
+  j: Judged,
+  judged: ReadonlyMap<string, Judged>,
+  now: number,
+  thresholdsOf: (run: string) => Thresholds,
+): string[] {
   const t = j.input.tracker;
   const out: string[] = [];
   for (const name of t.facts.siblings) {
     const s = judged.get(name);
     if (!s || s.lastWrite === null) continue;
-    if (now - s.lastWrite > stopDeadlineMs(s.typical)) continue;
+    if (now - s.lastWrite > stopDeadlineMs(s.typical, thresholdsOf(name))) continue;
     const st = s.input.tracker;
     if (t.lastStep === null || st.lastStep === null || st.lastStep <= t.lastStep) continue;
     if (t.startMs !== null && st.startMs !== null && Math.abs(t.startMs - st.startMs) > SIBLING_START_WINDOW_MS)

@@ -19,6 +19,9 @@ export interface WatchAlertsOptions {
   clock?: () => number;
 }
 
+/** Rules whose alert is the run's stop itself. */
+const STOP_RULES = new Set(['trainer-exited', 'stalled-run']);
+
 /** Each call hands the service one input and answers the alert lines its transitions became. */
 export class WatchAlerts implements AlertFeed {
   private pending: AlertFeedLine[] = [];
@@ -64,10 +67,19 @@ export class WatchAlerts implements AlertFeed {
     return this.drain();
   }
 
+  /** One line per event: a run whose stop alert (trainer-exited, stalled-run) is raised in this same call gets
+   * the alert line, which says it exited or stalled, and no second `run` line saying so. */
   private drain(): AlertFeedLine[] {
     const out = this.pending;
     this.pending = [];
-    return out;
+    const alerted = new Set(
+      out.flatMap((l) =>
+        l.type === 'alert' && l.state === 'raised' && STOP_RULES.has(l.rule) ? [l.run] : [],
+      ),
+    );
+    return alerted.size === 0
+      ? out
+      : out.filter((l) => !(l.type === 'run' && l.state !== 'live' && alerted.has(l.run)));
   }
 }
 

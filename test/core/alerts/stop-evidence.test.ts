@@ -74,17 +74,18 @@ const seedConfig = (seed: number, extra: Record<string, unknown> = {}): Record<s
 });
 
 describe('a silent run before its planned end', () => {
-  it('is exited before its end (critical) at max(3 × its interval, 30 s), naming its planned total', () => {
+  it('is exited before its end (critical) at max(2.5 × its interval, 25 s), naming its planned total', () => {
     const r = rig({ a: seedConfig(1, { total_timesteps: 100_000 }) });
     r.service.onRuns([info('a')]);
     for (let i = 1; i <= 10; i++) {
       r.write('a', i * 2048);
       r.clock.now += 2000;
     }
-    r.clock.now += 25_000;
+    r.clock.now += 20_000;
     r.service.tick();
     expect(r.raised()).toEqual([]);
-    r.clock.now += 6_000;
+    expect(r.activity('a')).toBe('idle');
+    r.clock.now += 4_000;
     r.service.tick();
     expect(r.raised()).toEqual(['a trainer-exited critical']);
     const alert = r.service.activeAlerts('a')[0]!;

@@ -176,6 +176,8 @@ describe('watch alert lines', () => {
     r.tick();
     expect(r.alerts().map((a) => [a.rule, a.severity, a.state])).toEqual([['trainer-exited', 'critical', 'raised']]);
     expect(r.alerts()[0]!.message).toMatch(/^exited before its end: stopped writing at 50 % of the run/);
+    // One line per event: the alert says it exited; no second `run` line says so.
+    expect(r.statuses()).toEqual(['run1 discovered']);
     r.ws.emit('runs.changed', [runInfo('run1', 1)]);
     expect(r.alerts().map((a) => [a.rule, a.state])).toEqual([
       ['trainer-exited', 'raised'],
