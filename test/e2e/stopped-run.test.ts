@@ -117,6 +117,11 @@ describe('a killed seed among three live ones reads exited in the window', () =>
     await page.locator('.run-item[data-run="seed_2"] button.run-select').click();
     const header = page.locator('.run-header');
     await expect.poll(() => header.locator('.status-word').textContent(), { timeout: 10_000 }).toBe('exited');
+    // Its siblings kept writing past its step: a stop before its end, raised (critical) by the stop deadline.
+    const alert = page.locator('.alert-list li[data-rule="trainer-exited"]');
+    await alert.waitFor({ timeout: 40_000 });
+    expect(await alert.locator('.alert-message').textContent()).toMatch(/its siblings seed_1, seed_3/);
+    expect(await header.locator('.run-header-reason').textContent()).toMatch(/exited before its end/);
     await page.screenshot({ path: join(SHOTS, 'open-before-kill.png') });
     expect(errors).toEqual([]);
   }, 120_000);
@@ -133,7 +138,7 @@ describe('a killed seed among three live ones reads exited in the window', () =>
     process.stdout.write(`seed_2 read exited ${((Date.now() - t0) / 1000).toFixed(1)} s after serve started (opened after the kill)\n`);
     expect(await word(page, 'seed_1')).toBe('live');
     expect(await page.locator('.run-item[data-run="seed_2"] .status-word').getAttribute('title')).toMatch(
-      /exited before its end: stopped writing while seed_1, seed_3/,
+      /exited before its end: stopped writing while its siblings seed_1, seed_3/,
     );
     await page.locator('.run-item[data-run="seed_2"] button.run-select').click();
     await expect

@@ -224,7 +224,7 @@ export class AlertService {
     }
     for (const run of exited) {
       next.set(run, 'exited');
-      stops.set(run, { state: 'exited', reason: 'its trainer process exited' });
+      if (stops.get(run)?.state !== 'exited') stops.set(run, { state: 'exited', reason: 'its trainer process exited' });
     }
     // A stop whose reason alone changed (its silence grows) is no new status: the next run list carries it.
     this.stopNow = stops;

@@ -327,8 +327,8 @@ export class HealthEngine {
     return out;
   }
 
-  /** Each silent run's stop verdict at `now` (stop-evidence.ts): runs finished, or whose trainer's exit is already
-   * reported, or with no point yet, have none. */
+  /** Each silent run's stop verdict at `now` (stop-evidence.ts): runs finished or with no point yet have none, nor
+   * runs whose trainer process exited unless their files say it was before their end. */
   stops(now = this.opts.clock()): Map<string, StopVerdict> {
     const inputs = [...this.runs].map(([run, r]) => ({
       run,
@@ -337,15 +337,19 @@ export class HealthEngine {
       lastArrivalMs: r.arrivals.lastArrival,
       processAlive: r.processAlive,
     }));
-    return judgeStops(
+    const out = judgeStops(
       inputs,
       now,
       (run) => this.thresholdsOf(this.runs.get(run)!),
       (run) => {
         const r = this.runs.get(run)!;
-        return r.finished || r.exited || r.lastPoint === null;
+        return r.finished || r.lastPoint === null;
       },
     );
+    // A run whose trainer is known to have exited shows exited already: its files add only evidence that the exit
+    // came before its end (then the alert); its silence is no stall of its own.
+    for (const [run, v] of out) if (this.runs.get(run)!.exited && v.state !== 'exited') out.delete(run);
+    return out;
   }
 
   /** Runs that show as stalled at `now`: silent past their own rhythm with no evidence of a stop before their end

@@ -245,7 +245,7 @@ export function judgeStops(
       const because =
         planned !== null
           ? `stopped writing at ${planned.text}`
-          : `stopped writing while ${siblings.join(', ')} of its ${t.facts.siblings.length > 0 ? 'seed group / job' : 'group'} kept writing past its step ${formatNumber(t.lastStep ?? Number.NaN)}`;
+          : `stopped writing while its siblings ${siblings.join(', ')} (its seed group or job) kept writing past its step ${formatNumber(t.lastStep ?? Number.NaN)}`;
       const alive = input.processAlive ? ' while its trainer process is alive: a hang' : '';
       out.set(input.run, {
         state: 'exited',

@@ -5,6 +5,7 @@ import { openStore } from '../../../src/core/store';
 import { plannedTotal } from '../../../src/core/health/stop-evidence';
 import { DEFAULT_SETTINGS, type RunInfo } from '../../../src/shared/domain';
 import { runActivity } from '../../../src/shared/run-status';
+import type { SystemSnapshot } from '../../../src/shared/system-types';
 
 const T0 = 1_700_000_000_000;
 
@@ -135,6 +136,34 @@ describe('a silent run while its seed group writes', () => {
     expect(r.service.activeAlerts('s2')[0]!.message).toContain('s1, s3');
     expect(r.activity('s2')).toBe('exited');
     expect([r.service.overlayFor('s1').stop, r.service.overlayFor('s3').stop]).toEqual([null, null]);
+  });
+
+  it('its trainer process known and gone: exited at once, and the alert naming the siblings at the deadline', () => {
+    const r = rig(configs);
+    r.service.onRuns(Object.keys(configs).map((run) => info(run)));
+    let step = 0;
+    for (let i = 0; i < 60; i++) {
+      step += 100;
+      for (const run of ['s1', 's2', 's3']) if (run !== 's2' || i < 20) r.write(run, step);
+      if (i === 20)
+        r.service.onSnapshot({
+          t: r.clock.now,
+          cpuPct: 1,
+          memPct: 10,
+          gpus: null,
+          trainingProcesses: [],
+          processExits: [{ run: 's2', pids: [42], at: r.clock.now, lastSeenAt: r.clock.now - 1000 }],
+        } as unknown as SystemSnapshot);
+      if (i === 21) {
+        expect(r.activity('s2')).toBe('exited');
+        expect(r.raised()).toEqual([]);
+      }
+      r.clock.now += 1000;
+      r.service.tick();
+    }
+    expect(r.raised()).toEqual(['s2 trainer-exited critical']);
+    expect(r.service.activeAlerts('s2')[0]!.message).toMatch(/its siblings s1, s3/);
+    expect(r.activity('s2')).toBe('exited');
   });
 
   it('a seed that finished first while slower siblings are still behind its step is no stop', () => {
