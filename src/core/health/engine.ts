@@ -15,7 +15,7 @@ import { COMBINED_RULES, judgeCombined, RunSummary } from './combined-rules';
 import { AlertGates, type CitedPoint } from './gates';
 import { POINT_RULES, type PointRule, type RuleContext } from './rules';
 import { ArrivalGaps, STALLED_RUN, TRAINER_EXITED } from './stall';
-import { judgeStops, RunStopTracker, type RunFileFacts, type StopVerdict } from './stop-evidence';
+import { isEpochTag, judgeStops, RunStopTracker, type RunFileFacts, type StopVerdict } from './stop-evidence';
 import { DEFAULT_THRESHOLDS, type ThresholdName, type Thresholds } from './thresholds';
 import type { Alert, AlertSink, AlertTransition, RuleId } from './types';
 
@@ -41,6 +41,8 @@ interface TagState {
   /** The tag as messages name it: a negated tag (SB3 `train/entropy_loss` = −entropy) as `−tag`. */
   judgedAs: string;
   epochLevel: boolean;
+  /** It counts epochs (a config's epoch total is compared with it). */
+  countsEpochs: boolean;
   lastStep: number;
   slots: RuleSlot[];
 }
@@ -222,7 +224,6 @@ export class HealthEngine {
       value: raw,
     };
     r.lastPoint = point;
-    r.stop.note(now, tag, step, wallTime, raw);
     // Any arrival ends a stall, and an exit (a trainer restarted in the same folder).
     r.exited = false;
     if (r.arrivalClears) {
@@ -234,6 +235,7 @@ export class HealthEngine {
       }
     }
     const t = this.tagState(run, r, tag);
+    r.stop.note(now, step, wallTime, t.countsEpochs ? raw : null);
     if (step < t.lastStep) {
       // Restart from a checkpoint: the windows describe a timeline that no longer exists. Reset
       // them (and the streak counters) instead of reading the jump as a fault; active alerts stay
@@ -423,7 +425,15 @@ export class HealthEngine {
         (rule) => rule.applies(role, tag, epochLevel) && (!RUN_LEVEL_RULES.has(rule.id) || isPrimary),
       ).map((rule) => ({ rule, state: rule.init() }));
       const judgedAs = cls?.transform === 'negate' ? `−${tag}` : tag;
-      t = { cls, quantity: role ?? tag, judgedAs, epochLevel, lastStep: -Infinity, slots };
+      t = {
+        cls,
+        quantity: role ?? tag,
+        judgedAs,
+        epochLevel,
+        countsEpochs: isEpochTag(tag),
+        lastStep: -Infinity,
+        slots,
+      };
       r.tags.set(tag, t);
     }
     return t;

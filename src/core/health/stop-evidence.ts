@@ -20,6 +20,9 @@ const STEP_TOTAL_KEYS = ['total_timesteps', 'max_steps', 'total_steps', 'max_tra
 /** …and in epochs, compared with the run's logged epoch. */
 const EPOCH_TOTAL_KEYS = ['num_train_epochs', 'total_epochs', 'max_epochs'];
 
+/** Whether a tag counts epochs (`epoch`, `train/epoch`): what an epoch total is compared with. */
+export const isEpochTag = (tag: string): boolean => /(^|\/)epoch$/i.test(tag);
+
 /** The planned end a config states (positive totals only: HF's max_steps −1 means "use epochs"). */
 export interface PlannedTotal {
   unit: 'steps' | 'epochs';
@@ -92,6 +95,8 @@ export class RunStopTracker {
   private readonly walls = new Rhythm(SAME_WRITE_MS);
   /** Steps: how far one write moves them (the slack at a planned end). */
   private readonly steps = new Rhythm(Number.MIN_VALUE);
+  /** Logged epochs: how far one write moves them. */
+  private readonly epochs = new Rhythm(Number.MIN_VALUE);
   private firstWall: number | null = null;
   lastStep: number | null = null;
   lastEpoch: number | null = null;
@@ -99,7 +104,8 @@ export class RunStopTracker {
   firstSeen: number | null = null;
   facts: RunFileFacts = { lastWriteMs: null, progress: null, planned: null, siblings: [] };
 
-  note(now: number, tag: string, step: number, wallTime: number, value: number): void {
+  /** One point; `epoch` its value when its tag counts epochs (isEpochTag), else null. */
+  note(now: number, step: number, wallTime: number, epoch: number | null): void {
     this.firstSeen ??= now;
     if (Number.isFinite(wallTime)) {
       const ms = wallTime * 1000;
@@ -110,7 +116,10 @@ export class RunStopTracker {
       this.steps.note(step);
       this.lastStep = this.lastStep === null ? step : Math.max(this.lastStep, step);
     }
-    if (/(^|\/)epoch$/i.test(tag) && Number.isFinite(value)) this.lastEpoch = value;
+    if (epoch !== null && Number.isFinite(epoch) && epoch !== this.lastEpoch) {
+      this.epochs.note(epoch);
+      this.lastEpoch = epoch;
+    }
   }
 
   setFacts(now: number, facts: RunFileFacts): void {
@@ -141,7 +150,7 @@ export class RunStopTracker {
     if (planned === null) return null;
     const done = planned.unit === 'steps' ? this.lastStep : this.lastEpoch;
     if (done === null) return null;
-    const inc = planned.unit === 'steps' ? (this.steps.typical() ?? 0) : 1;
+    const inc = (planned.unit === 'steps' ? this.steps : this.epochs).typical() ?? 0;
     const atEnd = done + END_SLACK_INCREMENTS * inc >= planned.total;
     const fraction = Math.min(1, done / planned.total);
     const text = `${planned.unit === 'steps' ? 'step' : 'epoch'} ${formatNumber(done)} of ${formatNumber(planned.total)} (${planned.key})`;

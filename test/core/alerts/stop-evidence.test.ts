@@ -108,6 +108,26 @@ describe('a silent run before its planned end', () => {
     expect(r.activity('a')).toBe('finished');
   });
 
+  it('an epoch total (HF num_train_epochs) is compared with the logged epoch', () => {
+    const r = rig({ a: { num_train_epochs: 3, max_steps: -1, seed: 1 } });
+    r.service.onRuns([info('a')]);
+    for (let i = 1; i <= 10; i++) {
+      r.service.feed({
+        run: 'a',
+        tag: 'train/epoch',
+        from: 0,
+        steps: Float64Array.of(i * 10),
+        wallTimes: Float64Array.of(Number.NaN),
+        values: Float64Array.of(i * 0.12),
+      });
+      r.clock.now += 2000;
+    }
+    r.clock.now += 30_000;
+    r.service.tick();
+    expect(r.raised()).toEqual(['a trainer-exited critical']);
+    expect(r.service.activeAlerts('a')[0]!.message).toMatch(/stopped writing at epoch 1\.2 of 3 \(num_train_epochs\)/);
+  });
+
   it('plannedTotal reads steps before epochs and ignores non-positive totals (HF max_steps -1)', () => {
     expect(plannedTotal({ training: { max_steps: -1, num_train_epochs: 3 } })).toMatchObject({
       unit: 'epochs',
