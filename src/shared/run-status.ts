@@ -3,7 +3,16 @@
 import type { RunInfo } from './domain';
 
 /** What a run is doing, alerts aside (what `rlwatch_run_status` exposes; alerts are series of their own). */
-export const RUN_ACTIVITIES = ['crashed', 'exited', 'stalled', 'dead', 'finished', 'loading', 'live', 'idle'] as const;
+export const RUN_ACTIVITIES = [
+  'crashed',
+  'exited',
+  'stalled',
+  'dead',
+  'finished',
+  'loading',
+  'live',
+  'idle',
+] as const;
 export type RunActivity = (typeof RUN_ACTIVITIES)[number];
 
 /** The sidebar dot: the worst active alert over the run's activity. */

@@ -43,7 +43,10 @@ function startSeeds(): Folder {
       join(dir, run, 'config.json'),
       JSON.stringify({ algo: 'PPO', env: 'CartPole-v1', learning_rate: 3e-4, n_steps: 2048, seed: i + 1 }),
     );
-    writers.set(run, spawn(process.execPath, ['-e', WRITER, join(dir, run, 'progress.csv')], { stdio: 'ignore' }));
+    writers.set(
+      run,
+      spawn(process.execPath, ['-e', WRITER, join(dir, run, 'progress.csv')], { stdio: 'ignore' }),
+    );
   });
   return { dir, writers, tail: null };
 }
@@ -135,7 +138,9 @@ describe('a killed seed among three live ones reads exited in the window', () =>
     const t0 = Date.now();
     const { page, errors } = await serve(f.dir);
     await waitForWord(page, 'seed_2', 'exited', 40_000 - (Date.now() - t0));
-    process.stdout.write(`seed_2 read exited ${((Date.now() - t0) / 1000).toFixed(1)} s after serve started (opened after the kill)\n`);
+    process.stdout.write(
+      `seed_2 read exited ${((Date.now() - t0) / 1000).toFixed(1)} s after serve started (opened after the kill)\n`,
+    );
     expect(await word(page, 'seed_1')).toBe('live');
     expect(await page.locator('.run-item[data-run="seed_2"] .status-word').getAttribute('title')).toMatch(
       /exited before its end: stopped writing while its siblings seed_1, seed_3/,

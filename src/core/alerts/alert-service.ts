@@ -1,7 +1,15 @@
 // The one alert pipeline: points, run lists and system samples through the health engine into the registry, the
 // store and the notification limiter; used by the app (AppCore) and by `rlwatch watch` alike.
 
-import type { AlertChange, AlertInfo, RunInfo, RunStop, SeriesDelta, Settings, Severity } from '../../shared/domain';
+import type {
+  AlertChange,
+  AlertInfo,
+  RunInfo,
+  RunStop,
+  SeriesDelta,
+  Settings,
+  Severity,
+} from '../../shared/domain';
 import { worseSeverity } from '../../shared/domain';
 import type { SystemSnapshot } from '../../shared/system-types';
 import { ApiError } from '../../shared/result';
@@ -224,7 +232,8 @@ export class AlertService {
     }
     for (const run of exited) {
       next.set(run, 'exited');
-      if (stops.get(run)?.state !== 'exited') stops.set(run, { state: 'exited', reason: 'its trainer process exited' });
+      if (stops.get(run)?.state !== 'exited')
+        stops.set(run, { state: 'exited', reason: 'its trainer process exited' });
     }
     // A stop whose reason alone changed (its silence grows) is no new status: the next run list carries it.
     this.stopNow = stops;

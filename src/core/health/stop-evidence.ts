@@ -16,7 +16,13 @@ export const SIBLING_START_WINDOW_MS = 15 * 60_000;
 const END_SLACK_INCREMENTS = 2;
 
 /** Config keys (leaf names) that state a run's planned total in steps (SB3/CleanRL, HF, custom loops). */
-const STEP_TOTAL_KEYS = ['total_timesteps', 'max_steps', 'total_steps', 'max_train_steps', 'num_training_steps'];
+const STEP_TOTAL_KEYS = [
+  'total_timesteps',
+  'max_steps',
+  'total_steps',
+  'max_train_steps',
+  'num_training_steps',
+];
 /** …and in epochs, compared with the run's logged epoch. */
 const EPOCH_TOTAL_KEYS = ['num_train_epochs', 'total_epochs', 'max_epochs'];
 
@@ -244,7 +250,13 @@ export function judgeStops(
     const history = t.firstSeen !== null && j.lastWrite < t.firstSeen - HISTORY_AFTER_MS;
     const planned = t.plannedProgress();
     if (planned?.atEnd) {
-      out.set(input.run, { state: 'ended', reason: `reached its planned end: ${planned.text}`, silentS: secs(silent), alert: null, siblings: [] });
+      out.set(input.run, {
+        state: 'ended',
+        reason: `reached its planned end: ${planned.text}`,
+        silentS: secs(silent),
+        alert: null,
+        siblings: [],
+      });
       continue;
     }
     const deadline = stopDeadlineMs(j.typical, th);
@@ -298,7 +310,11 @@ function siblingsWriting(
     if (now - s.lastWrite > stopDeadlineMs(s.typical, thresholdsOf(name))) continue;
     const st = s.input.tracker;
     if (t.lastStep === null || st.lastStep === null || st.lastStep <= t.lastStep) continue;
-    if (t.startMs !== null && st.startMs !== null && Math.abs(t.startMs - st.startMs) > SIBLING_START_WINDOW_MS)
+    if (
+      t.startMs !== null &&
+      st.startMs !== null &&
+      Math.abs(t.startMs - st.startMs) > SIBLING_START_WINDOW_MS
+    )
       continue;
     out.push(name);
   }

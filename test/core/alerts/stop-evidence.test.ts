@@ -90,7 +90,9 @@ describe('a silent run before its planned end', () => {
     r.service.tick();
     expect(r.raised()).toEqual(['a trainer-exited critical']);
     const alert = r.service.activeAlerts('a')[0]!;
-    expect(alert.message).toMatch(/^exited before its end: stopped writing at step 20,?480 of 100,?000 \(total_timesteps\)/);
+    expect(alert.message).toMatch(
+      /^exited before its end: stopped writing at step 20,?480 of 100,?000 \(total_timesteps\)/,
+    );
     expect(r.activity('a')).toBe('exited');
     expect(r.service.overlayFor('a').stop?.reason).toBe(alert.message);
   });
@@ -125,7 +127,9 @@ describe('a silent run before its planned end', () => {
     r.clock.now += 30_000;
     r.service.tick();
     expect(r.raised()).toEqual(['a trainer-exited critical']);
-    expect(r.service.activeAlerts('a')[0]!.message).toMatch(/stopped writing at epoch 1\.2 of 3 \(num_train_epochs\)/);
+    expect(r.service.activeAlerts('a')[0]!.message).toMatch(
+      /stopped writing at epoch 1\.2 of 3 \(num_train_epochs\)/,
+    );
   });
 
   it('plannedTotal reads steps before epochs and ignores non-positive totals (HF max_steps -1)', () => {

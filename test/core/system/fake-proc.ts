@@ -32,7 +32,10 @@ export class FakeProc {
       mkdirSync(join(dir, 'fdinfo'), { recursive: true });
       // O_RDONLY is 0; O_WRONLY|O_APPEND|O_LARGEFILE (a logger appending) is 0102001.
       p.modes.forEach((m, i) =>
-        writeFileSync(join(dir, 'fdinfo', String(i)), `pos:\t0\nflags:\t${m === 'r' ? '0100000' : '0102001'}\nmnt_id:\t1\n`),
+        writeFileSync(
+          join(dir, 'fdinfo', String(i)),
+          `pos:\t0\nflags:\t${m === 'r' ? '0100000' : '0102001'}\nmnt_id:\t1\n`,
+        ),
       );
     }
     if (p.cwd !== undefined) symlinkSync(p.cwd, join(dir, 'cwd'));

@@ -113,9 +113,18 @@ describe('attributeProcesses', () => {
   });
 
   it('write evidence only: a file open for reading (tail -f, a plotting script) is no trainer’s, one open for writing is', async () => {
-    proc.add(400, { fds: [`${ROOT}/a/progress.csv`], modes: ['r'], argv: ['python', 'plot.py', `${ROOT}/a`] });
+    proc.add(400, {
+      fds: [`${ROOT}/a/progress.csv`],
+      modes: ['r'],
+      argv: ['python', 'plot.py', `${ROOT}/a`],
+    });
     proc.add(401, { fds: [`${ROOT}/a/progress.csv`], modes: ['w'], argv: ['python', 'train.py'] });
-    proc.add(402, { fds: [`${ROOT}/b/progress.csv`], modes: ['r'], cwd: `${ROOT}/b`, argv: ['python', 'x.py'] });
+    proc.add(402, {
+      fds: [`${ROOT}/b/progress.csv`],
+      modes: ['r'],
+      cwd: `${ROOT}/b`,
+      argv: ['python', 'x.py'],
+    });
     expect((await attribute()).map((a) => [a.pid, a.run, a.evidence])).toEqual([[401, 'a', 'open-files']]);
   });
 
@@ -168,7 +177,14 @@ describe('attributeProcesses on this machine’s /proc (Linux)', () => {
       // Started by a shell of their own: rlwatch's own children (this test's) are never attributed.
       const sh = spawn(
         'sh',
-        ['-c', 'tail -f "$1" >/dev/null & echo tail $!; node -e "$2" "$1" & echo writer $!; node -e "$3" "$1" & echo reader $!; wait', 'sh', file, writer, reader],
+        [
+          '-c',
+          'tail -f "$1" >/dev/null & echo tail $!; node -e "$2" "$1" & echo writer $!; node -e "$3" "$1" & echo reader $!; wait',
+          'sh',
+          file,
+          writer,
+          reader,
+        ],
         { detached: true, stdio: ['ignore', 'pipe', 'ignore'] },
       );
       children.push(sh);

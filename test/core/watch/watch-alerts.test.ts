@@ -174,7 +174,9 @@ describe('watch alert lines', () => {
     }
     r.clock.now += 31_000;
     r.tick();
-    expect(r.alerts().map((a) => [a.rule, a.severity, a.state])).toEqual([['trainer-exited', 'critical', 'raised']]);
+    expect(r.alerts().map((a) => [a.rule, a.severity, a.state])).toEqual([
+      ['trainer-exited', 'critical', 'raised'],
+    ]);
     expect(r.alerts()[0]!.message).toMatch(/^exited before its end: stopped writing at 50 % of the run/);
     // One line per event: the alert says it exited; no second `run` line says so.
     expect(r.statuses()).toEqual(['run1 discovered']);
