@@ -28,7 +28,7 @@ import { AlertRegistry } from './alert-registry';
 import { runPathIn, StoreAlertSink, type RunPath } from './alert-sink';
 import { MACHINE_RUN, MachineRun } from './machine-run';
 import { eachInWriteOrder } from './load-order';
-import { isHistory, runFileFacts } from './stop-facts';
+import { isHistory, StopFacts } from './stop-facts';
 import { NotificationLimiter, type PlannedNotification } from './notify-limiter';
 
 export interface AlertServiceOptions {
@@ -92,6 +92,7 @@ export class AlertService {
   private stopNow = new Map<string, RunStop>();
   /** The last run list (each run's files and group: the stop judgement's evidence). */
   private lastRuns: readonly RunInfo[] = [];
+  private readonly stopFacts: StopFacts;
   /** Each run's progress fraction as the last run list said (null: its files do not say). */
   private readonly progress = new Map<string, number | null>();
   /** Incidents acknowledged while open when the last session ended: re-acknowledged when they raise again. */
@@ -108,6 +109,7 @@ export class AlertService {
     this.engine = new HealthEngine({ clock: opts.clock, sink: this.sink });
     this.limiter = new NotificationLimiter({ clock: opts.clock, windowMs: opts.notifyWindowMs });
     this.machine = new MachineRun(this.engine, () => this.ensureRun(MACHINE_RUN));
+    this.stopFacts = new StopFacts(opts.configOf);
   }
 
   onBatch(listener: AlertBatchListener): () => void {
@@ -186,7 +188,7 @@ export class AlertService {
   onRuns(runs: readonly RunInfo[]): void {
     const out: AlertTransition[] = [];
     this.lastRuns = runs;
-    const facts = runFileFacts(runs, this.opts.configOf);
+    const facts = this.stopFacts.of(runs, this.opts.clock());
     for (const r of runs) {
       this.ensureRun(r.run);
       this.engine.setFileFacts(r.run, facts.get(r.run)!);
@@ -264,6 +266,7 @@ export class AlertService {
     this.statusNow.clear();
     this.stopNow.clear();
     this.lastRuns = [];
+    this.stopFacts.clear();
     this.held.clear();
     this.progress.clear();
     this.pendingAcks.clear();

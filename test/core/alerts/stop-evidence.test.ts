@@ -1,6 +1,7 @@
 // A silent run judged on evidence (issue 34 §1): planned end, siblings writing, no evidence, opened after its stop, history.
 import { describe, expect, it } from 'vitest';
 import { AlertService } from '../../../src/core/alerts/alert-service';
+import { StopFacts } from '../../../src/core/alerts/stop-facts';
 import { openStore } from '../../../src/core/store';
 import { plannedTotal } from '../../../src/core/health/stop-evidence';
 import { DEFAULT_SETTINGS, type RunInfo } from '../../../src/shared/domain';
@@ -283,5 +284,25 @@ describe('history', () => {
     expect(notified).toEqual([]);
     expect(r.activity('a')).toBe('exited');
     expect(r.raised()).toEqual(['a non-finite critical']);
+  });
+});
+
+describe('StopFacts', () => {
+  it('reads configs when the run names change (at most every 5 s) or once a minute, not on every run list', () => {
+    let reads = 0;
+    const facts = new StopFacts((run) => (reads++, seedConfig(Number(run.slice(1)))));
+    const runs = [info('s1'), info('s2')];
+    expect(facts.of(runs, T0).get('s1')!.siblings).toEqual(['s2']);
+    expect(reads).toBe(2);
+    for (let i = 1; i <= 10; i++) facts.of(runs, T0 + i * 1000);
+    expect(reads).toBe(2);
+    const three = [...runs, info('s3')];
+    facts.of(three, T0 + 11_000);
+    expect(reads).toBe(5);
+    facts.of([...three, info('s4')], T0 + 12_000);
+    expect(reads).toBe(5);
+    expect(facts.of([...three, info('s4')], T0 + 16_000).get('s4')!.siblings).toEqual(['s1', 's2', 's3']);
+    facts.of([...three, info('s4')], T0 + 80_000);
+    expect(reads).toBe(13);
   });
 });
