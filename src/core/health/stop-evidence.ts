@@ -249,7 +249,8 @@ export function judgeStops(
     const th = thresholdsOf(input.run);
     const history = t.firstSeen !== null && j.lastWrite < t.firstSeen - HISTORY_AFTER_MS;
     const planned = t.plannedProgress();
-    if (planned?.atEnd) {
+    const deadline = stopDeadlineMs(j.typical, th);
+    if (planned?.atEnd && silent > deadline) {
       out.set(input.run, {
         state: 'ended',
         reason: `reached its planned end: ${planned.text}`,
@@ -259,7 +260,7 @@ export function judgeStops(
       });
       continue;
     }
-    const deadline = stopDeadlineMs(j.typical, th);
+    if (planned?.atEnd) continue;
     const siblings = siblingsWriting(j, judged, now, thresholdsOf);
     const evidence = planned !== null || siblings.length > 0;
     if (evidence && silent > deadline) {
@@ -267,10 +268,11 @@ export function judgeStops(
         planned !== null
           ? `stopped writing at ${planned.text}`
           : `stopped writing while its siblings ${siblings.join(', ')} (its seed group or job) kept writing past its step ${formatNumber(t.lastStep ?? Number.NaN)}`;
-      const alive = input.processAlive ? ' while its trainer process is alive: a hang' : '';
+      // Its process still alive: it hangs before its end (stalled, as critical); else it exited before its end.
+      const hang = input.processAlive;
       out.set(input.run, {
-        state: 'exited',
-        reason: `exited before its end: ${because}; no write for ${secs(silent)} s${every(j.typical)}${alive}`,
+        state: hang ? 'stalled' : 'exited',
+        reason: `${hang ? 'hung before its end' : 'exited before its end'}: ${because}; no write for ${secs(silent)} s${every(j.typical)}${hang ? ' while its trainer process is alive' : ''}`,
         silentS: secs(silent),
         alert: history ? null : 'exited',
         siblings,

@@ -98,6 +98,30 @@ describe('a silent run before its planned end', () => {
     expect(r.service.overlayFor('a').stop?.reason).toBe(alert.message);
   });
 
+  it('silent before its end while its trainer process lives: hung (stalled), a critical stalled-run', () => {
+    const r = rig({ a: seedConfig(1, { total_timesteps: 100_000 }) });
+    r.service.onRuns([info('a')]);
+    for (let i = 1; i <= 10; i++) {
+      r.write('a', i * 2048);
+      r.service.onSnapshot({
+        t: r.clock.now,
+        cpuPct: 1,
+        memPct: 10,
+        gpus: null,
+        trainingProcesses: [{ run: 'a', processes: [], cpuPct: 99, rssMiB: 100 }],
+        processExits: [],
+      } as unknown as SystemSnapshot);
+      r.clock.now += 2000;
+    }
+    r.clock.now += 30_000;
+    r.service.tick();
+    expect(r.raised()).toEqual(['a stalled-run critical']);
+    expect(r.service.activeAlerts('a')[0]!.message).toMatch(
+      /^hung before its end: .* while its trainer process is alive$/,
+    );
+    expect(r.activity('a')).toBe('stalled');
+  });
+
   it('at its planned total (within two logging increments) it ended: finished, no alert', () => {
     const r = rig({ a: seedConfig(1, { total_timesteps: 20_000 }) });
     r.service.onRuns([info('a')]);
