@@ -128,9 +128,19 @@ export class RunStopTracker {
     }
   }
 
+  /** The run list's last write as it came (before a future one was moved to the clock). */
+  private rawLastWrite: number | null = null;
+
+  /** The run list's facts. A last write later than the clock (a file server's clock ahead of ours) counts at the
+   * clock time it was first seen, and stays there until it changes: else that run could never fall silent. */
   setFacts(now: number, facts: RunFileFacts): void {
     this.firstSeen ??= now;
-    this.facts = facts;
+    const raw = facts.lastWriteMs;
+    let lastWriteMs = raw;
+    if (raw !== null && raw > now)
+      lastWriteMs = raw === this.rawLastWrite ? (this.facts.lastWriteMs ?? now) : now;
+    this.rawLastWrite = raw;
+    this.facts = { ...facts, lastWriteMs };
   }
 
   /** ms: when it started, as its first logged time says; null when its files hold no times. */
@@ -193,9 +203,14 @@ interface Judged {
   typical: number | null;
 }
 
-function lastWriteOf(i: StopInput): number | null {
+/** Its newest write: the run list's, its newest logged time (unless ahead of the clock: a writer's clock is no
+ * evidence of now), its last live arrival. */
+function lastWriteOf(i: StopInput, now: number): number | null {
   const t = i.tracker;
-  const xs = [t.facts.lastWriteMs, t.lastWallMs(), i.lastArrivalMs].filter((x): x is number => x !== null);
+  const wall = t.lastWallMs();
+  const xs = [t.facts.lastWriteMs, wall !== null && wall <= now ? wall : null, i.lastArrivalMs].filter(
+    (x): x is number => x !== null,
+  );
   return xs.length > 0 ? Math.max(...xs) : null;
 }
 
@@ -230,7 +245,7 @@ export function judgeStops(
   const judged = new Map<string, Judged>();
   for (const input of inputs) {
     const own = input.liveTypicalMs ?? input.tracker.wallTypicalMs();
-    judged.set(input.run, { input, lastWrite: lastWriteOf(input), typical: own });
+    judged.set(input.run, { input, lastWrite: lastWriteOf(input, now), typical: own });
   }
   // A run with no rhythm of its own keeps its siblings' (same config, same logger).
   for (const j of judged.values()) {

@@ -273,6 +273,22 @@ describe('no evidence', () => {
     expect(r.raised()).toEqual(['a stalled-run warning']);
   });
 
+  it('a file time ahead of the clock (a file server’s clock) counts when first seen: the run still falls silent', () => {
+    const r = rig({ a: { lr: 1 } });
+    const ahead = T0 + 3600_000;
+    for (let i = 1; i <= 10; i++) {
+      r.service.onRuns([info('a', { fileWrittenAt: ahead + i * 2000 })]);
+      r.write('a', i);
+      r.clock.now += 2000;
+    }
+    for (let i = 0; i < 15; i++) {
+      r.clock.now += 2000;
+      r.service.onRuns([info('a', { fileWrittenAt: ahead + 10 * 2000 })]);
+      r.service.tick();
+    }
+    expect(r.activity('a')).toBe('stalled');
+  });
+
   it('opened a minute after its last write, it reads stalled, not idle', () => {
     const r = rig({ a: { lr: 1 } });
     r.service.onRuns([info('a', { fileWrittenAt: T0 - 60_000 })]);
