@@ -40,6 +40,8 @@ export interface AlertServiceOptions {
   runs: () => readonly string[];
   /** A run's own config (thresholds such as target_kl), known before its points arrive. */
   configOf: (run: string) => Record<string, unknown> | null;
+  /** ms: the newest write time of a run's files (the workspace's stat), to tell history on its first read. */
+  writtenAt?: (run: string) => number | null;
   /** The user's settings: threshold overrides, stalled-after minutes, whether to notify. */
   settings: () => Settings;
   /** ms since epoch; injected for tests. */
@@ -172,8 +174,8 @@ export class AlertService {
       this.engine.feedInto(out, run, tag, step, wallTime, value),
     );
     this.engine.firstReadDone(run);
-    const info = this.lastRuns.find((r) => r.run === run);
-    if (isHistory(info ?? null, held, this.opts.clock())) {
+    const info = this.lastRuns.find((r) => r.run === run) ?? null;
+    if (isHistory(info, this.opts.writtenAt?.(run) ?? null, held, this.opts.clock())) {
       // Last written long before it was opened: what its files show is history, not news. Its incidents are
       // recorded (raised, then cleared at once), never notified, and leave no alert active.
       for (const t of out) t.notify = false;

@@ -76,14 +76,24 @@ export class StopFacts {
   }
 }
 
-/** Whether a run on its first read is history: its newest write (the run list's, else its points' newest logged
- * time) lies more than HISTORY_AFTER_MS before now. A run never written, or without any time, is not. */
-export function isHistory(info: RunInfo | null, held: readonly SeriesDelta[], now: number): boolean {
-  let last = info ? lastWriteOf(info) : null;
-  for (const d of held)
-    for (let i = 0; i < d.wallTimes.length; i++) {
-      const w = d.wallTimes[i]! * 1000;
-      if (Number.isFinite(w) && (last === null || w > last)) last = w;
-    }
+/**
+ * Whether a run on its first read is history: its newest write lies more than HISTORY_AFTER_MS before now. Its
+ * files' write time says (the workspace's `writtenAt`, else the run list's); only where no file time is known do
+ * its points' newest logged times (a replay rewrites old logged times into fresh files). A run with no time at
+ * all is not history.
+ */
+export function isHistory(
+  info: RunInfo | null,
+  writtenAt: number | null,
+  held: readonly SeriesDelta[],
+  now: number,
+): boolean {
+  let last = writtenAt ?? info?.fileWrittenAt ?? null;
+  if (last === null)
+    for (const d of held)
+      for (let i = 0; i < d.wallTimes.length; i++) {
+        const w = d.wallTimes[i]! * 1000;
+        if (Number.isFinite(w) && (last === null || w > last)) last = w;
+      }
   return last !== null && now - last > HISTORY_AFTER_MS;
 }

@@ -14,6 +14,8 @@ export interface WatchAlertsOptions {
   configOf: (run: string) => Record<string, unknown> | null;
   /** The runs of the folder. */
   runs: () => readonly string[];
+  /** ms: the newest write time of a run's files (tells a run opened long after it stopped: history). */
+  writtenAt?: (run: string) => number | null;
   /** The user's saved settings (the app's thresholds and stalled-after minutes). */
   settings: Settings;
   clock?: () => number;
@@ -92,6 +94,7 @@ export function createWatchAlerts(o: WatchAlertsOptions): WatchAlerts {
     root: () => o.root,
     runs: o.runs,
     configOf: o.configOf,
+    ...(o.writtenAt ? { writtenAt: o.writtenAt } : {}),
     settings: () => o.settings,
     clock,
   });

@@ -1,7 +1,7 @@
 // A silent run judged on evidence (issue 34 §1): planned end, siblings writing, no evidence, opened after its stop, history.
 import { describe, expect, it } from 'vitest';
 import { AlertService } from '../../../src/core/alerts/alert-service';
-import { StopFacts } from '../../../src/core/alerts/stop-facts';
+import { isHistory, StopFacts } from '../../../src/core/alerts/stop-facts';
 import { openStore } from '../../../src/core/store';
 import { plannedTotal } from '../../../src/core/health/stop-evidence';
 import { DEFAULT_SETTINGS, type RunInfo } from '../../../src/shared/domain';
@@ -344,5 +344,26 @@ describe('StopFacts', () => {
     expect(facts.of([...three, info('s4')], T0 + 16_000).get('s4')!.siblings).toEqual(['s1', 's2', 's3']);
     facts.of([...three, info('s4')], T0 + 80_000);
     expect(reads).toBe(13);
+  });
+});
+
+describe('isHistory', () => {
+  const old = T0 - 3 * 24 * 3600_000;
+  const held = [
+    {
+      run: 'a',
+      tag: 'loss',
+      from: 0,
+      steps: Float64Array.of(1),
+      wallTimes: Float64Array.of(old / 1000),
+      values: Float64Array.of(1),
+    },
+  ];
+  it('the files’ write time decides; logged times only where no file time is known (a replay logs old times)', () => {
+    expect(isHistory(null, T0 - 1000, held, T0)).toBe(false);
+    expect(isHistory(info('a', { fileWrittenAt: T0 - 1000 }), null, held, T0)).toBe(false);
+    expect(isHistory(null, old, [], T0)).toBe(true);
+    expect(isHistory(null, null, held, T0)).toBe(true);
+    expect(isHistory(null, null, [], T0)).toBe(false);
   });
 });
