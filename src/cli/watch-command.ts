@@ -67,6 +67,7 @@ export async function runWatch(args: string[]): Promise<number> {
           alerts: createWatchAlerts({
             root: dir,
             configOf: (run) => workspace.configOf(run),
+            writtenAt: (run) => workspace.writtenAt(run),
             runs: () => workspace.listRuns().map((r) => r.run),
             settings: savedSettings(),
           }),

@@ -37,6 +37,10 @@ export interface RunInfo {
   worstAlert: Severity | null;
   /** The health engine thinks the run stopped writing while it looked alive. */
   stalled: boolean;
+  /** A silent run judged stopped (health/stop-evidence.ts): exited before its planned end or while its siblings
+   * kept writing, stalled with no such evidence, ended at its planned end; with the reason in words. Absent or
+   * null while it writes (or when nothing judged it). */
+  stop?: RunStop | null;
   /** How the run ended, where its files say: W&B's exit record (its exit code), or a W&B log cut off
    * mid-record that stopped growing (crashed). Absent or null while running or when unknown. */
   ended?: RunEnd | null;
@@ -50,6 +54,14 @@ export interface RunInfo {
 }
 
 export type RunEnd = 'finished' | 'crashed';
+
+/** What a silent run's evidence says: exited (before its end), stalled (no evidence either way), ended (at its end). */
+export type RunStopState = 'exited' | 'stalled' | 'ended';
+
+export interface RunStop {
+  state: RunStopState;
+  reason: string;
+}
 
 /** A restart: the step went back to `step`; later points of the old segment left the live view. */
 export interface RestartMark {

@@ -95,6 +95,10 @@ export const runInfoShape: z.ZodType<RunInfo> = z.object({
   sessions: sessionList,
   worstAlert: severity.nullable(),
   stalled: z.boolean(),
+  stop: z
+    .object({ state: z.enum(['exited', 'stalled', 'ended']), reason: z.string().max(2000) })
+    .nullable()
+    .optional(),
   ended: z.enum(['finished', 'crashed']).nullable().optional(),
   host: z.string().max(300).optional(),
   job: z.string().max(JOB_NAME_MAX).optional(),

@@ -42,3 +42,15 @@ describe('run status of an ended run', () => {
     expect(runActivity({ ...base, worstAlert: 'warning', ended: 'crashed' }, now)).toBe('crashed');
   });
 });
+
+describe('run status of a judged stop', () => {
+  test('exited is a state of its own (below crashed, above stalled); a stop at its planned end is finished', () => {
+    const exited = { ...base, stop: { state: 'exited' as const, reason: 'exited before its end' } };
+    expect(runActivity(exited, now)).toBe('exited');
+    expect(runActivity({ ...exited, stalled: true }, now)).toBe('exited');
+    expect(runActivity({ ...exited, ended: 'crashed' }, now)).toBe('crashed');
+    expect(STATUS_LABELS.exited).toBe('exited');
+    expect(runActivity({ ...base, stop: { state: 'stalled', reason: '' } }, now)).toBe('stalled');
+    expect(runActivity({ ...base, stop: { state: 'ended', reason: '' } }, now)).toBe('finished');
+  });
+});

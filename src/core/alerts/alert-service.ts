@@ -1,7 +1,15 @@
 // The one alert pipeline: points, run lists and system samples through the health engine into the registry, the
 // store and the notification limiter; used by the app (AppCore) and by `rlwatch watch` alike.
 
-import type { AlertChange, AlertInfo, RunInfo, SeriesDelta, Settings, Severity } from '../../shared/domain';
+import type {
+  AlertChange,
+  AlertInfo,
+  RunInfo,
+  RunStop,
+  SeriesDelta,
+  Settings,
+  Severity,
+} from '../../shared/domain';
 import { worseSeverity } from '../../shared/domain';
 import type { SystemSnapshot } from '../../shared/system-types';
 import { ApiError } from '../../shared/result';
@@ -20,6 +28,7 @@ import { AlertRegistry } from './alert-registry';
 import { runPathIn, StoreAlertSink, type RunPath } from './alert-sink';
 import { MACHINE_RUN, MachineRun } from './machine-run';
 import { eachInWriteOrder } from './load-order';
+import { isHistory, StopFacts } from './stop-facts';
 import { NotificationLimiter, type PlannedNotification } from './notify-limiter';
 
 export interface AlertServiceOptions {
@@ -31,6 +40,8 @@ export interface AlertServiceOptions {
   runs: () => readonly string[];
   /** A run's own config (thresholds such as target_kl), known before its points arrive. */
   configOf: (run: string) => Record<string, unknown> | null;
+  /** ms: the newest write time of a run's files (the workspace's stat), to tell history on its first read. */
+  writtenAt?: (run: string) => number | null;
   /** The user's settings: threshold overrides, stalled-after minutes, whether to notify. */
   settings: () => Settings;
   /** ms since epoch; injected for tests. */
@@ -57,10 +68,11 @@ export interface AlertBatch {
 export type AlertBatchListener = (batch: AlertBatch) => void;
 export type NotificationListener = (n: PlannedNotification) => void;
 
-/** A run's alert overlay in RunInfo: its worst active alert and whether it is stalled. */
+/** A run's alert overlay in RunInfo: its worst active alert, whether it is stalled, and its judged stop. */
 export interface AlertOverlay {
   worstAlert: Severity | null;
   stalled: boolean;
+  stop: RunStop | null;
 }
 
 export class AlertService {
@@ -78,6 +90,11 @@ export class AlertService {
   private readonly held = new Map<string, SeriesDelta[]>();
   /** Runs that showed as stalled or exited at the last check. */
   private statusNow = new Map<string, RunStatusChange['status']>();
+  /** Each judged run's stop as the last check said (stop-evidence.ts), with its reason. */
+  private stopNow = new Map<string, RunStop>();
+  /** The last run list (each run's files and group: the stop judgement's evidence). */
+  private lastRuns: readonly RunInfo[] = [];
+  private readonly stopFacts: StopFacts;
   /** Each run's progress fraction as the last run list said (null: its files do not say). */
   private readonly progress = new Map<string, number | null>();
   /** Incidents acknowledged while open when the last session ended: re-acknowledged when they raise again. */
@@ -94,6 +111,7 @@ export class AlertService {
     this.engine = new HealthEngine({ clock: opts.clock, sink: this.sink });
     this.limiter = new NotificationLimiter({ clock: opts.clock, windowMs: opts.notifyWindowMs });
     this.machine = new MachineRun(this.engine, () => this.ensureRun(MACHINE_RUN));
+    this.stopFacts = new StopFacts(opts.configOf);
   }
 
   onBatch(listener: AlertBatchListener): () => void {
@@ -121,6 +139,7 @@ export class AlertService {
     this.handle(this.engine.feedBatch(d.run, d.tag, d.steps, d.wallTimes, d.values));
     this.syncTags();
     // Data again: a run that showed stalled is live at once (not at the next tick).
+    if (d.steps.length > 0) this.stopNow.delete(d.run);
     if (d.steps.length > 0 && this.statusNow.delete(d.run))
       this.emit({ transitions: [], changes: [], statuses: [{ run: d.run, status: 'live' }] });
   }
@@ -154,6 +173,14 @@ export class AlertService {
     eachInWriteOrder(held, (tag, step, wallTime, value) =>
       this.engine.feedInto(out, run, tag, step, wallTime, value),
     );
+    this.engine.firstReadDone(run);
+    const info = this.lastRuns.find((r) => r.run === run) ?? null;
+    if (isHistory(info, this.opts.writtenAt?.(run) ?? null, held, this.opts.clock())) {
+      // Last written long before it was opened: what its files show is history, not news. Its incidents are
+      // recorded (raised, then cleared at once), never notified, and leave no alert active.
+      for (const t of out) t.notify = false;
+      out.push(...this.engine.settle(run));
+    }
     this.handle(out);
     this.syncTags();
   }
@@ -162,8 +189,11 @@ export class AlertService {
    * crashed), are done: never stalled, and a stalled one clears (a crash is shown as such, not as a stall). */
   onRuns(runs: readonly RunInfo[]): void {
     const out: AlertTransition[] = [];
+    this.lastRuns = runs;
+    const facts = this.stopFacts.of(runs, this.opts.clock());
     for (const r of runs) {
       this.ensureRun(r.run);
+      this.engine.setFileFacts(r.run, facts.get(r.run)!);
       this.progress.set(r.run, r.progress?.fraction ?? null);
       if ((r.progress?.fraction === 1 || (r.ended ?? null) !== null) && !this.finished.has(r.run)) {
         this.finished.add(r.run);
@@ -199,8 +229,18 @@ export class AlertService {
   private updateStatuses(now: number): void {
     const exited = new Set(this.engine.exitedRuns());
     const next = new Map<string, RunStatusChange['status']>();
-    for (const run of this.engine.stalledRuns(now)) next.set(run, 'stalled');
-    for (const run of exited) next.set(run, 'exited');
+    const stops = new Map<string, RunStop>();
+    for (const [run, v] of this.engine.stops(now)) {
+      stops.set(run, { state: v.state, reason: v.reason });
+      if (v.state !== 'ended') next.set(run, v.state);
+    }
+    for (const run of exited) {
+      next.set(run, 'exited');
+      if (stops.get(run)?.state !== 'exited')
+        stops.set(run, { state: 'exited', reason: 'its trainer process exited' });
+    }
+    // A stop whose reason alone changed (its silence grows) is no new status: the next run list carries it.
+    this.stopNow = stops;
     const statuses: RunStatusChange[] = [];
     for (const [run, status] of next) if (this.statusNow.get(run) !== status) statuses.push({ run, status });
     for (const run of this.statusNow.keys()) if (!next.has(run)) statuses.push({ run, status: 'live' });
@@ -226,6 +266,9 @@ export class AlertService {
     this.configured.clear();
     this.finished.clear();
     this.statusNow.clear();
+    this.stopNow.clear();
+    this.lastRuns = [];
+    this.stopFacts.clear();
     this.held.clear();
     this.progress.clear();
     this.pendingAcks.clear();
@@ -244,12 +287,13 @@ export class AlertService {
 
   overlayFor(run: string): AlertOverlay {
     let worstAlert: Severity | null = null;
-    let stalled = this.statusNow.has(run);
+    const stop = this.stopNow.get(run) ?? null;
+    let stalled = this.statusNow.get(run) === 'stalled';
     for (const a of this.registry.activeAlerts(run)) {
       worstAlert = worseSeverity(worstAlert, a.severity);
-      if (a.rule === 'stalled-run') stalled = true;
+      if (a.rule === 'stalled-run' && stop?.state !== 'exited') stalled = true;
     }
-    return { worstAlert, stalled };
+    return { worstAlert, stalled, stop };
   }
 
   // --- user actions ---

@@ -83,6 +83,7 @@ export class AppCore {
       root: () => this.folder.root,
       runs: () => this.ws.listRuns().map((r) => r.run),
       configOf: (run) => this.ws.configOf(run),
+      writtenAt: (run) => this.ws.writtenAt(run),
       settings: () => this.settings,
       clock: this.clock,
       notifyWindowMs: opts.notifyWindowMs,

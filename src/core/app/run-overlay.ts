@@ -9,7 +9,7 @@ export interface JobIdentity {
   node: string;
 }
 
-const keyOf = (r: RunInfo): string => `${r.worstAlert}|${r.stalled}`;
+const keyOf = (r: RunInfo): string => `${r.worstAlert}|${r.stalled}|${r.stop?.state ?? ''}`;
 
 export class RunOverlay {
   /** Last overlay pushed per run, so runs.changed is re-sent only when an alert changes it. */

@@ -61,6 +61,9 @@ export function buildTrayModel(
     }
     if (parts.length === 0)
       parts.push(info ? `${info.tags.length} tags · ${info.points} points` : 'live system samples');
+    // A stop in words first (the icon's colour is the alerts'): "exited · step 412 · …".
+    const stop = info?.stop?.state;
+    if (stop === 'exited' || stop === 'stalled') parts.unshift(stop);
     const alerts = active
       .filter((a) => a.active && a.run === r.run)
       .sort((a, b) =>

@@ -17,6 +17,7 @@ import { continuousEntropyCollapse, showsContinuousActions } from './continuous-
 import { entropyCollapse, POINT_RULES, type PointRule, type RuleContext } from './rules';
 import { showsQLearning, valueLossDivergence } from './value-rules';
 import { ArrivalGaps, STALLED_RUN, TRAINER_EXITED } from './stall';
+import { isEpochTag, judgeStops, RunStopTracker, type RunFileFacts, type StopVerdict } from './stop-evidence';
 import { DEFAULT_THRESHOLDS, type ThresholdName, type Thresholds } from './thresholds';
 import type { Alert, AlertSink, AlertTransition, RuleId } from './types';
 
@@ -42,6 +43,8 @@ interface TagState {
   /** The tag as messages name it: a negated tag (SB3 `train/entropy_loss` = −entropy) as `−tag`. */
   judgedAs: string;
   epochLevel: boolean;
+  /** It counts epochs (a config's epoch total is compared with it). */
+  countsEpochs: boolean;
   lastStep: number;
   slots: RuleSlot[];
 }
@@ -64,8 +67,10 @@ interface RunState {
   /** A stalled-run or trainer-exited alert may be open (tick or processExited judged one): the next arrival clears
    * it. Points skip the clearing otherwise (its lookups were a tenth of a replay's time). */
   arrivalClears: boolean;
-  /** Data arrivals (clock time), for stall detection. */
+  /** Data arrivals (clock time) since its first read: the run's live rhythm. */
   arrivals: ArrivalGaps;
+  /** What its files say about a stop: their rhythm, its step, its planned end and siblings (stop-evidence.ts). */
+  stop: RunStopTracker;
   /** The run's first tag per role: run-level rules (reward plateau, the combined signals) read only it, so a
    * run logging its reward under four names gets one plateau alert, not four, and no mixed-up medians. */
   primary: Map<Role, string>;
@@ -152,6 +157,9 @@ export class HealthEngine {
   processExited(run: string, at: number, progress: number | null): AlertTransition[] {
     const r = this.runs.get(run);
     if (!r || r.finished || r.lastPoint === null) return [];
+    const planned = r.stop.plannedProgress();
+    // Its config's planned end counts as much as a progress file's (at its end: a normal exit, no alert).
+    if (progress === null && planned !== null) progress = planned.atEnd ? null : planned.fraction;
     const { step, wallTime } = r.lastPoint;
     const silentS = Math.max(0, Math.round((at - (r.arrivals.lastArrival ?? at)) / 1000));
     r.exited = true;
@@ -187,6 +195,11 @@ export class HealthEngine {
   /** Runs whose trainer process exited while they had not finished (and no data came since). */
   exitedRuns(): string[] {
     return [...this.runs].flatMap(([run, r]) => (r.exited && !r.finished ? [run] : []));
+  }
+
+  /** History, not news: the run's active alerts are cleared now (recorded), its state is kept (stop-facts.ts). */
+  settle(run: string): AlertTransition[] {
+    return this.gates.removeRun(run, this.opts.clock());
   }
 
   /** Forget a run: its active alerts are cleared (so raised/cleared still alternate). */
@@ -232,6 +245,7 @@ export class HealthEngine {
       }
     }
     const t = this.tagState(run, r, tag);
+    r.stop.note(now, step, wallTime, t.countsEpochs ? raw : null);
     if (step < t.lastStep) {
       // Restart from a checkpoint: the windows describe a timeline that no longer exists. Reset
       // them (and the streak counters) instead of reading the jump as a fault; active alerts stay
@@ -285,26 +299,39 @@ export class HealthEngine {
     return out;
   }
 
-  /** Time-based rules (stalled run). Call it on a timer; `now` defaults to the injected clock. */
+  /** What a run's files and run list say (its last write, planned end, siblings): the stop judgement's evidence. */
+  setFileFacts(run: string, facts: RunFileFacts): void {
+    this.run(run).stop.setFacts(this.opts.clock(), facts);
+  }
+
+  /** The run's first read is done: the arrivals of that read were one load, not its rhythm; it starts afresh. */
+  firstReadDone(run: string): void {
+    const r = this.runs.get(run);
+    if (r) r.arrivals = new ArrivalGaps();
+  }
+
+  /** Time-based rules (a stop or stall: stop-evidence.ts). Call it on a timer; `now` defaults to the injected clock. */
   tick(now = this.opts.clock()): AlertTransition[] {
     const out: AlertTransition[] = [];
-    for (const [run, r] of this.runs) {
-      // An exited trainer is already reported (critical): its silence is no second incident.
-      if (r.finished || r.exited || r.lastPoint === null) continue;
-      const stall = r.arrivals.stall(now, this.thresholdsOf(r), r.processAlive);
-      if (stall === null) continue;
+    for (const [run, v] of this.stops(now)) {
+      if (v.alert === null) continue;
+      const r = this.runs.get(run)!;
+      if (r.lastPoint === null) continue;
       r.arrivalClears = true;
       // It cites the run's last logged point: its step, and the silence since it as the value.
       const { step, wallTime } = r.lastPoint;
+      // A stop before its end is critical: trainer-exited, or a hang (stalled-run) while its process lives.
+      const rule = v.alert === 'stalled' || r.processAlive ? STALLED_RUN : TRAINER_EXITED;
+      const severity = v.alert === 'exited' ? 'critical' : 'warning';
       out.push(
         ...this.gates.judge(
           {
             run,
-            rule: STALLED_RUN,
+            rule,
             tag: null,
             quantity: null,
-            point: { tag: null, step, wallTime, value: stall.silentS },
-            level: stall.level,
+            point: { tag: null, step, wallTime, value: v.silentS },
+            level: { kind: 'bad', severity, after: 1, message: v.reason },
             scope: r.scope,
           },
           now,
@@ -314,15 +341,35 @@ export class HealthEngine {
     return out;
   }
 
-  /** Runs that show as stalled at `now`: silent past their own rhythm (max(2.5 × their typical gap, 25 s)), not
-   * finished, their trainer not known to have exited. A status, not an alert: a run that simply ended shows so
-   * too; the stalled-run alert comes from tick() after a longer silence. */
-  stalledRuns(now = this.opts.clock()): string[] {
-    const out: string[] = [];
-    for (const [run, r] of this.runs)
-      if (!r.finished && !r.exited && r.lastPoint !== null && r.arrivals.stalled(now, this.thresholdsOf(r)))
-        out.push(run);
+  /** Each silent run's stop verdict at `now` (stop-evidence.ts): runs finished or with no point yet have none, nor
+   * runs whose trainer process exited unless their files say it was before their end. */
+  stops(now = this.opts.clock()): Map<string, StopVerdict> {
+    const inputs = [...this.runs].map(([run, r]) => ({
+      run,
+      tracker: r.stop,
+      liveTypicalMs: r.arrivals.typicalMs(),
+      lastArrivalMs: r.arrivals.lastArrival,
+      processAlive: r.processAlive,
+    }));
+    const out = judgeStops(
+      inputs,
+      now,
+      (run) => this.thresholdsOf(this.runs.get(run)!),
+      (run) => {
+        const r = this.runs.get(run)!;
+        return r.finished || r.lastPoint === null;
+      },
+    );
+    // A run whose trainer is known to have exited shows exited already: its files add only evidence that the exit
+    // came before its end (then the alert); its silence is no stall of its own.
+    for (const [run, v] of out) if (this.runs.get(run)!.exited && v.state !== 'exited') out.delete(run);
     return out;
+  }
+
+  /** Runs that show as stalled at `now`: silent past their own rhythm with no evidence of a stop before their end
+   * (those show exited), not finished, their trainer not known to have exited. */
+  stalledRuns(now = this.opts.clock()): string[] {
+    return [...this.stops(now)].flatMap(([run, v]) => (v.state === 'stalled' ? [run] : []));
   }
 
   /** Marks an alert seen: its later transitions do not notify until it clears and a new incident starts. */
@@ -365,6 +412,7 @@ export class HealthEngine {
         lastTrainingWall: -Infinity,
         arrivalClears: false,
         arrivals: new ArrivalGaps(),
+        stop: new RunStopTracker(),
         primary: new Map(),
         summary: new RunSummary(),
         scope: 'classic',
@@ -392,7 +440,15 @@ export class HealthEngine {
       ).map((rule) => this.slot(r, rule));
       if (role === 'loss' && r.qLearning) slots.push(this.slot(r, valueLossDivergence));
       const judgedAs = cls?.transform === 'negate' ? `−${tag}` : tag;
-      t = { cls, quantity: role ?? tag, judgedAs, epochLevel, lastStep: -Infinity, slots };
+      t = {
+        cls,
+        quantity: role ?? tag,
+        judgedAs,
+        epochLevel,
+        countsEpochs: isEpochTag(tag),
+        lastStep: -Infinity,
+        slots,
+      };
       r.tags.set(tag, t);
       if (r.scope === 'classic' && showsContinuousActions(tag)) this.markContinuous(run, r);
       if (r.scope === 'classic' && showsQLearning(tag)) this.markQLearning(r);

@@ -54,6 +54,40 @@ export async function readFdTargets(
   return targets.filter((t) => t !== '');
 }
 
+/** One open descriptor: where it points, and whether it was opened for writing (null when /proc/PID/fdinfo
+ * cannot say: then it may write). */
+export interface FdOpening {
+  path: string;
+  writes: boolean | null;
+}
+
+/** O_ACCMODE of the open flags: 0 is read-only (O_RDONLY), 1 write-only, 2 read-write. */
+const ACCESS_MODE = 0o3;
+
+/** Whether a descriptor was opened for writing, from its fdinfo `flags:` line (octal); null when unreadable. */
+export function fdinfoWrites(fdinfo: string): boolean | null {
+  const m = /^flags:\s*([0-7]+)/m.exec(fdinfo);
+  return m?.[1] !== undefined ? (parseInt(m[1], 8) & ACCESS_MODE) !== 0 : null;
+}
+
+/** Where the descriptors point and whether each was opened for writing, at most `maxFds` of them. */
+export async function readFdOpenings(
+  pid: number,
+  fds: readonly string[],
+  procRoot: string,
+  maxFds: number,
+): Promise<FdOpening[]> {
+  const out = await Promise.all(
+    fds.slice(0, maxFds).map(async (fd) => {
+      const path = await readlink(`${procRoot}/${pid}/fd/${fd}`).catch(() => '');
+      if (path === '') return null;
+      const info = await readFile(`${procRoot}/${pid}/fdinfo/${fd}`, 'utf8').catch(() => '');
+      return { path, writes: fdinfoWrites(info) };
+    }),
+  );
+  return out.filter((o): o is FdOpening => o !== null);
+}
+
 /** The process's working directory (resolved by the kernel); null when unreadable. */
 export async function readCwd(pid: number, procRoot: string): Promise<string | null> {
   return readlink(`${procRoot}/${pid}/cwd`).catch(() => null);

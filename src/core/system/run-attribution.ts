@@ -1,4 +1,4 @@
-// One bounded pass over /proc for all runs: which process belongs to which run, on evidence only (open files, cwd, command line).
+// One bounded pass over /proc for all runs: which process belongs to which run, on write evidence only (files open for writing, cwd, command line; never a viewer's).
 
 import { isAbsolute, resolve, sep } from 'node:path';
 import type { ProcessEvidence } from '../../shared/system-types';
@@ -10,10 +10,11 @@ import {
   listPids,
   readCmdline,
   readCwd,
-  readFdTargets,
+  readFdOpenings,
   readProcStats,
 } from './proc';
 import type { ScanLimits } from './proc';
+import { isViewerCommand } from './viewer-process';
 
 /** A run and its folder: `dirs` are the names it may go by (as opened, and resolved), absolute. */
 export interface RunFolder {
@@ -103,8 +104,9 @@ async function ancestorsOf(selfPid: number, procRoot: string): Promise<Set<numbe
 
 /**
  * Each process of this user (whose fd folder can be read; others' are refused by the kernel) that is not
- * rlwatch's own is tied to the runs its strongest evidence names: the run folders it holds files open
- * under; else those its command line names; else the one its cwd lies in. GPU use is no evidence.
+ * rlwatch's own nor a viewer is tied to the runs its strongest evidence names: the run folders it holds files
+ * open for writing under; else (when it holds none of their files open for reading only, as a reader does)
+ * those its command line names; else the one its cwd lies in. GPU use is no evidence.
  * One pass over /proc however many runs; cwd and argv are read only for these candidates.
  */
 export async function attributeProcesses(
@@ -126,11 +128,16 @@ export async function attributeProcesses(
     if (argv.length === 0) continue;
     const cwd = await readCwd(pid, opts.procRoot);
     if (await isRlwatchCommand(argv, cwd, packageName)) continue;
-    const targets = await readFdTargets(pid, fds, opts.procRoot, limits.maxFdsPerProcess);
+    // A viewer (tail -f, less, tensorboard, a browser, a test driver) reads runs and never trains one.
+    if (isViewerCommand(argv)) continue;
+    const opens = await readFdOpenings(pid, fds, opts.procRoot, limits.maxFdsPerProcess);
     let evidence: ProcessEvidence = 'open-files';
-    let tied = match.runsOf(targets);
+    // Only a file open for writing is the writer's evidence; one open for reading only makes it a reader.
+    let tied = match.runsOf(opens.filter((o) => o.writes !== false).map((o) => o.path));
+    const reads = match.runsOf(opens.filter((o) => o.writes === false).map((o) => o.path));
     if (tied.size === 0) [evidence, tied] = ['command-line', runsNamed(argv, cwd, match)];
     if (tied.size === 0 && cwd !== null) [evidence, tied] = ['cwd', match.runsOf([cwd])];
+    if (evidence !== 'open-files') for (const run of reads) tied.delete(run);
     if (tied.size === 0) continue;
     const stats = await readProcStats(pid, opts.procRoot);
     if (!stats || stats.ppid === opts.selfPid) continue;

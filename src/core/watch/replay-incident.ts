@@ -34,6 +34,7 @@ export async function replayAlerts(
   const alerts = createWatchAlerts({
     root: dir,
     configOf: (run) => workspace.configOf(run),
+    writtenAt: (run) => workspace.writtenAt(run),
     runs: () => workspace.listRuns().map((r) => r.run),
     settings,
   });

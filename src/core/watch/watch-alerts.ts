@@ -14,10 +14,15 @@ export interface WatchAlertsOptions {
   configOf: (run: string) => Record<string, unknown> | null;
   /** The runs of the folder. */
   runs: () => readonly string[];
+  /** ms: the newest write time of a run's files (tells a run opened long after it stopped: history). */
+  writtenAt?: (run: string) => number | null;
   /** The user's saved settings (the app's thresholds and stalled-after minutes). */
   settings: Settings;
   clock?: () => number;
 }
+
+/** Rules whose alert is the run's stop itself. */
+const STOP_RULES = new Set(['trainer-exited', 'stalled-run']);
 
 /** Each call hands the service one input and answers the alert lines its transitions became. */
 export class WatchAlerts implements AlertFeed {
@@ -64,10 +69,19 @@ export class WatchAlerts implements AlertFeed {
     return this.drain();
   }
 
+  /** One line per event: a run whose stop alert (trainer-exited, stalled-run) is raised in this same call gets
+   * the alert line, which says it exited or stalled, and no second `run` line saying so. */
   private drain(): AlertFeedLine[] {
     const out = this.pending;
     this.pending = [];
-    return out;
+    const alerted = new Set(
+      out.flatMap((l) =>
+        l.type === 'alert' && l.state === 'raised' && STOP_RULES.has(l.rule) ? [l.run] : [],
+      ),
+    );
+    return alerted.size === 0
+      ? out
+      : out.filter((l) => !(l.type === 'run' && l.state !== 'live' && alerted.has(l.run)));
   }
 }
 
@@ -80,6 +94,7 @@ export function createWatchAlerts(o: WatchAlertsOptions): WatchAlerts {
     root: () => o.root,
     runs: o.runs,
     configOf: o.configOf,
+    ...(o.writtenAt ? { writtenAt: o.writtenAt } : {}),
     settings: () => o.settings,
     clock,
   });

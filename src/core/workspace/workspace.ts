@@ -242,6 +242,11 @@ export class Workspace {
     return [...this.runs.values()].sort(byRunName).map((r) => ({ run: r.run, dir: r.dir }));
   }
 
+  /** ms: the newest write time of the run's files as last stat'ed; null for an unknown run or before any. */
+  writtenAt(run: string): number | null {
+    return this.runs.get(run)?.fileWrittenAt ?? null;
+  }
+
   /** The run's effective config: its own config.json over what its sources carry (W&B config); null
    * when it has none (also for an unknown run). */
   configOf(run: string): Record<string, unknown> | null {

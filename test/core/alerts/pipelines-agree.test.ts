@@ -92,9 +92,14 @@ function snapshot(t: number, gpuMemPct: number, memPct: number): SystemSnapshot 
   } as unknown as SystemSnapshot;
 }
 
-/** A run list as it looked while training: no run is finished yet. */
+/** A run list as it looked while training: no run is finished yet. Its file times are the recording's (the real
+ * clock), not the replay's: dropped, so the replay's clock alone says how long a run was silent. */
 const unfinished = (runs: RunInfo[]): RunInfo[] =>
-  runs.map((r) => (r.progress?.fraction === 1 ? { ...r, progress: { ...r.progress, fraction: 0.99 } } : r));
+  runs.map((r) => ({
+    ...r,
+    fileWrittenAt: null,
+    ...(r.progress?.fraction === 1 ? { progress: { ...r.progress, fraction: 0.99 } } : {}),
+  }));
 
 /** The replay both pipelines get: the recording with 2 s between events (no run finished yet), 15 minutes of
  * silence and a stalled-run check, system samples (GPU memory climbing to full, then back), every run finished. */
@@ -210,7 +215,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'rlwatch-agree-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('the app and watch agree on alert transitions', () => {
-  test('on the demo: the KL blow-up, the machine pseudo-run, a stalled run that finishes', async () => {
+  test('on the demo: the KL blow-up, the machine pseudo-run, a run silent before its end that finishes', async () => {
     const dir = join(tmp, 'demo');
     await startDemo({ dir, steps: 400, rateHz: 1000, startWallTime: 1_700_000_000 }).done;
     const rec = await record(dir);
@@ -221,9 +226,11 @@ describe('the app and watch agree on alert transitions', () => {
     // The KL incident is raised once; crossing twice its target escalates that same incident.
     expect(seen).toContain('ppo_demo kl-above-target warning raised');
     expect(seen).toContain('ppo_demo kl-above-target critical escalated');
-    expect(seen).toContain('ppo_demo stalled-run warning raised');
+    // Silent at 99 % of its planned steps: a stop before its end (critical), not a plain stall.
+    expect(seen).toContain('ppo_demo trainer-exited critical raised');
+    expect(seen).not.toContain('ppo_demo stalled-run warning raised');
     expect(seen).toContain('(this machine) gpu-memory-high critical escalated');
-    expect(seen.indexOf('ppo_demo stalled-run warning cleared')).toBeGreaterThan(
+    expect(seen.indexOf('ppo_demo trainer-exited critical cleared')).toBeGreaterThan(
       seen.indexOf('(this machine) gpu-memory-high critical escalated'),
     );
   }, 60_000);

@@ -175,6 +175,15 @@ describe('tray model', () => {
     expect(m.runs[1]!.alerts[0]!.focus).toEqual({ run: 'b', tag: 'loss', step: 155 });
   });
 
+  test('a run judged stopped says so first in its item, in words', () => {
+    const m = buildTrayModel(
+      [{ ...run('a'), stop: { state: 'exited', reason: 'exited before its end' } }, run('b')],
+      [],
+      keys({ a: { step: 412, values: {} } }),
+    );
+    expect(m.runs.map((r) => r.summary)).toEqual(['exited · step 412', '1 tags · 10 points']);
+  });
+
   test('no alerts is ok; inactive alerts do not count', () => {
     const m = buildTrayModel([run('a')], [alert({ run: 'a', active: false })], keys({}));
     expect(m.health).toBe('ok');

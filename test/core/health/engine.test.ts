@@ -222,6 +222,8 @@ describe('stalled run', () => {
   it('not for a run read once from disk, nor a finished run', () => {
     const { clock, engine } = harness();
     for (let i = 0; i < 100; i++) engine.feed('old', 'loss', i, i, 1);
+    // Its points were one load, logged in 1970: history, whatever its rhythm.
+    engine.firstReadDone('old');
     const { engine: e2, clock: c2 } = live(1000, 10);
     e2.setFinished('r');
     clock.now += 1e7;

@@ -185,6 +185,7 @@ describe('MetricsExposition', () => {
     expect(current('alerting')).toEqual(['live']);
     expect(samples(all, 'rlwatch_run_status', { run: 'old' }).map((s) => s.labels.status)).toEqual([
       'crashed',
+      'exited',
       'stalled',
       'dead',
       'finished',
@@ -284,18 +285,18 @@ describe('MetricsExposition', () => {
     ]);
     expect(samples(all, 'rlwatch_run_status', { run: 'old' })).toEqual([]);
     expect(samples(all, 'rlwatch_alert')).toHaveLength(2);
-    // old: 2 tags × 3 series + 12 run series (freshness 2, status 7, progress, ETA, restarts); new: 1 tag × 3; one alert.
+    // old: 2 tags × 3 series + 13 run series (freshness 2, status 8, progress, ETA, restarts); new: 1 tag × 3; one alert.
     const dropped = (all: Sample[]): number[] =>
       ['runs', 'tags', 'alerts'].map((reason) => value(all, 'rlwatch_metrics_dropped_series', { reason })!);
     const drops = (all: Sample[]): number[] =>
       ['runs', 'tags', 'alerts'].map((reason) => value(all, 'rlwatch_metrics_drops_total', { reason })!);
-    expect(dropped(all)).toEqual([18, 3, 1]);
+    expect(dropped(all)).toEqual([19, 3, 1]);
     expect(drops(all)).toEqual([1, 1, 1]);
     // The same cut scrape after scrape: the gauge says the same, the counter does not move (it no longer
     // depends on how many scrapers there are), and nothing more is logged.
     all = await scrape(m);
     all = await scrape(m);
-    expect(dropped(all)).toEqual([18, 3, 1]);
+    expect(dropped(all)).toEqual([19, 3, 1]);
     expect(drops(all)).toEqual([1, 1, 1]);
     expect(log).toEqual([
       '/metrics leaves out 1 run (the most recently active are kept; --metrics-max-runs): old',
@@ -306,7 +307,7 @@ describe('MetricsExposition', () => {
     src.points.get('new')!.set('d', { count: 1, lastStep: 1, lastWallTime: 1, lastValue: 1 });
     src.alerts = src.alerts.slice(0, 2);
     all = await scrape(m);
-    expect(dropped(all)).toEqual([18, 6, 0]);
+    expect(dropped(all)).toEqual([19, 6, 0]);
     expect(drops(all)).toEqual([1, 2, 1]);
     expect(log.slice(3)).toEqual([
       '/metrics leaves out 1 tag (the first per run by name are kept; --metrics-max-tags): new: d',

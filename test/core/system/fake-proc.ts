@@ -6,6 +6,8 @@ import { join } from 'node:path';
 export interface FakeProcess {
   /** Open-file targets (fd links). */
   fds?: string[];
+  /** How each of `fds` was opened (its fdinfo flags): 'r' read-only, 'w' for writing; none: no fdinfo. */
+  modes?: ('r' | 'w')[];
   cwd?: string;
   argv?: string[];
   ticks?: number;
@@ -26,6 +28,16 @@ export class FakeProc {
     const dir = join(this.root, String(pid));
     mkdirSync(join(dir, 'fd'), { recursive: true });
     (p.fds ?? []).forEach((t, i) => symlinkSync(t, join(dir, 'fd', String(i))));
+    if (p.modes) {
+      mkdirSync(join(dir, 'fdinfo'), { recursive: true });
+      // O_RDONLY is 0; O_WRONLY|O_APPEND|O_LARGEFILE (a logger appending) is 0102001.
+      p.modes.forEach((m, i) =>
+        writeFileSync(
+          join(dir, 'fdinfo', String(i)),
+          `pos:\t0\nflags:\t${m === 'r' ? '0100000' : '0102001'}\nmnt_id:\t1\n`,
+        ),
+      );
+    }
     if (p.cwd !== undefined) symlinkSync(p.cwd, join(dir, 'cwd'));
     writeFileSync(join(dir, 'cmdline'), (p.argv ?? ['python']).map((a) => a + '\0').join(''));
     this.setStat(pid, p);

@@ -1,12 +1,14 @@
 // Per-run process attribution on a fake /proc: open files, cwd, command line; rlwatch's own processes never.
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { attributeProcesses } from '../../../src/core/system/run-attribution';
 import type { RunFolder } from '../../../src/core/system/run-attribution';
 import { FakeProc } from './fake-proc';
+import { isViewerCommand } from '../../../src/core/system/viewer-process';
 
 const ROOT = '/data/runs';
 const RUNS: RunFolder[] = ['a', 'b', 'c', 'ab'].map((r) => ({ run: r, dirs: [`${ROOT}/${r}`] }));
@@ -110,8 +112,116 @@ describe('attributeProcesses', () => {
     expect(await attribute()).toEqual([]);
   });
 
+  it('write evidence only: a file open for reading (tail -f, a plotting script) is no trainer’s, one open for writing is', async () => {
+    proc.add(400, {
+      fds: [`${ROOT}/a/progress.csv`],
+      modes: ['r'],
+      argv: ['python', 'plot.py', `${ROOT}/a`],
+    });
+    proc.add(401, { fds: [`${ROOT}/a/progress.csv`], modes: ['w'], argv: ['python', 'train.py'] });
+    proc.add(402, {
+      fds: [`${ROOT}/b/progress.csv`],
+      modes: ['r'],
+      cwd: `${ROOT}/b`,
+      argv: ['python', 'x.py'],
+    });
+    expect((await attribute()).map((a) => [a.pid, a.run, a.evidence])).toEqual([[401, 'a', 'open-files']]);
+  });
+
+  it.each([
+    ['tail -f', ['tail', '-f', `${ROOT}/a/progress.csv`]],
+    ['less', ['/usr/bin/less', `${ROOT}/a/progress.csv`]],
+    ['tensorboard', ['/home/u/.venv/bin/python3', '/home/u/.venv/bin/tensorboard', '--logdir', `${ROOT}/a`]],
+    ['python -m tensorboard.main', ['python', '-m', 'tensorboard.main', `--logdir=${ROOT}/a`]],
+    ['a browser', ['/opt/google/chrome/chrome', `file://${ROOT}/a/report.html`]],
+    ['chromium (a test driver’s)', ['/usr/bin/chromium', '--headless', `--user-data-dir=${ROOT}/a`]],
+    ['a test driver', ['node', '/repo/node_modules/.bin/vitest', 'run', `${ROOT}/a`]],
+  ])('a viewer is never the trainer: %s, even holding the run’s files or working in it', async (_, argv) => {
+    proc.add(500, { argv, cwd: `${ROOT}/a`, fds: [`${ROOT}/a/progress.csv`] });
+    expect(isViewerCommand(argv)).toBe(true);
+    expect(await attribute()).toEqual([]);
+  });
+
+  it('trainers are no viewers by name: python train.py, torchrun, accelerate launch, node writer.js', () => {
+    for (const argv of [
+      ['python', 'train.py'],
+      ['torchrun', '--nproc_per_node=8', 'train.py'],
+      ['accelerate', 'launch', 'train.py'],
+      ['node', 'writer.js'],
+      ['python', '-m', 'verl.trainer.main_ppo'],
+    ])
+      expect(isViewerCommand(argv)).toBe(false);
+  });
+
   it('no runs: no scan', async () => {
     proc.add(90, { cwd: `${ROOT}/a` });
     expect(await attribute([])).toEqual([]);
   });
+});
+
+describe('attributeProcesses on this machine’s /proc (Linux)', () => {
+  const children: ChildProcess[] = [];
+  afterEach(() => {
+    for (const c of children.splice(0)) if (c.pid !== undefined) process.kill(-c.pid, 'SIGKILL');
+  });
+
+  it.runIf(process.platform === 'linux')(
+    'a real writer (file open for appending) is the run’s; a real `tail -f` on its file and a reader naming the folder are not',
+    async () => {
+      const run = join(tmp, 'runs', 'seed1');
+      mkdirSync(run, { recursive: true });
+      const file = join(run, 'progress.csv');
+      writeFileSync(file, 'a,b\n');
+      const writer = `const fs=require('fs');const fd=fs.openSync(process.argv[1],'a');setInterval(()=>fs.writeSync(fd,'1,2\\n'),100)`;
+      const reader = `const fs=require('fs');const fd=fs.openSync(process.argv[1],'r');setInterval(()=>fs.readSync(fd,Buffer.alloc(64)),100)`;
+      // Started by a shell of their own: rlwatch's own children (this test's) are never attributed.
+      const sh = spawn(
+        'sh',
+        [
+          '-c',
+          'tail -f "$1" >/dev/null & echo tail $!; node -e "$2" "$1" & echo writer $!; node -e "$3" "$1" & echo reader $!; wait',
+          'sh',
+          file,
+          writer,
+          reader,
+        ],
+        { detached: true, stdio: ['ignore', 'pipe', 'ignore'] },
+      );
+      children.push(sh);
+      const pids = await new Promise<Record<string, number>>((resolve) => {
+        let text = '';
+        sh.stdout!.on('data', (b: Buffer) => {
+          text += b.toString();
+          const m = [...text.matchAll(/(\w+) (\d+)\n/g)];
+          if (m.length === 3) resolve(Object.fromEntries(m.map((x) => [x[1]!, Number(x[2])])));
+        });
+      });
+      // Wait until each holds the file open (as each of them does once it has run a moment).
+      const holds = (pid: number): boolean => {
+        try {
+          return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+            try {
+              return readlinkSync(`/proc/${pid}/fd/${fd}`) === file;
+            } catch {
+              return false;
+            }
+          });
+        } catch {
+          return false;
+        }
+      };
+      for (let i = 0; i < 100 && ![pids.writer!, pids.tail!, pids.reader!].every(holds); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      const found = await attributeProcesses([{ run: 'seed1', dirs: [run] }], {
+        procRoot: '/proc',
+        exclude: new Set([process.pid]),
+        selfPid: process.pid,
+      });
+      const byPid = new Map(found.map((a) => [a.pid, a.evidence]));
+      expect(byPid.get(pids.writer!)).toBe('open-files');
+      expect(byPid.has(pids.tail!)).toBe(false);
+      expect(byPid.has(pids.reader!)).toBe(false);
+    },
+    20_000,
+  );
 });

@@ -165,20 +165,25 @@ describe('watch alert lines', () => {
     r.close();
   });
 
-  test('a stalled run that then finishes prints the stalled alert cleared', () => {
+  test('a run silent at half its planned end prints exited before its end, cleared when it finishes', () => {
     const r = rig();
     r.ws.emit('runs.changed', [runInfo('run1', 0.5)]);
     for (let i = 0; i < 3; i++) {
       r.ws.emit('series.appended', delta('run1', 'loss', [i], [1]));
       r.clock.now += 2000;
     }
-    r.clock.now += 700_000;
+    r.clock.now += 31_000;
     r.tick();
-    expect(r.alerts().map((a) => [a.rule, a.state])).toEqual([['stalled-run', 'raised']]);
+    expect(r.alerts().map((a) => [a.rule, a.severity, a.state])).toEqual([
+      ['trainer-exited', 'critical', 'raised'],
+    ]);
+    expect(r.alerts()[0]!.message).toMatch(/^exited before its end: stopped writing at 50 % of the run/);
+    // One line per event: the alert says it exited; no second `run` line says so.
+    expect(r.statuses()).toEqual(['run1 discovered']);
     r.ws.emit('runs.changed', [runInfo('run1', 1)]);
     expect(r.alerts().map((a) => [a.rule, a.state])).toEqual([
-      ['stalled-run', 'raised'],
-      ['stalled-run', 'cleared'],
+      ['trainer-exited', 'raised'],
+      ['trainer-exited', 'cleared'],
     ]);
     r.close();
   });
