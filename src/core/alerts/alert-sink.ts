@@ -48,7 +48,7 @@ export class StoreAlertSink implements AlertSink {
       detail: JSON.stringify(
         cleared
           ? { tag: t.tag, wallTime: t.wallTime }
-          : { tag: a.tag, tags: a.tags, wallTime: a.wallTime, statistic: a.statistic },
+          : { tag: a.tag, tags: a.tags, wallTime: a.wallTime, statistic: a.statistic, changed: a.changed },
       ),
     });
     if (id < 0) return;

@@ -1,0 +1,161 @@
+// What changed with an incident: the run's other tags that jumped sharply, against their own recent history, when it began.
+
+import type { MetricGroup, TagClass } from '../../shared/catalog';
+import type { CoMover } from '../../shared/domain';
+
+/** Points kept per tag: a baseline and the recent updates an onset is looked for in. */
+const KEEP = 32;
+/** A jump is looked for among a tag's last RECENT points at or before the alert's step (about as many updates). */
+const RECENT = 6;
+/** A baseline needs this many earlier finite points. */
+const MIN_BASELINE = 5;
+/** A positive tag moved sharply when it is this many times (or this fraction of) its recent median… */
+const MIN_RATIO = 3;
+/** …and as many robust deviations (MADs, on a log scale for a positive tag) from it: its usual noise is no jump. */
+const MIN_MADS = 6;
+/** At most this many co-movers, strongest first. */
+export const MAX_CO_MOVERS = 3;
+/** Counters, timings and the machine: they move with time, not with the training's trouble. */
+const IGNORED_GROUPS: ReadonlySet<MetricGroup> = new Set<MetricGroup>(['Progress', 'Performance', 'System']);
+
+/** One tag's last KEEP points, in a ring (a push per point; read only when an incident raises). */
+class Recent {
+  private readonly steps = new Float64Array(KEEP);
+  private readonly values = new Float64Array(KEEP);
+  private n = 0;
+  private next = 0;
+
+  push(step: number, value: number): void {
+    this.steps[this.next] = step;
+    this.values[this.next] = value;
+    this.next = (this.next + 1) % KEEP;
+    if (this.n < KEEP) this.n++;
+  }
+
+  /** The points held, oldest first, up to step `upTo`. */
+  upTo(upTo: number): { steps: number[]; values: number[] } {
+    const steps: number[] = [];
+    const values: number[] = [];
+    for (let k = 0; k < this.n; k++) {
+      const i = (this.next - this.n + k + KEEP) % KEEP;
+      if (this.steps[i]! > upTo) continue;
+      steps.push(this.steps[i]!);
+      values.push(this.values[i]!);
+    }
+    return { steps, values };
+  }
+
+  clear(): void {
+    this.n = this.next = 0;
+  }
+}
+
+const medianOf = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+/** How sharply `v` left `baseline` (finite values): null when it did not move sharply. The score orders movers:
+ * orders of magnitude for a positive tag, MADs / 10 otherwise, a step into NaN/Inf above all. */
+export function jumpOf(
+  baseline: readonly number[],
+  v: number,
+): { score: number; ratio: number | null; mads: number | null } | null {
+  if (!Number.isFinite(v)) return { score: Infinity, ratio: null, mads: null };
+  const med = medianOf([...baseline]);
+  if (baseline.every((b) => b > 0) && v > 0) {
+    const logs = baseline.map(Math.log);
+    const lmed = medianOf(logs);
+    const lmad = 1.4826 * medianOf(logs.map((x) => Math.abs(x - lmed)));
+    const dev = Math.abs(Math.log(v) - lmed);
+    const ratio = v / Math.exp(lmed);
+    if (Math.max(ratio, 1 / ratio) < MIN_RATIO || dev < MIN_MADS * lmad) return null;
+    return { score: dev / Math.LN10, ratio, mads: lmad > 0 ? dev / lmad : null };
+  }
+  const spread = 1.4826 * medianOf(baseline.map((x) => Math.abs(x - med)));
+  const dev = Math.abs(v - med);
+  // A tag that sat still (no spread) moved when it changed by half its size (a schedule's small steps are no jump).
+  if (spread === 0) {
+    if (dev <= 0.5 * Math.abs(med) || dev === 0) return null;
+    return { score: Math.min(dev / Math.max(Math.abs(med), 1e-12), 10), ratio: null, mads: null };
+  }
+  const mads = dev / spread;
+  return mads < MIN_MADS ? null : { score: Math.min(mads, 100) / 10, ratio: null, mads };
+}
+
+/** A co-mover and how sharply it moved (what orders them). */
+export type ScoredMover = CoMover & { score: number };
+
+/** The tag's sharpest jump among its last RECENT points up to `step` (each against the points before it), or null. */
+function moverOf(tag: string, r: Recent, step: number): ScoredMover | null {
+  const { steps, values } = r.upTo(step);
+  let best: ScoredMover | null = null;
+  for (let i = Math.max(MIN_BASELINE, values.length - RECENT); i < values.length; i++) {
+    // The points before this one were finite: a tag already broken is no onset.
+    if (!Number.isFinite(values[i - 1]!)) continue;
+    const baseline = values.slice(Math.max(0, i - (KEEP - RECENT)), i).filter(Number.isFinite);
+    if (baseline.length < MIN_BASELINE) continue;
+    const j = jumpOf(baseline, values[i]!);
+    if (j === null || (best !== null && j.score <= best.score)) continue;
+    best = {
+      tag,
+      step: steps[i]!,
+      value: values[i]!,
+      baseline: medianOf(baseline),
+      ratio: j.ratio,
+      score: j.score,
+    };
+  }
+  return best;
+}
+
+/** The MAX_CO_MOVERS strongest of `found`, strongest first (then the earliest, then by name), without scores. */
+export function strongest(found: ReadonlyMap<string, ScoredMover>): CoMover[] {
+  return [...found.values()]
+    .sort((a, b) => b.score - a.score || a.step - b.step || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0))
+    .slice(0, MAX_CO_MOVERS)
+    .map(({ score: _score, ...m }) => m);
+}
+
+/** Each tag's recent points for one run, and the co-movers of an incident raised on it. */
+export class CoMovers {
+  private readonly tags = new Map<string, Recent | null>();
+
+  /** One point of `tag` (its catalog class decides whether it is ever a mover). */
+  note(tag: string, cls: TagClass | null, step: number, value: number): void {
+    let r = this.tags.get(tag);
+    if (r === undefined) {
+      r = cls !== null && IGNORED_GROUPS.has(cls.group) ? null : new Recent();
+      this.tags.set(tag, r);
+    }
+    r?.push(step, value);
+  }
+
+  /** A restart from a checkpoint: the tag's history before it no longer applies. */
+  reset(tag: string): void {
+    this.tags.get(tag)?.clear();
+  }
+
+  /** Every tag (never those in `own`) that jumped sharply in its last few points up to `step`, by tag. */
+  scored(step: number, own: readonly string[]): Map<string, ScoredMover> {
+    const found = new Map<string, ScoredMover>();
+    for (const tag of this.tags.keys()) {
+      if (own.includes(tag)) continue;
+      const m = this.scoredOne(tag, step);
+      if (m !== null) found.set(tag, m);
+    }
+    return found;
+  }
+
+  /** One tag's sharpest recent jump up to `step`, or null (none, or a tag that is never a mover). */
+  scoredOne(tag: string, step: number): ScoredMover | null {
+    const r = this.tags.get(tag);
+    return r ? moverOf(tag, r, step) : null;
+  }
+
+  /** The co-movers of an onset at `step`, strongest first (at most MAX_CO_MOVERS). */
+  at(step: number, own: readonly string[]): CoMover[] {
+    return strongest(this.scored(step, own));
+  }
+}
