@@ -211,6 +211,8 @@ export class AlertRegistry {
             clearedWallTime: detail.wallTime ?? null,
             acknowledged: cur.acknowledged || r.acknowledgedAt !== null,
             snoozedUntil: r.snoozedUntil ?? cur.snoozedUntil,
+            // The co-movers as the incident knew them when it cleared (a late point can add some after the raise).
+            ...(detail.changed ? { changed: detail.changed, message: r.message } : {}),
           });
           open.delete(id);
         }

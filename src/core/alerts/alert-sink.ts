@@ -47,7 +47,8 @@ export class StoreAlertSink implements AlertSink {
       incident: a.id,
       detail: JSON.stringify(
         cleared
-          ? { tag: t.tag, wallTime: t.wallTime }
+          ? // Co-movers a late point added after the raise are known by the clear: its row keeps them.
+            { tag: t.tag, wallTime: t.wallTime, changed: a.changed }
           : { tag: a.tag, tags: a.tags, wallTime: a.wallTime, statistic: a.statistic, changed: a.changed },
       ),
     });
