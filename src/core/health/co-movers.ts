@@ -19,7 +19,7 @@ export const MAX_CO_MOVERS = 3;
 const IGNORED_GROUPS: ReadonlySet<MetricGroup> = new Set<MetricGroup>(['Progress', 'Performance', 'System']);
 
 /** One tag's last KEEP points, in a ring (a push per point; read only when an incident raises). */
-class Recent {
+export class Recent {
   private readonly steps = new Float64Array(KEEP);
   private readonly values = new Float64Array(KEEP);
   private n = 0;
@@ -28,7 +28,7 @@ class Recent {
   push(step: number, value: number): void {
     this.steps[this.next] = step;
     this.values[this.next] = value;
-    this.next = (this.next + 1) % KEEP;
+    if (++this.next === KEEP) this.next = 0;
     if (this.n < KEEP) this.n++;
   }
 
@@ -45,6 +45,7 @@ class Recent {
     return { steps, values };
   }
 
+  /** A restart from a checkpoint: the history before it no longer applies. */
   clear(): void {
     this.n = this.next = 0;
   }
@@ -122,19 +123,14 @@ export function strongest(found: ReadonlyMap<string, ScoredMover>): CoMover[] {
 export class CoMovers {
   private readonly tags = new Map<string, Recent | null>();
 
-  /** One point of `tag` (its catalog class decides whether it is ever a mover). */
-  note(tag: string, cls: TagClass | null, step: number, value: number): void {
+  /** Where `tag`'s points go (push each), or null for a tag that is never a mover (its catalog class says). */
+  track(tag: string, cls: TagClass | null): Recent | null {
     let r = this.tags.get(tag);
     if (r === undefined) {
       r = cls !== null && IGNORED_GROUPS.has(cls.group) ? null : new Recent();
       this.tags.set(tag, r);
     }
-    r?.push(step, value);
-  }
-
-  /** A restart from a checkpoint: the tag's history before it no longer applies. */
-  reset(tag: string): void {
-    this.tags.get(tag)?.clear();
+    return r;
   }
 
   /** Every tag (never those in `own`) that jumped sharply in its last few points up to `step`, by tag. */

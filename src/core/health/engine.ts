@@ -11,7 +11,7 @@ import {
   type RunScope,
   type TagClass,
 } from '../../shared/catalog';
-import { CoMovers, strongest, type ScoredMover } from './co-movers';
+import { CoMovers, strongest, type Recent, type ScoredMover } from './co-movers';
 import { COMBINED_RULES, judgeCombined, RunSummary } from './combined-rules';
 import { AlertGates, type CitedPoint } from './gates';
 import { continuousEntropyCollapse, showsContinuousActions } from './continuous-entropy';
@@ -46,6 +46,8 @@ interface TagState {
   epochLevel: boolean;
   lastStep: number;
   slots: RuleSlot[];
+  /** Its last points, for the co-movers of an incident (null: a progress, timing or system tag). */
+  recent: Recent | null;
 }
 
 interface RunState {
@@ -246,7 +248,7 @@ export class HealthEngine {
     }
     const t = this.tagState(run, r, tag);
     if (step < t.lastStep) {
-      r.coMovers.reset(tag);
+      t.recent?.clear();
       // Restart from a checkpoint: the windows describe a timeline that no longer exists. Reset
       // them (and the streak counters) instead of reading the jump as a fault; active alerts stay
       // until the new timeline clears them.
@@ -256,7 +258,7 @@ export class HealthEngine {
       }
     }
     t.lastStep = step;
-    r.coMovers.note(tag, t.cls, step, raw);
+    t.recent?.push(step, raw);
     if (r.onsets.length > 0) this.lateCoMover(r, tag, step);
     const value = t.cls?.transform === 'negate' ? -raw : raw;
     const role = t.cls?.role ?? null;
@@ -410,7 +412,8 @@ export class HealthEngine {
       ).map((rule) => this.slot(r, rule));
       if (role === 'loss' && r.qLearning) slots.push(this.slot(r, valueLossDivergence));
       const judgedAs = cls?.transform === 'negate' ? `−${tag}` : tag;
-      t = { cls, quantity: role ?? tag, judgedAs, epochLevel, lastStep: -Infinity, slots };
+      const recent = r.coMovers.track(tag, cls);
+      t = { cls, quantity: role ?? tag, judgedAs, epochLevel, lastStep: -Infinity, slots, recent };
       r.tags.set(tag, t);
       if (r.scope === 'classic' && showsContinuousActions(tag)) this.markContinuous(run, r);
       if (r.scope === 'classic' && showsQLearning(tag)) this.markQLearning(r);
