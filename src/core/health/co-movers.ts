@@ -45,6 +45,13 @@ export class Recent {
     return { steps, values };
   }
 
+  /** The step of the RECENT-th last point up to `upTo` (the oldest held when fewer): where an onset's recent
+   * updates begin, by this tag's rhythm. -Infinity when none is held. */
+  recentFrom(upTo: number): number {
+    const { steps } = this.upTo(upTo);
+    return steps.length === 0 ? -Infinity : steps[Math.max(0, steps.length - RECENT)]!;
+  }
+
   /** A restart from a checkpoint: the history before it no longer applies. */
   clear(): void {
     this.n = this.next = 0;
@@ -88,17 +95,23 @@ export function jumpOf(
 /** A co-mover and how sharply it moved (what orders them). */
 export type ScoredMover = CoMover & { score: number };
 
-/** The tag's sharpest jump among its last RECENT points up to `step` (each against the points before it), or null. */
-function moverOf(tag: string, r: Recent, step: number): ScoredMover | null {
+/** The tag's sharpest jump onset among its last RECENT points in [since, step] (each against the points before it),
+ * or null: a tag logged rarely (an evaluation) that jumped long before the onset is no co-mover. */
+function moverOf(tag: string, r: Recent, since: number, step: number): ScoredMover | null {
   const { steps, values } = r.upTo(step);
   let best: ScoredMover | null = null;
   for (let i = Math.max(MIN_BASELINE, values.length - RECENT); i < values.length; i++) {
+    if (steps[i]! < since) continue;
     // The points before this one were finite: a tag already broken is no onset.
     if (!Number.isFinite(values[i - 1]!)) continue;
     const baseline = values.slice(Math.max(0, i - (KEEP - RECENT)), i).filter(Number.isFinite);
     if (baseline.length < MIN_BASELINE) continue;
     const j = jumpOf(baseline, values[i]!);
     if (j === null || (best !== null && j.score <= best.score)) continue;
+    // An onset, not the new level it holds: the point before it was no jump itself (a level that shifted 3
+    // points ago still stands out against a baseline it dominates less than half of).
+    const before = values.slice(Math.max(0, i - 1 - (KEEP - RECENT)), i - 1).filter(Number.isFinite);
+    if (before.length >= MIN_BASELINE && jumpOf(before, values[i - 1]!) !== null) continue;
     best = {
       tag,
       step: steps[i]!,
@@ -133,25 +146,25 @@ export class CoMovers {
     return r;
   }
 
-  /** Every tag (never those in `own`) that jumped sharply in its last few points up to `step`, by tag. */
-  scored(step: number, own: readonly string[]): Map<string, ScoredMover> {
+  /** Where the recent updates before an onset at `step` of `tag` begin (its last RECENT points). */
+  recentFrom(tag: string, step: number): number {
+    return this.tags.get(tag)?.recentFrom(step) ?? -Infinity;
+  }
+
+  /** Every tag (never those in `own`) that jumped sharply in its last few points in [since, step], by tag. */
+  scored(since: number, step: number, own: readonly string[]): Map<string, ScoredMover> {
     const found = new Map<string, ScoredMover>();
     for (const tag of this.tags.keys()) {
       if (own.includes(tag)) continue;
-      const m = this.scoredOne(tag, step);
+      const m = this.scoredOne(tag, since, step);
       if (m !== null) found.set(tag, m);
     }
     return found;
   }
 
-  /** One tag's sharpest recent jump up to `step`, or null (none, or a tag that is never a mover). */
-  scoredOne(tag: string, step: number): ScoredMover | null {
+  /** One tag's sharpest recent jump in [since, step], or null (none, or a tag that is never a mover). */
+  scoredOne(tag: string, since: number, step: number): ScoredMover | null {
     const r = this.tags.get(tag);
-    return r ? moverOf(tag, r, step) : null;
-  }
-
-  /** The co-movers of an onset at `step`, strongest first (at most MAX_CO_MOVERS). */
-  at(step: number, own: readonly string[]): CoMover[] {
-    return strongest(this.scored(step, own));
+    return r ? moverOf(tag, r, since, step) : null;
   }
 }

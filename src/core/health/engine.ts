@@ -86,7 +86,14 @@ interface RunState {
   coMovers: CoMovers;
   /** Incidents raised lately, whose co-movers a late point at or before their onset may still change (a live
    * delta feeds one tag's points at a time: the learning rate of the onset step may come after the KL). */
-  onsets: { id: string; step: number; own: string[]; found: Map<string, ScoredMover>; left: number }[];
+  onsets: {
+    id: string;
+    since: number;
+    step: number;
+    own: string[];
+    found: Map<string, ScoredMover>;
+    left: number;
+  }[];
 }
 
 /** An onset is looked at again for late points until this many later points of other tags (per tag of the run,
@@ -428,8 +435,10 @@ export class HealthEngine {
     if (!r) return [];
     const inputs = COMBINED_RULES.find((c) => c.id === rule)?.inputs ?? [];
     const mine = this.ownTags(r, [own, ...inputs]);
-    const found = r.coMovers.scored(step, mine);
-    r.onsets.push({ id, step, own: mine, found, left: ONSET_LATE_POINTS * Math.max(8, r.tags.size) });
+    // The onset's recent updates, by the alert tag's own rhythm (a rarely logged tag's old jump is no co-mover).
+    const since = r.coMovers.recentFrom(own, step);
+    const found = r.coMovers.scored(since, step, mine);
+    r.onsets.push({ id, since, step, own: mine, found, left: ONSET_LATE_POINTS * Math.max(8, r.tags.size) });
     return strongest(found);
   }
 
@@ -447,7 +456,7 @@ export class HealthEngine {
       if (o.own.includes(tag)) return true;
       if (step > o.step) return --o.left > 0;
       const before = strongest(o.found);
-      const m = r.coMovers.scoredOne(tag, o.step);
+      const m = r.coMovers.scoredOne(tag, o.since, o.step);
       if (m === null) o.found.delete(tag);
       else o.found.set(tag, m);
       const after = strongest(o.found);

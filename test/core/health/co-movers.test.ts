@@ -125,3 +125,21 @@ describe('follow-on symptoms join the open incident', () => {
     expect(raised(out, 'learning-stagnation')).toHaveLength(1);
   });
 });
+
+describe('what is not a co-mover', () => {
+  it('a rarely logged tag that jumped long before the onset is not named', () => {
+    const { clock, engine } = harness();
+    const out: AlertTransition[] = [];
+    const kl = noise(6, N, 0.01, 0.001).map((v, i) => (i >= ONSET ? 0.4 : Math.abs(v)));
+    for (let i = 0; i < N; i++) {
+      clock.now += 1000;
+      // An evaluation every 5 updates whose score jumped ×5 15 updates before the KL blow-up.
+      if (i % 5 === 0)
+        out.push(...engine.feed('r', 'eval/mean_reward', i, 1e9 + i, i >= ONSET - 15 ? 500 : 100 + (i % 3)));
+      out.push(...engine.feed('r', 'train/learning_rate', i, 1e9 + i, i >= ONSET ? 3e-2 : 3e-4));
+      out.push(...engine.feed('r', 'train/approx_kl', i, 1e9 + i, kl[i]!));
+    }
+    const alert = raised(out, 'kl-above-target')[0]!.alert;
+    expect(alert.changed?.map((m) => m.tag)).toEqual(['train/learning_rate']);
+  });
+});
