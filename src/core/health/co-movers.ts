@@ -20,6 +20,9 @@ const IGNORED_GROUPS: ReadonlySet<MetricGroup> = new Set<MetricGroup>(['Progress
 
 /** One tag's last KEEP points, in a ring (a push per point; read only when an incident raises). */
 export class Recent {
+  /** What the tag logs (its catalog role, else the tag): one co-mover per quantity. */
+  constructor(readonly quantity: string) {}
+
   private readonly steps = new Float64Array(KEEP);
   private readonly values = new Float64Array(KEEP);
   private n = 0;
@@ -64,8 +67,15 @@ const medianOf = (xs: number[]): number => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
+/** A score on one scale for every kind of jump: orders of magnitude (a ratio's log10); MADs map onto it so that
+ * the thresholds meet (MIN_MADS scores as MIN_RATIO) and each ×10 in MADs adds 1. */
+const madScore = (mads: number): number => Math.log10(mads / MIN_MADS) + Math.log10(MIN_RATIO);
+/** A tag that sat at exactly 0 (a zero-inflated rate: a clip fraction, a fraction of groups) and left it: the
+ * weakest of jumps, below every other kind. */
+const FROM_ZERO_SCORE = 0.1;
+
 /** How sharply `v` left `baseline` (finite values): null when it did not move sharply. The score orders movers:
- * orders of magnitude for a positive tag, MADs / 10 otherwise, a step into NaN/Inf above all. */
+ * orders of magnitude (madScore), a step into NaN/Inf above all, a step off an exact 0 below all. */
 export function jumpOf(
   baseline: readonly number[],
   v: number,
@@ -86,18 +96,20 @@ export function jumpOf(
   // A tag that sat still (no spread) moved when it changed by half its size (a schedule's small steps are no jump).
   if (spread === 0) {
     if (dev <= 0.5 * Math.abs(med) || dev === 0) return null;
-    return { score: Math.min(dev / Math.max(Math.abs(med), 1e-12), 10), ratio: null, mads: null };
+    const score = med === 0 ? FROM_ZERO_SCORE : Math.log10(1 + dev / Math.abs(med));
+    return { score, ratio: null, mads: null };
   }
   const mads = dev / spread;
-  return mads < MIN_MADS ? null : { score: Math.min(mads, 100) / 10, ratio: null, mads };
+  return mads < MIN_MADS ? null : { score: madScore(mads), ratio: null, mads };
 }
 
 /** A co-mover and how sharply it moved (what orders them). */
-export type ScoredMover = CoMover & { score: number };
+export type ScoredMover = CoMover & { score: number; quantity: string };
 
 /** The tag's sharpest jump onset among its last RECENT points in [since, step] (each against the points before it),
  * or null: a tag logged rarely (an evaluation) that jumped long before the onset is no co-mover. */
 function moverOf(tag: string, r: Recent, since: number, step: number): ScoredMover | null {
+  const { quantity } = r;
   const { steps, values } = r.upTo(step);
   let best: ScoredMover | null = null;
   for (let i = Math.max(MIN_BASELINE, values.length - RECENT); i < values.length; i++) {
@@ -119,6 +131,7 @@ function moverOf(tag: string, r: Recent, since: number, step: number): ScoredMov
       baseline: medianOf(baseline),
       ratio: j.ratio,
       score: j.score,
+      quantity,
     };
   }
   return best;
@@ -126,10 +139,19 @@ function moverOf(tag: string, r: Recent, since: number, step: number): ScoredMov
 
 /** The MAX_CO_MOVERS strongest of `found`, strongest first (then the earliest, then by name), without scores. */
 export function strongest(found: ReadonlyMap<string, ScoredMover>): CoMover[] {
-  return [...found.values()]
-    .sort((a, b) => b.score - a.score || a.step - b.step || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0))
-    .slice(0, MAX_CO_MOVERS)
-    .map(({ score: _score, ...m }) => m);
+  const sorted = [...found.values()].sort(
+    (a, b) => b.score - a.score || a.step - b.step || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0),
+  );
+  // One per quantity (a clip ratio's mean and max are one move): the strongest of its tags.
+  const seen = new Set<string>();
+  const out: CoMover[] = [];
+  for (const { score: _score, quantity, ...m } of sorted) {
+    if (seen.has(quantity)) continue;
+    seen.add(quantity);
+    out.push(m);
+    if (out.length === MAX_CO_MOVERS) break;
+  }
+  return out;
 }
 
 /** Each tag's recent points for one run, and the co-movers of an incident raised on it. */
@@ -140,7 +162,7 @@ export class CoMovers {
   track(tag: string, cls: TagClass | null): Recent | null {
     let r = this.tags.get(tag);
     if (r === undefined) {
-      r = cls !== null && IGNORED_GROUPS.has(cls.group) ? null : new Recent();
+      r = cls !== null && IGNORED_GROUPS.has(cls.group) ? null : new Recent(cls?.role ?? tag);
       this.tags.set(tag, r);
     }
     return r;

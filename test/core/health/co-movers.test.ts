@@ -1,7 +1,7 @@
 // An incident names the run's other tags that jumped when it began, and follow-on symptoms join the open incident.
 import { describe, expect, it } from 'vitest';
 import type { AlertTransition } from '../../../src/core/health';
-import { jumpOf } from '../../../src/core/health/co-movers';
+import { jumpOf, strongest, type ScoredMover } from '../../../src/core/health/co-movers';
 import { harness, noise, raised } from './helpers';
 
 const N = 80;
@@ -86,6 +86,28 @@ describe('what changed with an incident', () => {
     expect(jumpOf([1, 1.01, 0.99, 1, 1.02], 1.5)).toBeNull();
     expect(jumpOf([-1, 0.1, -0.3, 0.2, -0.1, 0.05], 9)?.mads).toBeGreaterThan(6);
     expect(jumpOf([0.1, 0.2, 0.15, 0.12, 0.18], Number.NaN)?.score).toBe(Infinity);
+    // A rate that sat at exactly 0 and left it moved, but less than any ×3 or 6-MAD jump.
+    const fromZero = jumpOf([0, 0, 0, 0, 0], 0.12)!.score;
+    expect(fromZero).toBeLessThan(jumpOf([1, 1.01, 0.99, 1, 1.02], 3.2)!.score);
+    expect(fromZero).toBeLessThan(jumpOf([-1, 0.1, -0.3, 0.2, -0.1, 0.05], 2)!.score);
+  });
+
+  it('one co-mover per quantity (the strongest of its tags), at most 3, strongest first', () => {
+    const m = (tag: string, quantity: string, score: number): [string, ScoredMover] => [
+      tag,
+      { tag, quantity, score, step: 1, value: 1, baseline: 0, ratio: null },
+    ];
+    const found = new Map([
+      m('clip/high_max', 'clip', 0.1),
+      m('clip/high_mean', 'clip', 0.2),
+      m('lr', 'learning_rate', 2),
+      m('loss', 'loss', 1),
+      m('entropy', 'entropy', 0.5),
+    ]);
+    expect(strongest(found).map((x) => x.tag)).toEqual(['lr', 'loss', 'entropy']);
+    found.delete('entropy');
+    found.delete('loss');
+    expect(strongest(found).map((x) => x.tag)).toEqual(['lr', 'clip/high_mean']);
   });
 });
 
