@@ -144,6 +144,18 @@ export interface AlertStatistic {
   value: number;
 }
 
+/** Another tag of the run that jumped sharply, against its own recent history, when an incident began. */
+export interface CoMover {
+  tag: string;
+  /** The step of its jump and the value it jumped to, as logged. */
+  step: number;
+  value: number;
+  /** The median of its points before the jump. */
+  baseline: number;
+  /** value / baseline for a positive tag (×100, ÷50); null for a tag that crosses zero (its jump is in MADs). */
+  ratio: number | null;
+}
+
 /**
  * One incident as the health engine raises it: one per run + rule + quantity (a metric role, whatever tags log
  * it) until it clears; a policy symptom (entropy, clip fraction…) starting with a KL incident joins it. It cites the
@@ -168,6 +180,8 @@ export interface Alert<Rule extends string = string> {
   statistic: AlertStatistic | null;
   message: string;
   advice: string | null;
+  /** The run's other tags that moved sharply when it began, strongest first (at most 3); absent or [] when none. */
+  changed?: CoMover[];
   /** ms since epoch when raised. */
   raisedAt: number;
   acknowledged: boolean;

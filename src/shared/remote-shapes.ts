@@ -127,6 +127,10 @@ export const alertInfoShape: z.ZodType<AlertInfo> = z.object({
     .nullable(),
   message: text,
   advice: text.nullable(),
+  changed: z
+    .array(z.object({ tag: name, step: num, value: num, baseline: num, ratio: num.nullable() }))
+    .max(16)
+    .optional(),
   raisedAt: num,
   acknowledged: z.boolean(),
   snoozedUntil: num.nullable(),

@@ -22,6 +22,7 @@ export function toAlertInfo(
     statistic: a.statistic,
     message: a.message,
     advice: a.advice,
+    ...(a.changed && a.changed.length > 0 ? { changed: a.changed } : {}),
     raisedAt: a.raisedAt,
     acknowledged: a.acknowledged,
     snoozedUntil: a.snoozedUntil,
@@ -32,14 +33,16 @@ export function toAlertInfo(
   };
 }
 
-/** What a stored row's detail column says (tags, wall time, statistic); anything unreadable is left out. */
+/** What a stored row's detail column says (tags, wall time, statistic, co-movers); anything unreadable is left out. */
 function rowDetail(
   json: string | null | undefined,
-): Partial<Pick<AlertInfo, 'tags' | 'wallTime' | 'statistic'>> {
+): Partial<Pick<AlertInfo, 'tags' | 'wallTime' | 'statistic' | 'changed'>> {
   if (!json) return {};
   try {
     const d = JSON.parse(json) as Record<string, unknown>;
-    const out: Partial<Pick<AlertInfo, 'tags' | 'wallTime' | 'statistic'>> = {};
+    const out: Partial<Pick<AlertInfo, 'tags' | 'wallTime' | 'statistic' | 'changed'>> = {};
+    if (Array.isArray(d.changed) && d.changed.every((m) => typeof (m as { tag?: unknown })?.tag === 'string'))
+      out.changed = d.changed as NonNullable<AlertInfo['changed']>;
     if (Array.isArray(d.tags) && d.tags.every((t) => typeof t === 'string')) out.tags = d.tags as string[];
     if (typeof d.wallTime === 'number') out.wallTime = d.wallTime;
     if (d.statistic !== null && typeof d.statistic === 'object')
@@ -102,7 +105,7 @@ export class AlertRegistry {
   /** Mirrors an engine-side change (ack, snooze) into the active alert; null when it is not active. */
   update(
     id: string,
-    patch: Partial<Pick<AlertInfo, 'acknowledged' | 'snoozedUntil' | 'tags'>>,
+    patch: Partial<Pick<AlertInfo, 'acknowledged' | 'snoozedUntil' | 'tags' | 'changed' | 'message'>>,
   ): AlertInfo | null {
     const a = this.active.get(id);
     if (!a) return null;
@@ -208,6 +211,8 @@ export class AlertRegistry {
             clearedWallTime: detail.wallTime ?? null,
             acknowledged: cur.acknowledged || r.acknowledgedAt !== null,
             snoozedUntil: r.snoozedUntil ?? cur.snoozedUntil,
+            // The co-movers as the incident knew them when it cleared (a late point can add some after the raise).
+            ...(detail.changed ? { changed: detail.changed, message: r.message } : {}),
           });
           open.delete(id);
         }

@@ -144,16 +144,17 @@ export class AlertService {
       this.emit({ transitions: [], changes: [], statuses: [{ run: d.run, status: 'live' }] });
   }
 
-  /** An open incident that a symptom joined lists its tag: the alert as shown is updated (no transition). Runs per
-   * delta, so it looks at the alerts only when the engine says some incident's tags grew since the last look. */
+  /** An open incident that a symptom joined lists its tag, and one whose co-movers a late point changed names them:
+   * the alert as shown is updated (no transition). Runs per delta, so it looks at the alerts only when the engine
+   * says some open incident changed since the last look. */
   private syncTags(): void {
     if (this.engine.tagChanges === this.tagChangesSeen) return;
     this.tagChangesSeen = this.engine.tagChanges;
     const changes: AlertChange[] = [];
     for (const a of this.engine.active()) {
       const shown = this.registry.activeAlerts(a.run).find((x) => x.id === a.id);
-      if (!shown || shown.tags.length === a.tags.length) continue;
-      const info = this.registry.update(a.id, { tags: a.tags });
+      if (!shown || (shown.tags.length === a.tags.length && shown.message === a.message)) continue;
+      const info = this.registry.update(a.id, { tags: a.tags, changed: a.changed, message: a.message });
       if (info) changes.push({ kind: 'updated', alert: info });
     }
     if (changes.length > 0) this.emit({ transitions: [], changes });

@@ -47,8 +47,9 @@ export class StoreAlertSink implements AlertSink {
       incident: a.id,
       detail: JSON.stringify(
         cleared
-          ? { tag: t.tag, wallTime: t.wallTime }
-          : { tag: a.tag, tags: a.tags, wallTime: a.wallTime, statistic: a.statistic },
+          ? // Co-movers a late point added after the raise are known by the clear: its row keeps them.
+            { tag: t.tag, wallTime: t.wallTime, changed: a.changed }
+          : { tag: a.tag, tags: a.tags, wallTime: a.wallTime, statistic: a.statistic, changed: a.changed },
       ),
     });
     if (id < 0) return;

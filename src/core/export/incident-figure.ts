@@ -4,6 +4,7 @@ import { classifyTag, type Role } from '../../shared/catalog';
 import { resolveBand } from '../../shared/charts/band';
 import type { Figure, FigurePanel } from '../../shared/charts/figure';
 import { buildMarkers } from '../../shared/charts/markers';
+import { coMoverText } from '../../shared/co-mover-text';
 import type { AlertInfo } from '../../shared/domain';
 import { formatNumber } from '../../shared/format';
 import { RULE_TITLES, type RuleId } from '../health';
@@ -47,12 +48,18 @@ export const RELATED_ROLES: Readonly<Record<RuleId, readonly Role[]>> = {
 export const MAX_PANELS = 4;
 
 /**
- * The charts of an incident: the alert's tag first, then for each related role the run's tag of that role with
- * the most points in the window (a run logs reward per step and per epoch: the per-step one tells more).
+ * The charts of an incident: the alert's tag first, then the tags that moved sharply when it began (its co-movers,
+ * strongest first), then for each related role the run's tag of that role with the most points in the window (a
+ * run logs reward per step and per epoch: the per-step one tells more).
  */
-export function incidentTags(alert: Pick<AlertInfo, 'rule' | 'tag'>, series: RunSeries): string[] {
+export function incidentTags(
+  alert: Pick<AlertInfo, 'rule' | 'tag' | 'changed'>,
+  series: RunSeries,
+): string[] {
   const out: string[] = [];
   if (alert.tag !== null && series.has(alert.tag)) out.push(alert.tag);
+  for (const m of alert.changed ?? [])
+    if (out.length < MAX_PANELS && series.has(m.tag) && !out.includes(m.tag)) out.push(m.tag);
   const ownRole = alert.tag === null ? null : (classifyTag(alert.tag)?.role ?? null);
   const roles = RELATED_ROLES[alert.rule as RuleId] ?? [];
   const points = (tag: string): number => (series.get(tag) ?? []).reduce((n, s) => n + s.length, 0);
@@ -91,8 +98,10 @@ export function incidentFigure(o: IncidentFigureInput): Figure | null {
     const parts = o.series.get(tag);
     if (!parts) continue;
     const band = resolveBand(tag, o.thresholds);
+    const moved = alert.changed?.find((m) => m.tag === tag);
     panels.push({
-      title: tag,
+      // A co-mover's panel says how it moved (`train/learning_rate ×100 at step 61440`).
+      title: moved ? coMoverText(moved) : tag,
       yTitle: band?.label ?? '',
       spec: {
         view: { xAxis: 'step', logY: false, smoothing: 0 },

@@ -180,6 +180,21 @@ export function incidentReport(o: IncidentReportInput): string {
     '',
     mdText(a.message),
     '',
+    ...(a.changed && a.changed.length > 0
+      ? [
+          '## What changed with it',
+          '',
+          'Other tags that moved sharply, against their own recent history, when it began (strongest first):',
+          '',
+          '| tag | step | before (median) | value | change |',
+          '| --- | --- | --- | --- | --- |',
+          ...a.changed.map(
+            (m) =>
+              `| ${mdText(m.tag)} | ${m.step} | ${exactNumberText(m.baseline, false)} | ${exactNumberText(m.value, false)} | ${m.ratio === null ? '—' : `×${formatNumber(m.ratio)}`} |`,
+          ),
+          '',
+        ]
+      : []),
     '## What to do',
     '',
     o.advice === '' ? 'No advice for this rule.' : o.advice,

@@ -11,6 +11,7 @@ import {
   type RunScope,
   type TagClass,
 } from '../../shared/catalog';
+import { CoMovers, strongest, type Recent, type ScoredMover } from './co-movers';
 import { COMBINED_RULES, judgeCombined, RunSummary } from './combined-rules';
 import { AlertGates, type CitedPoint } from './gates';
 import { continuousEntropyCollapse, showsContinuousActions } from './continuous-entropy';
@@ -19,6 +20,7 @@ import { showsQLearning, valueLossDivergence } from './value-rules';
 import { ArrivalGaps, STALLED_RUN, TRAINER_EXITED } from './stall';
 import { isEpochTag, judgeStops, RunStopTracker, type RunFileFacts, type StopVerdict } from './stop-evidence';
 import { DEFAULT_THRESHOLDS, type ThresholdName, type Thresholds } from './thresholds';
+import type { CoMover } from '../../shared/domain';
 import type { Alert, AlertSink, AlertTransition, RuleId } from './types';
 
 export interface HealthEngineOptions {
@@ -47,6 +49,8 @@ interface TagState {
   countsEpochs: boolean;
   lastStep: number;
   slots: RuleSlot[];
+  /** Its last points, for the co-movers of an incident (null: a progress, timing or system tag). */
+  recent: Recent | null;
 }
 
 interface RunState {
@@ -83,7 +87,23 @@ interface RunState {
   continuous: boolean;
   /** An exploration-rate tag showed a Q-learner: its generic `loss` is the TD loss, judged as a critic's. */
   qLearning: boolean;
+  /** Every tag's last points: what else moved when an incident began. */
+  coMovers: CoMovers;
+  /** Incidents raised lately, whose co-movers a late point at or before their onset may still change (a live
+   * delta feeds one tag's points at a time: the learning rate of the onset step may come after the KL). */
+  onsets: {
+    id: string;
+    since: number;
+    step: number;
+    own: string[];
+    found: Map<string, ScoredMover>;
+    left: number;
+  }[];
 }
+
+/** An onset is looked at again for late points until this many later points of other tags (per tag of the run,
+ * at least 8 tags) arrived. */
+const ONSET_LATE_POINTS = 4;
 
 /** Rules about the run as a whole: evaluated on the run's primary tag of their role only. */
 const RUN_LEVEL_RULES = new Set<RuleId>(['reward-plateau']);
@@ -105,7 +125,9 @@ export class HealthEngine {
 
   constructor(private readonly opts: HealthEngineOptions) {
     this.classify = opts.classify ?? classifyTag;
-    this.gates = new AlertGates(opts.sink);
+    this.gates = new AlertGates(opts.sink, (id, rule, run, step, own) =>
+      this.onset(id, rule, run, step, own),
+    );
   }
 
   /** Thresholds for one run (from resolveThresholds) and which of them the user or the run's config set; applies
@@ -247,6 +269,7 @@ export class HealthEngine {
     const t = this.tagState(run, r, tag);
     r.stop.note(now, step, wallTime, t.countsEpochs ? raw : null);
     if (step < t.lastStep) {
+      t.recent?.clear();
       // Restart from a checkpoint: the windows describe a timeline that no longer exists. Reset
       // them (and the streak counters) instead of reading the jump as a fault; active alerts stay
       // until the new timeline clears them.
@@ -256,6 +279,8 @@ export class HealthEngine {
       }
     }
     t.lastStep = step;
+    t.recent?.push(step, raw);
+    if (r.onsets.length > 0) this.lateCoMover(r, tag, step);
     const value = t.cls?.transform === 'negate' ? -raw : raw;
     const role = t.cls?.role ?? null;
     // Only a differential (continuous) entropy is ever below 0.
@@ -382,7 +407,7 @@ export class HealthEngine {
     return this.gates.snooze(id, untilMs);
   }
 
-  /** Grows whenever an open incident lists a new tag (no transition says so). */
+  /** Grows whenever an open incident lists a new tag or names new co-movers (no transition says so). */
   get tagChanges(): number {
     return this.gates.tagChanges;
   }
@@ -418,6 +443,8 @@ export class HealthEngine {
         scope: 'classic',
         continuous: false,
         qLearning: false,
+        coMovers: new CoMovers(),
+        onsets: [],
         isExplicit: (th) => created.explicit.has(th),
       };
       r = created;
@@ -440,6 +467,7 @@ export class HealthEngine {
       ).map((rule) => this.slot(r, rule));
       if (role === 'loss' && r.qLearning) slots.push(this.slot(r, valueLossDivergence));
       const judgedAs = cls?.transform === 'negate' ? `−${tag}` : tag;
+      const recent = r.coMovers.track(tag, cls);
       t = {
         cls,
         quantity: role ?? tag,
@@ -448,12 +476,50 @@ export class HealthEngine {
         countsEpochs: isEpochTag(tag),
         lastStep: -Infinity,
         slots,
+        recent,
       };
       r.tags.set(tag, t);
       if (r.scope === 'classic' && showsContinuousActions(tag)) this.markContinuous(run, r);
       if (r.scope === 'classic' && showsQLearning(tag)) this.markQLearning(r);
     }
     return t;
+  }
+
+  /** The run's other tags that moved sharply up to incident `id`'s onset at `step`: never its own tag's quantity,
+   * nor (a combined rule) the quantities it judged. */
+  private onset(id: string, rule: RuleId, run: string, step: number, own: string): CoMover[] {
+    const r = this.runs.get(run);
+    if (!r) return [];
+    const inputs = COMBINED_RULES.find((c) => c.id === rule)?.inputs ?? [];
+    const mine = this.ownTags(r, [own, ...inputs]);
+    // The onset's recent updates, by the alert tag's own rhythm (a rarely logged tag's old jump is no co-mover).
+    const since = r.coMovers.recentFrom(own, step);
+    const found = r.coMovers.scored(since, step, mine);
+    r.onsets.push({ id, since, step, own: mine, found, left: ONSET_LATE_POINTS * Math.max(8, r.tags.size) });
+    return strongest(found);
+  }
+
+  /** The alert's own tags and every tag of their quantities (a run logging KL under two names); `own` holds tags
+   * or roles. */
+  private ownTags(r: RunState, own: readonly string[]): string[] {
+    const quantities = new Set(own.map((tag) => r.tags.get(tag)?.quantity ?? tag));
+    return [...r.tags].flatMap(([tag, t]) => (quantities.has(t.quantity) || own.includes(tag) ? [tag] : []));
+  }
+
+  /** A point of `tag` (noted) arrived: an onset at or after its step judges the tag again, and its incident shows
+   * the new co-movers; onsets that later points passed long enough are done. */
+  private lateCoMover(r: RunState, tag: string, step: number): void {
+    r.onsets = r.onsets.filter((o) => {
+      if (o.own.includes(tag)) return true;
+      if (step > o.step) return --o.left > 0;
+      const before = strongest(o.found);
+      const m = r.coMovers.scoredOne(tag, o.since, o.step);
+      if (m === null) o.found.delete(tag);
+      else o.found.set(tag, m);
+      const after = strongest(o.found);
+      if (JSON.stringify(after) !== JSON.stringify(before)) return this.gates.setChanged(o.id, after);
+      return true;
+    });
   }
 
   /** The run is a Q-learner: its generic loss tags (seen so far and later) are judged as its TD loss. */

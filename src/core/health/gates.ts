@@ -6,9 +6,13 @@
 // last member latches off. A policy rule (KL, entropy, clip fraction…) that latches on within a few updates of
 // another policy incident of the run is a symptom of that incident (a learning-rate blow-up moves them together):
 // it joins it — its tags listed, the incident held open while it lasts — instead of raising a second alert.
-// Acknowledge and snooze act on streams.
+// A follow-on symptom (learning stagnation, a reward plateau) that latches on while a cause incident of the run is
+// open (a collapse, a blow-up, a NaN) is its consequence and joins it too: its own advice would contradict the cause.
+// An incident records what else changed when it began (co-movers, from the engine). Acknowledge and snooze act on streams.
 
 import type { RunScope } from '../../shared/catalog';
+import { coMoversClause } from '../../shared/co-mover-text';
+import type { CoMover } from '../../shared/domain';
 import { ruleAdvice } from './advice';
 import { alertId, parseAlertId, streamKey } from './alert-id';
 import type { Alert, AlertSink, AlertTransition, Level, RuleId, Severity } from './types';
@@ -24,9 +28,12 @@ interface Member {
 
 interface Stream {
   run: string;
+  rule: RuleId;
   /** The rule family whose streams join one incident ('policy'), or null. */
   group: string | null;
   active: Alert | null;
+  /** The active alert's message as its rule said it (the co-movers are added to it). */
+  said: string;
   /** Levels judged on the stream since its incident raised (how fresh the incident is for a symptom to join). */
   sinceRaise: number;
   /** The incident this stream joined as a symptom (while it is on), and the symptoms joined to this one. */
@@ -62,11 +69,25 @@ const CRITIC_RULES: ReadonlySet<RuleId> = new Set<RuleId>([
   'q-value-explosion',
   'explained-variance-collapse',
 ]);
+/** What follows a training trouble rather than causing one: while a cause incident is open they join it. */
+const FOLLOW_ON_RULES: ReadonlySet<RuleId> = new Set<RuleId>(['learning-stagnation', 'reward-plateau']);
+/** Incidents that explain a later stagnation or plateau (a collapse, a blow-up, a divergence, a NaN). */
+const CAUSE_RULES: ReadonlySet<RuleId> = new Set<RuleId>([
+  ...POLICY_RULES,
+  ...CRITIC_RULES,
+  'non-finite',
+  'grad-norm-spike',
+  'response-length-collapse',
+  'response-length-explosion',
+  'reward-hacking',
+]);
+/** Whether a stream, or a symptom joined to it, still has a member latched on. A follow-on (a plateau) never holds
+ * its cause open: a plateau can outlast the blow-up by far; if it does, it is its own alert once the cause clears. */
+const stillOn = (s: Stream): boolean =>
+  s.on.size > 0 || [...s.joined].some((j) => !FOLLOW_ON_RULES.has(j.rule) && stillOn(j));
+
 /** A symptom joins an incident raised at most this many of its levels ago (about as many updates). */
 const JOIN_WITHIN = 10;
-
-/** Whether a stream, or a symptom joined to it, still has a member latched on. */
-const stillOn = (s: Stream): boolean => s.on.size > 0 || [...s.joined].some(stillOn);
 
 /** How much evidence a rule needs to clear: consecutive ok levels. (Raising evidence comes with each bad level.) */
 export interface Hysteresis {
@@ -130,10 +151,15 @@ export class AlertGates {
   private readonly runStreams = new Map<string, Map<string, Stream>>();
   private readonly memberIds = new KeyMemo(memberId);
   private readonly streamKeys = new KeyMemo(streamKey);
-  /** Bumped whenever an open incident lists a new tag (a symptom joined): readers compare it, not every alert. */
+  /** Bumped whenever an open incident lists a new tag (a symptom joined) or new co-movers: readers compare it, not
+   * every alert. */
   tagChanges = 0;
 
-  constructor(private readonly sink: AlertSink | undefined) {}
+  /** `onset` names the run's other tags that moved sharply when an incident began (co-movers.ts), never `own`. */
+  constructor(
+    private readonly sink: AlertSink | undefined,
+    private readonly onset?: (id: string, rule: RuleId, run: string, step: number, own: string) => CoMover[],
+  ) {}
 
   judge(input: GateInput, now: number): AlertTransition[] {
     const { run, rule, tag, quantity, point, level, scope, companion } = input;
@@ -179,7 +205,7 @@ export class AlertGates {
     m.on = true;
     s.on.add(mid);
     if (!s.active && s.partOf === null) {
-      const host = this.incidentOf(run, companion) ?? this.freshIncident(s);
+      const host = this.incidentOf(run, companion) ?? this.freshIncident(s) ?? this.causeOf(s);
       if (host !== null) {
         s.partOf = host;
         host.joined.add(s);
@@ -194,8 +220,11 @@ export class AlertGates {
           ? Math.min(s.damping * 2, MAX_DAMPING)
           : 1;
       s.sinceRaise = 0;
+      const id = alertId(run, rule.id, quantity, point.step);
+      const changed = point.tag === null ? [] : (this.onset?.(id, rule.id, run, point.step, point.tag) ?? []);
+      s.said = level.message;
       s.active = {
-        id: alertId(run, rule.id, quantity, point.step),
+        id,
         rule: rule.id,
         severity,
         run,
@@ -205,8 +234,9 @@ export class AlertGates {
         wallTime: point.wallTime,
         value: point.value,
         statistic: level.statistic ?? null,
-        message: level.message,
+        message: level.message + coMoversClause(changed),
         advice: ruleAdvice(rule.id, scope),
+        ...(changed.length > 0 ? { changed } : {}),
         raisedAt: now,
         acknowledged: false,
         snoozedUntil: s.snoozedUntil,
@@ -240,8 +270,9 @@ export class AlertGates {
         wallTime: point.wallTime,
         value: point.value,
         statistic: level.statistic ?? null,
-        message: level.message,
+        message: level.message + coMoversClause(s.active!.changed),
       };
+      s.said = level.message;
       return [
         this.emit({ kind: 'escalated', alert: s.active, from: 'warning', notify: this.notifies(s, now) }),
       ];
@@ -267,6 +298,28 @@ export class AlertGates {
     if (s.group === null) return null;
     for (const o of this.runStreams.get(s.run)?.values() ?? [])
       if (o !== s && o.group === s.group && o.active && o.sinceRaise <= JOIN_WITHIN) return o;
+    return null;
+  }
+
+  /** Incident `id`'s co-movers as now known (a late point of the onset step arrived); false once it is not open. */
+  setChanged(id: string, changed: CoMover[]): boolean {
+    const s = this.streamOf(id);
+    if (!s?.active || s.active.id !== id) return false;
+    const { changed: _old, ...rest } = s.active;
+    s.active = {
+      ...rest,
+      message: s.said + coMoversClause(changed),
+      ...(changed.length > 0 ? { changed } : {}),
+    };
+    this.tagChanges++;
+    return true;
+  }
+
+  /** An open cause incident of the run that a follow-on symptom (stagnation, plateau) joins; null when none. */
+  private causeOf(s: Stream): Stream | null {
+    if (!FOLLOW_ON_RULES.has(s.rule)) return null;
+    for (const o of this.runStreams.get(s.run)?.values() ?? [])
+      if (o !== s && o.active && CAUSE_RULES.has(o.rule)) return o;
     return null;
   }
 
@@ -367,8 +420,10 @@ export class AlertGates {
     if (!s) {
       s = {
         run,
+        rule,
         group: POLICY_RULES.has(rule) ? 'policy' : CRITIC_RULES.has(rule) ? 'critic' : null,
         active: null,
+        said: '',
         sinceRaise: 0,
         partOf: null,
         joined: new Set(),
