@@ -107,7 +107,9 @@ export const nonFinite: PointRule<null> = {
 const KL_JUMP = 3;
 /** …and is critical on its own point this far past it. */
 const KL_JUMP_FAR = 5;
-/** An LLM run's KL starts at 0 and grows as the policy leaves its reference: below this it is never a jump. */
+/** An LLM run's KL starts at 0 and grows as the policy leaves its reference, and a classic PPO's KL between
+ * successive policies wanders around 0.01 (a healthy CartPole run: median 0.013, 90th percentile 0.028): below
+ * this it is never a jump. */
 const KL_JUMP_FLOOR = 0.05;
 
 interface KlState {
@@ -116,18 +118,19 @@ interface KlState {
 }
 
 /**
- * KL above target_kl (seed 004) with severity and persistence by margin (byMargin). An LLM RLHF run without a
- * target (TRL GRPO/PPO judge KL through `beta` / `kl_coef`, not a target) is judged against its own recent level:
- * a jump to KL_JUMP× its recent median is the policy leaving its trust region, KL_JUMP_FAR× raises at once.
+ * KL above target_kl (seed 004) with severity and persistence by margin (byMargin), when the user or the run's config
+ * set one. A run without a target (SB3's `target_kl` defaults to None; TRL GRPO/PPO judge KL through `beta` /
+ * `kl_coef`) is judged against its own recent level, and the alert says so: a jump to KL_JUMP× its recent median
+ * is the policy leaving its trust region, KL_JUMP_FAR× raises at once.
  */
 export const klAboveTarget: PointRule<KlState> = {
   id: 'kl-above-target',
   clearAfter: 5,
   applies: (role) => role === 'kl',
   init: () => ({ w: new Window(10) }),
-  observe: (s, v, { th, tag, step, scope, explicit }) => {
+  observe: (s, v, { th, tag, step, explicit }) => {
     if (!Number.isFinite(v)) return HOLD;
-    if (scope === 'classic' || explicit('target_kl')) {
+    if (explicit('target_kl')) {
       const t = th.target_kl;
       const m = v / t;
       if (m > 1) {
@@ -149,7 +152,7 @@ export const klAboveTarget: PointRule<KlState> = {
       return bad(
         severity,
         m >= KL_JUMP_FAR ? 1 : 2,
-        `${tag} = ${fmt(v)} at step ${step}, ${fmt(m)}× its recent median ${fmt(med)} (steps ${stat.fromStep}–${stat.toStep})`,
+        `${tag} = ${fmt(v)} at step ${step}, ${fmt(m)}× its recent median ${fmt(med)} (steps ${stat.fromStep}–${stat.toStep}); no target_kl is set, so KL is judged against the run's own level`,
         stat,
       );
     }
