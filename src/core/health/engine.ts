@@ -13,6 +13,7 @@ import {
 } from '../../shared/catalog';
 import { COMBINED_RULES, judgeCombined, RunSummary } from './combined-rules';
 import { AlertGates, type CitedPoint } from './gates';
+import { defaultsNote } from './rule-thresholds';
 import { POINT_RULES, type PointRule, type RuleContext } from './rules';
 import { ArrivalGaps, STALLED_RUN, TRAINER_EXITED } from './stall';
 import { DEFAULT_THRESHOLDS, type ThresholdName, type Thresholds } from './thresholds';
@@ -251,7 +252,10 @@ export class HealthEngine {
         Number.isFinite(wallTime) && Math.abs(wallTime - r.lastTrainingWall) <= th.training_active_s,
     };
     for (const s of t.slots) {
-      const level = s.rule.observe(s.state, value, ctx);
+      let level = s.rule.observe(s.state, value, ctx);
+      // A threshold nobody set is named as rlwatch's default in the alert itself (card and notification).
+      if (level.kind === 'bad')
+        level = { ...level, message: level.message + defaultsNote(s.rule.id, th, r.isExplicit) };
       const quantity = PER_RUN_RULES.has(s.rule.id) ? null : t.quantity;
       out.push(...this.gates.judge({ run, rule: s.rule, tag, quantity, point, level, scope: r.scope }, now));
     }

@@ -347,28 +347,70 @@ interface PlateauState {
   best: number;
   blocks: number;
   since: number;
+  /** The first block's mean (where learning started), the highest point logged before this block, this block's
+   * highest point with how many of its points sit at it, and how many blocks in a row held the ceiling. */
+  first: number;
+  held: number;
+  top: number;
+  blockTop: number;
+  atTop: number;
 }
 
-/** Reward plateau: no improvement of the epoch (or block-of-steps) mean for plateau_epochs (seed 003: 5). */
+/** Points within this fraction of a block's highest are at it: a task's ceiling (CartPole's 500) held. */
+const CEILING_TOLERANCE = 0.005;
+
+/**
+ * Reward plateau: no improvement of the epoch (or block-of-steps) mean for plateau_epochs (seed 003: 5). A reward
+ * that rose from its start and has stayed at the highest it ever logged in every block since (at least half of each
+ * block's points there) has reached its task's ceiling (CartPole's 500): solved, not a plateau.
+ */
 export const rewardPlateau: PointRule<PlateauState> = {
   id: 'reward-plateau',
   clearAfter: 1,
   applies: (role) => role === 'reward',
-  init: () => ({ sum: 0, count: 0, from: NaN, best: -Infinity, blocks: 0, since: 0 }),
+  init: () => ({
+    sum: 0,
+    count: 0,
+    from: NaN,
+    best: -Infinity,
+    blocks: 0,
+    since: 0,
+    first: NaN,
+    held: 0,
+    top: -Infinity,
+    blockTop: -Infinity,
+    atTop: 0,
+  }),
   observe: (s, v, { th, tag, step, epochLevel }) => {
     if (!Number.isFinite(v)) return HOLD;
     if (s.count === 0) s.from = step;
     s.sum += v;
     s.count++;
+    const near = CEILING_TOLERANCE * Math.max(Math.abs(v), 1e-9);
+    if (s.atTop === 0 || v > s.blockTop + near) {
+      s.blockTop = v;
+      s.atTop = 1;
+    } else if (v >= s.blockTop - near) s.atTop++;
     const size = epochLevel ? 1 : Math.max(1, Math.round(th.plateau_block));
     if (s.count < size) return HOLD;
     const mean = s.sum / s.count;
     const stat: Statistic = { kind: 'mean', fromStep: s.from, toStep: step, value: mean };
+    const tol = CEILING_TOLERANCE * Math.max(Math.abs(s.blockTop), 1e-9);
+    const atCeiling =
+      s.blocks > 0 &&
+      s.atTop * 2 >= s.count &&
+      s.blockTop >= s.top - tol &&
+      s.blockTop > s.first + Math.max(tol, 0.01 * Math.abs(s.first));
+    s.top = Math.max(s.top, s.blockTop);
+    s.blockTop = -Infinity;
+    s.atTop = 0;
     s.sum = 0;
     s.count = 0;
     s.blocks++;
+    if (s.blocks === 1) s.first = mean;
     // 1 % of the best so far (absolute floor) so a noisy block mean does not count as progress.
     const minDelta = Math.max(1e-9, 0.01 * Math.abs(s.best));
+    s.held = atCeiling ? s.held + 1 : 0;
     if (mean > s.best + minDelta || s.blocks === 1) {
       s.best = Math.max(s.best, mean);
       s.since = 0;
@@ -376,6 +418,7 @@ export const rewardPlateau: PointRule<PlateauState> = {
     }
     s.since++;
     const unit = epochLevel ? 'epochs' : `blocks of ${size} points`;
+    if (s.held >= s.since) return OK;
     return s.since >= th.plateau_epochs
       ? bad(
           'warning',

@@ -189,6 +189,22 @@ describe('clip-fraction-out-of-band', () => {
     expect(a?.alert.message).toMatch(/many updates are clipped/);
     expect(run('clipfrac', noise(7, 200, 0.2, 0.03))).toEqual([]);
   });
+  it("a default threshold says so in the alert itself; one the run's config set does not", () => {
+    const xs = [...Array(5).fill(0.2), 0.4, 0.45, 0.5];
+    const [byDefault] = raised(run('clipfrac', xs), 'clip-fraction-out-of-band');
+    expect(byDefault?.alert.message).toMatch(
+      /\(clip_low 0\.1, clip_high 0\.3: rlwatch's defaults, not set by you or the run's config\)$/,
+    );
+    const { clock, engine } = harness();
+    engine.setThresholds('r', DEFAULT_THRESHOLDS, ['clip_low', 'clip_high']);
+    const ts = xs.flatMap((v, i) => ((clock.now += 1000), engine.feed('r', 'clipfrac', i, 1e9 + i, v)));
+    const [set] = raised(ts, 'clip-fraction-out-of-band');
+    expect(set?.alert.message).not.toMatch(/default/);
+    // A rule deriving its line from the run (no entropy_min set) cites no default it does not use.
+    const entropy = [...noise(3, 30, 0.69, 0.01), 0.1, 0.1, 0.1];
+    const [e] = raised(run('entropy', entropy), 'entropy-collapse');
+    expect(e?.alert.message).not.toMatch(/default|entropy_min/);
+  });
   it('a low clip fraction (normal for many PPO setups) is never a warning on its own', () => {
     // A healthy SB3 CartPole run: median clip fraction 4.9e-4 … 0.04; the old band fired at update 7 and stayed on.
     expect(run('train/clip_fraction', noise(7, 200, 0.03, 0.02).map(Math.abs))).toEqual([]);
@@ -238,6 +254,19 @@ describe('reward rules', () => {
   it('reward plateau: 5 epochs without improvement (seed 003)', () => {
     const ts = run('Epoch/AvgReward', [0.1, 0.2, 0.3, 0.4, 0.4, 0.39, 0.4, 0.38, 0.4]);
     expect(raised(ts, 'reward-plateau')[0]?.alert.step).toBe(8);
+  });
+  it('a reward held at its task ceiling (CartPole 500) is solved, not a plateau; a noisy level below its best is', () => {
+    // SB3's rollout/ep_rew_mean: rises from ~20, reaches the 500 cap and stays there (one wobble to 498.7).
+    const rise = Array.from({ length: 80 }, (_, i) => 20 + 6 * i);
+    const held = Array.from({ length: 300 }, (_, i) => (i === 150 ? 498.7 : 500));
+    expect(raised(run('rollout/ep_rew_mean', [...rise, ...held]), 'reward-plateau')).toEqual([]);
+    // The same climb stalling at a level it keeps wobbling under is still a plateau.
+    const wobbly = noise(4, 300, 300, 15);
+    expect(
+      raised(run('rollout/ep_rew_mean', [...rise.slice(0, 50), ...wobbly]), 'reward-plateau'),
+    ).toHaveLength(1);
+    // A reward stuck at one value from its start never rose to a ceiling: a plateau.
+    expect(raised(run('rollout/ep_rew_mean', Array(300).fill(9.5)), 'reward-plateau')).toHaveLength(1);
   });
   it('no plateau on a rising per-step reward with noise', () => {
     expect(
