@@ -7,17 +7,9 @@ import { harness, noise, raised, rules, run } from './helpers';
 const ramp = (n: number, from: number, to: number) =>
   Array.from({ length: n }, (_, i) => from + ((to - from) * i) / (n - 1));
 
-/** `run` on a run whose config set target_kl (0.02 unless given). */
-function runWithTarget(tag: string, values: number[], target = 0.02): AlertTransition[] {
-  const { clock, engine } = harness();
-  engine.setThresholds('r', { ...DEFAULT_THRESHOLDS, target_kl: target }, ['target_kl']);
-  const out: AlertTransition[] = [];
-  values.forEach((v, i) => {
-    clock.now += 1000;
-    out.push(...engine.feed('r', tag, i, 1e9 + i, v));
-  });
-  return out;
-}
+/** `run` on a run whose config set target_kl 0.02. */
+const runWithTarget = (tag: string, values: number[]): AlertTransition[] =>
+  run(tag, values, undefined, { targetKl: 0.02 });
 
 describe('kl-above-target with a target_kl set', () => {
   it('fires after 3 points above 0.02 and escalates past 2×', () => {
