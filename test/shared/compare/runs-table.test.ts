@@ -42,7 +42,7 @@ describe('runs table: entropy in its own sign', () => {
     expect(col.label).toBe('entropy (last)');
     expect(col.note).toBe('train/entropy_loss is −entropy: shown negated, as entropy');
     expect(
-      parse(runsTableCsv(t), { columns: true }).map((r: Record<string, string>) => r['entropy (last)']),
+      (parse(runsTableCsv(t), { columns: true }) as Record<string, string>[]).map((r) => r['entropy (last)']),
     ).toEqual(['0.31', '0.66', '0.5']);
     // Without a negated tag, no note.
     expect(
