@@ -15,6 +15,7 @@ import { ApiError } from '../../shared/result';
 import type { AlertService } from '../alerts/alert-service';
 import type { Workspace } from '../workspace/workspace';
 import type { ChartSource } from './chart-figure';
+import { setValues } from '../health';
 import { resolveExportFolder } from './export-folder';
 import type { HostCapabilities } from './app-options';
 
@@ -48,7 +49,7 @@ export class AppExports {
       window: (run, tag, q) => ws.getWindow(run, tag, q),
       alerts: () => this.app.alerts.list(),
       thresholds: (run) => ({
-        ...this.app.alerts.thresholdsOf(run).values,
+        ...setValues(this.app.alerts.thresholdsOf(run)),
         ...this.app.settings().thresholds,
       }),
       scope: (run) => runScope(ws.listRuns().find((r) => r.run === run)?.tags ?? [], ws.configOf(run)),

@@ -7,7 +7,7 @@ import type { Figure } from '../../shared/charts/figure';
 import type { BandKind } from '../../shared/compare/group-stats';
 import type { AlertInfo } from '../../shared/domain';
 import type { SourceFormatName } from '../../shared/formats';
-import { resolveThresholds, type Thresholds } from '../health';
+import { resolveThresholds, setValues, type Thresholds } from '../health';
 import { findRuns, readRunWhole, type RunRead } from '../inspect';
 import type { ScalarSeries } from '../series/scalar-series';
 import { safeFileName, UniqueNames } from '../../shared/file-names';
@@ -372,7 +372,7 @@ export function figureRunOf(
     run: read.run,
     ...(read.run === '.' ? { label: runFolderName(read.run, root) } : {}),
     series,
-    thresholds: { ...resolveThresholds(opts.userThresholds, read.config).values },
+    thresholds: setValues(resolveThresholds(opts.userThresholds, read.config)),
     ...(opts.alerts ? { alerts: opts.alerts } : {}),
   };
 }

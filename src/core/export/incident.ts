@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { groupOf, type RunScope } from '../../shared/catalog';
 import type { AlertInfo, IncidentSnapshot } from '../../shared/domain';
 import type { SystemSnapshot } from '../../shared/system-types';
-import { ruleAdvice, thresholdTable, type ResolvedThresholds, type RuleId } from '../health';
+import { ruleAdvice, setValues, thresholdTable, type ResolvedThresholds, type RuleId } from '../health';
 import type { ScalarSeries } from '../series/scalar-series';
 import { outsideReadFolder, runFolderName } from './export-run';
 import { MAX_NAME_SIZE, nameSize, safeFileName } from '../../shared/file-names';
@@ -97,7 +97,7 @@ export async function writeIncident(req: IncidentRequest): Promise<IncidentSnaps
     series,
     tags: incidentTags(alert, series),
     window: win,
-    thresholds: { ...req.thresholds.values },
+    thresholds: setValues(req.thresholds),
     pixels: DEFAULT_FIGURE.width,
   });
   type Bytes = Iterable<string | Uint8Array>;

@@ -15,6 +15,7 @@ import { CoMovers, strongest, type Recent, type ScoredMover } from './co-movers'
 import { COMBINED_RULES, judgeCombined, RunSummary } from './combined-rules';
 import { AlertGates, type CitedPoint } from './gates';
 import { continuousEntropyCollapse, showsContinuousActions } from './continuous-entropy';
+import { defaultsNote } from './rule-thresholds';
 import { entropyCollapse, POINT_RULES, type PointRule, type RuleContext } from './rules';
 import { showsQLearning, valueLossDivergence } from './value-rules';
 import { ArrivalGaps, STALLED_RUN, TRAINER_EXITED } from './stall';
@@ -302,7 +303,10 @@ export class HealthEngine {
         Number.isFinite(wallTime) && Math.abs(wallTime - r.lastTrainingWall) <= th.training_active_s,
     };
     for (const s of t.slots) {
-      const level = s.rule.observe(s.state, value, ctx);
+      let level = s.rule.observe(s.state, value, ctx);
+      // A threshold nobody set is named as rlwatch's default in the alert itself (card and notification).
+      if (level.kind === 'bad')
+        level = { ...level, message: level.message + defaultsNote(s.rule.id, th, r.isExplicit) };
       const quantity = PER_RUN_RULES.has(s.rule.id) ? null : t.quantity;
       out.push(...this.gates.judge({ run, rule: s.rule, tag, quantity, point, level, scope: r.scope }, now));
     }

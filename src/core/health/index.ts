@@ -9,6 +9,7 @@ export {
   explicitNames,
   flattenConfig,
   resolveThresholds,
+  setValues,
   thresholdTable,
 } from './thresholds';
 export type { ResolvedThresholds, ThresholdName, ThresholdSource, Thresholds } from './thresholds';

@@ -1,6 +1,8 @@
 // Which thresholds each health rule judges against: /metrics exposes them beside an alert, incident reports cite them.
 
-import type { ThresholdName } from './thresholds';
+import { ROLES } from '../../shared/catalog';
+import { formatNumber } from '../../shared/format';
+import type { ThresholdName, Thresholds } from './thresholds';
 import type { RuleId } from './types';
 
 /** Rule → the threshold names (thresholds.ts) it compares with; rules without one are absent (grad-norm spikes are
@@ -25,4 +27,28 @@ export const RULE_THRESHOLDS: Readonly<Partial<Record<RuleId, readonly Threshold
 
 export function thresholdsOfRule(rule: string): readonly ThresholdName[] {
   return RULE_THRESHOLDS[rule as RuleId] ?? [];
+}
+
+/** Thresholds whose rule derives its own line from the run while they are unset (the catalog marks their bounds):
+ * unset, they are not in force, so no alert cites them as defaults. */
+const DERIVED_WHEN_UNSET: ReadonlySet<ThresholdName> = new Set(
+  Object.values(ROLES).flatMap((r) =>
+    [r.healthy?.min, r.healthy?.max].flatMap((b) => (b?.kind === 'threshold' && b.derived ? [b.key] : [])),
+  ),
+);
+
+/**
+ * What an alert of `rule` adds when it judged against thresholds nobody set (" (clip_high 0.3: rlwatch's default,
+ * not set by you or the run's config)"), so the alert card and the notification say so, not only report.md; '' when
+ * every threshold in force was set.
+ */
+export function defaultsNote(
+  rule: RuleId,
+  th: Thresholds,
+  explicit: (name: ThresholdName) => boolean,
+): string {
+  const unset = thresholdsOfRule(rule).filter((k) => !explicit(k) && !DERIVED_WHEN_UNSET.has(k));
+  if (unset.length === 0) return '';
+  const named = unset.map((k) => `${k} ${formatNumber(th[k])}`).join(', ');
+  return ` (${named}: rlwatch's default${unset.length > 1 ? 's' : ''}, not set by you or the run's config)`;
 }

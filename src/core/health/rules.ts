@@ -109,7 +109,9 @@ export const nonFinite: PointRule<null> = {
 const KL_JUMP = 3;
 /** …and is critical on its own point this far past it. */
 const KL_JUMP_FAR = 5;
-/** An LLM run's KL starts at 0 and grows as the policy leaves its reference: below this it is never a jump. */
+/** An LLM run's KL starts at 0 and grows as the policy leaves its reference, and a classic PPO's KL between
+ * successive policies wanders around 0.01 (a healthy CartPole run: median 0.013, 90th percentile 0.028): below
+ * this it is never a jump. */
 const KL_JUMP_FLOOR = 0.05;
 
 interface KlState {
@@ -118,18 +120,19 @@ interface KlState {
 }
 
 /**
- * KL above target_kl (seed 004) with severity and persistence by margin (byMargin). An LLM RLHF run without a
- * target (TRL GRPO/PPO judge KL through `beta` / `kl_coef`, not a target) is judged against its own recent level:
- * a jump to KL_JUMP× its recent median is the policy leaving its trust region, KL_JUMP_FAR× raises at once.
+ * KL above target_kl (seed 004) with severity and persistence by margin (byMargin), when the user or the run's config
+ * set one. A run without a target (SB3's `target_kl` defaults to None; TRL GRPO/PPO judge KL through `beta` /
+ * `kl_coef`) is judged against its own recent level, and the alert says so: a jump to KL_JUMP× its recent median
+ * is the policy leaving its trust region, KL_JUMP_FAR× raises at once.
  */
 export const klAboveTarget: PointRule<KlState> = {
   id: 'kl-above-target',
   clearAfter: 5,
   applies: (role) => role === 'kl',
   init: () => ({ w: new Window(10) }),
-  observe: (s, v, { th, tag, step, scope, explicit }) => {
+  observe: (s, v, { th, tag, step, explicit }) => {
     if (!Number.isFinite(v)) return HOLD;
-    if (scope === 'classic' || explicit('target_kl')) {
+    if (explicit('target_kl')) {
       const t = th.target_kl;
       const m = v / t;
       if (m > 1) {
@@ -151,7 +154,7 @@ export const klAboveTarget: PointRule<KlState> = {
       return bad(
         severity,
         m >= KL_JUMP_FAR ? 1 : 2,
-        `${tag} = ${fmt(v)} at step ${step}, ${fmt(m)}× its recent median ${fmt(med)} (steps ${stat.fromStep}–${stat.toStep})`,
+        `${tag} = ${fmt(v)} at step ${step}, ${fmt(m)}× its recent median ${fmt(med)} (steps ${stat.fromStep}–${stat.toStep}); no target_kl is set, so KL is judged against the run's own level`,
         stat,
       );
     }
@@ -346,28 +349,70 @@ interface PlateauState {
   best: number;
   blocks: number;
   since: number;
+  /** The first block's mean (where learning started), the highest point logged before this block, this block's
+   * highest point with how many of its points sit at it, and how many blocks in a row held the ceiling. */
+  first: number;
+  held: number;
+  top: number;
+  blockTop: number;
+  atTop: number;
 }
 
-/** Reward plateau: no improvement of the epoch (or block-of-steps) mean for plateau_epochs (seed 003: 5). */
+/** Points within this fraction of a block's highest are at it: a task's ceiling (CartPole's 500) held. */
+const CEILING_TOLERANCE = 0.005;
+
+/**
+ * Reward plateau: no improvement of the epoch (or block-of-steps) mean for plateau_epochs (seed 003: 5). A reward
+ * that rose from its start and has stayed at the highest it ever logged in every block since (at least half of each
+ * block's points there) has reached its task's ceiling (CartPole's 500): solved, not a plateau.
+ */
 export const rewardPlateau: PointRule<PlateauState> = {
   id: 'reward-plateau',
   clearAfter: 1,
   applies: (role) => role === 'reward',
-  init: () => ({ sum: 0, count: 0, from: NaN, best: -Infinity, blocks: 0, since: 0 }),
+  init: () => ({
+    sum: 0,
+    count: 0,
+    from: NaN,
+    best: -Infinity,
+    blocks: 0,
+    since: 0,
+    first: NaN,
+    held: 0,
+    top: -Infinity,
+    blockTop: -Infinity,
+    atTop: 0,
+  }),
   observe: (s, v, { th, tag, step, epochLevel }) => {
     if (!Number.isFinite(v)) return HOLD;
     if (s.count === 0) s.from = step;
     s.sum += v;
     s.count++;
+    const near = CEILING_TOLERANCE * Math.max(Math.abs(v), 1e-9);
+    if (s.atTop === 0 || v > s.blockTop + near) {
+      s.blockTop = v;
+      s.atTop = 1;
+    } else if (v >= s.blockTop - near) s.atTop++;
     const size = epochLevel ? 1 : Math.max(1, Math.round(th.plateau_block));
     if (s.count < size) return HOLD;
     const mean = s.sum / s.count;
     const stat: Statistic = { kind: 'mean', fromStep: s.from, toStep: step, value: mean };
+    const tol = CEILING_TOLERANCE * Math.max(Math.abs(s.blockTop), 1e-9);
+    const atCeiling =
+      s.blocks > 0 &&
+      s.atTop * 2 >= s.count &&
+      s.blockTop >= s.top - tol &&
+      s.blockTop > s.first + Math.max(tol, 0.01 * Math.abs(s.first));
+    s.top = Math.max(s.top, s.blockTop);
+    s.blockTop = -Infinity;
+    s.atTop = 0;
     s.sum = 0;
     s.count = 0;
     s.blocks++;
+    if (s.blocks === 1) s.first = mean;
     // 1 % of the best so far (absolute floor) so a noisy block mean does not count as progress.
     const minDelta = Math.max(1e-9, 0.01 * Math.abs(s.best));
+    s.held = atCeiling ? s.held + 1 : 0;
     if (mean > s.best + minDelta || s.blocks === 1) {
       s.best = Math.max(s.best, mean);
       s.since = 0;
@@ -375,6 +420,7 @@ export const rewardPlateau: PointRule<PlateauState> = {
     }
     s.since++;
     const unit = epochLevel ? 'epochs' : `blocks of ${size} points`;
+    if (s.held >= s.since) return OK;
     return s.since >= th.plateau_epochs
       ? bad(
           'warning',

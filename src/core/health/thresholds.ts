@@ -156,6 +156,12 @@ export function explicitNames(resolved: ResolvedThresholds): ThresholdName[] {
   );
 }
 
+/** The values of the thresholds the user or the run's config set: what healthy bands are drawn with (a rule that
+ * derives its line from the run while its threshold is unset draws none; the others fall back to the catalog's). */
+export function setValues(resolved: ResolvedThresholds): Partial<Thresholds> {
+  return Object.fromEntries(explicitNames(resolved).map((k) => [k, resolved.values[k]]));
+}
+
 /** The resolved thresholds as the contract carries them (RunDetails.thresholds): value, origin and config path. */
 export function thresholdTable(resolved: ResolvedThresholds): Record<string, ResolvedThreshold> {
   const out: Record<string, ResolvedThreshold> = {};

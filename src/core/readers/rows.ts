@@ -132,6 +132,25 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Keys under which a writer nests a record's metrics beside its step (verl's file logger: `{"step": N, "data":
+ * {"actor/entropy": …}}`). */
+const ENVELOPE_KEYS = ['data', 'metrics'] as const;
+const AXIS_KEYS: ReadonlySet<string> = new Set<string>([...STEP_KEYS, ...WALL_KEYS]);
+
+/**
+ * A record whose metrics sit in one envelope object beside only its step and time (`{"step": N, "data": {...}}`) as
+ * the flat record its writer meant: the metrics under their own names (`actor/entropy`, never `data/actor/entropy`),
+ * with the step and time. Any other object is returned as it is.
+ */
+export function unwrapEnvelope(obj: Record<string, unknown>): Record<string, unknown> {
+  const keys = Object.keys(obj);
+  const env = ENVELOPE_KEYS.find((k) => isPlainObject(obj[k]));
+  if (env === undefined || !keys.every((k) => k === env || AXIS_KEYS.has(k.toLowerCase()))) return obj;
+  const out: Record<string, unknown> = { ...(obj[env] as Record<string, unknown>) };
+  for (const k of keys) if (k !== env) out[k] = obj[k];
+  return out;
+}
+
 /** Emits one JSON object (a JSONL line, a history entry) through a sink. */
 export function emitObject(
   sink: RowSink,

@@ -2,7 +2,7 @@
 
 import type { SourceFormatName } from '../../shared/formats';
 import { ArrayTail, JsonDocumentReader } from './json-document';
-import { emitObject, isPlainObject, RowSink } from '../readers/rows';
+import { emitObject, isPlainObject, RowSink, unwrapEnvelope } from '../readers/rows';
 
 export class JsonHistoryReader extends JsonDocumentReader {
   readonly format: SourceFormatName = 'json';
@@ -20,7 +20,7 @@ export class JsonHistoryReader extends JsonDocumentReader {
     let n = 0;
     for (const entry of fresh) {
       if (!isPlainObject(entry)) continue;
-      emitObject(this.sink, entry);
+      emitObject(this.sink, unwrapEnvelope(entry));
       n++;
     }
     this.countRecords(n);

@@ -4,7 +4,7 @@ import type { SourceFormatName } from '../../shared/formats';
 import { LineRecordReader } from '../readers/appended-reader';
 import { lines, type Framed } from '../readers/line-framer';
 import type { ReaderOptions } from '../readers/reader';
-import { emitObject, isPlainObject } from '../readers/rows';
+import { emitObject, isPlainObject, unwrapEnvelope } from '../readers/rows';
 import { decodeUtf8, parseJsonLenient } from '../readers/values';
 
 export class JsonlReader extends LineRecordReader {
@@ -29,7 +29,7 @@ export class JsonlReader extends LineRecordReader {
         this.error('decode', line.offset, 'JSONL: line is not a JSON object');
         continue;
       }
-      emitObject(this.sink, parsed.value);
+      emitObject(this.sink, unwrapEnvelope(parsed.value));
       this.countRecords(1);
     }
   }

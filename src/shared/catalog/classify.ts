@@ -56,7 +56,8 @@ const ALIASES: Record<string, Alias> = {
   'actor/pg_loss': ['policy_loss'],
   'actor/pg_clipfrac': ['clip_fraction'],
   'actor/ppo_kl': ['kl'],
-  'actor/kl_loss': ['kl_penalty'],
+  // verl's KL-in-loss term before its coefficient (`use_kl_loss`): the KL to the reference itself.
+  'actor/kl_loss': ['kl'],
   'actor/kl_coef': ['kl_coef'],
   'actor/is_ratio/mean': ['importance_ratio'],
   'actor/grad_norm': ['grad_norm'],

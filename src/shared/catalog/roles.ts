@@ -100,7 +100,14 @@ export type ThresholdKey =
 /** A bound is a fixed number or a named threshold (with the seed's default) so config can move it. */
 export type Bound =
   | { kind: 'fixed'; value: number }
-  | { kind: 'threshold'; key: ThresholdKey; fallback: number };
+  | {
+      kind: 'threshold';
+      key: ThresholdKey;
+      fallback: number;
+      /** The rule derives its own line from the run unless the user or the run's config set this threshold (the
+       * entropy floor from the early entropy, KL from its own level): the fallback is then no healthy line. */
+      derived?: true;
+    };
 
 export interface HealthyRange {
   min?: Bound;
@@ -123,6 +130,12 @@ export interface RoleSpec {
 }
 
 const th = (key: ThresholdKey, fallback: number): Bound => ({ kind: 'threshold', key, fallback });
+const derivedTh = (key: ThresholdKey, fallback: number): Bound => ({
+  kind: 'threshold',
+  key,
+  fallback,
+  derived: true,
+});
 
 export const ROLES: Record<Role, RoleSpec> = {
   // seed 004 §2, seed 002 `actor/ppo_kl`, seed 003 `kl_divergence`.
@@ -130,14 +143,14 @@ export const ROLES: Record<Role, RoleSpec> = {
     group: 'Policy',
     label: 'KL divergence',
     description: 'Approximate KL divergence π_new vs π_old; measures policy update magnitude.',
-    healthy: { max: th('target_kl', 0.02), text: 'below target_kl' },
+    healthy: { max: derivedTh('target_kl', 0.02), text: 'below target_kl' },
     advice: 'KL above target: increase `kl_coef` or reduce the number of PPO epochs.',
     classic: {
       advice:
-        'KL above target: lower the learning rate or the epochs per update, or set `target_kl` to stop updates early.',
+        'KL above target_kl or far above its own level: lower the learning rate or the epochs per update, or set `target_kl` to stop updates early.',
     },
   },
-  // seed 000 `Train/KLPenalty`, seed 002 `actor/kl_loss`.
+  // seed 000 `Train/KLPenalty` (verl's `actor/kl_loss` is the KL itself, before its coefficient: role `kl`).
   kl_penalty: {
     group: 'Loss',
     label: 'KL penalty',
@@ -158,7 +171,7 @@ export const ROLES: Record<Role, RoleSpec> = {
     group: 'Policy',
     label: 'Entropy',
     description: 'Policy entropy; higher = more randomness in token selection (exploration measure).',
-    healthy: { min: th('entropy_min', 0.5), text: 'stays above entropy_min' },
+    healthy: { min: derivedTh('entropy_min', 0.5), text: 'stays above entropy_min' },
     advice: 'A sustained drop means the policy is over-constrained: check the temperature pulses.',
     classic: {
       description: 'Policy entropy; higher = more randomness in action selection (exploration measure).',
@@ -466,4 +479,10 @@ export const ROLES: Record<Role, RoleSpec> = {
 /** A bound's value, looked up in resolved thresholds when it names one. */
 export function boundValue(b: Bound, thresholds?: Partial<Record<ThresholdKey, number>>): number {
   return b.kind === 'fixed' ? b.value : (thresholds?.[b.key] ?? b.fallback);
+}
+
+/** Whether a bound is a line at all given the thresholds set (by the user or the run's config): a derived one is
+ * not while its threshold is unset. */
+export function boundDrawn(b: Bound, thresholds?: Partial<Record<ThresholdKey, number>>): boolean {
+  return !(b.kind === 'threshold' && b.derived && thresholds?.[b.key] === undefined);
 }

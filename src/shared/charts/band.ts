@@ -1,6 +1,7 @@
 // The catalog's healthy band and target line for a tag, in the tag's own (raw) units, with the thresholds that set it.
 
 import {
+  boundDrawn,
   boundValue,
   classifyTag,
   roleText,
@@ -69,19 +70,22 @@ export function resolveBand(tag: string, thresholds: Record<string, number> = {}
   const c = classifyTag(tag);
   if (!c) return null;
   const th = thresholds as Partial<Record<ThresholdKey, number>>;
-  let min = c.healthy?.min ? boundValue(c.healthy.min, th) : null;
-  let max = c.healthy?.max ? boundValue(c.healthy.max, th) : null;
+  // A rule that derives its line from the run (no entropy_min or target_kl set) has no fixed healthy line to draw.
+  const lo = c.healthy?.min && boundDrawn(c.healthy.min, th) ? c.healthy.min : undefined;
+  const hi = c.healthy?.max && boundDrawn(c.healthy.max, th) ? c.healthy.max : undefined;
+  let min = lo ? boundValue(lo, th) : null;
+  let max = hi ? boundValue(hi, th) : null;
   if (min !== null && !Number.isFinite(min)) min = null;
   if (max !== null && !Number.isFinite(max)) max = null;
-  const named = [c.healthy?.min, c.healthy?.max].filter(
-    (b): b is Extract<Bound, { kind: 'threshold' }> => b?.kind === 'threshold',
-  );
+  const named = [lo, hi].filter((b): b is Extract<Bound, { kind: 'threshold' }> => b?.kind === 'threshold');
   // SB3 logs entropy as `entropy_loss` = −entropy: the band flips with the values.
   if (c.transform === 'negate') [min, max] = [max === null ? null : -max, min === null ? null : -min];
   const target = min !== null && max === null ? min : max !== null && min === null ? max : null;
+  const label = ROLES[c.role].label;
   return {
     role: c.role,
-    label: ROLES[c.role].label,
+    // The values drawn are the tag's own: a negated tag's axis says what it holds (`entropy_loss (−entropy)`).
+    label: c.transform === 'negate' ? `${leafName(tag)} (−${label.toLowerCase()})` : label,
     description: c.description,
     advice: c.advice,
     healthyText: c.healthy?.text ?? null,
@@ -91,6 +95,9 @@ export function resolveBand(tag: string, thresholds: Record<string, number> = {}
     thresholds: named.map((b) => ({ key: b.key, value: boundValue(b, th) })),
   };
 }
+
+/** The last part of a tag's path (`train/entropy_loss` → `entropy_loss`). */
+const leafName = (tag: string): string => tag.slice(tag.lastIndexOf('/') + 1);
 
 /**
  * "target_kl 0.02 (catalog default)": a band threshold and where its value came from, as the run's

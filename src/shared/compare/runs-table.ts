@@ -44,6 +44,9 @@ export interface TableColumn {
   id: string;
   label: string;
   kind: 'run' | 'metric' | 'config';
+  /** What the header's tooltip adds: which logged tags a key metric's values come from, and how (SB3's
+   * `train/entropy_loss` is −entropy: the entropy column holds it negated). */
+  note?: string;
 }
 
 export interface RunsTable {
@@ -73,14 +76,25 @@ function cellOf(v: unknown): Cell {
   return JSON.stringify(v) ?? null;
 }
 
-/** The first tag (in name order) of each key role in a run. */
-function keyTags(tags: readonly string[]): Map<Role, string> {
-  const out = new Map<Role, string>();
+/** The first tag (in name order) of each key role in a run, and whether its values are the role's negated. */
+function keyTags(tags: readonly string[]): Map<Role, { tag: string; negate: boolean }> {
+  const out = new Map<Role, { tag: string; negate: boolean }>();
   for (const tag of [...tags].sort()) {
-    const role = classifyTag(tag)?.role;
-    if (role && !out.has(role)) out.set(role, tag);
+    const c = classifyTag(tag);
+    if (c && !out.has(c.role)) out.set(c.role, { tag, negate: c.transform === 'negate' });
   }
   return out;
+}
+
+/** A key metric's last value and extremes in the role's own sign (SB3's `train/entropy_loss` = −entropy, negated). */
+function inRoleSign(
+  s: TableRunInput['scalars'][string] | undefined,
+  negate: boolean,
+): { last: number | null; min: number | null; max: number | null } {
+  if (!s) return { last: null, min: null, max: null };
+  if (!negate) return s;
+  const neg = (v: number | null): number | null => (v === null ? null : -v);
+  return { last: neg(s.last), min: neg(s.max), max: neg(s.min) };
 }
 
 export function buildRunsTable(runs: readonly TableRunInput[]): RunsTable {
@@ -94,21 +108,8 @@ export function buildRunsTable(runs: readonly TableRunInput[]): RunsTable {
       equal.push({ key: k, value: cellOf(flat[0]!.get(k)) });
     else varying.push(k);
   }
-  const metricCols: TableColumn[] = KEY_METRICS.flatMap((m) => [
-    { id: `${m.role}.last`, label: `${m.label} (last)`, kind: 'metric' as const },
-    ...(m.best ? [{ id: `${m.role}.best`, label: `${m.label} (best)`, kind: 'metric' as const }] : []),
-  ]);
-  const columns: TableColumn[] = [
-    { id: 'run', label: 'run', kind: 'run' },
-    { id: 'status', label: 'status', kind: 'run' },
-    { id: 'format', label: 'format', kind: 'run' },
-    { id: 'step', label: 'steps', kind: 'run' },
-    { id: 'points', label: 'points', kind: 'run' },
-    { id: 'start', label: 'start', kind: 'run' },
-    { id: 'duration', label: 'duration (s)', kind: 'run' },
-    ...metricCols,
-    ...varying.map((k) => ({ id: `config.${k}`, label: k, kind: 'config' as const })),
-  ];
+  /** Per key role, the negated tags its cells came from (a column says so in its note). */
+  const negated = new Map<Role, Set<string>>(KEY_METRICS.map((m) => [m.role, new Set<string>()]));
   const rows = runs.map((r, i) => {
     const cells: Record<string, Cell> = {
       run: r.run,
@@ -121,13 +122,40 @@ export function buildRunsTable(runs: readonly TableRunInput[]): RunsTable {
     };
     const tags = keyTags(Object.keys(r.scalars));
     for (const m of KEY_METRICS) {
-      const s = tags.has(m.role) ? r.scalars[tags.get(m.role)!] : undefined;
-      cells[`${m.role}.last`] = s?.last ?? null;
-      if (m.best) cells[`${m.role}.best`] = (m.best === 'max' ? s?.max : s?.min) ?? null;
+      const k = tags.get(m.role);
+      const s = inRoleSign(k ? r.scalars[k.tag] : undefined, k?.negate ?? false);
+      if (k?.negate) negated.get(m.role)!.add(k.tag);
+      cells[`${m.role}.last`] = s.last;
+      if (m.best) cells[`${m.role}.best`] = m.best === 'max' ? s.max : s.min;
     }
     for (const k of varying) cells[`config.${k}`] = flat[i]!.has(k) ? cellOf(flat[i]!.get(k)) : null;
     return { run: r.run, cells };
   });
+  const metricCols: TableColumn[] = KEY_METRICS.flatMap((m) => {
+    const neg = [...negated.get(m.role)!].sort();
+    const note = neg.length
+      ? {
+          note: `${neg.join(', ')} ${neg.length > 1 ? 'are' : 'is'} −${m.label}: shown negated, as ${m.label}`,
+        }
+      : {};
+    return [
+      { id: `${m.role}.last`, label: `${m.label} (last)`, kind: 'metric' as const, ...note },
+      ...(m.best
+        ? [{ id: `${m.role}.best`, label: `${m.label} (best)`, kind: 'metric' as const, ...note }]
+        : []),
+    ];
+  });
+  const columns: TableColumn[] = [
+    { id: 'run', label: 'run', kind: 'run' },
+    { id: 'status', label: 'status', kind: 'run' },
+    { id: 'format', label: 'format', kind: 'run' },
+    { id: 'step', label: 'steps', kind: 'run' },
+    { id: 'points', label: 'points', kind: 'run' },
+    { id: 'start', label: 'start', kind: 'run' },
+    { id: 'duration', label: 'duration (s)', kind: 'run' },
+    ...metricCols,
+    ...varying.map((k) => ({ id: `config.${k}`, label: k, kind: 'config' as const })),
+  ];
   return { columns, rows, equal, groups: groupRows(columns, rows, groupBySeed(runs)) };
 }
 

@@ -94,11 +94,16 @@ describe('seed 003 set', () => {
       'figures/eval__rouge',
       'figures/eval_runtime',
     ]);
-    const plan = planRunFigures(r, opts);
+    const plan = planRunFigures({ ...r, thresholds: { target_kl: 0.02, entropy_min: 0.5 } }, opts);
     const policy = plan.figures.find((f) => f.name === 'policy_metrics')!.build();
     expect(policy.subtitle).toBe(
       'run r · approx_kl: green band and dashed line: healthy below 0.02 (target_kl 0.02) · entropy: green band and dashed line: healthy above 0.5 (entropy_min 0.5)',
     );
+    // Neither set: their rules derive their lines from the run, so no default band is drawn or noted.
+    const unset = planRunFigures(r, opts)
+      .figures.find((f) => f.name === 'policy_metrics')!
+      .build();
+    expect(unset.subtitle).toBe('run r');
     const evals = plan.figures.find((f) => f.name === 'evaluation_metrics')!.build();
     expect(evals.panels).toHaveLength(1);
     expect(evals.panels[0]!.spec.series.map((s) => s.run)).toEqual(['eval/bleu', 'eval/rouge']);
@@ -108,7 +113,9 @@ describe('seed 003 set', () => {
     const config = { ppo: { target_kl: 0.05 } };
     const of = (user: object | undefined) =>
       figureRunOf({ run: '.', config }, '/runs/ppo-7', new Map(), { userThresholds: user }).thresholds;
-    expect(of(undefined)).toMatchObject({ target_kl: 0.05, entropy_min: 0.5 });
+    // Only what the user or the config set: the rest fall back to the catalog's default, or to no line where the
+    // rule derives its own (entropy_min).
+    expect(of(undefined)).toEqual({ target_kl: 0.05 });
     expect(of({ target_kl: 0.01 })).toMatchObject({ target_kl: 0.01 });
     expect(figureRunOf({ run: '.', config: null }, '/runs/ppo-7', new Map(), {}).label).toBe('ppo-7');
   });

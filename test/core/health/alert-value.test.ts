@@ -25,14 +25,14 @@ const miscited = (ts: AlertTransition[], fed: Map<string, number>): string[] =>
 /** Alternating high and low points: a window median that differs from the latest point. */
 const zigzag = (n: number, hi: number, lo: number) => Array.from({ length: n }, (_, i) => (i % 3 ? hi : lo));
 
-/** run() with a record of what was fed, as tag@step → value. */
+/** run() with a record of what was fed, as tag@step → value (the run's config setting target_kl 0.02). */
 function runFed(tag: string, values: number[], extra?: (i: number) => [string, number][]) {
   const fed = new Map<string, number>();
   values.forEach((v, i) => {
     fed.set(`${tag}@${i}`, v);
     for (const [t, x] of extra?.(i) ?? []) fed.set(`${t}@${i}`, x);
   });
-  return { ts: run(tag, values, extra), fed };
+  return { ts: run(tag, values, extra, { targetKl: 0.02 }), fed };
 }
 
 describe('an alert cites a logged point', () => {
@@ -70,7 +70,7 @@ describe('an alert cites a logged point', () => {
 
   it('combined rules cite the point that re-evaluated them, never another tag’s value at its step', () => {
     // Chaos-Economy: "step 125 · value 0.04672" was KL's value at step 155 shown at reward's step.
-    const { clock, engine } = harness();
+    const { clock, engine } = harness({ targetKl: 0.02 });
     const ts: AlertTransition[] = [];
     const fed = new Map<string, number>();
     for (let i = 0; i < 60; i++) {
@@ -96,7 +96,7 @@ describe('an alert cites a logged point', () => {
   });
 
   it('a cleared line cites the point that cleared it, with its wall time', () => {
-    const { clock, engine } = harness();
+    const { clock, engine } = harness({ targetKl: 0.02 });
     const ts: AlertTransition[] = [];
     [0.3, 0.3, 0.3, ...Array(6).fill(0.001)].forEach((v, i) => {
       clock.now += 1000;

@@ -38,7 +38,7 @@ describe('KL high + reward falling', () => {
   const base = (i: number) => (i < 30 ? 0.1 + 0.03 * i : 1.0 - 0.05 * (i - 30));
 
   it('is a symptom of the open KL incident: that one alert names the reward tag, no second alert', () => {
-    const { clock, engine } = harness();
+    const { clock, engine } = harness({ targetKl: 0.02 });
     const ts: AlertTransition[] = [];
     for (let i = 0; i < 60; i++) {
       clock.now += 1000;
@@ -50,7 +50,7 @@ describe('KL high + reward falling', () => {
   });
 
   it('not while reward still rises', () => {
-    const { clock, engine } = harness();
+    const { clock, engine } = harness({ targetKl: 0.02 });
     for (let i = 0; i < 60; i++) {
       clock.now += 1000;
       engine.feed('r', 'approx_kl', i, 1e9 + i, 0.05);

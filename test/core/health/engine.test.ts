@@ -105,6 +105,7 @@ describe('acknowledge, snooze, sink', () => {
     };
     const clock = { now: 0 };
     const e = new HealthEngine({ clock: () => clock.now, sink });
+    e.setThresholds('r', resolveThresholds(null, { target_kl: 0.02 }).values, ['target_kl']);
     const feed = (v: number, n: number) => {
       const out: AlertTransition[] = [];
       for (let i = 0; i < n; i++) out.push(...e.feed('r', 'kl', clock.now++, 0, v));
@@ -304,7 +305,7 @@ describe('flap damping', () => {
   });
 
   it('a rule that raises again only after a long quiet clears after its own clearAfter again', () => {
-    const { clock, engine } = harness();
+    const { clock, engine } = harness({ targetKl: 0.02 });
     const feed = (i: number, v: number) => {
       clock.now += 1000;
       return engine.feed('r', 'approx_kl', i, 1e9 + i, v);

@@ -1,20 +1,24 @@
 // Test helpers: a fake clock, a seeded RNG and a one-tag stream runner for the health engine.
 import { rng } from '../../../src/core/demo/simulation';
-import { HealthEngine, type AlertTransition } from '../../../src/core/health';
+import { DEFAULT_THRESHOLDS, HealthEngine, type AlertTransition } from '../../../src/core/health';
 
-export function harness() {
+/** An engine on a fake clock; with `targetKl`, run 'r' has a target_kl set (as its config would set it). */
+export function harness(o: { targetKl?: number } = {}) {
   const clock = { now: 1_700_000_000_000 };
   const engine = new HealthEngine({ clock: () => clock.now });
+  if (o.targetKl !== undefined)
+    engine.setThresholds('r', { ...DEFAULT_THRESHOLDS, target_kl: o.targetKl }, ['target_kl']);
   return { clock, engine };
 }
 
-/** Feeds `values` to one tag (step i, wall time 1e9 + i, clock advancing 1 s per point). */
+/** Feeds `values` to one tag of run 'r' (step i, wall time 1e9 + i, clock advancing 1 s per point). */
 export function run(
   tag: string,
   values: number[],
   extra?: (i: number) => [string, number][],
+  o: { targetKl?: number } = {},
 ): AlertTransition[] {
-  const { clock, engine } = harness();
+  const { clock, engine } = harness(o);
   const out: AlertTransition[] = [];
   values.forEach((v, i) => {
     clock.now += 1000;

@@ -1,9 +1,11 @@
 // The engine's per-run state: forgetting one run clears only its alerts and leaves every other run's incidents working.
 import { describe, expect, it } from 'vitest';
-import { HealthEngine } from '../../../src/core/health';
+import { DEFAULT_THRESHOLDS, HealthEngine } from '../../../src/core/health';
 
-/** Feeds `approx_kl` high enough for long enough to raise kl-above-target on `run`, from `from`. */
+/** Feeds `approx_kl` high enough for long enough to raise kl-above-target on `run` (its config sets target_kl
+ * 0.02), from `from`. */
 function blowUp(e: HealthEngine, run: string, from: number): void {
+  e.setThresholds(run, DEFAULT_THRESHOLDS, ['target_kl']);
   for (let s = from; s < from + 40; s++) e.feed(run, 'approx_kl', s, 1_700_000_000 + s, 0.5);
 }
 

@@ -7,9 +7,13 @@ import { harness, noise, raised, rules, run } from './helpers';
 const ramp = (n: number, from: number, to: number) =>
   Array.from({ length: n }, (_, i) => from + ((to - from) * i) / (n - 1));
 
-describe('kl-above-target', () => {
+/** `run` on a run whose config set target_kl 0.02. */
+const runWithTarget = (tag: string, values: number[]): AlertTransition[] =>
+  run(tag, values, undefined, { targetKl: 0.02 });
+
+describe('kl-above-target with a target_kl set', () => {
   it('fires after 3 points above 0.02 and escalates past 2×', () => {
-    const ts = run('approx_kl', [
+    const ts = runWithTarget('approx_kl', [
       ...noise(1, 50, 0.008, 0.002),
       ...Array(10).fill(0.03),
       ...Array(5).fill(0.06),
@@ -22,28 +26,64 @@ describe('kl-above-target', () => {
   it('ignores healthy noise and a single modest excess', () => {
     const xs = noise(2, 300, 0.008, 0.002);
     xs[100] = 0.03;
-    expect(run('approx_kl', xs)).toEqual([]);
+    expect(runWithTarget('approx_kl', xs)).toEqual([]);
   });
   it('raises on the update itself, critical, when KL is far past the target (a 65× blow-up for two updates)', () => {
     // What a real PyTorch trainer logged: approx_kl 1.29 for two updates, then the collapsed policy drove it to 0.
     const xs = [...noise(2, 40, 0.008, 0.002), 1.29, 1.1, 0, 0, 0, 0, 0, 0];
-    const ts = run('train/approx_kl', xs);
-    const r = raised(ts, 'kl-above-target');
-    expect(r).toHaveLength(1);
-    expect(r[0]!.alert).toMatchObject({ step: 40, severity: 'critical', tag: 'train/approx_kl' });
-    expect(r[0]!.alert.value).toBe(1.29);
+    for (const ts of [runWithTarget('train/approx_kl', xs), run('train/approx_kl', xs)]) {
+      const r = raised(ts, 'kl-above-target');
+      expect(r).toHaveLength(1);
+      expect(r[0]!.alert).toMatchObject({ step: 40, severity: 'critical', tag: 'train/approx_kl' });
+      expect(r[0]!.alert.value).toBe(1.29);
+    }
   });
   it('does not flap on a stream oscillating around the target', () => {
     const xs = Array.from({ length: 200 }, (_, i) => 0.02 + (i % 2 ? 0.001 : -0.001));
-    expect(run('actor/ppo_kl', xs)).toEqual([]);
+    expect(runWithTarget('actor/ppo_kl', xs)).toEqual([]);
     const ys = Array.from({ length: 200 }, (_, i) => (Math.floor(i / 4) % 2 ? 0.022 : 0.019));
-    const ts = run('actor/ppo_kl', ys);
+    const ts = runWithTarget('actor/ppo_kl', ys);
     expect(ts.filter((t) => t.kind === 'raised').length).toBeLessThanOrEqual(1);
     expect(ts.filter((t) => t.kind === 'cleared')).toHaveLength(0);
   });
   it('clears after 5 points below 0.8× target', () => {
-    const ts = run('kl', [...Array(5).fill(0.03), ...Array(5).fill(0.01)]);
+    const ts = runWithTarget('kl', [...Array(5).fill(0.03), ...Array(5).fill(0.01)]);
     expect(ts.map((t) => t.kind)).toEqual(['raised', 'cleared']);
+  });
+});
+
+describe('kl-above-target on a classic run without a target_kl (SB3 defaults it to None)', () => {
+  it('a healthy PPO run (median 0.013, 90th percentile 0.028) gets no warning from a target it does not have', () => {
+    // Log-normal, as approx_kl is: median 0.013, 90th percentile 0.013 · e^(1.28 · 0.6) = 0.028.
+    const xs = noise(7, 300, 0, 1).map((z) => 0.013 * Math.exp(0.6 * z));
+    const sorted = [...xs].sort((a, b) => a - b);
+    expect(sorted[150]!).toBeCloseTo(0.013, 2);
+    expect(sorted[270]!).toBeGreaterThan(0.024);
+    expect(sorted[299]!).toBeGreaterThan(0.04);
+    expect(run('train/approx_kl', xs)).toEqual([]);
+  });
+  it('a jump far above its own level raises, and the alert says it was judged against the run itself', () => {
+    const xs = [...noise(3, 60, 0.013, 0.004), 0.4, 0.5, 0.45];
+    const [a] = raised(run('train/approx_kl', xs), 'kl-above-target');
+    expect(a?.alert).toMatchObject({ step: 60, severity: 'critical' });
+    expect(a?.alert.message).toMatch(/no target_kl is set, so KL is judged against the run's own level/);
+    expect(a?.alert.message).not.toMatch(/× target_kl/);
+  });
+});
+
+describe("verl's actor/kl_loss is the KL", () => {
+  it('a 20× rise in it alerts as the same rise in actor/ppo_kl does', () => {
+    const llm = (): [string, number][] => [['response_length/mean', 300]];
+    const base = noise(5, 40, 0.01, 0.001);
+    const xs = [...base, ...Array(5).fill(0.2)];
+    const viaPpoKl = raised(run('actor/ppo_kl', xs, llm), 'kl-above-target');
+    const viaKlLoss = raised(run('actor/kl_loss', xs, llm), 'kl-above-target');
+    expect(viaKlLoss).toHaveLength(1);
+    expect(viaKlLoss[0]!.alert).toMatchObject({
+      step: viaPpoKl[0]!.alert.step,
+      severity: viaPpoKl[0]!.alert.severity,
+      tag: 'actor/kl_loss',
+    });
   });
 });
 
@@ -141,6 +181,22 @@ describe('clip-fraction-out-of-band', () => {
     expect(a?.alert.message).toMatch(/many updates are clipped/);
     expect(run('clipfrac', noise(7, 200, 0.2, 0.03))).toEqual([]);
   });
+  it("a default threshold says so in the alert itself; one the run's config set does not", () => {
+    const xs = [...Array(5).fill(0.2), 0.4, 0.45, 0.5];
+    const [byDefault] = raised(run('clipfrac', xs), 'clip-fraction-out-of-band');
+    expect(byDefault?.alert.message).toMatch(
+      /\(clip_low 0\.1, clip_high 0\.3: rlwatch's defaults, not set by you or the run's config\)$/,
+    );
+    const { clock, engine } = harness();
+    engine.setThresholds('r', DEFAULT_THRESHOLDS, ['clip_low', 'clip_high']);
+    const ts = xs.flatMap((v, i) => ((clock.now += 1000), engine.feed('r', 'clipfrac', i, 1e9 + i, v)));
+    const [set] = raised(ts, 'clip-fraction-out-of-band');
+    expect(set?.alert.message).not.toMatch(/default/);
+    // A rule deriving its line from the run (no entropy_min set) cites no default it does not use.
+    const entropy = [...noise(3, 30, 0.69, 0.01), 0.1, 0.1, 0.1];
+    const [e] = raised(run('entropy', entropy), 'entropy-collapse');
+    expect(e?.alert.message).not.toMatch(/default|entropy_min/);
+  });
   it('a low clip fraction (normal for many PPO setups) is never a warning on its own', () => {
     // A healthy SB3 CartPole run: median clip fraction 4.9e-4 … 0.04; the old band fired at update 7 and stayed on.
     expect(run('train/clip_fraction', noise(7, 200, 0.03, 0.02).map(Math.abs))).toEqual([]);
@@ -190,6 +246,19 @@ describe('reward rules', () => {
   it('reward plateau: 5 epochs without improvement (seed 003)', () => {
     const ts = run('Epoch/AvgReward', [0.1, 0.2, 0.3, 0.4, 0.4, 0.39, 0.4, 0.38, 0.4]);
     expect(raised(ts, 'reward-plateau')[0]?.alert.step).toBe(8);
+  });
+  it('a reward held at its task ceiling (CartPole 500) is solved, not a plateau; a noisy level below its best is', () => {
+    // SB3's rollout/ep_rew_mean: rises from ~20, reaches the 500 cap and stays there (one wobble to 498.7).
+    const rise = Array.from({ length: 80 }, (_, i) => 20 + 6 * i);
+    const held = Array.from({ length: 300 }, (_, i) => (i === 150 ? 498.7 : 500));
+    expect(raised(run('rollout/ep_rew_mean', [...rise, ...held]), 'reward-plateau')).toEqual([]);
+    // The same climb stalling at a level it keeps wobbling under is still a plateau.
+    const wobbly = noise(4, 300, 300, 15);
+    expect(
+      raised(run('rollout/ep_rew_mean', [...rise.slice(0, 50), ...wobbly]), 'reward-plateau'),
+    ).toHaveLength(1);
+    // A reward stuck at one value from its start never rose to a ceiling: a plateau.
+    expect(raised(run('rollout/ep_rew_mean', Array(300).fill(9.5)), 'reward-plateau')).toHaveLength(1);
   });
   it('no plateau on a rising per-step reward with noise', () => {
     expect(

@@ -8,6 +8,7 @@ import { CsvReader } from '../../../src/core/text-formats/csv-reader';
 import { readSource } from '../../../src/core/sources/registry';
 import { summarize } from '../../../src/core/series/scalar-series';
 import { fixture, MemoryFS, snapshot } from './helpers';
+import { ppoDump, Sb3CsvWriter } from '../../helpers/sb3-csv-writer';
 
 const tmp = mkdtempSync(join(tmpdir(), 'rlwatch-csv-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -160,6 +161,39 @@ describe('CSV tailing', () => {
     await r.readMore();
     expect([...r.result().series.get('loss').steps()]).toEqual([9]);
     expect(r.result().series.has('kl')).toBe(false);
+  });
+
+  it('reads live what a re-read reads when SB3 widens the header in place (new keys at later dumps)', async () => {
+    const path = join(tmp, 'sb3-progress.csv');
+    const w = new Sb3CsvWriter(path);
+    const r = new CsvReader(path);
+    for (let i = 0; i < 8; i++) {
+      // A third widening: an eval key from the fifth dump on.
+      w.dump(i >= 4 ? { ...ppoDump(i), 'eval/mean_reward': 100 + i } : ppoDump(i));
+      await r.readMore();
+      expect(snapshot(r.result())).toEqual(snapshot(await readSource(path, 'csv')));
+    }
+    w.close();
+    const live = r.result();
+    expect([...live.series.get('rollout/ep_rew_mean').steps()]).toEqual(
+      Array.from({ length: 8 }, (_, i) => 2048 * (i + 1)),
+    );
+    expect([...live.series.get('train/entropy_loss').values()]).toEqual(
+      Array.from({ length: 7 }, (_, i) => -0.69 + (i + 1) / 100),
+    );
+    expect([...live.series.get('eval/mean_reward').steps()]).toEqual([10240, 12288, 14336, 16384]);
+    expect(live.series.tags().filter((t) => !t.includes('/'))).toEqual([]);
+    rmSync(path);
+  });
+
+  it('starts over when bytes before the offset change in place, the size growing (in memory)', async () => {
+    const fs = new MemoryFS();
+    fs.set('/p.csv', 'a,b\n1,2\n');
+    const r = new CsvReader('/p.csv', { io: fs });
+    await r.readMore();
+    fs.set('/p.csv', 'a,b,c\n1,2,\n3,4,5\n');
+    await r.readMore();
+    expect(snapshot(r.result())).toEqual(snapshot(await readText('a,b,c\n1,2,\n3,4,5\n')));
   });
 
   it('reports a missing file as a typed io error', async () => {

@@ -14,6 +14,24 @@ async function readText(text: string) {
   return r.result();
 }
 
+describe('JSONL envelopes', () => {
+  it("reads verl's file logger lines under verl's own tag names, stepped by its step", async () => {
+    const r = await readText(
+      '{"step": 1, "data": {"actor/entropy": 0.61, "actor/kl_loss": 0.001, "response_length/mean": 212.5}}\n' +
+        '{"step": 2, "data": {"actor/entropy": 0.58, "actor/kl_loss": 0.002, "response_length/mean": 230}}\n',
+    );
+    expect(r.errors).toEqual([]);
+    expect(r.series.tags()).toEqual(['actor/entropy', 'actor/kl_loss', 'response_length/mean']);
+    expect([...r.series.get('actor/entropy').steps()]).toEqual([1, 2]);
+    expect([...r.series.get('actor/kl_loss').values()]).toEqual([0.001, 0.002]);
+  });
+
+  it('keeps a data object that sits beside other metrics as a namespace', async () => {
+    const r = await readText('{"step": 1, "loss": 0.5, "data": {"fraction": 0.2}}\n');
+    expect(r.series.tags()).toEqual(['data/fraction', 'loss']);
+  });
+});
+
 describe('JSONL on the corpus', () => {
   it('reads Dreamer metrics.jsonl keyed by step', async () => {
     const r = await readSource(

@@ -6,10 +6,21 @@ import type { RunDetails } from '../../../src/shared/domain';
 
 describe('resolveBand', () => {
   test('KL: below target_kl, drawn as a band up to it and a target line', () => {
-    const b = resolveBand('approx_kl')!;
+    const b = resolveBand('approx_kl', { target_kl: 0.02 })!;
     expect(b).toMatchObject({ min: null, max: 0.02, target: 0.02 });
     expect(b.description).toMatch(/KL/);
     expect(bandAttr(b)).toBe('-Infinity,0.02');
+  });
+
+  test('no default line where the rule derives its own: KL and entropy without a target_kl or entropy_min set', () => {
+    // A healthy two-action policy ending at entropy 0.31 was drawn outside an entropy_min 0.5 nobody set.
+    for (const tag of ['approx_kl', 'actor/kl_loss', 'entropy', 'train/entropy_loss']) {
+      const b = resolveBand(tag)!;
+      expect(b, tag).toMatchObject({ min: null, max: null, target: null, thresholds: [] });
+      expect(bandAttr(b), tag).toBeNull();
+    }
+    // A threshold without a derivation keeps its catalog default.
+    expect(resolveBand('clipfrac')).toMatchObject({ min: 0.1, max: 0.3 });
   });
 
   test('user thresholds move the band', () => {
@@ -23,9 +34,11 @@ describe('resolveBand', () => {
     expect(bandAttr(b)).toBe('0.1,0.3');
   });
 
-  test('SB3 entropy_loss is −entropy: the band flips sign with the values', () => {
-    const b = resolveBand('train/entropy_loss')!;
+  test('SB3 entropy_loss is −entropy: the band flips sign with the values, and its axis says so', () => {
+    const b = resolveBand('train/entropy_loss', { entropy_min: 0.5 })!;
     expect(b).toMatchObject({ min: null, max: -0.5, target: -0.5 });
+    expect(b.label).toBe('entropy_loss (−entropy)');
+    expect(resolveBand('actor/entropy')!.label).toBe('Entropy');
   });
 
   test('a role without a numeric range has no band; an unknown tag has no catalog entry', () => {
@@ -45,7 +58,9 @@ describe('resolveBand', () => {
   });
 
   test('the band names the thresholds that set it, with the value drawn', () => {
-    expect(resolveBand('approx_kl')!.thresholds).toEqual([{ key: 'target_kl', value: 0.02 }]);
+    expect(resolveBand('approx_kl', { target_kl: 0.02 })!.thresholds).toEqual([
+      { key: 'target_kl', value: 0.02 },
+    ]);
     expect(resolveBand('clipfrac', { clip_high: 0.4 })!.thresholds).toEqual([
       { key: 'clip_low', value: 0.1 },
       { key: 'clip_high', value: 0.4 },

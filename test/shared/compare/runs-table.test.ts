@@ -25,6 +25,32 @@ const run = (
   ...over,
 });
 
+describe('runs table: entropy in its own sign', () => {
+  test("SB3's train/entropy_loss (−entropy) fills the entropy column negated, says so, and sorts as entropy", () => {
+    const sb3 = (name: string, entropyLoss: number) =>
+      run(name, null, {
+        scalars: { 'train/entropy_loss': { last: entropyLoss, min: entropyLoss - 0.2, max: entropyLoss } },
+      });
+    const t = buildRunsTable([
+      sb3('sb3-narrow', -0.31),
+      sb3('sb3-wide', -0.66),
+      run('verl', null, { scalars: { 'actor/entropy': { last: 0.5, min: 0.4, max: 1 } } }),
+    ]);
+    const cells = Object.fromEntries(t.rows.map((r) => [r.run, r.cells['entropy.last']]));
+    expect(cells).toEqual({ 'sb3-narrow': 0.31, 'sb3-wide': 0.66, verl: 0.5 });
+    const col = t.columns.find((c) => c.id === 'entropy.last')!;
+    expect(col.label).toBe('entropy (last)');
+    expect(col.note).toBe('train/entropy_loss is −entropy: shown negated, as entropy');
+    expect(
+      (parse(runsTableCsv(t), { columns: true }) as Record<string, string>[]).map((r) => r['entropy (last)']),
+    ).toEqual(['0.31', '0.66', '0.5']);
+    // Without a negated tag, no note.
+    expect(
+      buildRunsTable([run('a', null)]).columns.find((c) => c.id === 'entropy.last')!.note,
+    ).toBeUndefined();
+  });
+});
+
 describe('runs table', () => {
   test('key metrics by role (reward best = max, loss best = min), varying keys as columns, equal keys folded', () => {
     const t = buildRunsTable([
