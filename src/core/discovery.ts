@@ -35,6 +35,11 @@ export interface DiscoveredRun {
   sources: DiscoveredSource[];
 }
 
+/** `path` is `folder` or lies below it (both real paths). */
+function isWithin(folder: string, path: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+}
+
 export type DiscoveryErrorKind = 'io' | 'symlink-loop' | 'limit' | 'database';
 
 export interface DiscoveryError {
@@ -227,6 +232,19 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
               ...(under === undefined ? {} : { mlflowRun: under }),
             });
         } else if (target.isFile()) {
+          // A linked file is read only where it lies inside the opened folder or the folder it is listed in (a
+          // `metrics.csv` linked to /etc/passwd would show that file's first line as tag names): the one rule for
+          // links of readers/side-file.ts. A linked folder out of the tree is followed (runs kept on scratch).
+          const realFile = await realpath(path).catch(() => null);
+          if (realFile === null) continue;
+          if (!isWithin(rootReal, realFile) && !isWithin(item.chain[item.chain.length - 1]!, realFile)) {
+            errors.push({
+              kind: 'io',
+              path: rel(path),
+              message: 'a link to a file out of the opened folder: not read',
+            });
+            continue;
+          }
           const format = await classify(path, e.name);
           if (format) add(path, e.name, format);
           else unreadableDatabase(path, e.name, format, rel(path), errors);

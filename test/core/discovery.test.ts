@@ -117,6 +117,29 @@ describe('discoverRuns', () => {
     expect([...watch.runTree, ...watch.others].filter((p) => p.includes('latest-run'))).toEqual([]);
   });
 
+  it('reads a linked metrics file only where it lies in the opened folder: one linked out is an error, never a source', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'rlwatch-disc-out-'));
+    try {
+      writeFileSync(join(outside, 'secret.csv'), 'root:x:0:0,secret\n1,2\n');
+      write('links/run-out/keep.jsonl', '{"step": 1, "a": 1}\n');
+      symlinkSync(join(outside, 'secret.csv'), join(tmp, 'links', 'run-out', 'metrics.csv'));
+      write('links/run-in/real/progress.csv', 'step,a\n1,2\n');
+      symlinkSync(
+        join(tmp, 'links', 'run-in', 'real', 'progress.csv'),
+        join(tmp, 'links', 'run-in', 'metrics.csv'),
+      );
+      const d = await discoverRuns(join(tmp, 'links'));
+      const files = d.runs.flatMap((r) => r.sources.map((s) => relative(join(tmp, 'links'), s.path)));
+      expect(files).not.toContain(join('run-out', 'metrics.csv'));
+      expect(files).toContain(join('run-out', 'keep.jsonl'));
+      expect(files).toContain(join('run-in', 'metrics.csv'));
+      expect(d.errors.map((e) => `${e.kind}:${e.path}`)).toContain(`io:${join('run-out', 'metrics.csv')}`);
+      expect(JSON.stringify(d)).not.toContain('root:x');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it('reports a missing folder and classifies a single opened file as a run named by its folder', async () => {
     expect((await discoverRuns(join(tmp, 'missing'))).errors.map((e) => e.kind)).toEqual(['io']);
     const one = await discoverRuns(fixture('progress/Whomstt__Atari-Breakout-DQN/training_metrics.json'));
