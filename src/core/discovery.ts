@@ -7,6 +7,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { SourceFormatName } from '../shared/formats';
 import { errorCode } from './readers/file-io';
+import { isBelow } from './readers/side-file';
 import { readExperimentMeta, readRunName } from './mlflow/store-names';
 import { listDatabaseRuns } from './sources/registry';
 import { classifyFile, databaseProblem } from './sources/sniff';
@@ -33,11 +34,6 @@ export interface DiscoveredRun {
   run: string;
   dir: string;
   sources: DiscoveredSource[];
-}
-
-/** `path` is `folder` or lies below it (both real paths). */
-function isWithin(folder: string, path: string): boolean {
-  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
 }
 
 export type DiscoveryErrorKind = 'io' | 'symlink-loop' | 'limit' | 'database';
@@ -237,7 +233,7 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
           // links of readers/side-file.ts. A linked folder out of the tree is followed (runs kept on scratch).
           const realFile = await realpath(path).catch(() => null);
           if (realFile === null) continue;
-          if (!isWithin(rootReal, realFile) && !isWithin(item.chain[item.chain.length - 1]!, realFile)) {
+          if (!isBelow(rootReal, realFile) && !isBelow(item.chain[item.chain.length - 1]!, realFile)) {
             errors.push({
               kind: 'io',
               path: rel(path),

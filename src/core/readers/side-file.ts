@@ -8,6 +8,11 @@ import type { ReadError } from './types';
 /** A side file's read error; `outside`: the path links out of its run folder, so it was not read (and never will be). */
 export type SideFileError = ReadError & { outside?: true };
 
+/** `path` lies below `folder` (both real paths): the test of the one rule for links. */
+export function isBelow(folder: string, path: string): boolean {
+  return path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+}
+
 /**
  * `readWholeFile` of a side file of the run in `runDir`, but only when the file's real path (every link resolved)
  * is inside the run folder's real path: a link pointing elsewhere (`tags/mlflow.runName` → /etc/passwd) is refused
@@ -21,13 +26,11 @@ export async function readSideFile(
   io: FileIO = nodeFileIO,
 ): Promise<{ bytes: Uint8Array; mtime: number; key: string } | SideFileError> {
   if (!io.realpath) return readWholeFile(path, maxBytes, io);
-  const within = (folder: string, p: string): boolean =>
-    p.startsWith(folder.endsWith(sep) ? folder : folder + sep);
   let real: string;
   try {
     real = await io.realpath(path);
     // A path that is its own real path holds no link, so a folder it is under is real too: one call, not two.
-    const inside = real === path ? within(runDir, path) : within(await io.realpath(runDir), real);
+    const inside = real === path ? isBelow(runDir, path) : isBelow(await io.realpath(runDir), real);
     if (!inside)
       return {
         kind: 'io',
