@@ -32,7 +32,7 @@ export interface RunLine {
   t: number;
   type: 'run';
   run: string;
-  state: 'discovered' | 'removed' | 'stalled' | 'exited' | 'live';
+  state: 'discovered' | 'removed' | 'stalled' | 'exited' | 'crashed' | 'live';
 }
 
 export interface ProgressLine extends Record<string, unknown> {
