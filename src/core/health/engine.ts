@@ -577,7 +577,7 @@ export class HealthEngine {
     for (const rule of COMBINED_RULES) {
       if (!rule.inputs.includes(role)) continue;
       const companionOn = rule.companion === null || this.gates.isOn(run, rule.companion);
-      const level = judgeCombined(rule, r.summary, companionOn, th);
+      const level = judgeCombined(rule, r.summary, companionOn, th, r.isExplicit);
       const companion = rule.companion ?? undefined;
       out.push(
         ...this.gates.judge(
