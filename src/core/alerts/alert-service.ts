@@ -201,7 +201,10 @@ export class AlertService {
     if (isHistory(info, this.opts.writtenAt?.(run) ?? null, held, this.opts.clock())) {
       // Last written long before it was opened: what its files show is history, not news. Its incidents are
       // recorded (raised, then cleared at once), never notified, and leave no alert active.
-      for (const t of out) t.notify = false;
+      for (const t of out) {
+        t.notify = false;
+        if (t.kind !== 'cleared') t.history = true;
+      }
       out.push(...this.engine.settle(run));
     }
     this.handle(out);
