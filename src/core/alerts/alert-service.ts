@@ -247,6 +247,7 @@ export class AlertService {
   tick(now = this.opts.clock()): void {
     this.updateStatuses(now);
     this.handle(this.engine.tick(now));
+    this.syncTags();
     for (const n of this.limiter.due()) this.notify(n);
   }
 

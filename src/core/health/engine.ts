@@ -374,6 +374,12 @@ export class HealthEngine {
           now,
         ),
       );
+      // A stop already alerted on (its process gone, or silent before its end) found to be a crash: the open
+      // alert now cites the traceback (once: its growing silence is no new message).
+      if (v.state === 'crashed')
+        for (const a of this.gates.active(run))
+          if (a.rule === TRAINER_EXITED.id && !a.message.startsWith('crashed:'))
+            this.gates.restate(a.id, v.reason);
     }
     return out;
   }

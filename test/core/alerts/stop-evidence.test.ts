@@ -313,13 +313,13 @@ describe('a crash with a traceback (issue 34 §2)', () => {
     'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\x1b[31m\n';
 
   /** A silent run `a` (no planned end, no siblings) whose folder's parent holds nohup.out written `logAt`. */
-  function crashed(logAt: number): Rig {
+  function crashed(logAt: number, config: Record<string, unknown> = { lr: 1 }): Rig {
     const root = mkdtempSync(join(tmpdir(), 'rlwatch-crash-'));
     dirs.push(root);
     mkdirSync(join(root, 'a'));
     writeFileSync(join(root, 'nohup.out'), TRACE);
     utimesSync(join(root, 'nohup.out'), logAt / 1000, logAt / 1000);
-    const r = rig({ a: { lr: 1 } }, root);
+    const r = rig({ a: config }, root);
     for (let i = 1; i <= 10; i++) {
       r.service.onRuns([info('a', { fileWrittenAt: r.clock.now })]);
       r.write('a', i);
@@ -339,6 +339,17 @@ describe('a crash with a traceback (issue 34 §2)', () => {
       'its log "../nohup.out" ends in a traceback: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\\e[31m',
     );
     expect(alert!.message).not.toContain('\x1b');
+  });
+
+  it('a stop already alerted as exited before its end, then found a crash: the one alert now cites the traceback', async () => {
+    const r = crashed(T0 + 20_000, seedConfig(1, { total_timesteps: 100_000 }));
+    expect(r.raised()).toEqual(['a trainer-exited critical']);
+    await vi.waitFor(() => expect(r.activity('a')).toBe('crashed'));
+    const [alert] = r.service.activeAlerts('a');
+    expect(alert!.message).toMatch(
+      /^crashed: its log "\.\.\/nohup\.out" ends in a traceback: torch\.OutOfMemoryError/,
+    );
+    expect(r.raised()).toEqual(['a trainer-exited critical']);
   });
 
   it('a traceback in a log written an hour before the run stopped is not its crash: stalled, no critical', async () => {
