@@ -6,7 +6,7 @@ import { readSettingReadOnly } from '../core/store';
 import { parseSettings, SETTINGS_KEY } from '../core/app/settings';
 import { createSystemSampler } from '../core/system';
 import { createWatchAlerts } from '../core/watch/watch-alerts';
-import type { WatchLine } from '../core/watch/watch-lines';
+import { exitsOnCritical, type WatchLine } from '../core/watch/watch-lines';
 import { WatchSession } from '../core/watch/watch-session';
 import { WatchRemotes } from '../core/watch/watch-remotes';
 import { remoteUrls } from './remote-flags';
@@ -47,14 +47,7 @@ export async function runWatch(args: string[]): Promise<number> {
 
   const emit = (line: WatchLine): void => {
     process.stdout.write(json ? JSON.stringify(line) + '\n' : formatLine(line));
-    if (
-      exitOn === 'critical' &&
-      line.type === 'alert' &&
-      line.state !== 'cleared' &&
-      line.severity === 'critical'
-    ) {
-      resolveCritical();
-    }
+    if (exitOn === 'critical' && exitsOnCritical(line)) resolveCritical();
   };
   let latest: SystemSnapshot | null = null;
   sampler?.subscribe((s) => (latest = s));

@@ -56,7 +56,7 @@ export interface RunInfo {
 export type RunEnd = 'finished' | 'crashed';
 
 /** What a silent run's evidence says: exited (before its end), stalled (no evidence either way), ended (at its end). */
-export type RunStopState = 'exited' | 'stalled' | 'ended';
+export type RunStopState = 'exited' | 'crashed' | 'stalled' | 'ended';
 
 export interface RunStop {
   state: RunStopState;

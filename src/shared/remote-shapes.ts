@@ -96,7 +96,7 @@ export const runInfoShape: z.ZodType<RunInfo> = z.object({
   worstAlert: severity.nullable(),
   stalled: z.boolean(),
   stop: z
-    .object({ state: z.enum(['exited', 'stalled', 'ended']), reason: z.string().max(2000) })
+    .object({ state: z.enum(['exited', 'crashed', 'stalled', 'ended']), reason: z.string().max(2000) })
     .nullable()
     .optional(),
   ended: z.enum(['finished', 'crashed']).nullable().optional(),

@@ -22,7 +22,7 @@ export type RunStatus = 'critical' | 'warning' | RunActivity;
 export const LIVE_WINDOW_MS = 60_000;
 
 export function runActivity(r: RunInfo, now: number): RunActivity {
-  if (r.ended === 'crashed') return 'crashed';
+  if (r.ended === 'crashed' || r.stop?.state === 'crashed') return 'crashed';
   // A stop judged on evidence (health/stop-evidence.ts): before its end, or silent with no evidence either way.
   if (r.stop?.state === 'exited') return 'exited';
   if (r.stalled || r.stop?.state === 'stalled') return 'stalled';

@@ -1,5 +1,6 @@
-// End to end (issue 34 §1): three SB3 seeds writing progress.csv live, one killed: in Chromium the dead seed reads
-// `exited` in words within 40 s, whether the page was open before the kill or served after it, with `tail -f` on its file.
+// End to end (issue 34 §1, §2): three SB3 seeds writing progress.csv live, one killed: in Chromium the dead seed reads
+// `exited` in words within 40 s, whether the page was open before the kill or served after it, with `tail -f` on its file;
+// a trainer that dies with a traceback in its log reads `crashed`, citing it.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,25 @@ let i = 0;
 setInterval(() => {
   i++;
   fs.appendFileSync(file, [20 + i, 900, i, i / 2, i * 2048, 1 / i].join(',') + '\\n');
+}, 500);
+`;
+
+/** The same writer, that after 12 rows writes a Python traceback to train.log beside its file and exits 1. */
+const CRASHING_WRITER = `
+const fs = require('fs');
+const path = require('path');
+const file = process.argv[1];
+fs.writeFileSync(file, 'rollout/ep_rew_mean,time/iterations,train/value_loss\\n');
+let i = 0;
+setInterval(() => {
+  i++;
+  fs.appendFileSync(file, [20 + i, i, 1 / i].join(',') + '\\n');
+  if (i === 12) {
+    fs.writeFileSync(path.join(path.dirname(file), 'train.log'), 'step 12\\nTraceback (most recent call last):\\n' +
+      '  File "train.py", line 40, in <module>\\n    loss.backward()\\n' +
+      'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\\n');
+    process.exit(1);
+  }
 }, 500);
 `;
 
@@ -150,6 +170,40 @@ describe('a killed seed among three live ones reads exited in the window', () =>
       .poll(() => page.locator('.run-header .run-header-reason').textContent(), { timeout: 10_000 })
       .toMatch(/exited before its end/);
     await page.screenshot({ path: join(SHOTS, 'served-after-kill.png') });
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  test('a trainer that dies with a traceback in train.log reads crashed, the header citing its last line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rlwatch-e2e-crash-'));
+    mkdirSync(join(dir, 'oom'));
+    const writer = spawn(process.execPath, ['-e', CRASHING_WRITER, join(dir, 'oom', 'progress.csv')], {
+      stdio: 'ignore',
+    });
+    cleanups.push(() => {
+      writer.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    });
+    await sleep(1500);
+    const { serve: served, storeDir } = serveIsolated(dir);
+    cleanups.push(async () => {
+      await served.stop();
+      rmSync(storeDir, { recursive: true, force: true });
+    });
+    const { page, errors } = await openPage(browser, await servedUrl(served));
+    cleanups.push(() => page.close());
+    await page.locator('.run-item[data-run="oom"]').waitFor();
+    await page.locator('.run-item[data-run="oom"] button.run-select').click();
+    const header = page.locator('.run-header');
+    await expect
+      .poll(() => header.locator('.status-word').textContent(), { timeout: 60_000 })
+      .toBe('crashed');
+    expect(await header.locator('.run-header-reason').textContent()).toMatch(
+      /its log "train\.log" ends in a traceback: torch\.OutOfMemoryError: CUDA out of memory/,
+    );
+    const alert = page.locator('.alert-list li[data-rule="trainer-exited"]');
+    await alert.waitFor({ timeout: 20_000 });
+    expect(await alert.locator('.alert-message').textContent()).toMatch(/torch\.OutOfMemoryError/);
+    await page.screenshot({ path: join(SHOTS, 'crashed-traceback.png') });
     expect(errors).toEqual([]);
   }, 120_000);
 });

@@ -28,7 +28,9 @@ import { AlertRegistry } from './alert-registry';
 import { runPathIn, StoreAlertSink, type RunPath } from './alert-sink';
 import { MACHINE_RUN, MachineRun } from './machine-run';
 import { eachInWriteOrder } from './load-order';
-import { isHistory, StopFacts } from './stop-facts';
+import { isHistory, lastWriteOf, StopFacts } from './stop-facts';
+import { findCrashLog, type CrashLog } from '../readers/crash-log';
+import { CRASH_LOG_NEAR_MS } from '../health/stop-evidence';
 import { NotificationLimiter, type PlannedNotification } from './notify-limiter';
 
 export interface AlertServiceOptions {
@@ -46,6 +48,8 @@ export interface AlertServiceOptions {
   settings: () => Settings;
   /** ms since epoch; injected for tests. */
   clock: () => number;
+  /** Looks for a log beside a silent run that ends in a traceback (readers/crash-log.ts); injected for tests. */
+  crashLogOf?: (runDir: string, nearMs: number, windowMs: number) => Promise<CrashLog | null>;
   /** At most one notification per run per this many ms (default 30 s). */
   notifyWindowMs?: number;
 }
@@ -54,7 +58,7 @@ export interface AlertServiceOptions {
  * cannot say whether it finished), or live again (data came back). */
 export interface RunStatusChange {
   run: string;
-  status: 'stalled' | 'exited' | 'live';
+  status: 'stalled' | 'exited' | 'crashed' | 'live';
 }
 
 /** What one call changed: the engine's transitions and the contract's alert changes they became (or an ack/snooze),
@@ -95,6 +99,8 @@ export class AlertService {
   /** The last run list (each run's files and group: the stop judgement's evidence). */
   private lastRuns: readonly RunInfo[] = [];
   private readonly stopFacts: StopFacts;
+  /** Silent runs whose logs were looked at for a traceback, with the last write they were looked at for. */
+  private readonly crashLooked = new Map<string, number>();
   /** Each run's progress fraction as the last run list said (null: its files do not say). */
   private readonly progress = new Map<string, number | null>();
   /** Incidents acknowledged while open when the last session ended: re-acknowledged when they raise again. */
@@ -112,6 +118,22 @@ export class AlertService {
     this.limiter = new NotificationLimiter({ clock: opts.clock, windowMs: opts.notifyWindowMs });
     this.machine = new MachineRun(this.engine, () => this.ensureRun(MACHINE_RUN));
     this.stopFacts = new StopFacts(opts.configOf);
+  }
+
+  /** Once a run falls silent (stalled, exited) its logs are read once per last write, for a traceback: found, its
+   * stop is a crash (stop-evidence.ts) and the next check raises it. */
+  private lookForCrashLog(run: string, lastWriteMs: number | null): void {
+    const dir = this.runPath(run);
+    if (dir === null || lastWriteMs === null || this.crashLooked.get(run) === lastWriteMs) return;
+    this.crashLooked.set(run, lastWriteMs);
+    void (this.opts.crashLogOf ?? findCrashLog)(dir, lastWriteMs, CRASH_LOG_NEAR_MS).then(
+      (crash) => {
+        if (!this.configured.has(run) || this.crashLooked.get(run) !== lastWriteMs) return;
+        this.engine.setCrashLog(run, crash);
+        if (crash !== null) this.tick();
+      },
+      () => undefined,
+    );
   }
 
   onBatch(listener: AlertBatchListener): () => void {
@@ -179,7 +201,10 @@ export class AlertService {
     if (isHistory(info, this.opts.writtenAt?.(run) ?? null, held, this.opts.clock())) {
       // Last written long before it was opened: what its files show is history, not news. Its incidents are
       // recorded (raised, then cleared at once), never notified, and leave no alert active.
-      for (const t of out) t.notify = false;
+      for (const t of out) {
+        t.notify = false;
+        if (t.kind !== 'cleared') t.history = true;
+      }
       out.push(...this.engine.settle(run));
     }
     this.handle(out);
@@ -222,6 +247,7 @@ export class AlertService {
   tick(now = this.opts.clock()): void {
     this.updateStatuses(now);
     this.handle(this.engine.tick(now));
+    this.syncTags();
     for (const n of this.limiter.due()) this.notify(n);
   }
 
@@ -234,11 +260,15 @@ export class AlertService {
     for (const [run, v] of this.engine.stops(now)) {
       stops.set(run, { state: v.state, reason: v.reason });
       if (v.state !== 'ended') next.set(run, v.state);
+      if (v.state === 'stalled' || v.state === 'exited') this.lookForCrashLog(run, v.lastWriteMs);
     }
     for (const run of exited) {
+      const info = this.lastRuns.find((r) => r.run === run);
+      if (info && !stops.has(run)) this.lookForCrashLog(run, lastWriteOf(info));
       next.set(run, 'exited');
-      if (stops.get(run)?.state !== 'exited')
-        stops.set(run, { state: 'exited', reason: 'its trainer process exited' });
+      const known = stops.get(run)?.state;
+      if (known === 'crashed') next.set(run, 'crashed');
+      else if (known !== 'exited') stops.set(run, { state: 'exited', reason: 'its trainer process exited' });
     }
     // A stop whose reason alone changed (its silence grows) is no new status: the next run list carries it.
     this.stopNow = stops;
@@ -270,6 +300,7 @@ export class AlertService {
     this.stopNow.clear();
     this.lastRuns = [];
     this.stopFacts.clear();
+    this.crashLooked.clear();
     this.held.clear();
     this.progress.clear();
     this.pendingAcks.clear();

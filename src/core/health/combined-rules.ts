@@ -7,7 +7,7 @@
 import type { Role } from '../../shared/catalog';
 import { formatNumber as fmt } from '../../shared/format';
 import { Window, median } from './stats';
-import type { Thresholds } from './thresholds';
+import type { ThresholdName, Thresholds } from './thresholds';
 import type { Level, RuleId } from './types';
 
 /** Bounded per-run summaries of the primary tag of each role the combined rules read. */
@@ -104,8 +104,9 @@ export interface CombinedRule {
   minPoints: number;
   /** The other half of the signal, judged only while the companion is on: true is bad. */
   condition(measure: number, s: RunSummary, th: Thresholds): boolean;
-  /** The alert's text; the alert cites the point that re-evaluated the rule and the measure as its statistic. */
-  message(measure: number, s: RunSummary): string;
+  /** The alert's text; the alert cites the point that re-evaluated the rule and the measure as its statistic.
+   * `explicit` says which thresholds the user or the run's config set (a KL without target_kl has none). */
+  message(measure: number, s: RunSummary, explicit: (name: ThresholdName) => boolean): string;
   /** Consecutive bad evaluations to raise. */
   raiseAfter: number;
   /** Consecutive ok evaluations to clear. */
@@ -135,8 +136,9 @@ export const COMBINED_RULES: readonly CombinedRule[] = [
     window: (s) => s.reward,
     minPoints: 10,
     condition: (reward, s) => reward < s.rewardBest - 0.1 * Math.max(Math.abs(s.rewardBest), 0.1),
-    message: (reward, s) =>
-      `KL above target while reward's median fell to ${fmt(reward)} from ${fmt(s.rewardBest)}`,
+    // Without a target_kl, kl-above-target judges KL against the run's own recent level: the text says which.
+    message: (reward, s, explicit) =>
+      `KL above ${explicit('target_kl') ? 'target_kl' : 'its own level'} while reward's median fell to ${fmt(reward)} from ${fmt(s.rewardBest)}`,
     // Reward medians are noisy around the fall line: more evidence both ways than the others.
     raiseAfter: 3,
     clearAfter: 20,
@@ -180,6 +182,7 @@ export function judgeCombined(
   summary: RunSummary,
   companionOn: boolean,
   th: Thresholds,
+  explicit: (name: ThresholdName) => boolean,
 ): Level {
   const w = rule.window(summary);
   const measure = w.length >= rule.minPoints ? w.median() : NaN;
@@ -188,7 +191,7 @@ export function judgeCombined(
     kind: 'bad',
     severity: 'warning',
     after: rule.raiseAfter,
-    message: rule.message(measure, summary),
+    message: rule.message(measure, summary, explicit),
     statistic: { kind: 'median', fromStep: w.fromStep, toStep: w.toStep, value: measure },
   };
 }

@@ -19,6 +19,7 @@ import { defaultsNote } from './rule-thresholds';
 import { entropyCollapse, POINT_RULES, type PointRule, type RuleContext } from './rules';
 import { showsQLearning, valueLossDivergence } from './value-rules';
 import { ArrivalGaps, STALLED_RUN, TRAINER_EXITED } from './stall';
+import type { CrashLog } from '../readers/crash-log';
 import { isEpochTag, judgeStops, RunStopTracker, type RunFileFacts, type StopVerdict } from './stop-evidence';
 import { DEFAULT_THRESHOLDS, type ThresholdName, type Thresholds } from './thresholds';
 import type { CoMover } from '../../shared/domain';
@@ -333,6 +334,12 @@ export class HealthEngine {
     this.run(run).stop.setFacts(this.opts.clock(), facts);
   }
 
+  /** A log beside the run that ends in a traceback (readers/crash-log.ts): its stop is a crash when the log was
+   * written when the run stopped (stop-evidence.ts). */
+  setCrashLog(run: string, crash: CrashLog | null): void {
+    this.run(run).stop.crash = crash;
+  }
+
   /** The run's first read is done: the arrivals of that read were one load, not its rhythm; it starts afresh. */
   firstReadDone(run: string): void {
     const r = this.runs.get(run);
@@ -350,8 +357,9 @@ export class HealthEngine {
       // It cites the run's last logged point: its step, and the silence since it as the value.
       const { step, wallTime } = r.lastPoint;
       // A stop before its end is critical: trainer-exited, or a hang (stalled-run) while its process lives.
-      const rule = v.alert === 'stalled' || r.processAlive ? STALLED_RUN : TRAINER_EXITED;
-      const severity = v.alert === 'exited' ? 'critical' : 'warning';
+      const rule =
+        v.alert === 'stalled' || (r.processAlive && v.alert === 'exited') ? STALLED_RUN : TRAINER_EXITED;
+      const severity = v.alert === 'stalled' ? 'warning' : 'critical';
       out.push(
         ...this.gates.judge(
           {
@@ -366,6 +374,12 @@ export class HealthEngine {
           now,
         ),
       );
+      // A stop already alerted on (its process gone, or silent before its end) found to be a crash: the open
+      // alert now cites the traceback (once: its growing silence is no new message).
+      if (v.state === 'crashed')
+        for (const a of this.gates.active(run))
+          if (a.rule === TRAINER_EXITED.id && !a.message.startsWith('crashed:'))
+            this.gates.restate(a.id, v.reason);
     }
     return out;
   }
@@ -391,7 +405,8 @@ export class HealthEngine {
     );
     // A run whose trainer is known to have exited shows exited already: its files add only evidence that the exit
     // came before its end (then the alert); its silence is no stall of its own.
-    for (const [run, v] of out) if (this.runs.get(run)!.exited && v.state !== 'exited') out.delete(run);
+    for (const [run, v] of out)
+      if (this.runs.get(run)!.exited && v.state !== 'exited' && v.state !== 'crashed') out.delete(run);
     return out;
   }
 
@@ -568,7 +583,7 @@ export class HealthEngine {
     for (const rule of COMBINED_RULES) {
       if (!rule.inputs.includes(role)) continue;
       const companionOn = rule.companion === null || this.gates.isOn(run, rule.companion);
-      const level = judgeCombined(rule, r.summary, companionOn, th);
+      const level = judgeCombined(rule, r.summary, companionOn, th, r.isExplicit);
       const companion = rule.companion ?? undefined;
       out.push(
         ...this.gates.judge(

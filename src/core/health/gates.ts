@@ -315,6 +315,17 @@ export class AlertGates {
     return true;
   }
 
+  /** Incident `id` says `said` from now on (a stop found to be a crash cites its traceback); false once it is not
+   * open or already says it. */
+  restate(id: string, said: string): boolean {
+    const s = this.streamOf(id);
+    if (!s?.active || s.active.id !== id || s.said === said) return false;
+    s.said = said;
+    s.active = { ...s.active, message: said + coMoversClause(s.active.changed) };
+    this.tagChanges++;
+    return true;
+  }
+
   /** An open cause incident of the run that a follow-on symptom (stagnation, plateau) joins; null when none. */
   private causeOf(s: Stream): Stream | null {
     if (!FOLLOW_ON_RULES.has(s.rule)) return null;

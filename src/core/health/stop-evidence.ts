@@ -3,6 +3,7 @@
 import { flattenConfig } from '../../shared/compare/seed-groups';
 import { formatNumber } from '../../shared/format';
 import type { RunStopState } from '../../shared/domain';
+import type { CrashLog } from '../readers/crash-log';
 import { median } from './stats';
 import type { Thresholds } from './thresholds';
 
@@ -10,6 +11,8 @@ import type { Thresholds } from './thresholds';
 export const UNKNOWN_RHYTHM_S = 120;
 /** A run whose last write was this long before rlwatch first saw it is history: shown, never alerted on. */
 export const HISTORY_AFTER_MS = 60 * 60_000;
+/** A log beside the run that ends in a traceback is its crash only when written within this of its last write. */
+export const CRASH_LOG_NEAR_MS = 5 * 60_000;
 /** Siblings of one seed group or job started within this of each other (a rerun days later is no sibling). */
 export const SIBLING_START_WINDOW_MS = 15 * 60_000;
 /** A run this few typical step increments short of its planned total may simply have logged its last point. */
@@ -109,6 +112,8 @@ export class RunStopTracker {
   /** Clock time rlwatch first saw the run (ms). */
   firstSeen: number | null = null;
   facts: RunFileFacts = { lastWriteMs: null, progress: null, planned: null, siblings: [] };
+  /** A log beside the run that ends in a traceback (readers/crash-log.ts), once looked for after it fell silent. */
+  crash: CrashLog | null = null;
 
   /** One point; `epoch` its value when its tag counts epochs (isEpochTag), else null. */
   note(now: number, step: number, wallTime: number, epoch: number | null): void {
@@ -191,8 +196,11 @@ export interface StopVerdict {
   /** Words for the run list, the header and the alert. */
   reason: string;
   silentS: number;
-  /** Raise this now: 'exited' (critical: a stop before its end), 'stalled' (warning at the stall floor), none. */
-  alert: 'exited' | 'stalled' | null;
+  /** ms: its newest write (what a log's traceback must lie near to be its crash). */
+  lastWriteMs: number;
+  /** Raise this now: 'exited' / 'crashed' (critical: a stop before its end, a traceback), 'stalled' (warning at the
+   * stall floor), none. */
+  alert: 'exited' | 'crashed' | 'stalled' | null;
   /** Siblings still writing, when they are the evidence. */
   siblings: string[];
 }
@@ -270,12 +278,31 @@ export function judgeStops(
         state: 'ended',
         reason: `reached its planned end: ${planned.text}`,
         silentS: secs(silent),
+        lastWriteMs: j.lastWrite,
         alert: null,
         siblings: [],
       });
       continue;
     }
     if (planned?.atEnd) continue;
+    // A log beside it ends in a traceback written when it stopped: it crashed (its process alive: it hangs after it).
+    const crash = t.crash;
+    if (
+      crash !== null &&
+      !input.processAlive &&
+      silent > deadline &&
+      Math.abs(crash.mtimeMs - j.lastWrite) <= CRASH_LOG_NEAR_MS
+    ) {
+      out.set(input.run, {
+        state: 'crashed',
+        reason: `crashed: its log "${crash.file}" ends in a traceback: ${crash.line}; no write for ${secs(silent)} s`,
+        silentS: secs(silent),
+        lastWriteMs: j.lastWrite,
+        alert: history ? null : 'crashed',
+        siblings: [],
+      });
+      continue;
+    }
     const siblings = siblingsWriting(j, judged, now, thresholdsOf);
     const evidence = planned !== null || siblings.length > 0;
     if (evidence && silent > deadline) {
@@ -289,6 +316,7 @@ export function judgeStops(
         state: hang ? 'stalled' : 'exited',
         reason: `${hang ? 'hung before its end' : 'exited before its end'}: ${because}; no write for ${secs(silent)} s${every(j.typical)}${hang ? ' while its trainer process is alive' : ''}`,
         silentS: secs(silent),
+        lastWriteMs: j.lastWrite,
         alert: history ? null : 'exited',
         siblings,
       });
@@ -304,6 +332,7 @@ export function judgeStops(
       state: 'stalled',
       reason: `no new data for ${secs(silent)} s${every(j.typical)}${input.processAlive ? ' while its trainer process is alive: a hang' : ''}`,
       silentS: secs(silent),
+      lastWriteMs: j.lastWrite,
       alert: silent > alertAfter ? 'stalled' : null,
       siblings: [],
     });

@@ -55,11 +55,13 @@ export type Alert = SharedAlert<RuleId>;
  * What the engine emits. Per alert id, `raised` and `cleared` alternate; `escalated` (warning →
  * critical) only happens between them, so `--exit-on critical` sees a KL blow-up that first
  * crossed the warning line. `watch --json` prints it as `state: "escalated"` (same id: not a new alert).
- * `notify` is false while the alert is snoozed or acknowledged (history still records it).
+ * `notify` is false while the alert is snoozed or acknowledged (history still records it). `history`: raised
+ * from the first read of a run last written long before it was opened (news of the past: never notified, and
+ * `--exit-on critical` does not exit on it).
  */
 export type AlertTransition =
-  | { kind: 'raised'; alert: Alert; notify: boolean }
-  | { kind: 'escalated'; alert: Alert; from: Severity; notify: boolean }
+  | { kind: 'raised'; alert: Alert; notify: boolean; history?: true }
+  | { kind: 'escalated'; alert: Alert; from: Severity; notify: boolean; history?: true }
   | {
       kind: 'cleared';
       alert: Alert;

@@ -32,7 +32,7 @@ export interface RunLine {
   t: number;
   type: 'run';
   run: string;
-  state: 'discovered' | 'removed' | 'stalled' | 'exited' | 'live';
+  state: 'discovered' | 'removed' | 'stalled' | 'exited' | 'crashed' | 'live';
 }
 
 export interface ProgressLine extends Record<string, unknown> {
@@ -65,6 +65,9 @@ export interface AlertLine {
   statistic: AlertStatistic | null;
   /** The alert's id, as the app shows it (`rlwatch export PATH --incident ID` takes it). */
   id: string;
+  /** Present (true) on a raise from the first read of a run last written over an hour before it was opened:
+   * history, recorded and cleared at once; `--exit-on critical` does not exit on it. */
+  history?: true;
 }
 
 /** A problem for the whole folder (unreadable folder, symlink loop, discovery limit). */
@@ -180,7 +183,13 @@ function lineOf(a: Alert, state: AlertLine['state'], cited: Cited, t: number): A
 
 /** An engine transition as the contract's alert line: one incident is raised once; an escalation says so. */
 export function alertLine(tr: AlertTransition, t: number): AlertLine {
-  return lineOf(tr.alert, tr.kind, tr.kind === 'cleared' ? tr : tr.alert, t);
+  const line = lineOf(tr.alert, tr.kind, tr.kind === 'cleared' ? tr : tr.alert, t);
+  return tr.kind !== 'cleared' && tr.history ? { ...line, history: true } : line;
+}
+
+/** Whether `--exit-on critical` exits on this line: a critical raised or escalated now, not history. */
+export function exitsOnCritical(line: WatchLine): boolean {
+  return line.type === 'alert' && line.state !== 'cleared' && line.severity === 'critical' && !line.history;
 }
 
 /** An alert change from elsewhere (a remote endpoint, the job rules) as an alert line; an ack or snooze is none.

@@ -144,7 +144,8 @@ export const ROLES: Record<Role, RoleSpec> = {
     label: 'KL divergence',
     description: 'Approximate KL divergence π_new vs π_old; measures policy update magnitude.',
     healthy: { max: derivedTh('target_kl', 0.02), text: 'below target_kl' },
-    advice: 'KL above target: increase `kl_coef` or reduce the number of PPO epochs.',
+    advice:
+      'KL above its target, or far above its own level where none is set: increase `kl_coef` or reduce the number of PPO epochs.',
     classic: {
       advice:
         'KL above target_kl or far above its own level: lower the learning rate or the epochs per update, or set `target_kl` to stop updates early.',

@@ -1,5 +1,8 @@
 // A silent run judged on evidence (issue 34 §1): planned end, siblings writing, no evidence, opened after its stop, history.
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AlertService } from '../../../src/core/alerts/alert-service';
 import { isHistory, StopFacts } from '../../../src/core/alerts/stop-facts';
 import { openStore } from '../../../src/core/store';
@@ -36,11 +39,11 @@ interface Rig {
   activity: (run: string) => string;
 }
 
-function rig(configs: Record<string, Record<string, unknown>> = {}): Rig {
+function rig(configs: Record<string, Record<string, unknown>> = {}, root = '/runs'): Rig {
   const clock = { now: T0 };
   const service = new AlertService({
     store: () => openStore({ path: null }),
-    root: () => '/runs',
+    root: () => root,
     runs: () => Object.keys(configs),
     configOf: (run) => configs[run] ?? null,
     settings: () => DEFAULT_SETTINGS,
@@ -297,6 +300,64 @@ describe('no evidence', () => {
     r.service.read('a');
     r.service.tick();
     expect(r.activity('a')).toBe('stalled');
+  });
+});
+
+describe('a crash with a traceback (issue 34 §2)', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  const TRACE =
+    'step 10\nTraceback (most recent call last):\n  File "train.py", line 3, in <module>\n    loss.backward()\n' +
+    'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\x1b[31m\n';
+
+  /** A silent run `a` (no planned end, no siblings) whose folder's parent holds nohup.out written `logAt`. */
+  function crashed(logAt: number, config: Record<string, unknown> = { lr: 1 }): Rig {
+    const root = mkdtempSync(join(tmpdir(), 'rlwatch-crash-'));
+    dirs.push(root);
+    mkdirSync(join(root, 'a'));
+    writeFileSync(join(root, 'nohup.out'), TRACE);
+    utimesSync(join(root, 'nohup.out'), logAt / 1000, logAt / 1000);
+    const r = rig({ a: config }, root);
+    for (let i = 1; i <= 10; i++) {
+      r.service.onRuns([info('a', { fileWrittenAt: r.clock.now })]);
+      r.write('a', i);
+      r.clock.now += 2000;
+    }
+    r.clock.now += 30_000;
+    r.service.tick();
+    return r;
+  }
+
+  it('silent with a log beside it that ends in a traceback written when it stopped: crashed, critical, citing the last line', async () => {
+    const r = crashed(T0 + 20_000);
+    await vi.waitFor(() => expect(r.activity('a')).toBe('crashed'));
+    expect(r.raised()).toEqual(['a trainer-exited critical']);
+    const [alert] = r.service.activeAlerts('a');
+    expect(alert!.message).toContain(
+      'its log "../nohup.out" ends in a traceback: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\\e[31m',
+    );
+    expect(alert!.message).not.toContain('\x1b');
+  });
+
+  it('a stop already alerted as exited before its end, then found a crash: the one alert now cites the traceback', async () => {
+    const r = crashed(T0 + 20_000, seedConfig(1, { total_timesteps: 100_000 }));
+    expect(r.raised()).toEqual(['a trainer-exited critical']);
+    await vi.waitFor(() => expect(r.activity('a')).toBe('crashed'));
+    const [alert] = r.service.activeAlerts('a');
+    expect(alert!.message).toMatch(
+      /^crashed: its log "\.\.\/nohup\.out" ends in a traceback: torch\.OutOfMemoryError/,
+    );
+    expect(r.raised()).toEqual(['a trainer-exited critical']);
+  });
+
+  it('a traceback in a log written an hour before the run stopped is not its crash: stalled, no critical', async () => {
+    const r = crashed(T0 - 3600_000);
+    await new Promise((res) => setTimeout(res, 100));
+    r.service.tick();
+    expect(r.activity('a')).toBe('stalled');
+    expect(r.raised()).toEqual([]);
   });
 });
 

@@ -11,7 +11,7 @@ import type { RunInfo, SeriesDelta, Settings } from '../../../src/shared/domain'
 import { DEFAULT_SETTINGS } from '../../../src/shared/domain';
 import type { SystemSnapshot } from '../../../src/shared/system-types';
 import { createWatchAlerts } from '../../../src/core/watch/watch-alerts';
-import type { AlertLine, WatchLine } from '../../../src/core/watch/watch-lines';
+import { exitsOnCritical, type AlertLine, type WatchLine } from '../../../src/core/watch/watch-lines';
 import { WatchSession } from '../../../src/core/watch/watch-session';
 import type { Workspace } from '../../../src/core/workspace/workspace';
 
@@ -215,6 +215,34 @@ describe('watch alert lines', () => {
       ['kl-above-target', 'warning', 'raised'],
     ]);
     strict.close();
+  });
+});
+
+describe('watch --exit-on critical and history', () => {
+  test('a critical raised on the first read of a run last written days ago is history: --exit-on does not exit on it', () => {
+    const now = 1_700_000_000_000;
+    const alerts = createWatchAlerts({
+      root: '/watched',
+      configOf: () => null,
+      runs: () => ['old', 'new'],
+      writtenAt: (run) => (run === 'old' ? now - 3 * 24 * 3600_000 : now - 1000),
+      settings: DEFAULT_SETTINGS,
+      clock: () => now,
+    });
+    const lines: WatchLine[] = [];
+    for (const run of ['old', 'new']) {
+      lines.push(...alerts.reading(run));
+      lines.push(
+        ...alerts.feed(delta(run, 'train/value_loss', [1, 2, 3, 4], [1, 1, Number.NaN, Number.NaN])),
+      );
+      lines.push(...alerts.read(run));
+    }
+    const raised = lines.filter((l): l is AlertLine => l.type === 'alert' && l.state === 'raised');
+    expect(raised.map((l) => `${l.run} ${l.rule} ${l.severity} ${l.history ?? 'now'}`)).toEqual([
+      'old non-finite critical true',
+      'new non-finite critical now',
+    ]);
+    expect(lines.filter(exitsOnCritical).map((l) => (l as AlertLine).run)).toEqual(['new']);
   });
 });
 
