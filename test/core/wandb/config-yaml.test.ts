@@ -116,17 +116,16 @@ describe('config.yaml parser', () => {
     ]);
   });
 
-  it('answers a typed error, quickly, for alias bombs, oversized and malformed files', async () => {
+  it('answers a typed error for alias bombs, oversized and malformed files', async () => {
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
     for (let i = 1; i < 12; i++) {
       const prev = String.fromCharCode(96 + i);
       const name = String.fromCharCode(97 + i);
       bomb.push(`${name}: &${name} [${Array(10).fill(`*${prev}`).join(', ')}]`);
     }
-    const t0 = performance.now();
+    // 10^12 values if expanded: an unbounded copy would never answer (the test's timeout), a bounded one refuses.
     const got = await parseWandbConfigYaml(bomb.join('\n'));
     expect(got).toMatchObject({ ok: false, kind: 'decode' });
-    expect(performance.now() - t0).toBeLessThan(2000);
     expect(await parseWandbConfigYaml('k: ' + 'x'.repeat(MAX_CONFIG_YAML_BYTES))).toMatchObject({
       ok: false,
       kind: 'too-large',
