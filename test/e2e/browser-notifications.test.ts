@@ -133,6 +133,8 @@ describe('the tab title and favicon when the alert clears', () => {
     mkdirSync(join(dir, 'kl_run'));
     csv = join(dir, 'kl_run', 'progress.csv');
     writeFileSync(csv, 'step,approx_kl\n' + klRows(0, 10, 0.005));
+    // The run's own target: without one KL is judged against the run's level, not a default 0.02.
+    writeFileSync(join(dir, 'kl_run', 'config.json'), JSON.stringify({ target_kl: 0.02 }));
     ({ serve, storeDir } = serveIsolated(dir));
     const url = await servedUrl(serve);
     browser = await launchChromium();
