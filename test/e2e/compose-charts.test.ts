@@ -239,7 +239,9 @@ describe('composed charts, sweep overlay, regex selection, line styles', () => {
     await filter.fill('/(a+)+$/');
     await expect.poll(() => page.locator('.run-filter-error').count()).toBe(0);
     await filter.fill('/^(?!ppo)/');
-    await expect.poll(() => page.locator('.run-filter-error').innerText()).toMatch(/lookahead and lookbehind/);
+    await expect
+      .poll(() => page.locator('.run-filter-error').innerText())
+      .toMatch(/lookahead and lookbehind/);
 
     await filter.fill('/^ppo_debug/');
     await expect
