@@ -5,22 +5,14 @@ TD loss, train/learning_rate, train/n_updates, time/*) plus train/q_values (the 
 Fault q_divergence (at update --fault_at): the target network is synced every gradient step (no target), the loss
 becomes a squared error and the learning rate x --lr_mult: the deadly triad, TD loss and Q values blow up.
 """
-import argparse, os, sys, time
+import os, sys, time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import recio
-from npnn import MLP, Adam, CartPoleVec, SB3Csv, run_path
+from npnn import MLP, Adam, CartPoleVec, SB3Csv, classic_args, run_path
 
-p = argparse.ArgumentParser()
-p.add_argument('--run_dir', required=True)
-p.add_argument('--updates', type=int, default=90)
-p.add_argument('--interval', type=float, default=1.0)
-p.add_argument('--seed', type=int, default=1)
-p.add_argument('--session', default='s1')
-p.add_argument('--lr', type=float, default=5e-4)
-p.add_argument('--fault', default='none', choices=['none', 'q_divergence'])
-p.add_argument('--fault_at', type=int, default=10 ** 9)
+p = classic_args(5e-4, ['q_divergence'])
 p.add_argument('--lr_mult', type=float, default=20.0)
 a = p.parse_args()
 

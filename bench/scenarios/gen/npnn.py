@@ -3,7 +3,7 @@ numpy environments (CartPole-v1, Pendulum-v1) and writers they share (SB3 progre
 
 No torch: the trainers run on Debian's python3-numpy alone.
 """
-import csv, json, math, os
+import argparse, csv, json, math, os
 import numpy as np
 
 
@@ -172,4 +172,18 @@ def run_path(run_dir):
     root = os.environ.get('RLREC_ROOT', '.')
     p = os.path.join(root, run_dir)
     os.makedirs(p, exist_ok=True)
+    return p
+
+
+def classic_args(lr, faults):
+    """The arguments every classic family trainer takes (its own are added to the parser it returns)."""
+    p = argparse.ArgumentParser()
+    p.add_argument('--run_dir', required=True)
+    p.add_argument('--updates', type=int, default=90)
+    p.add_argument('--interval', type=float, default=1.0)
+    p.add_argument('--seed', type=int, default=1)
+    p.add_argument('--session', default='s1')
+    p.add_argument('--lr', type=float, default=lr)
+    p.add_argument('--fault', default='none', choices=['none', *faults])
+    p.add_argument('--fault_at', type=int, default=10 ** 9)
     return p

@@ -8,22 +8,14 @@ Fault critic_divergence (at update --fault_at): a reward-scaling bug multiplies 
 on by --scale_mult per update (the logged episode reward stays the env's): the value loss grows by orders of
 magnitude while the policy metrics (normalised advantages) look normal.
 """
-import argparse, math, os, sys, time
+import math, os, sys, time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import recio
-from npnn import MLP, Adam, PendulumVec, SB3Csv, run_path
+from npnn import MLP, Adam, PendulumVec, SB3Csv, classic_args, run_path
 
-p = argparse.ArgumentParser()
-p.add_argument('--run_dir', required=True)
-p.add_argument('--updates', type=int, default=90)
-p.add_argument('--interval', type=float, default=1.0)
-p.add_argument('--seed', type=int, default=1)
-p.add_argument('--session', default='s1')
-p.add_argument('--lr', type=float, default=1e-3)
-p.add_argument('--fault', default='none', choices=['none', 'critic_divergence'])
-p.add_argument('--fault_at', type=int, default=10 ** 9)
+p = classic_args(1e-3, ['critic_divergence'])
 p.add_argument('--std_lr', type=float, default=1e-2, help='learning rate of log std (faster than the net: the std narrows within the run)')
 p.add_argument('--log_std_init', type=float, default=-1.0, help='as SB3 policy_kwargs log_std_init (rl-zoo sets it)')
 p.add_argument('--scale_mult', type=float, default=2.0)

@@ -6,22 +6,14 @@ rollout/*, time/*) plus train/entropy (-E[log pi], negative once the policy is s
 Fault critic_divergence (at update --fault_at): the critics' learning rate x --lr_mult and the target networks
 track the critics at once (tau 1): the critic loss grows by orders of magnitude while actor metrics look normal.
 """
-import argparse, math, os, sys, time
+import math, os, sys, time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import recio
-from npnn import MLP, Adam, PendulumVec, SB3Csv, run_path
+from npnn import MLP, Adam, PendulumVec, SB3Csv, classic_args, run_path
 
-p = argparse.ArgumentParser()
-p.add_argument('--run_dir', required=True)
-p.add_argument('--updates', type=int, default=90)
-p.add_argument('--interval', type=float, default=1.0)
-p.add_argument('--seed', type=int, default=1)
-p.add_argument('--session', default='s1')
-p.add_argument('--lr', type=float, default=1e-3)
-p.add_argument('--fault', default='none', choices=['none', 'critic_divergence'])
-p.add_argument('--fault_at', type=int, default=10 ** 9)
+p = classic_args(1e-3, ['critic_divergence'])
 p.add_argument('--lr_mult', type=float, default=30.0)
 a = p.parse_args()
 
