@@ -52,8 +52,14 @@ export function tracebackEnd(text: string): string | null {
   return escapeControls(cut);
 }
 
-/** The end of one log, read without following a link (O_NOFOLLOW) and only if it is a regular file; null else. */
-async function tailOf(path: string): Promise<{ text: string; mtimeMs: number } | null> {
+/**
+ * The end of one log, read without following a link (O_NOFOLLOW), only if it is a regular file whose mtime `wanted`
+ * takes (a log written long before or after the run's last write is not read at all); null else.
+ */
+async function tailOf(
+  path: string,
+  wanted: (mtimeMs: number) => boolean,
+): Promise<{ text: string; mtimeMs: number } | null> {
   let fh;
   try {
     fh = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -62,7 +68,7 @@ async function tailOf(path: string): Promise<{ text: string; mtimeMs: number } |
   }
   try {
     const st = await fh.stat();
-    if (!st.isFile()) return null;
+    if (!st.isFile() || !wanted(st.mtimeMs)) return null;
     const length = Math.min(st.size, CRASH_LOG_TAIL_BYTES);
     const buf = Buffer.alloc(length);
     const { bytesRead } = await fh.read(buf, 0, length, st.size - length);
@@ -96,8 +102,8 @@ export async function findCrashLog(
       continue;
     }
     for (const name of names) {
-      const tail = await tailOf(join(dir, name));
-      if (tail === null || Math.abs(tail.mtimeMs - nearMs) > windowMs) continue;
+      const tail = await tailOf(join(dir, name), (mtimeMs) => Math.abs(mtimeMs - nearMs) <= windowMs);
+      if (tail === null) continue;
       const line = tracebackEnd(tail.text);
       if (line !== null)
         found.push({
