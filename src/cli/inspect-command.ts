@@ -3,6 +3,7 @@
 import { inspectPath, type InspectReport } from '../core/inspect';
 import { terminalSafe, textTable } from './terminal-text';
 import { runsTableOutput } from './runs-table-output';
+import { AGGREGATE_FLAGS, aggregateFlags, aggregateOf, aggregateOutput } from './aggregate-output';
 import { parseFlags, UsageError } from './usage';
 import { formatValue } from '../shared/format';
 import { sessionText } from '../shared/session-text';
@@ -12,12 +13,14 @@ export async function runInspect(args: string[]): Promise<number> {
     json: { type: 'boolean' },
     table: { type: 'boolean' },
     csv: { type: 'boolean' },
+    ...AGGREGATE_FLAGS,
   });
   if (positionals.length !== 1)
     throw new UsageError('inspect needs exactly one path: rlwatch inspect PATH [--table] [--json|--csv]');
   if (values.csv === true && values.table !== true) throw new UsageError('--csv goes with --table');
   if (values.csv === true && values.json === true)
     throw new UsageError('--table takes --json or --csv, not both');
+  const aggregate = aggregateFlags(values);
   const tty = process.stderr.isTTY === true;
   let report: InspectReport;
   try {
@@ -34,7 +37,15 @@ export async function runInspect(args: string[]): Promise<number> {
   for (const e of report.walkErrors) {
     process.stderr.write(`rlwatch: warning: ${terminalSafe(e.path)}: ${terminalSafe(e.message)}\n`);
   }
-  if (values.table === true) {
+  if (aggregate !== null) {
+    const result = aggregateOf(report, aggregate);
+    process.stdout.write(aggregateOutput(report.root, result, values.csv === true));
+    if (aggregate.out !== null) {
+      const { writeAggregateFiles } = await import('./aggregate-files');
+      for (const f of await writeAggregateFiles(aggregate.out, report.root, result))
+        process.stderr.write(`rlwatch: wrote ${terminalSafe(f)}\n`);
+    }
+  } else if (values.table === true) {
     process.stdout.write(
       runsTableOutput(report, values.json === true ? 'json' : values.csv === true ? 'csv' : 'text'),
     );

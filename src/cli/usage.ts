@@ -25,6 +25,18 @@ Usage:
   rlwatch inspect PATH --table [--json|--csv]
                                    the runs table: a row per run (format, steps, time, key metrics)
                                    and each config key that differs between runs as a column
+  rlwatch inspect PATH --table --aggregate METRIC [--by KEY] [--task KEY] [--min X --max Y]
+                 [--gamma G] [--reps N] [--seed S] [--compare X --compare Y] [--csv] [--out FOLDER]
+                                   aggregate scores as rliable reports them (Agarwal et al. 2021):
+                                   per group (seed groups, or each value of config KEY) the IQM,
+                                   mean, median and optimality gap of the runs' last METRIC value
+                                   (a table column such as reward.last, or a tag) with 95 %
+                                   stratified bootstrap CIs (runs resampled within each --task;
+                                   2000 resamples, seed 0); --min/--max normalise (γ = 1;
+                                   a negative one as --min=-500);
+                                   --compare: P(X > Y) (Mann–Whitney U); --csv: tidy CSV;
+                                   --out: aggregate.csv, profile.csv and the performance
+                                   profile profile.png in FOLDER (never in PATH)
   rlwatch watch [PATH] [--remote URL]... [--json] [--exit-on critical] [--poll] [--no-system]
                                    print updates, progress, system samples and alerts as they
                                    happen (--json: NDJSON); --exit-on critical exits 3 on the

@@ -17,6 +17,8 @@ export interface FigurePanel {
   title: string;
   /** The y-axis title (the metric's description or unit); none when empty. */
   yTitle?: string;
+  /** The x-axis title when the x is not the view's axis (a performance profile's score threshold τ). */
+  xTitle?: string;
   /** The x window shown (a zoomed chart's visible range, in x-axis units); absent: the data's own range. */
   xRange?: { min: number; max: number };
   /** Seed groups drawn as a mean line over a filled band (and a dashed IQM with `iqm`), in their colours. */
@@ -219,7 +221,7 @@ export function panelConfiguration(
   if (panel.xRange) Object.assign(scales.x!, { min: panel.xRange.min, max: panel.xRange.max });
   scales.x!.title = {
     display: true,
-    text: AXIS_TITLES[panel.spec.view.xAxis],
+    text: panel.xTitle ?? AXIS_TITLES[panel.spec.view.xAxis],
     color: theme.muted,
     font: { ...font, size: 11 },
   };

@@ -67,7 +67,8 @@ export function probabilityOfSuperiority(x: readonly number[], y: readonly numbe
 
 /** P(X > Y) averaged over tasks (rliable's probability_of_improvement); `x` and `y` hold the same tasks in one order. */
 export function probabilityOfImprovement(x: TaskScores, y: TaskScores): number {
-  if (x.length !== y.length) throw new RangeError('probability of improvement: the two groups hold different tasks');
+  if (x.length !== y.length)
+    throw new RangeError('probability of improvement: the two groups hold different tasks');
   if (x.length === 0) return NaN;
   return sum(x.map((xs, i) => probabilityOfSuperiority(xs, y[i]!))) / x.length;
 }
