@@ -1,5 +1,6 @@
 // Aggregate scores across runs and tasks as rliable defines them (Agarwal et al. 2021): IQM, mean, median, optimality gap, score distributions, probability of improvement, with stratified bootstrap CIs.
 
+import { lowerBound, upperBound } from '../bisect';
 import { interquartileMean, quantileSorted } from './group-stats';
 import { seededRandom } from '../seeded-random';
 
@@ -53,15 +54,21 @@ export function optimalityGap(t: TaskScores, gamma: number): number {
 
 /** The run score distribution (the performance profile): per τ the fraction of all runs' scores strictly above τ. */
 export function scoreDistribution(t: TaskScores, taus: readonly number[]): number[] {
-  const xs = pooled(t);
-  return taus.map((tau) => (xs.length === 0 ? NaN : xs.filter((x) => x > tau).length / xs.length));
+  const xs = Float64Array.from(pooled(t)).sort();
+  // Above τ: the scores after the last one ≤ τ (one sort, a binary search per τ).
+  return taus.map((tau) => (xs.length === 0 ? NaN : (xs.length - upperBound(xs, tau)) / xs.length));
 }
 
 /** P(X > Y) for one task: the Mann–Whitney U statistic of x over y (ties count ½) divided by |x|·|y|. */
 export function probabilityOfSuperiority(x: readonly number[], y: readonly number[]): number {
   if (x.length === 0 || y.length === 0) return NaN;
+  // Per a in x: the ys below it count 1, the ys equal to it ½ (y sorted once, two binary searches per a).
+  const ys = Float64Array.from(y).sort();
   let u = 0;
-  for (const a of x) for (const b of y) u += a > b ? 1 : a === b ? 0.5 : 0;
+  for (const a of x) {
+    const below = lowerBound(ys, a);
+    u += below + (upperBound(ys, a) - below) / 2;
+  }
   return u / (x.length * y.length);
 }
 
@@ -85,22 +92,19 @@ export function percentileInterval(values: Float64Array, size = 0.95): [number, 
   return [quantileSorted(sorted, (1 - size) / 2), quantileSorted(sorted, (1 + size) / 2)];
 }
 
-/** Statistics computed on the data and on each of `reps` stratified resamples of it (one generator, in resample
- * order), each with its percentile interval: every statistic of a call sees the same resamples, as rliable's do. */
-function bootstrapped(
-  data: TaskScores,
-  stats: readonly ((t: TaskScores) => number)[],
-  o: BootstrapOptions,
-): Estimate[] {
+/** A vector of statistics computed on the data and on each of `reps` stratified resamples of it (one generator, in
+ * resample order), each with its percentile interval: every statistic sees the same resamples, as rliable's do. */
+function bootstrapped(data: TaskScores, stats: (t: TaskScores) => number[], o: BootstrapOptions): Estimate[] {
   const random = seededRandom(o.seed);
-  const draws = stats.map(() => new Float64Array(o.reps));
+  const point = stats(data);
+  const draws = point.map(() => new Float64Array(o.reps));
   for (let b = 0; b < o.reps; b++) {
-    const r = stratifiedResample(data, random);
-    stats.forEach((f, k) => (draws[k]![b] = f(r)));
+    const values = stats(stratifiedResample(data, random));
+    for (let k = 0; k < point.length; k++) draws[k]![b] = values[k]!;
   }
-  return stats.map((f, k) => {
+  return point.map((value, k) => {
     const [lower, upper] = o.reps > 0 ? percentileInterval(draws[k]!, o.size) : [NaN, NaN];
-    return { value: f(data), lower, upper };
+    return { value, lower, upper };
   });
 }
 
@@ -120,8 +124,12 @@ export function aggregateEstimates(
   o: BootstrapOptions & { gamma?: number | null },
 ): AggregateEstimates {
   const gamma = o.gamma ?? null;
-  const stats = [aggregateIqm, aggregateMean, aggregateMedian];
-  if (gamma !== null) stats.push((s) => optimalityGap(s, gamma));
+  const stats = (s: TaskScores): number[] => [
+    aggregateIqm(s),
+    aggregateMean(s),
+    aggregateMedian(s),
+    ...(gamma === null ? [] : [optimalityGap(s, gamma)]),
+  ];
   const [iqm, mean, median, gap] = bootstrapped(t, stats, o);
   return {
     iqm: iqm!,
@@ -139,8 +147,10 @@ export function performanceProfile(
   taus: readonly number[],
   o: BootstrapOptions,
 ): { tau: number; fraction: Estimate }[] {
-  const stats = taus.map((tau) => (s: TaskScores) => scoreDistribution(s, [tau])[0]!);
-  return bootstrapped(t, stats, o).map((fraction, i) => ({ tau: taus[i]!, fraction }));
+  return bootstrapped(t, (s) => scoreDistribution(s, taus), o).map((fraction, i) => ({
+    tau: taus[i]!,
+    fraction,
+  }));
 }
 
 /** P(X > Y) with its interval from independent stratified resamples of X then Y per rep (rliable's
