@@ -164,6 +164,10 @@ export function aggregateText(root: string, { report: r, comparisons }: Aggregat
     `[95 % stratified bootstrap CI: ${r.reps} resamples of the runs within each task, seed ${r.seed}]; IQM over all runs pooled, mean and median of the task means`,
   ];
   if (r.gamma === null) out.push('optimality gap: give --min/--max (normalised scores) or --gamma');
+  if (r.normalise === null && r.groups.some((g) => g.tasks.length > 1))
+    out.push(
+      "note: the IQM and the median pool raw scores of different tasks; where the tasks' scales differ, normalise them",
+    );
   if (r.leftOut.length > 0)
     out.push(
       `left out ${r.leftOut.length} run${r.leftOut.length === 1 ? '' : 's'} (in no group, or no value): ${r.leftOut.map(terminalSafe).join(', ')}`,

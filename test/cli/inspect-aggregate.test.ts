@@ -94,6 +94,7 @@ describe('inspect --table --aggregate', () => {
     const p = improvementEstimate(tasks('ppo'), tasks('a2c'), opts);
     expect(r.out).toContain(`P(algo=ppo > algo=a2c) = ${ci(p)} over 2 tasks`);
     expect(r.out).toContain('optimality gap: give --min/--max (normalised scores) or --gamma');
+    expect(r.out).toContain('note: the IQM and the median pool raw scores of different tasks');
   });
 
   test('CSV: tidy lines (group, statistic, value, lower, upper, runs, tasks, versus) that parse as numbers', async () => {

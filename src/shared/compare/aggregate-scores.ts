@@ -38,7 +38,10 @@ export function aggregateMean(t: TaskScores): number {
 
 /** Median over tasks of each task's mean over runs (rliable's aggregate_median). */
 export function aggregateMedian(t: TaskScores): number {
-  return quantileSorted(Float64Array.from(taskMeans(t)).sort(), 0.5);
+  // As numpy's median: the middle value, or the mean of the two middle ones.
+  const m = Float64Array.from(taskMeans(t)).sort();
+  const h = m.length >> 1;
+  return m.length === 0 ? NaN : m.length % 2 === 1 ? m[h]! : (m[h - 1]! + m[h]!) / 2;
 }
 
 /** The 25 % trimmed mean of every run's score, all tasks pooled (rliable's aggregate_iqm: trim_mean(·, 0.25, axis=None)). */
