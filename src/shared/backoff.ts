@@ -17,7 +17,7 @@ export const DEFAULT_BACKOFF: BackoffOptions = {
   baseMs: 500,
   maxMs: 5_000,
   penaltyMaxMs: 30_000,
-  random: Math.random,
+  random: () => Math.random(),
 };
 
 /** The delay before retry number `attempt` (0 for the first): "equal jitter", half fixed and half random, of
