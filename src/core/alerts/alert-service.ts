@@ -402,7 +402,8 @@ export class AlertService {
     const changes: AlertChange[] = [];
     /** Acknowledged in this batch: later transitions of the batch were computed before the ack. */
     const restored = new Set<string>();
-    const planned: PlannedNotification[] = [];
+    /** Raised together: offered as one batch, so a run's burst is one notification naming the worst. */
+    const offered: AlertInfo[] = [];
     for (const t of transitions) {
       let notify = t.notify;
       if (t.kind === 'raised' && this.pendingAcks.delete(t.alert.id)) {
@@ -418,8 +419,9 @@ export class AlertService {
       }
       const change = this.registry.apply(t);
       changes.push(change);
-      if (notify && t.kind !== 'cleared' && notifications) planned.push(...this.limiter.offer(change.alert));
+      if (notify && t.kind !== 'cleared' && notifications) offered.push(change.alert);
     }
+    const planned = offered.length > 0 ? this.limiter.offerAll(offered) : [];
     this.emit({ transitions, changes });
     for (const n of planned) this.notify(n);
   }

@@ -27,7 +27,7 @@ import { ApiError, type Result } from '../../shared/result';
 import type { EndpointUrl } from './endpoint-url';
 import { DEFAULT_KEEP, keyOf, KeptSeries, type KeepBounds } from './kept-series';
 import { RemoteLink, type LinkLimits } from './remote-link';
-import type { BackoffOptions } from './backoff';
+import type { BackoffOptions } from '../../shared/backoff';
 import { remoteName, renameAlert, renameAlertChange, renameRun, renameSeries } from './rename';
 
 /** Where an endpoint reports what changed; the hub merges it into the app's one bus. */

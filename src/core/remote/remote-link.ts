@@ -5,7 +5,7 @@ import type { EndpointState } from '../../shared/domain';
 import { fail, type Result } from '../../shared/result';
 import { resultShape } from '../../shared/remote-shapes';
 import { decodeWire } from '../../shared/wire-codec';
-import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
+import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from '../../shared/backoff';
 import type { EndpointUrl } from './endpoint-url';
 
 export interface LinkLimits {
@@ -61,6 +61,8 @@ export class RemoteLink {
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
   private attempt = 0;
+  /** The last link was dropped for its own excess (budget, size): its retries back off to the penalty cap. */
+  private penalised = false;
   private retryTimer: NodeJS.Timeout | null = null;
   private pingTimer: NodeJS.Timeout | null = null;
   /** Resets the backoff once a link has stayed up a while (not on open: a remote dropped for its excess
@@ -150,7 +152,10 @@ export class RemoteLink {
     deadline.unref();
     ws.on('open', () => {
       clearTimeout(deadline);
-      this.stableTimer = setTimeout(() => (this.attempt = 0), this.limits.pingMs);
+      this.stableTimer = setTimeout(() => {
+        this.attempt = 0;
+        this.penalised = false;
+      }, this.limits.pingMs);
       this.stableTimer.unref();
       this.windowStart = Date.now();
       this.windowBytes = this.windowMessages = 0;
@@ -168,11 +173,13 @@ export class RemoteLink {
     ws.on('message', (data, isBinary) => {
       const over = this.overBudget(rawLength(data));
       if (over === null) return this.onMessage(data, isBinary);
+      this.penalised = true;
       failure ??= over;
       ws.terminate();
     });
     ws.on('error', (err) => {
       const tooBig = (err as { code?: string }).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
+      if (tooBig) this.penalised = true;
       failure ??= tooBig ? overSize(this.limits.maxMessageBytes) : err.message;
     });
     ws.on('close', (code) => {
@@ -181,6 +188,7 @@ export class RemoteLink {
       this.stableTimer = null;
       if (this.socket === ws) this.socket = null;
       this.stopPing();
+      if (code === 1009) this.penalised = true;
       const why = failure ?? (code === 1009 ? overSize(this.limits.maxMessageBytes) : `closed (${code})`);
       // Waiting requests say why: an answer over the size limit is refused at its frame header (never buffered).
       this.failWaiting(`${this.url.id}: connection lost (${why})`);
@@ -191,7 +199,10 @@ export class RemoteLink {
   }
 
   private scheduleRetry(): void {
-    this.retryTimer = setTimeout(() => this.connect(), backoffDelay(this.attempt++, this.backoff));
+    this.retryTimer = setTimeout(
+      () => this.connect(),
+      backoffDelay(this.attempt++, this.backoff, this.penalised),
+    );
     this.retryTimer.unref();
   }
 

@@ -88,8 +88,12 @@ describe('AppCore on the live demo', () => {
     expect(now.stalled).toBe(false);
   });
 
-  test('one notification per run per window; the rest are held back', () => {
-    expect(first.notes.length).toBe(1);
+  test('one notification per run per window, but its escalation to critical; the rest are held back', () => {
+    // The KL warning takes the run's slot; its escalation to critical seconds later never waits behind it.
+    expect(first.notes.map((n) => n.title)).toEqual([
+      'Warning: KL above target — ppo_demo',
+      'Critical: KL above target — ppo_demo',
+    ]);
     expect(first.notes[0]!.focus).toMatchObject({ run: 'ppo_demo' });
   });
 

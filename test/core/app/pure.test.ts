@@ -133,6 +133,66 @@ describe('NotificationLimiter', () => {
       { title: /^Critical: KL above target/ },
     ]);
   });
+  test("a run's critical is shown at once though its warning took the run's slot in the same second", () => {
+    let now = 0;
+    const lim = new NotificationLimiter({ clock: () => now });
+    expect(lim.offer(alert({ rule: 'stalled-run', tag: null }))).toMatchObject([
+      { title: 'Warning: Run stalled — r' },
+    ]);
+    now = 400;
+    expect(lim.offer(alert({ rule: 'non-finite', severity: 'critical', tag: 'loss' }))).toMatchObject([
+      { title: 'Critical: NaN / Inf value — r', focus: { tag: 'loss' } },
+    ]);
+    // A second critical within the window waits; the summary names the critical first.
+    now = 800;
+    expect(lim.offer(alert({ rule: 'entropy-collapse', tag: 'entropy' }))).toEqual([]);
+    expect(lim.offer(alert({ rule: 'job-node-silent', severity: 'critical', tag: null }))).toEqual([]);
+    expect(lim.heldCount('r')).toBe(2);
+    now = 30_400;
+    const [s, ...rest] = lim.due();
+    expect(rest).toEqual([]);
+    expect(s!.title).toMatch(/^Critical: .* — r \(\+1 more alert\)$/);
+    expect(s!.body).toMatch(/\nAlso: .*, Entropy collapse$/);
+    expect(s!.focus).toEqual({ run: 'r', tag: null, step: 155 });
+  });
+
+  test('a burst raised together is one notification naming the critical first, then the count', () => {
+    const lim = new NotificationLimiter({ clock: () => 0 });
+    const shown = lim.offerAll([
+      alert({ rule: 'stalled-run', tag: null, message: 'no new step for 2m' }),
+      alert({ rule: 'entropy-collapse', tag: 'entropy' }),
+      alert({
+        rule: 'non-finite',
+        severity: 'critical',
+        tag: 'loss',
+        message: 'loss is NaN',
+        advice: 'lower lr',
+      }),
+      alert({ run: 'other' }),
+    ]);
+    expect(shown).toEqual([
+      {
+        run: 'r',
+        title: 'Critical: NaN / Inf value — r (+2 more alerts)',
+        body: 'loss is NaN\nlower lr\nAlso: Run stalled, Entropy collapse',
+        focus: { run: 'r', tag: 'loss', step: 155 },
+      },
+      expect.objectContaining({ run: 'other', title: 'Warning: KL above target — other' }),
+    ]);
+    expect(lim.heldCount()).toBe(0);
+  });
+
+  test('a flood of warnings over all runs never holds back a critical', () => {
+    let now = 0;
+    const lim = new NotificationLimiter({ clock: () => now });
+    for (let i = 0; i < 100; i++) lim.offer(alert({ run: `w${i}` }));
+    expect(lim.heldCount()).toBe(95);
+    now = 1000;
+    expect(lim.offer(alert({ run: 'c', severity: 'critical' }))).toMatchObject([{ title: /^Critical: / }]);
+    // The warnings' summary still comes when the minute has room.
+    now = 60_000;
+    expect(lim.due()).toMatchObject([{ title: '95 more alerts — 95 runs' }]);
+  });
 });
 
 describe('tray model', () => {

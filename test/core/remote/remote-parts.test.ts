@@ -1,7 +1,7 @@
 // Remote endpoints' pure parts: URL parsing (Origin, socket, token kept out of what is shown), backoff, renaming.
 
 import { describe, expect, test } from 'vitest';
-import { backoffDelay } from '../../../src/core/remote/backoff';
+import { backoffDelay, DEFAULT_BACKOFF } from '../../../src/shared/backoff';
 import { parseEndpointUrl } from '../../../src/core/remote/endpoint-url';
 import { KeptSeries } from '../../../src/core/remote/kept-series';
 import { remoteName, renameAlert, renameRun } from '../../../src/core/remote/rename';
@@ -34,13 +34,26 @@ describe('endpoint URLs', () => {
 
 describe('backoff', () => {
   const at = (attempt: number, r: number): number =>
-    backoffDelay(attempt, { baseMs: 100, maxMs: 1000, random: () => r });
+    backoffDelay(attempt, { baseMs: 100, maxMs: 1000, penaltyMaxMs: 4000, random: () => r });
 
   test('doubles per failure up to the cap, with half of each delay random', () => {
     expect([0, 1, 2, 3, 4, 10].map((a) => at(a, 0))).toEqual([50, 100, 200, 400, 500, 500]);
     expect([0, 1, 2, 3, 4, 10].map((a) => at(a, 0.999999))).toEqual([100, 200, 400, 800, 1000, 1000]);
     // Two clients with different draws retry at different times.
     expect(at(3, 0.1)).not.toBe(at(3, 0.7));
+  });
+
+  test('an endpoint back after any outage is tried again within 5 s; one dropped for its excess backs off to 30 s', () => {
+    const worst = (penalised: boolean): number =>
+      Math.max(
+        ...Array.from({ length: 200 }, (_, a) =>
+          backoffDelay(a, { ...DEFAULT_BACKOFF, random: () => 0.999999 }, penalised),
+        ),
+      );
+    // A frozen agent resumed after minutes was reconnected 10 s or 23 s later by chance (cap 30 s).
+    expect(worst(false)).toBe(5000);
+    expect(worst(true)).toBe(30_000);
+    expect(backoffDelay(0, { ...DEFAULT_BACKOFF, random: () => 0 })).toBe(250);
   });
 });
 

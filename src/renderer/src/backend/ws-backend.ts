@@ -1,7 +1,8 @@
-// Backend over the serve WebSocket: request ids, push events, reconnect with backoff.
+// Backend over the serve WebSocket: request ids, push events, reconnect with the links' one backoff schedule.
 
 import { isPushEvent, type PushEvent, type RequestChannel } from '../../../shared/channels';
 import type { PushPayloads, RequestArgs, RequestResults } from '../../../shared/contract';
+import { backoffDelay } from '../../../shared/backoff';
 import type { Result } from '../../../shared/result';
 import { decodeWire } from '../../../shared/wire-codec';
 import type { Backend } from './backend';
@@ -17,13 +18,14 @@ export function wsBackend(pageUrl: URL): Backend {
   const queue: string[] = [];
   let nextId = 1;
   let socket: WebSocket | null = null;
-  let retryMs = 250;
+  /** Failed attempts since the last open: the shared schedule's attempt number. */
+  let attempt = 0;
 
   const connect = (): void => {
     const ws = new WebSocket(wsUrl);
     socket = ws;
     ws.onopen = () => {
-      retryMs = 250;
+      attempt = 0;
       connListeners.forEach((l) => l('connected'));
       while (queue.length > 0 && ws.readyState === WebSocket.OPEN) ws.send(queue.shift()!);
     };
@@ -35,8 +37,7 @@ export function wsBackend(pageUrl: URL): Backend {
         pending.delete(id);
       }
       connListeners.forEach((l) => l('reconnecting'));
-      setTimeout(connect, retryMs);
-      retryMs = Math.min(retryMs * 2, 5000);
+      setTimeout(connect, backoffDelay(attempt++));
     };
   };
 

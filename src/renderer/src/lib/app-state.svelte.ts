@@ -214,12 +214,10 @@ export class AppState {
     this.scheduleDetails(0);
   }
 
-  /** Adds or removes a run from the overlay (ctrl-click or the checkbox). */
-  toggleOverlay(run: string): void {
-    if (run === this.selected) return;
-    this.overlay = this.overlay.includes(run)
-      ? this.overlay.filter((r) => r !== run)
-      : [...this.overlay, run];
+  /** Charts `selected` with `overlay` on it (the run list's click rules, shared/run-selection). */
+  setSelection(selected: string, overlay: readonly string[]): void {
+    this.select(selected);
+    this.overlay = overlay.filter((r) => r !== selected);
   }
 
   /** Charts `runs` together (a job's nodes): the selected run stays when it is one of them, the rest overlaid. */
