@@ -184,9 +184,14 @@ function lineOf(a: Alert, state: AlertLine['state'], cited: Cited, t: number): A
 
 /** An engine transition as the contract's alert line: one incident is raised once; an escalation says so. */
 export function alertLine(tr: AlertTransition, t: number): AlertLine {
-  const line = lineOf(tr.alert, tr.kind, tr.kind === 'cleared' ? tr : tr.alert, t);
-  return tr.kind !== 'cleared' && tr.history ? { ...line, history: true } : line;
+  if (tr.kind === 'cleared') return clearedLine(lineOf(tr.alert, tr.kind, tr, t), tr.because);
+  const line = lineOf(tr.alert, tr.kind, tr.alert, t);
+  return tr.history ? { ...line, history: true } : line;
 }
+
+/** A cleared line says why it cleared, where that is known, instead of the firing text again. */
+const clearedLine = (line: AlertLine, because: string | undefined): AlertLine =>
+  because === undefined ? line : { ...line, message: `Cleared: ${because}.` };
 
 /** Whether `--exit-on critical` exits on this line: a critical raised or escalated now, not history. */
 export function exitsOnCritical(line: WatchLine): boolean {
@@ -201,8 +206,7 @@ export function alertChangeLine(c: AlertChange, t: number): AlertLine | null {
   const a = c.alert;
   if (c.kind !== 'cleared') return lineOf(a, c.kind, a, t);
   const cited = { tag: a.tag, step: a.clearedStep ?? a.step, wallTime: a.clearedWallTime, value: NaN };
-  const line = lineOf(a, c.kind, cited, t);
-  return a.clearedBecause === undefined ? line : { ...line, message: `Cleared: ${a.clearedBecause}.` };
+  return clearedLine(lineOf(a, c.kind, cited, t), a.clearedBecause);
 }
 
 export function jobLine(j: JobInfo, t: number): JobLine {
