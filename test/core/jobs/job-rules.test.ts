@@ -261,6 +261,24 @@ describe('cross-node rules', () => {
     expect(changes[1]!.alert.clearedBecause).toBe('node c caught up (40 steps behind the lead, within 50)');
   });
 
+  test('an alert whose node left the job, or whose whole job is gone, clears saying so', () => {
+    const now = { t: T0 };
+    const { changes, update } = monitor(now);
+    now.t += DEFAULT_JOB_RULES.silentAfterMs + 1000;
+    update(three({ cLast: T0 }, now.t));
+    update(three({}, now.t).slice(0, 2));
+    expect(changes.map((c) => [c.kind, c.alert.clearedBecause])).toEqual([
+      ['raised', undefined],
+      ['cleared', 'node c is no longer in job j'],
+    ]);
+    update(three({ cLast: T0 }, now.t));
+    update([]);
+    expect(changes.slice(2).map((c) => [c.kind, c.alert.clearedBecause])).toEqual([
+      ['raised', undefined],
+      ['cleared', 'job j is gone'],
+    ]);
+  });
+
   test('a coarse logging interval widens the skew bound (a node logging every 100 steps is not a straggler)', () => {
     const now = { t: T0 };
     const { changes, update } = monitor(now);
