@@ -196,6 +196,10 @@ export interface AlertInfo extends Alert {
   clearedStep: number | null;
   /** Seconds since epoch of the logged point that cleared it (null: cleared by an event, or still active). */
   clearedWallTime: number | null;
+  /** Why it cleared, in words ("node-b caught up (2 steps behind the lead, within 50)", "handed over to
+   * job-node-silent: …"); absent while active or where the rule does not say. A cleared line shows it instead of
+   * the firing text. */
+  clearedBecause?: string;
 }
 
 /** An incident snapshot written from an alert (export.incident, `rlwatch export --incident`): what went where. */

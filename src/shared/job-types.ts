@@ -26,7 +26,8 @@ export type JobNodeState =
   | 'gpus-idle'
   /** Its run finished (its files say so). */
   | 'finished'
-  /** Nothing written yet, or every node is quiet (then the run-level stall rule speaks). */
+  /** Nothing written yet, or it stopped along with the rest of its job (no node still writes at its own rhythm):
+   * the run-level stall rule speaks. Never a stop between moving and silent while other nodes write. */
   | 'quiet';
 
 /** A node's state in words, the same in the window and in `watch`. */

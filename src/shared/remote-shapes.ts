@@ -138,6 +138,7 @@ export const alertInfoShape: z.ZodType<AlertInfo> = z.object({
   clearedAt: num.nullable(),
   clearedStep: num.nullable(),
   clearedWallTime: num.nullable(),
+  clearedBecause: text.optional(),
 });
 
 export const alertListShape = z.array(alertInfoShape).max(100_000);

@@ -269,12 +269,24 @@ describe('one job across three nodes, one of them frozen', () => {
       .poll(async () => (await alerts()).find((a) => a.id === silentAlert.id)?.active, { timeout: 10_000 })
       .toBe(false);
     expect((await alerts()).filter((a) => a.active && a.rule === 'job-node-silent')).toEqual([]);
+    // It says what cleared it (not its firing text again).
+    const cleared = (await alerts()).find((a) => a.id === silentAlert.id)!;
+    expect(cleared.clearedBecause).toMatch(/^node node-c is writing again \(step \d+\)$/);
+    // Never a straggler before (or after) it was silent.
+    expect((await alerts()).filter((a) => a.rule === 'job-step-skew')).toEqual([]);
     await expect.poll(() => nodeRow('node-c').getAttribute('data-state'), { timeout: 20_000 }).toBe('moving');
     await expect.poll(() => page.locator(`.alert[data-alert-id="${silentAlert.id}"]`).count()).toBe(0);
     await expect.poll(() => page.locator(`.job-item[data-job="${JOB}"] .job-problems`).count()).toBe(0);
     await expect
       .poll(() => nodeRow('node-c').locator('.node-where').innerText())
       .toBe(`${frozen().host} · GPU —`);
+    // The window's recently cleared list says what cleared it.
+    await page.getByRole('button', { name: /^Show recently cleared/ }).click();
+    await expect
+      .poll(() =>
+        page.locator(`.cleared-alert[data-alert-id="${silentAlert.id}"] .alert-message`).innerText(),
+      )
+      .toBe(`Cleared: ${cleared.clearedBecause}`);
     expect(errors).toEqual([]);
   });
 });

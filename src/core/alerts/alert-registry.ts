@@ -7,7 +7,7 @@ import type { RunPath } from './alert-sink';
 
 export function toAlertInfo(
   a: Alert,
-  cleared: { at: number; step: number; wallTime: number | null } | null = null,
+  cleared: { at: number; step: number; wallTime: number | null; because?: string } | null = null,
 ): AlertInfo {
   return {
     id: a.id,
@@ -30,6 +30,7 @@ export function toAlertInfo(
     clearedAt: cleared?.at ?? null,
     clearedStep: cleared?.step ?? null,
     clearedWallTime: cleared?.wallTime ?? null,
+    ...(cleared?.because !== undefined ? { clearedBecause: cleared.because } : {}),
   };
 }
 
@@ -88,7 +89,7 @@ export class AlertRegistry {
 
   apply(t: AlertTransition): AlertChange {
     if (t.kind === 'cleared') {
-      const info = toAlertInfo(t.alert, { at: t.at, step: t.step, wallTime: t.wallTime });
+      const info = toAlertInfo(t.alert, { at: t.at, step: t.step, wallTime: t.wallTime, because: t.because });
       this.active.delete(t.alert.id);
       this.cleared.push(info);
       if (this.cleared.length > CLEARED_KEPT) this.cleared.shift();

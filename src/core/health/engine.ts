@@ -168,7 +168,7 @@ export class HealthEngine {
     const now = this.opts.clock();
     const point = r.lastPoint ?? NO_POINT;
     return [STALLED_RUN, TRAINER_EXITED].flatMap(
-      (rule) => this.gates.clearNow(run, rule.id, point, now) ?? [],
+      (rule) => this.gates.clearNow(run, rule.id, point, now, 'the run finished') ?? [],
     );
   }
 
@@ -223,7 +223,11 @@ export class HealthEngine {
 
   /** History, not news: the run's active alerts are cleared now (recorded), its state is kept (stop-facts.ts). */
   settle(run: string): AlertTransition[] {
-    return this.gates.removeRun(run, this.opts.clock());
+    return this.gates.removeRun(
+      run,
+      this.opts.clock(),
+      'its run was last written long before it was opened (history)',
+    );
   }
 
   /** Forget a run: its active alerts are cleared (so raised/cleared still alternate). */
@@ -264,7 +268,7 @@ export class HealthEngine {
       // (Nothing joins a run-level stream as a symptom, so clearNow clears an open one: none is left open.)
       r.arrivalClears = false;
       for (const rule of ARRIVAL_CLEARS) {
-        const cleared = this.gates.clearNow(run, rule.id, point, now);
+        const cleared = this.gates.clearNow(run, rule.id, point, now, `the run wrote again (step ${step})`);
         if (cleared) out.push(cleared);
       }
     }

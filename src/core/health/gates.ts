@@ -10,12 +10,22 @@
 // open (a collapse, a blow-up, a NaN) is its consequence and joins it too: its own advice would contradict the cause.
 // An incident records what else changed when it began (co-movers, from the engine). Acknowledge and snooze act on streams.
 
+import { formatNumber } from '../../shared/format';
 import type { RunScope } from '../../shared/catalog';
 import { coMoversClause } from '../../shared/co-mover-text';
 import type { CoMover } from '../../shared/domain';
 import { ruleAdvice } from './advice';
 import { alertId, parseAlertId, streamKey } from './alert-id';
 import type { Alert, AlertSink, AlertTransition, Level, RuleId, Severity } from './types';
+
+/** Why a rule's own condition ended, in words: the point that cleared it. */
+export function clearedByPoint(p: CitedPoint): string {
+  if (!Number.isFinite(p.step)) return 'the rule no longer holds';
+  const value = Number.isFinite(p.value) ? ` = ${formatNumber(p.value)}` : '';
+  return p.tag === null
+    ? `the rule no longer holds at step ${p.step}`
+    : `${p.tag}${value} at step ${p.step}: the rule no longer holds`;
+}
 
 interface Member {
   stream: string;
@@ -353,7 +363,13 @@ export class AlertGates {
   }
 
   /** Clears the run-level stream of `rule` at once when it is active (the condition is gone by definition). */
-  clearNow(run: string, rule: RuleId, point: CitedPoint, now: number): AlertTransition | null {
+  clearNow(
+    run: string,
+    rule: RuleId,
+    point: CitedPoint,
+    now: number,
+    because?: string,
+  ): AlertTransition | null {
     const s = this.streams.get(this.streamKeys.get(run, rule, null));
     if (!s?.active || s.joined.size > 0) return null;
     for (const mid of s.on) {
@@ -364,7 +380,7 @@ export class AlertGates {
       }
     }
     s.on.clear();
-    return this.clear(s, point, now);
+    return this.clear(s, point, now, because);
   }
 
   /** Whether the run has a member of `rule` latched on (a combined rule's companion signal). */
@@ -374,12 +390,14 @@ export class AlertGates {
   }
 
   /** Clears the run's active alerts (so raised/cleared still alternate) and forgets its members and streams. */
-  removeRun(run: string, now: number): AlertTransition[] {
+  removeRun(run: string, now: number, because = 'its run is no longer followed'): AlertTransition[] {
     const out: AlertTransition[] = [];
     for (const [key, s] of this.runStreams.get(run) ?? []) {
       if (s.active) {
         const a = s.active;
-        out.push(this.clear(s, { tag: a.tag, step: a.step, wallTime: a.wallTime, value: Number.NaN }, now));
+        out.push(
+          this.clear(s, { tag: a.tag, step: a.step, wallTime: a.wallTime, value: Number.NaN }, now, because),
+        );
       }
       this.streams.delete(key);
     }
@@ -461,7 +479,8 @@ export class AlertGates {
     return !snoozed && !(s.active?.acknowledged ?? false);
   }
 
-  private clear(s: Stream, point: CitedPoint, now: number): AlertTransition {
+  /** Clears the stream's alert; `because` says why (by default the point that cleared it, in words). */
+  private clear(s: Stream, point: CitedPoint, now: number, because = clearedByPoint(point)): AlertTransition {
     const alert = s.active!;
     const notify = this.notifies(s, now);
     s.active = null;
@@ -469,7 +488,7 @@ export class AlertGates {
     for (const j of s.joined) j.partOf = null;
     s.joined.clear();
     const { tag, step, wallTime, value } = point;
-    return this.emit({ kind: 'cleared', alert, tag, step, wallTime, value, at: now, notify });
+    return this.emit({ kind: 'cleared', alert, tag, step, wallTime, value, at: now, notify, because });
   }
 
   private emit(t: AlertTransition): AlertTransition {

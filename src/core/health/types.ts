@@ -72,6 +72,9 @@ export type AlertTransition =
       value: number;
       at: number;
       notify: boolean;
+      /** Why it cleared, in words ("the run wrote again (step 1200)", "reward_std = 0.31 at step 900: the rule no
+       * longer holds"): a cleared line says this, not the firing text again. */
+      because: string;
     };
 
 /** Persistence hook (the lead wires SQLite); the engine calls it synchronously and never awaits. */

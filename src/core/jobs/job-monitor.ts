@@ -70,11 +70,18 @@ export class JobMonitor {
           changes.push({ kind: 'raised', alert });
         }
       }
+    const ended = new Map([...verdicts.values()].flatMap((v) => [...v.ended]));
     for (const [key, a] of this.open) {
       if (holding.has(key)) continue;
       this.open.delete(key);
       this.told.delete(key);
-      const done: AlertInfo = { ...a, active: false, clearedAt: now };
+      const because = ended.get(key);
+      const done: AlertInfo = {
+        ...a,
+        active: false,
+        clearedAt: now,
+        ...(because !== undefined ? { clearedBecause: because } : {}),
+      };
       this.cleared.push(done);
       changes.push({ kind: 'cleared', alert: done });
     }

@@ -7,10 +7,16 @@ import type { NodeFacts } from '../../shared/node-facts';
 import { lastWriteOf, type JobGroup, type JobMember } from './job-grouping';
 
 export interface JobRuleOptions {
-  /** A node that wrote nothing for this long while another node of its job wrote is silent. */
+  /** A node that wrote nothing for this long while another node of its job still writes at its rhythm is silent. */
   silentAfterMs: number;
+  /** A node still writes at its own rhythm while its newest write is within advanceIntervals of its own write
+   * intervals (its session's mean), at least advanceMinMs (a head sees remote writes late), at most half of
+   * silentAfterMs. Nodes that all stopped within that of each other are the whole job stopping. */
+  advanceIntervals: number;
+  advanceMinMs: number;
   /** A node further behind the job's lead than max(skewMinSteps, skewFraction × lead step, 3 × the coarsest
-   * logging interval of the job) is a straggler; it stops being one within half that bound. */
+   * logging interval of the job) is a straggler once it has logged a newer step while that far behind (a node
+   * that stopped is not behind: it waits for the silent rule); it stops being one within half that bound. */
   skewMinSteps: number;
   skewFraction: number;
   /** A node whose mean GPU utilisation stays under idleBelowPct for idleForMs, while the other nodes' mean is at
@@ -22,6 +28,8 @@ export interface JobRuleOptions {
 
 export const DEFAULT_JOB_RULES: JobRuleOptions = {
   silentAfterMs: 120_000,
+  advanceIntervals: 4,
+  advanceMinMs: 15_000,
   skewMinSteps: 50,
   skewFraction: 0.1,
   idleBelowPct: 10,
@@ -66,6 +74,14 @@ const loggingInterval = (m: JobMember): number | null => {
   return s && s.points > 1 ? (s.endStep - s.startStep) / (s.points - 1) : null;
 };
 
+/** ms between two logged points of the node's current session (its write interval), null when unknown. */
+const writeInterval = (m: JobMember): number | null => {
+  const s = m.run.sessions[m.run.sessions.length - 1];
+  if (!s || s.points < 2 || s.startWall === null || s.endWall === null) return null;
+  const ms = ((s.endWall - s.startWall) * 1000) / (s.points - 1);
+  return Number.isFinite(ms) && ms >= 0 ? ms : null;
+};
+
 const seconds = (ms: number): string => formatDuration(Math.round(ms / 1000));
 
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -73,12 +89,16 @@ const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / 
 export interface JobVerdict {
   nodes: Omit<JobNode, 'worstAlert'>[];
   findings: JobFinding[];
+  /** Why each finding that held at the last evaluation and holds no more ended (by `findingKey`), in words. */
+  ended: Map<string, string>;
 }
 
-/** Judges jobs, remembering what was active (a straggler clears within half its bound) and since when GPUs idle. */
+/** Judges jobs, remembering what was active (a straggler clears within half its bound), since when GPUs idle, and
+ * at which step a node was first seen past the skew bound (it is a straggler once it logs a newer one). */
 export class JobRules {
   private active = new Set<string>();
   private readonly idleSince = new Map<string, number>();
+  private readonly skewFrom = new Map<string, number>();
 
   constructor(private readonly opts: JobRuleOptions = DEFAULT_JOB_RULES) {}
 
@@ -89,45 +109,49 @@ export class JobRules {
   ): Map<string, JobVerdict> {
     const out = new Map<string, JobVerdict>();
     const active = new Set<string>();
-    const idleSeen = new Set<string>();
+    const seen = new Set<string>();
     for (const g of groups) {
-      const v = this.judge(g, facts, now, idleSeen);
+      const v = this.judge(g, facts, now, seen);
       for (const f of v.findings) active.add(findingKey(f));
       out.set(g.name, v);
     }
+    // A finding whose node (or whole job) is gone ended too; its job's verdict (if any) says so.
+    for (const k of this.active) {
+      if (active.has(k)) continue;
+      const [job, , node] = k.split('\u0000') as [string, string, string];
+      const v = out.get(job);
+      if (v && !v.ended.has(k)) v.ended.set(k, `node ${node} is no longer in job ${job}`);
+      if (!v) out.set(job, { nodes: [], findings: [], ended: new Map([[k, `job ${job} is gone`]]) });
+    }
     this.active = active;
-    for (const k of this.idleSince.keys()) if (!idleSeen.has(k)) this.idleSince.delete(k);
+    for (const m of [this.idleSince, this.skewFrom]) for (const k of m.keys()) if (!seen.has(k)) m.delete(k);
     return out;
   }
 
-  private judge(
-    g: JobGroup,
-    facts: (m: JobMember) => NodeFacts,
-    now: number,
-    idleSeen: Set<string>,
-  ): JobVerdict {
+  private judge(g: JobGroup, facts: (m: JobMember) => NodeFacts, now: number, seen: Set<string>): JobVerdict {
     const o = this.opts;
     const rows = g.members.map((m) => {
       const last = lastWriteOf(m.run);
-      const f = facts(m);
+      const interval = writeInterval(m);
+      const advanceMs = Math.min(
+        o.silentAfterMs / 2,
+        Math.max(o.advanceMinMs, interval === null ? 0 : o.advanceIntervals * interval),
+      );
       return {
         m,
-        f,
+        f: facts(m),
         step: stepOf(m),
         last,
         finished: m.run.ended === 'finished',
         moving: last !== null && now - last <= o.silentAfterMs,
+        /** Still writing at its own rhythm (not merely within the silent window). */
+        advancing: last !== null && now - last <= advanceMs,
         state: 'quiet' as JobNodeState,
       };
     });
+    type Row = (typeof rows)[number];
     const findings: JobFinding[] = [];
-    const add = (
-      r: (typeof rows)[number],
-      rule: JobRule,
-      value: number,
-      reference: number | null,
-      message: string,
-    ): void => {
+    const add = (r: Row, rule: JobRule, value: number, reference: number | null, message: string): void => {
       findings.push({
         job: g.name,
         rule,
@@ -140,21 +164,20 @@ export class JobRules {
         message,
       });
     };
-    const was = (rule: JobRule, node: string): boolean =>
-      this.active.has(findingKey({ job: g.name, rule, node }));
+    const key = (rule: JobRule, node: string): string => findingKey({ job: g.name, rule, node });
+    const was = (rule: JobRule, node: string): boolean => this.active.has(key(rule, node));
     const unfinished = rows.filter((r) => !r.finished);
     for (const r of rows) r.state = r.finished ? 'finished' : r.moving ? 'moving' : 'quiet';
 
-    // Silent: quiet while another unfinished node moves, and silentAfterMs behind the newest write of the job (nodes
-    // that stop seconds apart are the whole job stopping, not one node); once raised it holds until the node
-    // writes or finishes.
+    // Silent: nothing written for silentAfterMs while another unfinished node still writes at its own rhythm. Nodes
+    // that stop within seconds of each other are the whole job stopping (no node still writes then), not one node:
+    // they stay quiet and the run-level stall rule speaks. Once raised it holds until the node writes or finishes.
     const movers = unfinished.filter((r) => r.moving);
-    const newest = Math.max(...unfinished.map((r) => r.last ?? -Infinity));
+    const advancing = unfinished.filter((r) => r.advancing);
     for (const r of unfinished) {
       if (r.moving || r.last === null) continue;
       const others = movers.filter((x) => x !== r);
-      const holds = was('job-node-silent', r.m.node);
-      if (!holds && (others.length === 0 || newest - r.last <= o.silentAfterMs)) continue;
+      if (!was('job-node-silent', r.m.node) && !advancing.some((x) => x !== r)) continue;
       r.state = 'silent';
       const lead = Math.max(...others.map((x) => x.step ?? -Infinity));
       const behind =
@@ -172,16 +195,26 @@ export class JobRules {
       );
     }
 
-    // Step skew among the moving nodes: the silent one is reported as silent, not as a straggler.
+    // Step skew among the nodes within the silent window: the silent one is reported as silent, not as a straggler.
+    // A node first seen past the bound is a straggler only once it logs a newer step (a node that stopped is not
+    // behind: it waits for the silent rule); a raised straggler that stops stays one until the silent rule takes
+    // over, so the handover never shows a healthy node in between.
     const stepped = movers.filter((r) => r.step !== null);
-    if (stepped.length >= 2) {
-      const lead = Math.max(...stepped.map((r) => r.step!));
-      const coarsest = Math.max(0, ...stepped.map((r) => loggingInterval(r.m) ?? 0));
-      const bound = Math.max(o.skewMinSteps, o.skewFraction * lead, 3 * coarsest);
-      for (const r of stepped) {
-        const behind = lead - r.step!;
-        const limit = was('job-step-skew', r.m.node) ? bound / 2 : bound;
-        if (behind <= limit) continue;
+    const lead = stepped.length >= 2 ? Math.max(...stepped.map((r) => r.step!)) : null;
+    const coarsest = Math.max(0, ...stepped.map((r) => loggingInterval(r.m) ?? 0));
+    const bound = lead === null ? 0 : Math.max(o.skewMinSteps, o.skewFraction * lead, 3 * coarsest);
+    if (lead !== null)
+      for (const r of unfinished) {
+        if (r.step === null) continue;
+        const behind = lead - r.step;
+        const k = key('job-step-skew', r.m.node);
+        const held = was('job-step-skew', r.m.node);
+        if (behind <= (held ? bound / 2 : bound)) continue;
+        // Seen past the bound at this step (a silent node too: once it writes again, that newer step counts).
+        seen.add(k);
+        const from = this.skewFrom.get(k) ?? r.step;
+        this.skewFrom.set(k, from);
+        if (!r.moving || (!held && r.step <= from)) continue;
         r.state = 'straggler';
         add(
           r,
@@ -192,19 +225,20 @@ export class JobRules {
             `bound ${Math.round(bound)}).`,
         );
       }
-    }
 
     // Idle GPUs: one node under idleBelowPct for idleForMs while the others' mean is busy.
     const gpu = unfinished.filter((r) => r.f.gpuUtilPct !== null && r.state !== 'silent');
+    const busyOf = new Map<Row, number>();
     for (const r of gpu) {
       const others = gpu.filter((x) => x !== r).map((x) => x.f.gpuUtilPct!);
       if (others.length === 0) continue;
       const busy = mean(others);
-      const key = findingKey({ job: g.name, rule: 'job-node-gpus-idle', node: r.m.node });
+      busyOf.set(r, busy);
+      const k = key('job-node-gpus-idle', r.m.node);
       if (r.f.gpuUtilPct! >= o.idleBelowPct || busy < o.busyAbovePct) continue;
-      idleSeen.add(key);
-      const since = this.idleSince.get(key) ?? now;
-      this.idleSince.set(key, since);
+      seen.add(k);
+      const since = this.idleSince.get(k) ?? now;
+      this.idleSince.set(k, since);
       if (now - since < o.idleForMs) continue;
       if (r.state === 'moving' || r.state === 'quiet') r.state = 'gpus-idle';
       add(
@@ -217,8 +251,36 @@ export class JobRules {
       );
     }
 
+    // Why each finding that held and holds no more ended: the cleared alert says it instead of its firing text.
+    const holding = new Set(findings.map(findingKey));
+    const ended = new Map<string, string>();
+    const because = (rule: JobRule, r: Row): string => {
+      const n = `node ${r.m.node}`;
+      if (r.finished) return `${n} finished`;
+      if (r.state === 'silent')
+        return `handed over to job-node-silent: ${n} has written nothing for ${seconds(now - r.last!)}`;
+      if (rule === 'job-node-silent')
+        return r.moving ? `${n} is writing again (step ${r.step ?? '?'})` : `${n} is no longer judged`;
+      if (!r.moving) return `${n} stopped writing along with the rest of job ${g.name}`;
+      if (rule === 'job-step-skew')
+        return lead === null || r.step === null
+          ? `no other node of job ${g.name} is writing to compare ${n} with`
+          : `${n} caught up (${lead - r.step} steps behind the lead, within ${Math.round(bound / 2)})`;
+      const busy = busyOf.get(r);
+      if (r.f.gpuUtilPct === null) return `${n} no longer reports its GPU utilisation`;
+      if (busy === undefined) return `no other node's GPUs to compare ${n} with`;
+      if (r.f.gpuUtilPct >= o.idleBelowPct) return `${n}'s GPUs are at ${r.f.gpuUtilPct.toFixed(0)} % again`;
+      return `the other nodes' GPUs are idle too (${busy.toFixed(0)} % on average)`;
+    };
+    for (const r of rows)
+      for (const rule of ['job-node-silent', 'job-step-skew', 'job-node-gpus-idle'] as const) {
+        const k = key(rule, r.m.node);
+        if (this.active.has(k) && !holding.has(k)) ended.set(k, because(rule, r));
+      }
+
     return {
       findings,
+      ended,
       nodes: rows.map((r) => ({
         node: r.m.node,
         host: r.m.host,

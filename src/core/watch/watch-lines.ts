@@ -51,6 +51,7 @@ export interface AlertLine {
   severity: 'warning' | 'critical';
   /** An escalation (warning → critical) is the same incident, same id, at a higher severity: not a new alert. */
   state: 'raised' | 'escalated' | 'cleared';
+  /** The firing text; on a cleared line, why it cleared where the rule says ("Cleared: node-b caught up …"). */
   message: string;
   /** The logged point the line cites: `value` is what the file holds for `tag` at `step` (a raise cites the point
    * that tripped the rule, a clear the point that cleared it; a stalled run its last step and the silence in s). */
@@ -183,9 +184,14 @@ function lineOf(a: Alert, state: AlertLine['state'], cited: Cited, t: number): A
 
 /** An engine transition as the contract's alert line: one incident is raised once; an escalation says so. */
 export function alertLine(tr: AlertTransition, t: number): AlertLine {
-  const line = lineOf(tr.alert, tr.kind, tr.kind === 'cleared' ? tr : tr.alert, t);
-  return tr.kind !== 'cleared' && tr.history ? { ...line, history: true } : line;
+  if (tr.kind === 'cleared') return clearedLine(lineOf(tr.alert, tr.kind, tr, t), tr.because);
+  const line = lineOf(tr.alert, tr.kind, tr.alert, t);
+  return tr.history ? { ...line, history: true } : line;
 }
+
+/** A cleared line says why it cleared, where that is known, instead of the firing text again. */
+const clearedLine = (line: AlertLine, because: string | undefined): AlertLine =>
+  because === undefined ? line : { ...line, message: `Cleared: ${because}.` };
 
 /** Whether `--exit-on critical` exits on this line: a critical raised or escalated now, not history. */
 export function exitsOnCritical(line: WatchLine): boolean {
@@ -193,15 +199,14 @@ export function exitsOnCritical(line: WatchLine): boolean {
 }
 
 /** An alert change from elsewhere (a remote endpoint, the job rules) as an alert line; an ack or snooze is none.
- * A cleared one cites the step that cleared it where it says, and no value (the change does not carry it). */
+ * A cleared one cites the step that cleared it where it says, and no value (the change does not carry it); its
+ * message says why it cleared where the alert says (`clearedBecause`), not the firing text again. */
 export function alertChangeLine(c: AlertChange, t: number): AlertLine | null {
   if (c.kind === 'updated') return null;
   const a = c.alert;
-  const cited =
-    c.kind === 'cleared'
-      ? { tag: a.tag, step: a.clearedStep ?? a.step, wallTime: a.clearedWallTime, value: NaN }
-      : a;
-  return lineOf(a, c.kind, cited, t);
+  if (c.kind !== 'cleared') return lineOf(a, c.kind, a, t);
+  const cited = { tag: a.tag, step: a.clearedStep ?? a.step, wallTime: a.clearedWallTime, value: NaN };
+  return clearedLine(lineOf(a, c.kind, cited, t), a.clearedBecause);
 }
 
 export function jobLine(j: JobInfo, t: number): JobLine {

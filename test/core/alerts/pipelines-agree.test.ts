@@ -127,7 +127,8 @@ interface Hooks {
   snapshot(s: SystemSnapshot): void;
 }
 
-type Transition = Pick<AlertLine, 'run' | 'rule' | 'severity' | 'state' | 'step'>;
+/** `cleared`: why it cleared, as the line prints it (the window's clearedBecause). */
+type Transition = Pick<AlertLine, 'run' | 'rule' | 'severity' | 'state' | 'step'> & { cleared?: string };
 
 async function throughApp(dir: string, rec: Recording): Promise<Transition[]> {
   const clock = { now: 1_700_000_000_000 };
@@ -160,6 +161,7 @@ async function throughApp(dir: string, rec: Recording): Promise<Transition[]> {
       severity: a.severity,
       state: c.kind as AlertLine['state'],
       step: cleared ? a.clearedStep : a.step,
+      ...(cleared ? { cleared: `Cleared: ${a.clearedBecause}.` } : {}),
     });
   });
   await core.open(dir);
@@ -202,7 +204,14 @@ function throughWatch(dir: string, rec: Recording): Transition[] {
   session.close();
   return lines
     .filter((l): l is AlertLine => l.type === 'alert')
-    .map((l) => ({ run: l.run, rule: l.rule, severity: l.severity, state: l.state, step: l.step }));
+    .map((l) => ({
+      run: l.run,
+      rule: l.rule,
+      severity: l.severity,
+      state: l.state,
+      step: l.step,
+      ...(l.state === 'cleared' ? { cleared: l.message } : {}),
+    }));
 }
 
 const corpus = ['tfevents', 'wandb', 'progress'].flatMap((kind) =>
@@ -232,6 +241,13 @@ describe('the app and watch agree on alert transitions', () => {
     expect(seen).toContain('(this machine) gpu-memory-high critical escalated');
     expect(seen.indexOf('ppo_demo trainer-exited critical cleared')).toBeGreaterThan(
       seen.indexOf('(this machine) gpu-memory-high critical escalated'),
+    );
+    // A cleared transition says what cleared it (the same words in both), never its firing text again.
+    expect(app.find((t) => t.rule === 'trainer-exited' && t.state === 'cleared')?.cleared).toBe(
+      'Cleared: the run finished.',
+    );
+    expect(app.find((t) => t.rule === 'memory-high' && t.state === 'cleared')?.cleared).toBe(
+      'Cleared: System/Memory_Percent = 40 at step 7: the rule no longer holds.',
     );
   }, 60_000);
 

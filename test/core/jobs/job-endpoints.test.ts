@@ -20,8 +20,9 @@ import { waitFor } from '../../helpers/wait-for';
 
 const TOKEN = 'job-test-token-0123456789';
 const FAST = { backoff: { baseMs: 50, maxMs: 200 }, limits: { requestTimeoutMs: 2000 } };
-/** Short enough for a test, long against the 100 ms writes: only a stopped writer is silent. */
-const RULES = { silentAfterMs: 1500 };
+/** Short enough for a test, long against the 100 ms writes: only a stopped writer is silent. A stopped node falls
+ * skewMinSteps behind (2 s at 10 steps a second) before it is silent: it must never be called a straggler first. */
+const RULES = { silentAfterMs: 3000, advanceMinMs: 1000, skewMinSteps: 20 };
 
 interface Node {
   name: string;
@@ -101,6 +102,12 @@ describe('one job across three endpoints', () => {
     const h = createHandlers(head);
     const pushed: JobInfo[][] = [];
     head.bus.on('jobs.changed', (j) => pushed.push(j));
+    /** Node-c's state and its job alerts' raises/clears, in the order the window hears them. */
+    const heard: string[] = [];
+    head.bus.on('jobs.changed', (j) => heard.push(`state ${byNode(j[0])['node-c']}`));
+    head.bus.on('alerts.changed', (c) => {
+      if (c.kind !== 'updated' && c.alert.rule.startsWith('job-')) heard.push(`${c.kind} ${c.alert.rule}`);
+    });
     /** A request through the contract's dispatch, its answer as the channel's result type (or the error thrown). */
     const ask = async <C extends RequestChannel>(c: C, args: RequestArgs[C]): Promise<RequestResults[C]> => {
       const r = await dispatch(h, c, args);
@@ -120,8 +127,17 @@ describe('one job across three endpoints', () => {
       expect(pushed.length).toBeGreaterThan(0);
 
       // node-c's trainer hangs: its endpoint stays up, its run stops growing.
+      heard.length = 0;
       nodes[2]!.writing = false;
       await waitFor(() => states() === 'moving,moving,silent', 'node-c silent');
+      // Silent first, never a straggler before, and never a healthy (quiet) moment between moving and silent.
+      expect(heard.filter((h) => h.startsWith('raised') || h.startsWith('cleared'))).toEqual([
+        'raised job-node-silent',
+      ]);
+      expect(heard.filter((h) => h.startsWith('state')).filter((h, i, all) => all[i - 1] !== h)).toEqual([
+        'state moving',
+        'state silent',
+      ]);
       expect(byNode((await jobs())[0])).toEqual({
         'node-a': 'moving',
         'node-b': 'moving',
@@ -139,13 +155,17 @@ describe('one job across three endpoints', () => {
       expect((await ask('alerts.ack', { id: silent[0]!.id })).acknowledged).toBe(true);
       expect(head.activeAlerts().some((a) => a.id === silent[0]!.id)).toBe(true);
 
-      // It writes again: moving, the alert cleared.
+      // It writes again, from the others' step (not left behind as a straggler): moving, the alert cleared.
+      nodes[2]!.step = nodes[0]!.step;
       nodes[2]!.writing = true;
       await waitFor(() => states() === 'moving,moving,moving', 'node-c moving again');
       await waitFor(
         () => !head.activeAlerts().some((a) => a.rule === 'job-node-silent'),
         'the alert cleared',
       );
+      // The cleared alert says what cleared it.
+      const was = (await ask('alerts.list', {})).find((a) => a.id === silent[0]!.id)!;
+      expect(was.clearedBecause).toMatch(/^node node-c is writing again \(step \d+\)$/);
     } finally {
       await head.dispose();
     }
@@ -186,6 +206,13 @@ describe('one job across three endpoints', () => {
       );
       const last = jobLines().at(-1)!;
       expect(last.nodes[1]!.connected).toBe(false);
+      // Never a straggler before it is silent, and never quiet (healthy-looking) in between.
+      expect(lines.filter((l) => l.type === 'alert' && l.rule === 'job-step-skew')).toEqual([]);
+      const bStates = jobLines()
+        .slice(before)
+        .map((l) => l.nodes[1]!.state)
+        .filter((st, i, all) => all[i - 1] !== st);
+      expect(bStates.filter((st) => st !== 'moving')).toEqual(['silent']);
       const alert = lines.find((l) => l.type === 'alert' && l.rule === 'job-node-silent');
       expect(alert).toMatchObject({
         severity: 'critical',

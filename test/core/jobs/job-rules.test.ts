@@ -169,6 +169,7 @@ describe('cross-node rules', () => {
       ['raised', 'job-step-skew'],
       ['cleared', 'job-node-silent'],
     ]);
+    expect(changes[2]!.alert.clearedBecause).toBe('node c is writing again (step 1201)');
     expect(m.activeAlerts().map((a) => a.rule)).toEqual(['job-step-skew']);
     // Caught up: nothing open.
     update(three({ cStep: 1515, aStep: 1515 }, now.t));
@@ -241,11 +242,14 @@ describe('cross-node rules', () => {
     update(three({ cStep: 910, aStep: 1000 }, now.t));
     expect(changes).toEqual([]);
     update(three({ cStep: 850, aStep: 1000 }, now.t));
+    // First seen past the bound: a node that stopped is not behind, so only its next step makes it a straggler.
+    expect(changes).toEqual([]);
+    update(three({ cStep: 851, aStep: 1001 }, now.t));
     expect(changes.map((c) => [c.kind, c.alert.rule, c.alert.severity, c.alert.value])).toEqual([
       ['raised', 'job-step-skew', 'warning', 150],
     ]);
     expect(changes[0]!.alert.message).toBe(
-      'Node c of job j is 150 steps behind the lead (step 850 against 1000; bound 100).',
+      'Node c of job j is 150 steps behind the lead (step 851 against 1001; bound 100).',
     );
     expect(m.jobs()[0]!.nodes[2]!.state).toBe('straggler');
     // 80 behind: within the bound but not within half of it: still a straggler (no flapping at the edge).
@@ -253,6 +257,26 @@ describe('cross-node rules', () => {
     expect(changes).toHaveLength(1);
     update(three({ cStep: 960, aStep: 1000 }, now.t));
     expect(changes.map((c) => c.kind)).toEqual(['raised', 'cleared']);
+    // The cleared alert says what cleared it, not its firing text again.
+    expect(changes[1]!.alert.clearedBecause).toBe('node c caught up (40 steps behind the lead, within 50)');
+  });
+
+  test('an alert whose node left the job, or whose whole job is gone, clears saying so', () => {
+    const now = { t: T0 };
+    const { changes, update } = monitor(now);
+    now.t += DEFAULT_JOB_RULES.silentAfterMs + 1000;
+    update(three({ cLast: T0 }, now.t));
+    update(three({}, now.t).slice(0, 2));
+    expect(changes.map((c) => [c.kind, c.alert.clearedBecause])).toEqual([
+      ['raised', undefined],
+      ['cleared', 'node c is no longer in job j'],
+    ]);
+    update(three({ cLast: T0 }, now.t));
+    update([]);
+    expect(changes.slice(2).map((c) => [c.kind, c.alert.clearedBecause])).toEqual([
+      ['raised', undefined],
+      ['cleared', 'job j is gone'],
+    ]);
   });
 
   test('a coarse logging interval widens the skew bound (a node logging every 100 steps is not a straggler)', () => {
@@ -266,6 +290,11 @@ describe('cross-node rules', () => {
     update([
       run('a:1', 'x', { job: 'j', node: 'a', step: 1000, points: 11 }),
       run('b:1', 'x', { job: 'j', node: 'b', step: 600, points: 7 }),
+    ]);
+    expect(changes).toEqual([]);
+    update([
+      run('a:1', 'x', { job: 'j', node: 'a', step: 1100, points: 12 }),
+      run('b:1', 'x', { job: 'j', node: 'b', step: 700, points: 8 }),
     ]);
     expect(changes.map((c) => c.alert.rule)).toEqual(['job-step-skew']);
   });
@@ -294,6 +323,7 @@ describe('cross-node rules', () => {
     gpu.set('c:1', 80);
     update(three({}, now.t));
     expect(changes.map((c) => c.kind)).toEqual(['raised', 'cleared']);
+    expect(changes[1]!.alert.clearedBecause).toBe("node c's GPUs are at 80 % again");
   });
 
   test('all GPUs idle together is no finding (nothing to compare against)', () => {
@@ -342,5 +372,115 @@ describe('cross-node rules', () => {
     expect(localNodeFacts({ ...sample, gpusStale: true }, T0 + 1000).gpuUtilPct).toBe(null);
     expect(localNodeFacts(sample, T0 + 60_000).gpuUtilPct).toBe(null);
     expect(localNodeFacts(null, T0).gpuUtilPct).toBe(null);
+  });
+});
+
+describe('a node that stops, as a head sees it: silent first, never a straggler, no healthy moment in between', () => {
+  /** The head sees each node's writes this late (run lists are pushed, at most once a second). */
+  const LAG = 2000;
+  const START = T0 - 600_000;
+  type Fault = 'writer frozen' | 'writer killed' | 'agent frozen';
+
+  /** A node writing one step every `everyMs` since START; the head sees its writes up to `seenUpTo`. */
+  const nodeRun = (
+    node: string,
+    everyMs: number,
+    seenUpTo: number,
+    extra: Partial<RunInfo> = {},
+  ): RunInfo => {
+    const step = Math.floor((seenUpTo - START) / everyMs);
+    return {
+      ...run(`${node}:1`, 'grpo', {
+        job: 'j',
+        node,
+        step,
+        lastMs: START + step * everyMs,
+        startMs: START,
+        points: step + 1,
+      }),
+      ...extra,
+    };
+  };
+
+  interface Tick {
+    t: number;
+    state: string;
+    /** The rules of the active job alerts about node b's run. */
+    open: string[];
+  }
+
+  /** Three nodes writing a step a second; node b's fault at T0; the head judges every second (between writes). */
+  function simulate(fault: Fault, bEveryMs = 1000) {
+    const now = { t: T0 - 30_000 + 500 };
+    const connected = (h: string | null): NodeFacts => ({
+      connected: !(fault === 'agent frozen' && h === 'b:1' && now.t > T0 + 10_000),
+      gpuUtilPct: null,
+    });
+    const { m, changes, update } = monitor(now, connected);
+    const ticks: Tick[] = [];
+    const at: number[] = [];
+    for (; now.t < T0 + 200_000; now.t += 1000) {
+      const seen = now.t - LAG;
+      const bStopped = fault === 'writer killed' && now.t > T0 + 25_000 ? { stalled: true } : {};
+      const before = changes.length;
+      update([
+        nodeRun('a', 1000, seen),
+        // The head sees nothing of b after T0: its writer stopped, or its agent froze while its trainer writes.
+        nodeRun('b', bEveryMs, Math.min(seen, T0), bStopped),
+        nodeRun('c', 1000, seen),
+      ]);
+      for (let i = before; i < changes.length; i++) if (changes[i]!.kind !== 'updated') at.push(now.t);
+      ticks.push({
+        t: now.t,
+        state: m.jobs()[0]!.nodes[1]!.state,
+        open: m
+          .activeAlerts()
+          .filter((a) => a.run === 'b:1//grpo')
+          .map((a) => a.rule),
+      });
+    }
+    // Raised and cleared only (an open alert's moving text is pushed as updates).
+    return { changes: changes.filter((c) => c.kind !== 'updated'), ticks, at };
+  }
+
+  /** The states a node went through, each once per stretch. */
+  const stretches = (ticks: Tick[]): string[] =>
+    ticks.map((k) => k.state).filter((s, i, all) => i === 0 || all[i - 1] !== s);
+
+  test.each<Fault>(['writer frozen', 'writer killed', 'agent frozen'])(
+    '%s: the node goes from moving straight to silent; no step-skew alert, no quiet moment',
+    (fault) => {
+      const { changes, ticks, at } = simulate(fault);
+      expect(changes.map((c) => [c.kind, c.alert.rule, c.alert.run])).toEqual([
+        ['raised', 'job-node-silent', 'b:1//grpo'],
+      ]);
+      // Silent once it wrote nothing for silentAfterMs (as seen), not later: the others still write.
+      expect(at[0]! - T0).toBeGreaterThan(DEFAULT_JOB_RULES.silentAfterMs);
+      expect(at[0]! - T0).toBeLessThanOrEqual(DEFAULT_JOB_RULES.silentAfterMs + 1000);
+      expect(stretches(ticks)).toEqual(['moving', 'silent']);
+      if (fault === 'agent frozen')
+        expect(changes[0]!.alert.message).toContain('(its endpoint is not connected)');
+    },
+  );
+
+  test('a straggler that then stops stays a straggler until the silent alert takes over, in one update, and says so', () => {
+    // b writes a step every 2 s: a real straggler (it keeps advancing, at its own rhythm) until it stops at T0.
+    const { changes, ticks, at } = simulate('writer frozen', 2000);
+    expect(changes.map((c) => [c.kind, c.alert.rule])).toEqual([
+      ['raised', 'job-step-skew'],
+      ['raised', 'job-node-silent'],
+      ['cleared', 'job-step-skew'],
+    ]);
+    // The handover: the silent alert raised and the straggler cleared at the same instant, never a healthy node between.
+    expect(at[1]).toBe(at[2]);
+    // First seen past the bound, then its next step makes it a straggler; from then on it always has an alert.
+    expect(stretches(ticks)).toEqual(['moving', 'straggler', 'silent']);
+    const from = ticks.findIndex((k) => k.state === 'straggler');
+    expect(ticks.slice(from).every((k) => k.open.length > 0)).toBe(true);
+    const cleared = changes[2]!.alert;
+    expect(cleared.clearedBecause).toBe(
+      'handed over to job-node-silent: node b has written nothing for 2m 01s',
+    );
+    expect(cleared.message).toMatch(/^Node b of job j is \d+ steps behind the lead/);
   });
 });

@@ -144,6 +144,8 @@ describe('watch alert lines', () => {
       ['stalled-run', 'raised'],
       ['stalled-run', 'cleared'],
     ]);
+    // The cleared line says what cleared it, not the firing text again.
+    expect(r.alerts()[1]!.message).toBe('Cleared: the run wrote again (step 10).');
     r.close();
   });
 
@@ -162,6 +164,7 @@ describe('watch alert lines', () => {
       ['stalled-run', 'raised'],
       ['stalled-run', 'cleared'],
     ]);
+    expect(r.alerts()[1]!.message).toBe('Cleared: the run finished.');
     r.close();
   });
 

@@ -20,7 +20,7 @@ export const NODE_STATE_HINTS: Record<JobNodeState, string> = {
   straggler: "behind the job's leading node by more than the step-skew bound",
   'gpus-idle': "its GPUs idle while the other nodes' GPUs work",
   finished: 'its run finished',
-  quiet: 'nothing written yet, or every node is quiet',
+  quiet: 'nothing written yet, or it stopped along with the rest of the job (each run shows its own stall)',
 };
 
 /** States worth drawing the eye to (the others are the normal course of a job). */
