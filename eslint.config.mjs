@@ -5,6 +5,7 @@ import globals from 'globals';
 import svelte from 'eslint-plugin-svelte';
 import { join } from 'node:path';
 import { layersPlugin } from './lint/layers.mjs';
+import { noCyclesPlugin } from './lint/no-cycles.mjs';
 import { strayScriptsPlugin } from './lint/stray-scripts.mjs';
 
 /** The scripts that belong at the repository root: the tools' configuration files. */
@@ -97,6 +98,11 @@ export default tseslint.config(
       }),
     },
     rules: { 'rlwatch/layers': 'error' },
+  },
+  {
+    files: ['src/**/*.{ts,mts,cts,js,mjs,cjs,svelte}'],
+    plugins: { 'rlwatch-cycles': noCyclesPlugin({ src: join(import.meta.dirname, 'src') }) },
+    rules: { 'rlwatch-cycles/no-import-cycles': 'error' },
   },
   {
     // Only the files directly at the root: `*` does not cross a folder.

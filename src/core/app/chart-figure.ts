@@ -4,7 +4,7 @@
 import { roleText, type RunScope } from '../../shared/catalog';
 import { drawnXAxis, toQueryRange } from '../../shared/charts/axis';
 import { resolveBand, type BandInfo } from '../../shared/charts/band';
-import type { SeriesLines } from '../../shared/charts/chart-options';
+import type { SeriesLines } from '../../shared/charts/chart-spec';
 import type { Figure } from '../../shared/charts/figure';
 import { runStyleIndexes } from '../../shared/charts/chart-theme';
 import { composedLines, lineLooks, missingNote, type ChartLine } from '../../shared/charts/composed';

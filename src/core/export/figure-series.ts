@@ -1,6 +1,6 @@
 // A tag's full-resolution series → the lines a figure draws: smoothed at full resolution, then per-pixel min/max.
 
-import type { SeriesLines } from '../../shared/charts/chart-options';
+import type { SeriesLines } from '../../shared/charts/chart-spec';
 import { xOf, type XAxisMode } from '../../shared/charts/axis';
 import { seriesFacts } from '../../shared/charts/figure-notes';
 import type { Pt } from '../../shared/charts/series-model';

@@ -3,7 +3,7 @@
 
 import { formatNumber as fmt } from '../../shared/format';
 import { Window } from './stats';
-import type { PointRule } from './rules';
+import type { PointRule } from './point-rule';
 import type { Level } from './types';
 
 /**

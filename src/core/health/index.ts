@@ -19,6 +19,6 @@ export { RULE_THRESHOLDS, thresholdsOfRule } from './rule-thresholds';
 export { COMBINED_RULES } from './combined-rules';
 export type { CombinedRule } from './combined-rules';
 export { POINT_RULES } from './rules';
-export type { PointRule, RuleContext } from './rules';
+export type { PointRule, RuleContext } from './point-rule';
 export { RULE_IDS } from './types';
 export type { Alert, AlertSink, AlertTransition, Level, RuleId, Severity } from './types';

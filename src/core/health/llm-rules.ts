@@ -3,11 +3,8 @@
 
 import { formatNumber as fmt } from '../../shared/format';
 import { Window } from './stats';
-import type { PointRule } from './rules';
-import type { Level, RuleId, Statistic } from './types';
-
-const HOLD: Level = { kind: 'hold' };
-const OK: Level = { kind: 'ok' };
+import { HOLD, OK, type PointRule } from './point-rule';
+import type { RuleId, Statistic } from './types';
 
 /** The mean length of a batch's responses (not its min / max / clip ratio, which share the namespace). */
 const MEAN_LENGTH_TAG = /(^|[/_])mean(_length)?$|(^|\/)(completion|response)_length$/i;

@@ -3,18 +3,8 @@
 
 import { formatNumber as fmt } from '../../shared/format';
 import { Window } from './stats';
-import type { PointRule } from './rules';
-import type { Level, Severity, Statistic } from './types';
-
-const HOLD: Level = { kind: 'hold' };
-const OK: Level = { kind: 'ok' };
-const bad = (severity: Severity, after: number, message: string, statistic?: Statistic): Level => ({
-  kind: 'bad',
-  severity,
-  after,
-  message,
-  ...(statistic ? { statistic } : {}),
-});
+import { HOLD, OK, bad, type PointRule } from './point-rule';
+import type { Level, Statistic } from './types';
 const median = (w: Window): Statistic => ({
   kind: 'median',
   fromStep: w.fromStep,

@@ -9,8 +9,10 @@ import { NvidiaSource } from './nvidia-source';
 import type { NvidiaSourceOptions } from './nvidia-source';
 import { NvidiaStream } from './nvidia-stream';
 import type { Spawner } from './run-command';
-import { SystemSampler, realClock } from './sampler';
-import type { Clock, SamplerOptions } from './sampler';
+import { realClock } from './clock';
+import { SystemSampler } from './sampler';
+import type { Clock } from './clock';
+import type { SamplerOptions } from './sampler';
 import { TrainingProcessTracker } from './training-process';
 
 export interface CreateSamplerOptions extends SamplerOptions {

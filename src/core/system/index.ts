@@ -1,7 +1,9 @@
 // Public surface of system sampling: the sampler, its factory, and the parsers other layers may reuse.
 
-export { SystemSampler, realClock } from './sampler';
-export type { Clock, SamplerOptions, SamplerSources, SnapshotListener } from './sampler';
+export { SystemSampler } from './sampler';
+export { realClock } from './clock';
+export type { Clock } from './clock';
+export type { SamplerOptions, SamplerSources, SnapshotListener } from './sampler';
 export { createSystemSampler } from './create-sampler';
 export type { CreateSamplerOptions } from './create-sampler';
 export { NvidiaSmi } from './nvidia-smi';

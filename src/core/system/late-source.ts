@@ -1,6 +1,6 @@
 // Wraps a slow source (nvidia-smi, ioreg) so a tick never waits past its deadline for it.
 
-import type { Clock } from './sampler';
+import type { Clock } from './clock';
 
 /**
  * One query in flight at a time. `within(ms)` answers the query's result if it arrives in time, else

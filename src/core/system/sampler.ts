@@ -10,20 +10,9 @@ import type {
 import type { RunDir, TrainingSample } from './training-process';
 import type { HostSample } from './host';
 import type { NvidiaSample } from './nvidia-source';
+import { realClock, type Clock } from './clock';
 import { LateSource } from './late-source';
 import { RingBuffer } from './ring-buffer';
-
-export interface Clock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const realClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-};
 
 /** Every source is optional and injected; a source that throws yields nulls for its fields, never a lost tick. */
 export interface SamplerSources {

@@ -5,38 +5,12 @@ import { formatFull, formatNumber } from '../format';
 import { AXIS_TITLES, formatX, type XAxisMode } from './axis';
 import type { BandRange } from './band';
 import { EARLIER_SESSION_DASH, lineLook, withAlpha, type ChartTheme } from './chart-theme';
-import { emptyMessage, type SeriesFacts } from './figure-notes';
-import type { Marker } from './markers';
+import type { ChartSpec, SeriesLines } from './chart-spec';
+import { emptyMessage } from './figure-notes';
 import { overlayPlugin, type OverlayState } from './overlay-plugin';
-import type { Pt, ViewOptions } from './series-model';
+import type { Pt } from './series-model';
 import { isolatedPoints } from './isolated-points';
 import { clippedPoints, fitY, type YFit } from './y-range';
-
-/** One run's lines as drawn: raw points, and the smoothed ones (used when smoothing is on). */
-export interface SeriesLines {
-  run: string;
-  raw: Pt[];
-  smoothed: Pt[];
-  /** Palette index (default: the line's position): an earlier session takes its run's colour. */
-  colorIndex?: number;
-  /** The line's dash instead of its palette index's (a composed chart dashes by tag, colours by run). */
-  dash?: readonly number[];
-  /** An earlier session of a restarted run: drawn faded and dashed, under the current lines. */
-  faded?: boolean;
-  /** What was read beyond the points drawn (a figure's lines carry it: counts, non-finite positions). */
-  facts?: SeriesFacts;
-}
-
-/** Everything a chart shows, as data. */
-export interface ChartSpec {
-  view: ViewOptions;
-  /** The x-axis asked for when the chart draws by step instead (its series log no wall times: drawnXAxis). */
-  askedXAxis?: XAxisMode;
-  /** In drawing order: run i gets palette colour i. */
-  series: readonly SeriesLines[];
-  band: BandRange | null;
-  markers?: readonly Marker[];
-}
 
 /** One scale's options (what chart.js keeps under options.scales.x / .y). */
 export type ScaleOptions = NonNullable<NonNullable<ChartOptions<'line'>['scales']>[string]>;

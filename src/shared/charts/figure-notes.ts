@@ -2,29 +2,8 @@
 
 import { formatNumber } from '../format';
 import { untimedNote } from './axis';
-import type { ChartSpec, SeriesLines } from './chart-options';
+import type { ChartSpec, SeriesFacts, SeriesLines } from './chart-spec';
 import { fitY } from './y-range';
-
-/** Where a value that is not drawn sits on the x-axis: NaN, +Inf or −Inf. */
-export interface NonFiniteMark {
-  x: number;
-  kind: 'nan' | 'inf' | '-inf';
-}
-
-/** What a series read holds beyond its drawn points: how many there were, which were not finite, and where. */
-export interface SeriesFacts {
-  /** Points read for this line (before per-pixel downsampling). */
-  points: number;
-  /** Points the line keeps (after downsampling). */
-  drawn: number;
-  nan: number;
-  posInf: number;
-  negInf: number;
-  /** Values ≤ 0 a log y-axis cannot draw. */
-  nonPositive: number;
-  /** Non-finite values' x positions, at most one per pixel column and kind (marked on the axis). */
-  marks: NonFiniteMark[];
-}
 
 /** Facts of `values` at `xs`: counts, and mark positions thinned to `pixels` columns over the x range. */
 export function seriesFacts(

@@ -3,7 +3,8 @@
 import type { ChartConfiguration, ChartOptions, Plugin } from 'chart.js';
 import { AXIS_TITLES } from './axis';
 import { shortenNames } from '../names';
-import { chartConfiguration, overlayPoints, type ChartSpec } from './chart-options';
+import { chartConfiguration, overlayPoints } from './chart-options';
+import type { ChartSpec } from './chart-spec';
 import { runColor, type ChartTheme } from './chart-theme';
 import { bandFillPlugin, bandFills, groupDatasets, groupName, type DrawnGroup } from './group-bands';
 import { panelNotes } from './figure-notes';

@@ -14,7 +14,8 @@ import { figureLines } from '../../../src/core/export/figure-series';
 import { figureItems, planRunFigures, type FigureRun } from '../../../src/core/export/figure-set';
 import { replayAlerts } from '../../../src/core/watch/replay-incident';
 import { ScalarSeries } from '../../../src/core/series/scalar-series';
-import { chartConfiguration, type SeriesLines } from '../../../src/shared/charts/chart-options';
+import { chartConfiguration } from '../../../src/shared/charts/chart-options';
+import type { SeriesLines } from '../../../src/shared/charts/chart-spec';
 import {
   figureLayout,
   figureTheme,

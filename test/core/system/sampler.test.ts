@@ -12,7 +12,7 @@ import type { RunDir } from '../../../src/core/system/training-process';
 import { NvidiaSource } from '../../../src/core/system/nvidia-source';
 import { RingBuffer } from '../../../src/core/system/ring-buffer';
 import { SystemSampler } from '../../../src/core/system/sampler';
-import type { Clock } from '../../../src/core/system/sampler';
+import type { Clock } from '../../../src/core/system/clock';
 import { toSystemWatchLine } from '../../../src/core/system/watch-line';
 import { parseNvidiaXml } from '../../../src/core/system/nvidia-xml';
 import { readXml } from './fixtures';

@@ -16,10 +16,9 @@ import {
   tickDigits,
   yTickLabel,
   yScaleOptions,
-  type ChartSpec,
   type ScaleOptions,
-  type SeriesLines,
 } from '../../../src/shared/charts/chart-options';
+import type { ChartSpec, SeriesLines } from '../../../src/shared/charts/chart-spec';
 import type { BandRange } from '../../../src/shared/charts/band';
 import { runColor, withAlpha, type ChartTheme } from '../../../src/shared/charts/chart-theme';
 import type { OverlayState } from '../../../src/shared/charts/overlay-plugin';
