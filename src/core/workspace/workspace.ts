@@ -18,6 +18,7 @@ import { effectiveConfig, readRunConfig } from '../readers/run-config';
 import { databaseRuns } from '../sources/registry';
 import type { ProgressInfo } from '../readers/types';
 import type { WindowQuery } from '../series/live-view';
+import { factSource, runFacts, type FactSource, type RunFacts } from '../series/run-facts';
 import { mapBounded } from './bounded-map';
 import { FolderWatcher } from './folder-watcher';
 import { LoadProgressTracker, THROTTLE_MS } from './load-progress';
@@ -252,6 +253,23 @@ export class Workspace {
   configOf(run: string): Record<string, unknown> | null {
     const state = this.runs.get(run);
     return state ? effectiveConfig(state.config, state.entries.map(sourceConfig)) : null;
+  }
+
+  /** The run's points and sessions over the files that exist now (a deleted file's data, still charted, is not
+   * counted): what `inspect --table` reads of the same folder; null for an unknown run. */
+  tableFacts(run: string): RunFacts | null {
+    const state = this.runs.get(run);
+    if (!state) return null;
+    const tags = new Map<string, FactSource[]>();
+    for (const e of state.entries) {
+      if (e.state !== 'live') continue;
+      for (const [tag, s] of e.set.entries()) {
+        let list = tags.get(tag);
+        if (!list) tags.set(tag, (list = []));
+        list.push(factSource(e.name, e.format, s));
+      }
+    }
+    return runFacts(tags);
   }
 
   /** The text samples of a run's live sources (TensorBoard `text` summaries), in file order; [] for an unknown run. */

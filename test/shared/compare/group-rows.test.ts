@@ -60,6 +60,7 @@ const run = (name: string, config: Record<string, unknown>, loss: number | null)
   formats: ['tfevents'],
   step: 100,
   points: 200,
+  sessions: 1,
   startWall: null,
   endWall: null,
   scalars: {
