@@ -198,19 +198,44 @@ export function buildRunsTable(runs: readonly TableRunInput[]): RunsTable {
   return { columns, rows, equal, groups: groupRows(columns, rows, groupBySeed(runs)) };
 }
 
-/** The table as CSV: a header of column labels, one line per run; empty cells for null. With `groups` (and seed groups
- * in the table) each group's row comes before its runs, under two more columns first: `kind` (group or run) and `group`. */
+/** The statistic columns a metric column gets in the CSV with groups, after it: each a number (or the band's kind). */
+export const GROUP_STAT_FIELDS = ['mean', 'lower', 'upper', 'n', 'band'] as const;
+
+/** What a group row's interval is: the percentile bootstrap 95 % CI of the mean (`--band ci95`'s kind). */
+export const GROUP_ROW_BAND = 'ci95';
+
+/**
+ * The table as CSV: a header of column labels, one line per run; empty cells for null. With `groups` (and seed groups
+ * in the table) each group's row comes before its runs, under two more columns first: `kind` (group or run) and
+ * `group`; each metric column is followed by its group statistic as tidy columns (`reward (last) mean`, `… lower`,
+ * `… upper`, `… n`, `… band`), numbers a reader takes without parsing, filled on group rows only (a group row leaves
+ * the metric's own column empty: it has no one value).
+ */
 export function runsTableCsv(t: RunsTable, o: { groups?: boolean } = {}): string {
   const text = (c: Cell): string | number | null => (typeof c === 'boolean' ? String(c) : c);
-  const header = t.columns.map((c) => c.label);
-  if (o.groups && t.groups.length > 0)
-    return (
-      csvLine(['kind', 'group', ...header]) +
-      flatRows(t.columns, t.rows, t.groups, 6)
-        .map((r) => csvLine([r.kind, text(r.group), ...t.columns.map((c) => text(r.cells[c.id] ?? null))]))
-        .join('')
-    );
+  if (o.groups && t.groups.length > 0) {
+    const header = ['kind', 'group'];
+    for (const c of t.columns) {
+      header.push(c.label);
+      if (c.kind === 'metric') for (const f of GROUP_STAT_FIELDS) header.push(`${c.label} ${f}`);
+    }
+    const line = (r: ReturnType<typeof flatRows>[number]): string => {
+      const cells: (string | number | null)[] = [r.kind, text(r.group)];
+      for (const c of t.columns) {
+        if (c.kind !== 'metric') {
+          cells.push(text(r.cells[c.id] ?? null));
+          continue;
+        }
+        const st = r.kind === 'group' ? (r.of!.stats[c.id] ?? null) : null;
+        cells.push(r.kind === 'group' ? null : text(r.cells[c.id] ?? null));
+        cells.push(...(st ? [st.mean, st.lower, st.upper, st.n, GROUP_ROW_BAND] : [null, null, null, null, null]));
+      }
+      return csvLine(cells);
+    };
+    return csvLine(header) + flatRows(t.columns, t.rows, t.groups).map(line).join('');
+  }
   return (
-    csvLine(header) + t.rows.map((r) => csvLine(t.columns.map((c) => text(r.cells[c.id] ?? null)))).join('')
+    csvLine(t.columns.map((c) => c.label)) +
+    t.rows.map((r) => csvLine(t.columns.map((c) => text(r.cells[c.id] ?? null)))).join('')
   );
 }
