@@ -228,7 +228,9 @@ export function runsTableCsv(t: RunsTable, o: { groups?: boolean } = {}): string
         }
         const st = r.kind === 'group' ? (r.of!.stats[c.id] ?? null) : null;
         cells.push(r.kind === 'group' ? null : text(r.cells[c.id] ?? null));
-        cells.push(...(st ? [st.mean, st.lower, st.upper, st.n, GROUP_ROW_BAND] : [null, null, null, null, null]));
+        cells.push(
+          ...(st ? [st.mean, st.lower, st.upper, st.n, GROUP_ROW_BAND] : [null, null, null, null, null]),
+        );
       }
       return csvLine(cells);
     };
