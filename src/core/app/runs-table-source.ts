@@ -12,7 +12,8 @@ import type { RunFacts } from '../series/run-facts';
 import type { AppCore } from './app-core';
 import type { TagExtremes } from './tag-tracker';
 
-/** What the table reads of the app; every part is already held, so a request for 1000 runs reads no series. */
+/** What the table reads of the app; every part is already held (a run's facts kept until its files grow), so a request for
+ * 1000 runs that did not move reads no series. */
 export interface RunsTableSource {
   /** The one run list (the open folder's runs, then the remote endpoints'). */
   runs(): RunInfo[];

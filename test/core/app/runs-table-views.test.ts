@@ -148,5 +148,11 @@ describe('the runs table in every view', () => {
     expect(ppo9(rowsOf(table))).toEqual(ppo9(live));
     expect(longLines.get('PPO_9')).toBe(3);
     expect(cli).toEqual(live);
+    // The window's count follows the files as they grow (a kept count is not served stale).
+    write(1_700_002_000, [3, 4, 5, 6]);
+    await waitFor(() => core!.runs().some((r) => r.run === 'PPO_9' && r.points === 7), 'grown');
+    const grown = rowsOf(runsTableCsv(await windowTable(core), { groups: true }));
+    expect(ppo9(grown)).toMatchObject({ sessions: '1', points: '7', steps: '6' });
+    expect(ppo9(rowsOf(runsTableOutput(await inspectPath(root), 'csv')))).toEqual(ppo9(grown));
   });
 });
