@@ -50,7 +50,9 @@ export async function runInspect(args: string[]): Promise<number> {
       runsTableOutput(report, values.json === true ? 'json' : values.csv === true ? 'csv' : 'text'),
     );
   } else if (values.json === true) {
-    process.stdout.write(JSON.stringify({ root: report.root, runs: report.runs }) + '\n');
+    // The contract's keys (PRODUCT.md): the table's points and write time stay out of it.
+    const runs = report.runs.map(({ points: _points, writtenAt: _writtenAt, ...run }) => run);
+    process.stdout.write(JSON.stringify({ root: report.root, runs }) + '\n');
   } else {
     process.stdout.write(formatReport(report));
   }

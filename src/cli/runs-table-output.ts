@@ -7,25 +7,39 @@ import {
   type Cell,
   type RunsTable,
   type TableRunInput,
-  sessionSpan,
+  tableRunInput,
 } from '../shared/compare/runs-table';
+import { runActivity } from '../shared/run-status';
 import { flatRows } from '../shared/compare/group-rows';
 import { formatValue } from '../shared/format';
 import { terminalSafe, textTable } from './terminal-text';
 
-/** What the table needs of one inspected run (a one-shot read: no live status). */
-export function tableInput(r: InspectRun): TableRunInput {
-  return {
+/** What the table needs of one inspected run: its activity judged from its files as the window judges a run's (a
+ * one-shot read has no health engine: no stop evidence, no stalled), points and sessions as every view counts them. */
+export function tableInput(r: InspectRun, now: number = Date.now()): TableRunInput {
+  const last = r.sessions[r.sessions.length - 1]?.endWall ?? null;
+  const activity = runActivity(
+    {
+      sources: r.sources.map(() => ({ dead: false })),
+      progress: r.progress,
+      loaded: true,
+      lastEventAt: last === null ? null : Math.round(last * 1000),
+      fileWrittenAt: r.writtenAt,
+      stalled: false,
+    },
+    now,
+  );
+  return tableRunInput({
     run: r.run,
-    status: null,
-    formats: [...new Set(r.sources.map((s) => s.format))],
-    ...sessionSpan(r.sessions),
-    points: Object.values(r.scalars).reduce((n, s) => n + s.count, 0),
+    activity,
+    formats: r.sources.map((s) => s.format),
+    points: r.points,
+    sessions: r.sessions,
     scalars: Object.fromEntries(
       Object.entries(r.scalars).map(([tag, s]) => [tag, { last: s.last, min: s.min, max: s.max }]),
     ),
     config: r.config,
-  };
+  });
 }
 
 /** Equal keys listed under the text table (the JSON and CSV have them all). */

@@ -61,7 +61,9 @@ Usage:
                                    as FOLDER/groups/GROUP/TAG, each group's mean and band (min–max
                                    by default, ± std, 95 % bootstrap CI; --iqm: dashed IQM), the
                                    groups together in groups/comparison/TAG, the band's meaning
-                                   and each group's run count on the figure; --csv also writes
+                                   and each group's run count on the figure; with --csv each
+                                   group's groups/GROUP/steps.csv (tag, step, mean, lower, upper,
+                                   n, band: the figures' numbers); --csv also writes
                                    FOLDER/runs_table.csv (inspect --table --csv of those runs);
                                    --report json prints what was written as JSON (per round with
                                    --watch); --watch exports again when the run changes, at most

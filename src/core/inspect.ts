@@ -11,8 +11,9 @@ import { classifyFile, databaseProblem } from './sources/sniff';
 import type { ProgressInfo, ReadError, SourceReadResult } from './readers/types';
 import { summarize, type ScalarSeries, type ScalarSummary } from './series/scalar-series';
 import { readSource } from './sources/registry';
-import { joinSessions, runSessions, speaksForSessions, stepRuns, type StepRun } from './series/sessions';
-import { shownWriters, wallSpan } from './series/writers';
+import { runFacts, type RunFacts } from './series/run-facts';
+import { stepRuns, type StepRun } from './series/sessions';
+import { wallSpan } from './series/writers';
 
 export interface InspectSource {
   file: string;
@@ -41,9 +42,14 @@ export interface InspectRun {
   scalars: Record<string, ScalarSummary>;
   /** The run's sessions (each restart starts one), as the dashboard counts them. */
   sessions: SessionInfo[];
+  /** Every point of its shown series (per tag the best format's files), every session: what the runs table counts
+   * and `export --csv` writes (a tag's `count` is every file's, any format). */
+  points: number;
   progress: ({ fraction: number | null; etaSeconds: number | null } & Record<string, unknown>) | null;
   /** The run's effective config: config.json over its sources' own (W&B config); null when none. */
   config: RunConfig | null;
+  /** ms since epoch: the newest write time of its own files (not a database's); null when none could be read. */
+  writtenAt: number | null;
 }
 
 export interface InspectReport {
@@ -196,16 +202,14 @@ interface KeptSeries {
   span: { start: number; end: number };
 }
 
-/** The run's sessions as the dashboard shows them: per tag, the best format's files split into writers, each
- * writer's step runs joined; the tag with the most sessions speaks for the run (of those that may: `speaksForSessions`). */
-function sessionsOf(series: Map<string, KeptSeries[]>): SessionInfo[] {
-  const perWriter: SessionInfo[][] = [];
-  for (const [tag, list] of series) {
-    if (!speaksForSessions(tag)) continue;
-    for (const w of shownWriters(list.map((k) => ({ name: k.file, format: k.format, ...k.span, ref: k }))))
-      perWriter.push(joinSessions(w.sources.map((x) => x.ref.runs)));
-  }
-  return runSessions(perWriter);
+/** The run's points and sessions as every view of the runs table counts them (series/run-facts.ts). */
+function factsOf(series: Map<string, KeptSeries[]>): RunFacts {
+  return runFacts(
+    [...series].map(([tag, list]) => [
+      tag,
+      list.map((k) => ({ name: k.file, format: k.format, ...k.span, points: k.summary.count, runs: k.runs })),
+    ]),
+  );
 }
 
 async function inspectRun(
@@ -230,14 +234,31 @@ async function inspectRun(
   const scalars: Record<string, ScalarSummary> = {};
   for (const tag of [...read.series.keys()].sort())
     scalars[tag] = combineSummaries(read.series.get(tag)!.map((k) => k.summary));
+  const facts = factsOf(read.series);
   return {
     run: read.run,
     sources: read.sources,
     scalars,
-    sessions: sessionsOf(read.series),
+    sessions: facts.sessions,
+    points: facts.points,
     progress: read.progress,
     config: read.config,
+    writtenAt: await writtenAt(d),
   };
+}
+
+/** ms: the newest write time of a run's own files (a database's, written for all its runs, says nothing of one). */
+async function writtenAt(d: DiscoveredRun): Promise<number | null> {
+  let newest: number | null = null;
+  for (const s of d.sources) {
+    if (s.member !== undefined) continue;
+    const m = await stat(s.path).then(
+      (st) => st.mtimeMs,
+      () => null,
+    );
+    if (m !== null && (newest === null || m > newest)) newest = m;
+  }
+  return newest;
 }
 
 /** The runs under a folder (or the one run of a single recognised file), sorted by name. */

@@ -21,7 +21,16 @@ export type RunStatus = 'critical' | 'warning' | RunActivity;
 /** A run whose newest point or file write is this recent counts as live. */
 export const LIVE_WINDOW_MS = 60_000;
 
-export function runActivity(r: RunInfo, now: number): RunActivity {
+/** What runActivity reads of a run: a one-shot read (`inspect --table`) gives what its files say. */
+export type ActivityFacts = Pick<
+  RunInfo,
+  'progress' | 'loaded' | 'lastEventAt' | 'fileWrittenAt' | 'stalled'
+> &
+  Partial<Pick<RunInfo, 'ended' | 'stop' | 'worstAlert'>> & {
+    sources: readonly Pick<RunInfo['sources'][number], 'dead'>[];
+  };
+
+export function runActivity(r: ActivityFacts, now: number): RunActivity {
   if (r.ended === 'crashed' || r.stop?.state === 'crashed') return 'crashed';
   // A stop judged on evidence (health/stop-evidence.ts): before its end, or silent with no evidence either way.
   if (r.stop?.state === 'exited') return 'exited';

@@ -120,10 +120,12 @@ describe('export --groups --png --svg --csv', () => {
   test('writes groups/GROUP/TAG and groups/comparison/TAG in both formats, each in the report', () => {
     const groups = join(out, 'groups');
     expect(readdirSync(groups).sort()).toEqual(['comparison', 'lr0.01', 'lr0.1']);
+    // With --csv each group's tidy table beside its figures (the comparison has none: it is no group).
     for (const dir of readdirSync(groups))
       expect(readdirSync(join(groups, dir)).sort()).toEqual([
         'rollout__ep_rew_mean.png',
         'rollout__ep_rew_mean.svg',
+        ...(dir === 'comparison' ? [] : ['steps.csv']),
         'train__loss.png',
         'train__loss.svg',
       ]);

@@ -58,11 +58,13 @@ test('inspect --table: one row per run in text, JSON and CSV; --csv alone is a u
   ]);
   const csv = rlwatch('inspect', dir, '--table', '--csv');
   expect(csv.stdout.split('\n')[0]).toBe(
-    'run,status,format,steps,points,start,duration (s),reward (last),reward (best),KL (last),entropy (last),loss (last),loss (best)',
+    'run,status,format,steps,points,sessions,start,duration (s),reward (last),reward (best),KL (last),entropy (last),loss (last),loss (best)',
   );
   expect(csv.stdout.trim().split('\n')).toHaveLength(4);
   const text = rlwatch('inspect', dir, '--table');
-  expect(text.stdout.split('\n')[1]).toMatch(/^run\s+format\s+steps\s+points\s+start\s+duration \(s\)/);
+  expect(text.stdout.split('\n')[1]).toMatch(
+    /^run\s+status\s+format\s+steps\s+points\s+sessions\s+start\s+duration \(s\)/,
+  );
   expect(rlwatch('inspect', dir, '--csv').status).toBe(2);
 });
 

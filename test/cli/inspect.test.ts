@@ -136,12 +136,29 @@ describe('inspect', () => {
     expect(byName.get('bare')!.config).toBeNull();
     const wandb = report.runs.find((r) => r.sources[0]!.format === 'wandb')!;
     expect(wandb.config).toEqual({ batch_size: 32, epochs: 5, lr: 0.001, optimizer: 'adam', seed: 1234 });
-    expect(Object.keys(wandb)).toEqual(['run', 'sources', 'scalars', 'sessions', 'progress', 'config']);
+    expect(Object.keys(wandb)).toEqual([
+      'run',
+      'sources',
+      'scalars',
+      'sessions',
+      'points',
+      'progress',
+      'config',
+      'writtenAt',
+    ]);
     const text = formatReport(report);
     expect(text).toMatch(/config\s+target_kl=0\.03/);
     expect(text).toMatch(/config\s+batch_size=32, epochs=5, lr=0\.001, optimizer=adam, seed=1234/);
     // W&B's own bookkeeping stays out of the table (the JSON has it); a config of only that prints no line.
-    const run = { run: 'r', sources: [], scalars: {}, sessions: [], progress: null };
+    const run = {
+      run: 'r',
+      sources: [],
+      scalars: {},
+      sessions: [],
+      points: 0,
+      progress: null,
+      writtenAt: null,
+    };
     const lines = (config: Record<string, unknown>): string[] =>
       formatReport({ root: '/x', runs: [{ ...run, config }], walkErrors: [] })
         .split('\n')

@@ -84,7 +84,7 @@ describe('inspect --table with seed groups', () => {
     ]);
   });
 
-  test('CSV: kind and group columns first; the group row carries the statistic as text', () => {
+  test('CSV: kind and group columns first; the group row carries the statistic as number columns', () => {
     const rows = parse(runsTableOutput(report, 'csv')) as string[][];
     expect(rows[0]!.slice(0, 3)).toEqual(['kind', 'group', 'run']);
     const reward = rows[0]!.indexOf('reward (last)');
@@ -98,7 +98,19 @@ describe('inspect --table with seed groups', () => {
       ['run', 'b', 'b_seed2'],
       ['run', '', 'solo'],
     ]);
-    expect(rows[1]![reward]).toBe(expected(['a_seed0', 'a_seed1']));
+    // The group's statistic in the columns after the metric's (mean, lower, upper, n, band), as numbers.
+    expect(rows[0]!.slice(reward, reward + 6)).toEqual(
+      ['', ' mean', ' lower', ' upper', ' n', ' band'].map((f) => `reward (last)${f}`),
+    );
+    const [lower, upper] = bootstrapMeanCi([10.5, 12.25], GROUP_CI_RESAMPLES, seededRandom(GROUP_CI_SEED));
+    expect(rows[1]!.slice(reward, reward + 6)).toEqual([
+      '',
+      '11.375',
+      String(lower),
+      String(upper),
+      '2',
+      'ci95',
+    ]);
     // The config the group's runs share, not their seeds.
     expect([rows[1]![rows[0]!.indexOf('lr')], rows[1]![rows[0]!.indexOf('seed')]]).toEqual(['0.1', '']);
     expect(rows[2]![reward]).toBe('10.5');

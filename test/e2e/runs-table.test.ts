@@ -174,7 +174,7 @@ describe('the runs table view', () => {
     const csv = readFileSync((await download.path())!, 'utf8')
       .trim()
       .split('\n');
-    expect(csv[0]).toMatch(/^run,status,format,steps,points,start,duration \(s\),/);
+    expect(csv[0]).toMatch(/^run,status,format,steps,points,sessions,start,duration \(s\),/);
     expect(csv.slice(1).map((l) => l.split(',')[0])).toEqual([
       'tensorboard-writer/small',
       'tensorboard-writer/small_perstep',

@@ -2,16 +2,18 @@
 
 import {
   buildRunsTable,
-  sessionSpan,
+  tableRunInput,
   type RunsTable,
   type TableRunInput,
 } from '../../shared/compare/runs-table';
 import type { RunInfo } from '../../shared/domain';
-import { runActivity, STATUS_LABELS } from '../../shared/run-status';
+import { runActivity } from '../../shared/run-status';
+import type { RunFacts } from '../series/run-facts';
 import type { AppCore } from './app-core';
 import type { TagExtremes } from './tag-tracker';
 
-/** What the table reads of the app; every part is already held, so a request for 1000 runs reads no series. */
+/** What the table reads of the app; every part is already held (a run's facts kept until its files grow), so a request for
+ * 1000 runs that did not move reads no series. */
 export interface RunsTableSource {
   /** The one run list (the open folder's runs, then the remote endpoints'). */
   runs(): RunInfo[];
@@ -20,6 +22,8 @@ export interface RunsTableSource {
   /** Per tag of a local run: last point and extremes, as the deltas left them. */
   tags(run: string): ReadonlyMap<string, TagExtremes>;
   configOf(run: string): Record<string, unknown> | null;
+  /** A local run's points and sessions in the files that exist now (core/series/run-facts.ts). */
+  facts(run: string): RunFacts | null;
   now(): number;
 }
 
@@ -36,16 +40,18 @@ export function tableRunOf(r: RunInfo, src: RunsTableSource, now: number): Table
   if (!remote)
     for (const [tag, t] of src.tags(r.run))
       scalars[tag] = { last: orNull(t.lastValue), min: t.min, max: t.max };
-  return {
+  // A local run's points and sessions from the files that exist now, as inspect counts them; a remote one's as its
+  // endpoint's run list says.
+  const facts = (remote ? null : src.facts(r.run)) ?? { points: r.points, sessions: r.sessions };
+  return tableRunInput({
     run: r.run,
     // The run list's words for what the run is doing (alerts have their own panel).
-    status: STATUS_LABELS[runActivity(r, now)],
-    formats: [...new Set(r.sources.map((s) => s.format))],
-    ...sessionSpan(r.sessions),
-    points: r.points,
+    activity: runActivity(r, now),
+    formats: r.sources.map((s) => s.format),
+    ...facts,
     scalars,
     config: remote ? null : src.configOf(r.run),
-  };
+  });
 }
 
 export function runsTableOf(src: RunsTableSource): RunsTable {
@@ -60,6 +66,7 @@ export function appTableSource(core: AppCore): RunsTableSource {
     isRemote: (run) => core.remotes.owns(run),
     tags: (run) => core.lastPoints(run),
     configOf: (run) => core.workspace.configOf(run),
+    facts: (run) => core.workspace.tableFacts(run),
     now: () => core.now(),
   };
 }

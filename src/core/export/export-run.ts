@@ -221,7 +221,7 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
         : opts.alerts;
   /** Builds a planned figure once and writes it in each format; a figure that fails to build fails its files. */
   const writeFigure = async (base: string, planned: PlannedFigure): Promise<void> => {
-    if (opts.signal?.aborted) return;
+    if (opts.signal?.aborted || formats.length === 0) return;
     let figure: Figure;
     try {
       figure = planned.build();
@@ -254,10 +254,15 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
     ...(opts.groups ? [GROUPS_FOLDER] : []),
     ...(opts.runsTable ? [RUNS_TABLE] : []),
   ]);
+  // Seed groups: figures with a figure format, each group's tidy table (groups/GROUP/steps.csv) with --csv.
   const groupFigures =
-    opts.groups && formats.length > 0 ? new GroupFigures({ ...figureOpts, ...opts.groups }) : null;
+    opts.groups && (formats.length > 0 || opts.csv)
+      ? new GroupFigures({ ...figureOpts, ...opts.groups })
+      : null;
   if (opts.groups && !groupFigures)
-    report.notices.push('no seed group figures: --groups draws figures, add --png or --svg');
+    report.notices.push(
+      'no seed group outputs: --groups draws figures (add --png or --svg) and writes tables (add --csv)',
+    );
   const comparing: FigureRun[] = [];
   let comparedRuns = 0;
   const tagComparisons = new TagComparisons(figureOpts);
@@ -281,7 +286,7 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
       await writeData(join(dir, 'metrics_wide.csv'), () => wideCsv(table!));
     }
     if (opts.json) await writeData(join(dir, 'training_metrics.json'), () => jsonHistory(table!));
-    if (formats.length === 0) continue;
+    if (formats.length === 0 && !groupFigures) continue;
     const run = figureRunOf(
       { run: d.run, config: read.config },
       root,
@@ -293,6 +298,7 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
       { userThresholds: opts.userThresholds, ...(alerts ? { alerts } : {}) },
     );
     groupFigures?.add(run, read.config);
+    if (formats.length === 0) continue;
     const plan = planRunFigures(run, figureOpts);
     report.notices.push(...plan.notices);
     total += plan.figures.length * formats.length;
@@ -325,8 +331,10 @@ export async function exportData(path: string, opts: DataExportOptions): Promise
   if (groupFigures) {
     const groups = groupFigures.plan();
     report.notices.push(...groups.notices);
-    total += groups.figures.length * formats.length;
+    const tables = opts.csv ? groups.tables : [];
+    total += groups.figures.length * formats.length + tables.length;
     for (const planned of groups.figures) await writeFigure(join(out, planned.name), planned);
+    for (const t of tables) await writeData(join(out, t.name), t.rows);
   }
   if (opts.runsTable && !opts.signal?.aborted) {
     const csv = await opts.runsTable(report.runs).catch((err: unknown) => err);

@@ -1,4 +1,5 @@
-// Seed group figures of an export: runs grouped by config (groupBySeed), per group and shared tag its mean and band, and the groups compared.
+// Seed group outputs of an export: runs grouped by config (groupBySeed), per group and shared tag its mean and band (figures, and a
+// tidy CSV per group), and the groups compared.
 
 import { groupOf } from '../../shared/catalog';
 import { xAxisFor } from '../../shared/charts/axis';
@@ -10,6 +11,7 @@ import {
   drawnGroups,
   groupColorIndex,
   type ChartGroup,
+  type DrawnGroup,
 } from '../../shared/charts/group-bands';
 import type { Pt } from '../../shared/charts/series-model';
 import type { BandKind } from '../../shared/compare/group-stats';
@@ -17,6 +19,7 @@ import { groupBySeed, type SeedGroup } from '../../shared/compare/seed-groups';
 import { FIGURE_NAME_SIZE, safeFileName, UniqueNames } from '../../shared/file-names';
 import { formatNumber } from '../../shared/format';
 import { figureLines } from './figure-series';
+import { GROUP_TABLE, groupTableCsv } from './group-tables';
 import {
   DEFAULT_MAX_TAG_FIGURES,
   figureItems,
@@ -32,6 +35,12 @@ export interface GroupFigureOptions extends FigureSetOptions {
   band: BandKind;
   /** Draw the interquartile mean as a dashed line too. */
   iqm: boolean;
+}
+
+/** A CSV file of the export: its path under the export folder and its text. */
+export interface PlannedTable {
+  name: string;
+  rows: () => Iterable<string>;
 }
 
 /** The folder under `groups/` that holds the comparisons of the groups (a group named so gets `comparison-2`). */
@@ -90,8 +99,11 @@ export class GroupFigures {
     return groupBySeed(this.runs.map((r) => ({ run: r.run, config: r.config })));
   }
 
-  plan(): FigurePlan {
+  /** The figures (`groups/GROUP/TAG`, `groups/comparison/TAG`) and each group's table (`groups/GROUP/steps.csv`,
+   * the numbers its figures draw). */
+  plan(): FigurePlan & { tables: PlannedTable[] } {
     const figures: PlannedFigure[] = [];
+    const tables: PlannedTable[] = [];
     const notices: string[] = [];
     const groups = this.groups();
     const grouped = new Set(groups.flatMap((g) => g.runs));
@@ -100,7 +112,7 @@ export class GroupFigures {
       notices.push(
         `no seed groups: no two of the ${this.runs.length} runs differ only in their seed (groups/ not written)`,
       );
-      return { figures, notices };
+      return { figures, notices, tables };
     }
     if (alone.length > 0)
       notices.push(
@@ -115,6 +127,7 @@ export class GroupFigures {
       const tags = figureItems([...new Set(members.flatMap((m) => [...m.lines.keys()]))]).map((t) => t.name);
       const dir = folders.take(safeFileName(g.label, FIGURE_NAME_SIZE));
       const names = new UniqueNames();
+      const tabled: { tag: string; group: TagGroup }[] = [];
       for (const tag of tags) {
         const withTag = members.filter((m) => m.lines.has(tag)).map((m) => m.run);
         if (withTag.length < 2) continue;
@@ -128,7 +141,14 @@ export class GroupFigures {
           name: `groups/${dir}/${names.take(safeFileName(tag, FIGURE_NAME_SIZE))}`,
           build: () => this.figure(`Seed group ${g.label}: ${tag}`, tag, [tg]),
         });
+        tabled.push({ tag, group: tg });
       }
+      if (tabled.length > 0)
+        tables.push({
+          name: `groups/${dir}/${GROUP_TABLE}`,
+          rows: () =>
+            groupTableCsv(tabled.map((t) => ({ tag: t.tag, group: this.drawn(t.tag, [t.group])[0]! }))),
+        });
     });
     if (groups.length >= 2) {
       const names = new UniqueNames();
@@ -140,15 +160,20 @@ export class GroupFigures {
         });
       }
     }
-    return { figures, notices };
+    return { figures, notices, tables };
+  }
+
+  /** Each group's mean and band of `tag` from its runs' kept lines, as its figure draws them. */
+  private drawn(tag: string, groups: readonly TagGroup[]): DrawnGroup[] {
+    const byRun = new Map(this.runs.map((r) => [r.run, r]));
+    return drawnGroups(groups, (run) => byRun.get(run)?.lines.get(tag), this.o.band, BAND_POINTS);
   }
 
   /** One panel: each group's mean and band of `tag`, the band's meaning and each group's runs in the subtitle. */
   private figure(title: string, tag: string, groups: readonly TagGroup[]): Figure {
     const xAxis = xAxisFor(groupOf(tag), 'step');
     const logY = logYFor(this.o, tag);
-    const byRun = new Map(this.runs.map((r) => [r.run, r]));
-    const drawn = drawnGroups(groups, (run) => byRun.get(run)?.lines.get(tag), this.o.band, BAND_POINTS);
+    const drawn = this.drawn(tag, groups);
     const runsOf = groups.map(
       (g) =>
         `${g.label}: ${g.runs.length} runs` +

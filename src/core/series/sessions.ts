@@ -17,20 +17,36 @@ export interface StepRun {
 /** The non-decreasing stretches of a series, in order (none for an empty one). */
 export function stepRuns(s: ScalarSeries): StepRun[] {
   const out: StepRun[] = [];
-  const steps = s.steps();
-  let from = 0;
-  for (let i = 1; i <= s.length; i++) {
-    if (i < s.length && steps[i]! >= steps[i - 1]!) continue;
-    out.push({
-      startStep: steps[from]!,
-      endStep: steps[i - 1]!,
-      startWall: s.wallTime(from),
-      endWall: s.wallTime(i - 1),
-      points: i - from,
-    });
-    from = i;
-  }
+  appendStepRuns(s, out, 0);
   return out;
+}
+
+/** Extends `runs` (the stretches of `s`'s first `from` points) with its points from `from` on: a series that grew is
+ * not walked again. */
+export function appendStepRuns(s: ScalarSeries, runs: StepRun[], from: number): void {
+  const steps = s.steps();
+  const n = steps.length;
+  let i = from;
+  while (i < n) {
+    // The stretch that goes on at `i`: the last one where the step does not go back, else a new one.
+    const last = runs[runs.length - 1];
+    const goesOn = last !== undefined && i > 0 && steps[i]! >= last.endStep;
+    let j = i + 1;
+    while (j < n && steps[j]! >= steps[j - 1]!) j++;
+    if (goesOn) {
+      last.endStep = steps[j - 1]!;
+      last.endWall = s.wallTime(j - 1);
+      last.points += j - i;
+    } else
+      runs.push({
+        startStep: steps[i]!,
+        endStep: steps[j - 1]!,
+        startWall: s.wallTime(i),
+        endWall: s.wallTime(j - 1),
+        points: j - i,
+      });
+    i = j;
+  }
 }
 
 /** The sessions of files read one after another (their step runs in file order): a file's first stretch continues

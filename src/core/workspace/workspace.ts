@@ -18,6 +18,8 @@ import { effectiveConfig, readRunConfig } from '../readers/run-config';
 import { databaseRuns } from '../sources/registry';
 import type { ProgressInfo } from '../readers/types';
 import type { WindowQuery } from '../series/live-view';
+import { factSource, runFacts, type FactSource, type RunFacts } from '../series/run-facts';
+import type { SeriesSet } from '../series/series-set';
 import { mapBounded } from './bounded-map';
 import { FolderWatcher } from './folder-watcher';
 import { LoadProgressTracker, THROTTLE_MS } from './load-progress';
@@ -79,6 +81,11 @@ type Listener<E extends keyof WorkspaceEvents> = (payload: WorkspaceEvents[E]) =
 export class Workspace {
   private readonly emitter = new EventEmitter();
   private readonly runs = new Map<string, RunState>();
+  /** Each run's table facts and the live sources' series sets and sizes they were counted from. */
+  private readonly factsKept = new WeakMap<
+    RunState,
+    { sets: readonly SeriesSet[]; counts: readonly number[]; facts: RunFacts }
+  >();
   /** Paths found to be other names of a rotated-away file whose data a dead source already holds. */
   private readonly aliasPaths = new Set<string>();
   private watcher: FolderWatcher | null = null;
@@ -252,6 +259,34 @@ export class Workspace {
   configOf(run: string): Record<string, unknown> | null {
     const state = this.runs.get(run);
     return state ? effectiveConfig(state.config, state.entries.map(sourceConfig)) : null;
+  }
+
+  /** The run's points and sessions over the files that exist now (a deleted file's data, still charted, is not
+   * counted): what `inspect --table` reads of the same folder; null for an unknown run. Kept per run until one of
+   * its live sources changes or grows: a table asked again for 1000 runs that did not move walks no series. */
+  tableFacts(run: string): RunFacts | null {
+    const state = this.runs.get(run);
+    if (!state) return null;
+    const live = state.entries.filter((e) => e.state === 'live');
+    const sets = live.map((e) => e.set);
+    const counts = sets.map((set) => set.pointCount());
+    const kept = this.factsKept.get(state);
+    if (
+      kept &&
+      kept.sets.length === sets.length &&
+      kept.sets.every((set, i) => set === sets[i] && kept.counts[i] === counts[i])
+    )
+      return kept.facts;
+    const tags = new Map<string, FactSource[]>();
+    for (const e of live)
+      for (const [tag, series] of e.set.entries()) {
+        let list = tags.get(tag);
+        if (!list) tags.set(tag, (list = []));
+        list.push(factSource(e.name, e.format, series));
+      }
+    const facts = runFacts(tags);
+    this.factsKept.set(state, { sets, counts, facts });
+    return facts;
   }
 
   /** The text samples of a run's live sources (TensorBoard `text` summaries), in file order; [] for an unknown run. */

@@ -4,6 +4,7 @@ import { classifyTag } from '../catalog';
 import type { Role } from '../catalog';
 import { csvLine } from '../csv-text';
 import type { SessionInfo } from '../domain';
+import { STATUS_LABELS, type RunActivity } from '../run-status';
 import { flatRows, groupRows, type GroupRow } from './group-rows';
 import { flattenConfig, groupBySeed } from './seed-groups';
 
@@ -15,7 +16,10 @@ export interface TableRunInput {
   formats: string[];
   /** Newest step of its current session, null before any point. */
   step: number | null;
+  /** Every point of its shown series, every session, in the files that exist now (core/series/run-facts.ts). */
   points: number;
+  /** Its sessions (each restart starts one) in the files that exist now. */
+  sessions: number;
   /** Seconds since epoch of its first and newest point, null where the files hold no times. */
   startWall: number | null;
   endWall: number | null;
@@ -25,6 +29,34 @@ export interface TableRunInput {
 }
 
 export type Cell = string | number | boolean | null;
+
+/** What a view knows of a run, as every view hands it over: the window from its run list, `inspect --table` and
+ * export from a one-shot read of the same files. */
+export interface RunTableFacts {
+  run: string;
+  /** What the run is doing (runActivity), null where nothing judged it (a remote endpoint's run without one). */
+  activity: RunActivity | null;
+  formats: readonly string[];
+  /** Points and sessions as core/series/run-facts.ts counts them. */
+  points: number;
+  sessions: readonly SessionInfo[];
+  scalars: TableRunInput['scalars'];
+  config: Record<string, unknown> | null;
+}
+
+/** The one way a run becomes a table row's input, whichever view asks. */
+export function tableRunInput(f: RunTableFacts): TableRunInput {
+  return {
+    run: f.run,
+    status: f.activity === null ? null : STATUS_LABELS[f.activity],
+    formats: [...new Set(f.formats)],
+    ...sessionSpan(f.sessions),
+    points: f.points,
+    sessions: f.sessions.length,
+    scalars: f.scalars,
+    config: f.config,
+  };
+}
 
 /** A run's steps and times as the table shows them, from its sessions: the current session's newest step, the first
  * session's first point and the current session's newest (null where unknown). */
@@ -117,6 +149,7 @@ export function buildRunsTable(runs: readonly TableRunInput[]): RunsTable {
       format: r.formats.join(' '),
       step: r.step,
       points: r.points,
+      sessions: r.sessions,
       start: r.startWall === null ? null : new Date(r.startWall * 1000).toISOString(),
       duration: r.startWall === null || r.endWall === null ? null : Math.round(r.endWall - r.startWall),
     };
@@ -150,7 +183,13 @@ export function buildRunsTable(runs: readonly TableRunInput[]): RunsTable {
     { id: 'status', label: 'status', kind: 'run' },
     { id: 'format', label: 'format', kind: 'run' },
     { id: 'step', label: 'steps', kind: 'run' },
-    { id: 'points', label: 'points', kind: 'run' },
+    {
+      id: 'points',
+      label: 'points',
+      kind: 'run',
+      note: 'every logged point of every tag and session in the files that exist now: the lines of export’s metrics_long.csv',
+    },
+    { id: 'sessions', label: 'sessions', kind: 'run', note: 'each restart starts one' },
     { id: 'start', label: 'start', kind: 'run' },
     { id: 'duration', label: 'duration (s)', kind: 'run' },
     ...metricCols,
@@ -159,19 +198,46 @@ export function buildRunsTable(runs: readonly TableRunInput[]): RunsTable {
   return { columns, rows, equal, groups: groupRows(columns, rows, groupBySeed(runs)) };
 }
 
-/** The table as CSV: a header of column labels, one line per run; empty cells for null. With `groups` (and seed groups
- * in the table) each group's row comes before its runs, under two more columns first: `kind` (group or run) and `group`. */
+/** The statistic columns a metric column gets in the CSV with groups, after it: each a number (or the band's kind). */
+export const GROUP_STAT_FIELDS = ['mean', 'lower', 'upper', 'n', 'band'] as const;
+
+/** What a group row's interval is: the percentile bootstrap 95 % CI of the mean (`--band ci95`'s kind). */
+export const GROUP_ROW_BAND = 'ci95';
+
+/**
+ * The table as CSV: a header of column labels, one line per run; empty cells for null. With `groups` (and seed groups
+ * in the table) each group's row comes before its runs, under two more columns first: `kind` (group or run) and
+ * `group`; each metric column is followed by its group statistic as tidy columns (`reward (last) mean`, `… lower`,
+ * `… upper`, `… n`, `… band`), numbers a reader takes without parsing, filled on group rows only (a group row leaves
+ * the metric's own column empty: it has no one value).
+ */
 export function runsTableCsv(t: RunsTable, o: { groups?: boolean } = {}): string {
   const text = (c: Cell): string | number | null => (typeof c === 'boolean' ? String(c) : c);
-  const header = t.columns.map((c) => c.label);
-  if (o.groups && t.groups.length > 0)
-    return (
-      csvLine(['kind', 'group', ...header]) +
-      flatRows(t.columns, t.rows, t.groups, 6)
-        .map((r) => csvLine([r.kind, text(r.group), ...t.columns.map((c) => text(r.cells[c.id] ?? null))]))
-        .join('')
-    );
+  if (o.groups && t.groups.length > 0) {
+    const header = ['kind', 'group'];
+    for (const c of t.columns) {
+      header.push(c.label);
+      if (c.kind === 'metric') for (const f of GROUP_STAT_FIELDS) header.push(`${c.label} ${f}`);
+    }
+    const line = (r: ReturnType<typeof flatRows>[number]): string => {
+      const cells: (string | number | null)[] = [r.kind, text(r.group)];
+      for (const c of t.columns) {
+        if (c.kind !== 'metric') {
+          cells.push(text(r.cells[c.id] ?? null));
+          continue;
+        }
+        const st = r.kind === 'group' ? (r.of!.stats[c.id] ?? null) : null;
+        cells.push(r.kind === 'group' ? null : text(r.cells[c.id] ?? null));
+        cells.push(
+          ...(st ? [st.mean, st.lower, st.upper, st.n, GROUP_ROW_BAND] : [null, null, null, null, null]),
+        );
+      }
+      return csvLine(cells);
+    };
+    return csvLine(header) + flatRows(t.columns, t.rows, t.groups).map(line).join('');
+  }
   return (
-    csvLine(header) + t.rows.map((r) => csvLine(t.columns.map((c) => text(r.cells[c.id] ?? null)))).join('')
+    csvLine(t.columns.map((c) => c.label)) +
+    t.rows.map((r) => csvLine(t.columns.map((c) => text(r.cells[c.id] ?? null)))).join('')
   );
 }

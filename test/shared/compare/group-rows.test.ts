@@ -60,6 +60,7 @@ const run = (name: string, config: Record<string, unknown>, loss: number | null)
   formats: ['tfevents'],
   step: 100,
   points: 200,
+  sessions: 1,
   startWall: null,
   endWall: null,
   scalars: {
@@ -175,11 +176,65 @@ describe('seed-group rows', () => {
       'run',
       'run',
     ]);
-    const reward = rows[0]!.indexOf('reward (last)');
-    expect(rows[1]![reward]).toMatch(/^413\.917 ± \[\d+\.?\d*, \d+\.?\d*\]$/);
     expect(rows[0]![0]).toBe('kind');
     expect((parse(runsTableCsv(t)) as string[][])[0]![0]).toBe('run');
     const none = buildRunsTable(RUNS.slice(0, 2));
     expect(runsTableCsv(none, { groups: true })).toBe(runsTableCsv(none));
+  });
+
+  test('group statistics are tidy number columns per metric (mean, lower, upper, n, band), a negative one as it is', () => {
+    // lr2's losses negated: a group whose mean is negative (its CSV cell was `'-0.8 ± …`, text behind an apostrophe).
+    const neg = buildRunsTable(
+      RUNS.map((r) =>
+        r.run === 'lr2_seed1'
+          ? { ...r, scalars: { ...r.scalars, 'train/loss': { last: -0.433381, min: -1, max: 0 } } }
+          : r,
+      ),
+    );
+    const csv = runsTableCsv(neg, { groups: true });
+    const header = (parse(csv) as string[][])[0]!;
+    const at = header.indexOf('reward (last)');
+    expect(header.slice(at, at + 6)).toEqual([
+      'reward (last)',
+      'reward (last) mean',
+      'reward (last) lower',
+      'reward (last) upper',
+      'reward (last) n',
+      'reward (last) band',
+    ]);
+    const rows = parse(csv, { columns: true }) as Record<string, string>[];
+    const lr1 = rows.find((r) => r.kind === 'group' && r.group === 'lr1')!;
+    const stat = neg.groups[0]!.stats['reward.last']!;
+    expect(lr1).toMatchObject({
+      'reward (last)': '',
+      'reward (last) mean': String(stat.mean),
+      'reward (last) lower': String(stat.lower),
+      'reward (last) upper': String(stat.upper),
+      'reward (last) n': '3',
+      'reward (last) band': 'ci95',
+    });
+    const lr2 = rows.find((r) => r.kind === 'group' && r.group === 'lr2')!;
+    expect(lr2['loss (last) mean']).toBe('-0.433381');
+    expect(lr2['loss (last) n']).toBe('1');
+    // A run row keeps its value in the metric's column and leaves the statistics empty.
+    expect(rows.find((r) => r.run === 'lr1_seed0')).toMatchObject({
+      'reward (last)': '412.5',
+      'reward (last) mean': '',
+    });
+    // No cell is guarded text: every statistic and metric cell a reader parses as a number (Python's csv + float).
+    expect(csv).not.toContain("'");
+    const py = String.raw`
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+stats = [float(v) for r in rows for k, v in r.items() if v and k.endswith((" mean", " lower", " upper", " n"))]
+values = [float(v) for r in rows for k, v in r.items() if v and k.endswith(("(last)", "(best)"))]
+print(len(rows), len(stats), len(values))
+`;
+    const out = execFileSync('python3', ['-c', py], { input: csv }).toString().trim().split(' ').map(Number);
+    const stats = neg.groups.flatMap((g) => Object.values(g.stats)).filter((x) => x !== null).length;
+    const values = neg.rows.flatMap((r) =>
+      neg.columns.filter((c) => c.kind === 'metric' && typeof r.cells[c.id] === 'number'),
+    ).length;
+    expect(out).toEqual([rows.length, stats * 4, values]);
   });
 });

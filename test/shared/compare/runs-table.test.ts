@@ -14,6 +14,7 @@ const run = (
   formats: ['tfevents'],
   step: 1000,
   points: 3000,
+  sessions: 1,
   startWall: 1_700_000_000,
   endWall: 1_700_000_600,
   scalars: {
