@@ -4,11 +4,11 @@ import type { InspectReport, InspectRun } from '../core/inspect';
 import {
   buildRunsTable,
   runsTableCsv,
-  type Cell,
   type RunsTable,
   type TableRunInput,
   tableRunInput,
 } from '../shared/compare/runs-table';
+import type { Cell } from '../shared/compare/table-cell';
 import { runActivity } from '../shared/run-status';
 import { flatRows } from '../shared/compare/group-rows';
 import { formatValue } from '../shared/format';

@@ -9,7 +9,8 @@ import {
   type AggregateEstimates,
   type Estimate,
 } from './aggregate-scores';
-import type { Cell, RunsTable } from './runs-table';
+import type { RunsTable } from './runs-table';
+import type { Cell } from './table-cell';
 
 /** Bootstrap resamples and seed when not given: rliable's profile count (its aggregates use 50 000: `--reps`). */
 export const AGGREGATE_REPS = 2000;

@@ -2,7 +2,7 @@
 
 import { formatNumber } from '../format';
 import { bootstrapMeanCi, seededRandom } from './group-stats';
-import type { Cell, TableColumn } from './runs-table';
+import type { Cell, TableColumn } from './table-cell';
 import type { SeedGroup } from './seed-groups';
 
 /** Bootstrap resamples per cell and the generator's seed: the same interval on every refresh and machine. */

@@ -6,6 +6,7 @@ import { csvLine } from '../csv-text';
 import type { SessionInfo } from '../domain';
 import { STATUS_LABELS, type RunActivity } from '../run-status';
 import { flatRows, groupRows, type GroupRow } from './group-rows';
+import type { Cell, TableColumn } from './table-cell';
 import { flattenConfig, groupBySeed } from './seed-groups';
 
 /** What the table needs of a run, from `inspect` or from the app's run list and details. */
@@ -27,8 +28,6 @@ export interface TableRunInput {
   scalars: Record<string, { last: number | null; min: number | null; max: number | null }>;
   config: Record<string, unknown> | null;
 }
-
-export type Cell = string | number | boolean | null;
 
 /** What a view knows of a run, as every view hands it over: the window from its run list, `inspect --table` and
  * export from a one-shot read of the same files. */
@@ -70,15 +69,6 @@ export function sessionSpan(
     startWall: first?.startWall ?? null,
     endWall: last?.endWall ?? null,
   };
-}
-
-export interface TableColumn {
-  id: string;
-  label: string;
-  kind: 'run' | 'metric' | 'config';
-  /** What the header's tooltip adds: which logged tags a key metric's values come from, and how (SB3's
-   * `train/entropy_loss` is −entropy: the entropy column holds it negated). */
-  note?: string;
 }
 
 export interface RunsTable {

@@ -1,7 +1,7 @@
 // Parallel coordinates' layout: numeric and categorical axes, heights, ticks, brushes from a drag, filtering, paths.
 
 import { describe, expect, test } from 'vitest';
-import type { Cell, TableColumn } from '../../../src/shared/compare/runs-table';
+import type { Cell, TableColumn } from '../../../src/shared/compare/table-cell';
 import {
   axisTicks,
   axisX,

@@ -1,7 +1,7 @@
 // The runs table's filter expressions: run-name text, comparisons on any column, && || ! and parentheses, errors as values.
 
 import { describe, expect, test } from 'vitest';
-import type { Cell, TableColumn } from '../../../src/shared/compare/runs-table';
+import type { Cell, TableColumn } from '../../../src/shared/compare/table-cell';
 import { compileTableFilter, resolveColumn } from '../../../src/renderer/src/lib/table-filter';
 
 const COLUMNS: TableColumn[] = [

@@ -1,7 +1,7 @@
 // The runs table's sorting (numbers numerically, empty cells last both ways), cell text (the shared formatter) and columns shown.
 
 import { describe, expect, test } from 'vitest';
-import type { Cell } from '../../../src/shared/compare/runs-table';
+import type { Cell } from '../../../src/shared/compare/table-cell';
 import {
   cellText,
   cellTitle,

@@ -20,6 +20,7 @@ const run = (name: string, config: Record<string, unknown> | null): TableRunInpu
   formats: ['csv'],
   step: 10,
   points: 2,
+  sessions: 1,
   startWall: null,
   endWall: null,
   scalars: {},

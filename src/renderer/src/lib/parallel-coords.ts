@@ -1,6 +1,6 @@
 // Parallel coordinates' pure layout: an axis per column (numbers linear, or log when positive over two decades; text as ordered categories), polylines, brushes.
 
-import type { Cell, TableColumn } from '../../../shared/compare/runs-table';
+import type { Cell, TableColumn } from '../../../shared/compare/table-cell';
 import { formatNumber } from '../../../shared/format';
 import type { Row } from './table-rows';
 

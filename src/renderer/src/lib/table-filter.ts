@@ -1,6 +1,6 @@
 // The runs table's filter: plain text matches run names, or an expression over columns (`reward.best > 100 && format == tfevents`).
 
-import type { Cell, TableColumn } from '../../../shared/compare/runs-table';
+import type { Cell, TableColumn } from '../../../shared/compare/table-cell';
 
 /**
  * Grammar (whitespace free between tokens):

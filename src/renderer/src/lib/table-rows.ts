@@ -1,7 +1,8 @@
 // The runs table's rows as shown: sorted by a column (numbers numerically, empty cells last), seed groups kept together, each cell as text.
 
 import type { GroupRow } from '../../../shared/compare/group-rows';
-import type { Cell, RunsTable, TableColumn } from '../../../shared/compare/runs-table';
+import type { RunsTable } from '../../../shared/compare/runs-table';
+import type { Cell, TableColumn } from '../../../shared/compare/table-cell';
 import { formatFull, formatNumber } from '../../../shared/format';
 import { formatDuration } from './format';
 
