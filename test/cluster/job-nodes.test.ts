@@ -209,7 +209,7 @@ describe('one job across three agents through Prometheus and Alertmanager', () =
     expect(post.status).toBe(200);
     const states = async (): Promise<string[]> =>
       (await alertmanagerAlerts(alertmanager))
-        .filter((a) => ['RlwatchJobNodeGpusIdle', 'RlwatchSeriesDropped'].includes(a.labels.alertname))
+        .filter((a) => ['RlwatchJobNodeGpusIdle', 'RlwatchSeriesDropped'].includes(a.labels.alertname ?? ''))
         .map((a) => `${a.labels.alertname} ${a.labels.node ?? a.labels.instance} ${a.status!.state}`)
         .sort();
     await expect

@@ -1,5 +1,6 @@
 // Jobs through real endpoints: three nodes served with --job identities, a head app and `watch --remote` following
-// them; one node's writer stops (a hung rank) while the others move, then its endpoint goes away.
+// them; one node's writer stops (a hung rank) while the others move, then its endpoint goes away (agent unreachable,
+// never called silent: its writing is unknown).
 
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,7 @@ import { waitFor } from '../../helpers/wait-for';
 const TOKEN = 'job-test-token-0123456789';
 const FAST = { backoff: { baseMs: 50, maxMs: 200 }, limits: { requestTimeoutMs: 2000 } };
 /** Short enough for a test, long against the 100 ms writes: only a stopped writer is silent. */
-const RULES = { silentAfterMs: 1500 };
+const RULES = { silentAfterMs: 1500, unreachableAfterMs: 1000 };
 
 interface Node {
   name: string;
@@ -151,7 +152,7 @@ describe('one job across three endpoints', () => {
     }
   }, 60_000);
 
-  test('watch --remote prints the job as lines: its nodes, a silent node with its alert, and the endpoint going away', async () => {
+  test('watch --remote prints the job as lines: its nodes, and an endpoint going away as its agent unreachable with its own critical, never silent', async () => {
     const lines: WatchLine[] = [];
     const watch = new WatchRemotes({
       urls: nodes.map((n) => n.url),
@@ -180,18 +181,30 @@ describe('one job across three endpoints', () => {
       const b = nodes[1]!;
       await b.server.close();
       await waitFor(
-        () => lastStates() === 'node-a:moving node-b:silent node-c:moving',
-        'node-b silent',
+        () => lastStates() === 'node-a:moving node-b:unreachable node-c:moving',
+        'node-b unreachable',
         20_000,
       );
       const last = jobLines().at(-1)!;
       expect(last.nodes[1]!.connected).toBe(false);
-      const alert = lines.find((l) => l.type === 'alert' && l.rule === 'job-node-silent');
+      await waitFor(
+        () => lines.some((l) => l.type === 'alert' && l.rule === 'job-agent-unreachable'),
+        'its agent-unreachable alert',
+        20_000,
+      );
+      const alert = lines.find((l) => l.type === 'alert' && l.rule === 'job-agent-unreachable');
       expect(alert).toMatchObject({
         severity: 'critical',
         state: 'raised',
         run: `127.0.0.1:${b.server.port}//grpo`,
       });
+      expect((alert as { message: string }).message).toMatch(
+        /^Node node-b of job grpo-3n: its agent \(127\.0\.0\.1:\d+\) has not answered for .*; whether it still writes is unknown/,
+      );
+      // Past the silence window, its writes unknown: never called silent.
+      await new Promise((r) => setTimeout(r, RULES.silentAfterMs + 500));
+      expect(lines.filter((l) => l.type === 'alert' && l.rule === 'job-node-silent')).toEqual([]);
+      expect(lastStates()).toBe('node-a:moving node-b:unreachable node-c:moving');
       expect(
         lines.some(
           (l) =>
