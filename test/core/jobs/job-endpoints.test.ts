@@ -17,6 +17,7 @@ import type { WatchLine } from '../../../src/core/watch/watch-lines';
 import type { RequestChannel } from '../../../src/shared/channels';
 import type { RequestArgs, RequestResults } from '../../../src/shared/contract';
 import type { JobInfo } from '../../../src/shared/job-types';
+import type { SystemSnapshot, TrainingProcess } from '../../../src/shared/system-types';
 import { waitFor } from '../../helpers/wait-for';
 
 const TOKEN = 'job-test-token-0123456789';
@@ -218,6 +219,65 @@ describe('one job across three endpoints', () => {
       expect(count - before).toBeLessThanOrEqual(3);
     } finally {
       watch.close();
+    }
+  }, 60_000);
+  test("a killed trainer: the agent's knowledge of its process reaches the head with the run, and the node is exited, not a hang", async () => {
+    const head = new AppCore({
+      host: { mode: 'serve', version: 't', allowOpenFolder: false },
+      store: openStore({ path: null }),
+      remotes: nodes.map((n) => n.url),
+      remoteTuning: FAST,
+      jobRules: RULES,
+      tickMs: 200,
+    });
+    const c = nodes[2]!;
+    const cRun = `127.0.0.1:${c.server.port}//grpo`;
+    /** A sample of node-c's machine as its sampler would give it (its writer runs in this process, never attributed). */
+    const sample = (
+      trainingProcesses: TrainingProcess[],
+      exits: SystemSnapshot['processExits'] = [],
+    ): SystemSnapshot => ({
+      t: Date.now(),
+      cpuPct: null,
+      memPct: null,
+      memUsedMiB: null,
+      memTotalMiB: null,
+      gpus: null,
+      nvidia: { state: 'pending' },
+      nvidiaChanged: false,
+      appleGpu: null,
+      trainingProcesses,
+      processExits: exits,
+    });
+    const trainerOnHead = () => head.runs().find((r) => r.run === cRun)?.trainer ?? null;
+    try {
+      await waitFor(() => head.runs().some((r) => r.run === cRun), "node-c's run on the head");
+      // node-c's agent finds its trainer: the head's run says so (pid from the agent, not the head's process table).
+      const processes = [{ pid: 4242, evidence: 'open-files' as const, onGpu: true }];
+      c.app.bus.emit('system.snapshot', sample([{ run: 'grpo', processes, cpuPct: 95, rssMiB: 2048 }]));
+      await waitFor(() => trainerOnHead()?.state === 'alive', 'the trainer alive on the head');
+      expect(trainerOnHead()!.processes).toEqual(processes);
+
+      // Killed: the agent sees it gone; its writes stop.
+      c.writing = false;
+      const at = Date.now();
+      c.app.bus.emit(
+        'system.snapshot',
+        sample([], [{ run: 'grpo', pids: [4242], at, lastSeenAt: at - 1000 }]),
+      );
+      await waitFor(() => trainerOnHead()?.state === 'exited', 'the trainer exited on the head');
+      expect(trainerOnHead()).toEqual({ state: 'exited', processes, exitedAt: at });
+      const state = () => head.jobs.monitor.jobs()[0]?.nodes.find((n) => n.node === 'node-c')?.state;
+      await waitFor(() => state() === 'exited', 'node-c exited', 20_000);
+      const alerts = head.jobs.monitor.activeAlerts().filter((a) => a.run === cRun);
+      expect(alerts.map((a) => [a.rule, a.severity])).toEqual([['job-node-exited', 'critical']]);
+      expect(alerts[0]!.message).toMatch(
+        /^Node node-c of job grpo-3n: its trainer process exited \(its agent saw it end\)/,
+      );
+      expect(alerts[0]!.advice).not.toMatch(/py-spy/);
+    } finally {
+      c.writing = true;
+      await head.dispose();
     }
   }, 60_000);
 });
