@@ -132,7 +132,8 @@ export function formatLine(line: WatchLine): string {
         .map(
           (n) =>
             `${terminalSafe(n.node)} ${n.state === 'moving' ? '' : `${JOB_NODE_STATE_LABELS[n.state].toUpperCase()} `}@${n.step ?? '?'}` +
-            (n.connected ? '' : ' (not connected)'),
+            // "agent unreachable" already says its endpoint does not answer.
+            (n.connected || n.state === 'unreachable' ? '' : ' (not connected)'),
         )
         .join(', ');
       const count = `${line.nodes.length} node${line.nodes.length === 1 ? '' : 's'}`;

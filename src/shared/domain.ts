@@ -2,6 +2,7 @@
 
 import type { ReadErrorKindName, SourceFormatName } from './formats';
 import type { ErrorCode } from './result';
+import type { RunProcess } from './system-types';
 
 export interface SourceInfo {
   file: string;
@@ -44,6 +45,9 @@ export interface RunInfo {
   /** How the run ended, where its files say: W&B's exit record (its exit code), or a W&B log cut off
    * mid-record that stopped growing (crashed). Absent or null while running or when unknown. */
   ended?: RunEnd | null;
+  /** What the machine reading the run knows of its training process (system/training-process.ts). Absent or null
+   * while none was found. A remote run's is its agent's: the head's own process table knows nothing of it. */
+  trainer?: RunTrainer | null;
   /** The remote rlwatch endpoint this run comes from (its host label, `127.0.0.1:7070`); absent for a local run.
    * A remote run's `run` is then its key `HOST//NAME` (shared/run-key.ts). */
   host?: string;
@@ -54,6 +58,15 @@ export interface RunInfo {
 }
 
 export type RunEnd = 'finished' | 'crashed';
+
+/** A run's training process as its reader knows it: `alive` with the processes found, or `exited` once every one
+ * known was seen gone (the processes as last found). */
+export interface RunTrainer {
+  state: 'alive' | 'exited';
+  processes: RunProcess[];
+  /** ms since epoch: the sample that found them gone; null while alive. */
+  exitedAt: number | null;
+}
 
 /** What a silent run's evidence says: exited (before its end), stalled (no evidence either way), ended (at its end). */
 export type RunStopState = 'exited' | 'crashed' | 'stalled' | 'ended';

@@ -18,8 +18,12 @@ export function jobNameProblem(name: string): string | null {
 export type JobNodeState =
   /** Wrote within the silent-after window. */
   | 'moving'
-  /** Stopped writing while other nodes of its job moved (the usual NCCL hang, a killed or frozen node). */
+  /** Stopped writing while other nodes of its job moved, its agent answering (the usual NCCL hang, a frozen trainer). */
   | 'silent'
+  /** Stopped writing while other nodes of its job moved, and its agent saw its trainer process exit (killed, crashed). */
+  | 'exited'
+  /** Its endpoint (agent) does not answer: whether it still writes is unknown. */
+  | 'unreachable'
   /** Behind the job's leading node by more than the step-skew bound. */
   | 'straggler'
   /** Its GPUs idle while the other nodes' GPUs work. */
@@ -34,6 +38,8 @@ export type JobNodeState =
 export const JOB_NODE_STATE_LABELS: Record<JobNodeState, string> = {
   moving: 'moving',
   silent: 'silent',
+  exited: 'exited',
+  unreachable: 'agent unreachable',
   straggler: 'straggler',
   'gpus-idle': 'GPUs idle',
   finished: 'finished',
@@ -75,7 +81,13 @@ export interface JobInfo {
 }
 
 /** The cross-node rules (the `rule` of their alerts). */
-export const JOB_RULES = ['job-node-silent', 'job-step-skew', 'job-node-gpus-idle'] as const;
+export const JOB_RULES = [
+  'job-node-silent',
+  'job-node-exited',
+  'job-agent-unreachable',
+  'job-step-skew',
+  'job-node-gpus-idle',
+] as const;
 export type JobRule = (typeof JOB_RULES)[number];
 
 /** Prefix of every job alert's id: app routes ack/snooze of these to the job monitor. */

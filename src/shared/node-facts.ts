@@ -4,6 +4,8 @@ import type { SystemSnapshot } from './system-types';
 
 export interface NodeFacts {
   connected: boolean;
+  /** ms since epoch when its endpoint stopped answering (the link went down); absent or null while connected. */
+  awaySince?: number | null;
   /** Mean GPU utilisation (%) of its newest fresh sample; null without one. */
   gpuUtilPct: number | null;
 }

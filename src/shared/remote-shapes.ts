@@ -100,6 +100,22 @@ export const runInfoShape: z.ZodType<RunInfo> = z.object({
     .nullable()
     .optional(),
   ended: z.enum(['finished', 'crashed']).nullable().optional(),
+  trainer: z
+    .object({
+      state: z.enum(['alive', 'exited']),
+      processes: z
+        .array(
+          z.object({
+            pid: z.number().int().nonnegative(),
+            evidence: z.enum(['open-files', 'cwd', 'command-line']),
+            onGpu: z.boolean(),
+          }),
+        )
+        .max(1000),
+      exitedAt: num.nullable(),
+    })
+    .nullable()
+    .optional(),
   host: z.string().max(300).optional(),
   job: z.string().max(JOB_NAME_MAX).optional(),
   node: z.string().max(JOB_NAME_MAX).optional(),

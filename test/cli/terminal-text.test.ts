@@ -92,6 +92,29 @@ describe('watch --remote lines', () => {
     expect(job).toBe(
       '00:00:00  job grpo-3n  2 nodes: node-a @1510, evil\\e[2J SILENT @1200 (not connected)\n',
     );
+    // A node whose agent does not answer says so in words, once.
+    const away = formatLine({
+      t: 0,
+      type: 'job',
+      job: 'grpo-3n',
+      grouping: 'named',
+      nodes: [
+        {
+          node: 'node-c',
+          host: 'h:3',
+          run: 'h:3//r',
+          state: 'unreachable',
+          step: 1200,
+          lastWriteAt: 0,
+          connected: false,
+          gpuUtilPct: null,
+        },
+      ],
+      stepMin: 1200,
+      stepMax: 1200,
+      worstAlert: 'critical',
+    });
+    expect(away).toBe('00:00:00  job grpo-3n  1 node: node-c AGENT UNREACHABLE @1200\n');
     const ep = formatLine({
       t: 0,
       type: 'endpoint',

@@ -56,7 +56,7 @@ describe('deploy/', () => {
     expect(r.status).toBe(0);
   });
 
-  test('amtool: criticals go to the paging receiver, warnings and agent-down to the webhook', () => {
+  test('amtool: criticals go to the paging receiver, agent-down too (a page of its own), warnings to the webhook', () => {
     const amtool = requireBinary(AMTOOL, 'prometheus-alertmanager');
     // The receiver is the first line (a warning about --config.file may follow on stderr).
     const route = (...labels: string[]): string =>
@@ -70,7 +70,7 @@ describe('deploy/', () => {
     const alert = ['alertname=RlwatchHealthAlert', 'source=rlwatch', 'run=ppo', 'rule=non-finite'];
     expect(route(...alert, 'severity=critical')).toBe('rlwatch-page');
     expect(route(...alert, 'severity=warning')).toBe('rlwatch-webhook');
-    expect(route('alertname=RlwatchAgentDown', 'source=rlwatch', 'severity=warning')).toBe('rlwatch-webhook');
+    expect(route('alertname=RlwatchAgentDown', 'source=rlwatch', 'severity=critical')).toBe('rlwatch-page');
     const node = ['source=rlwatch', 'instance=n3:9477', 'rlwatch_job=grpo', 'node=node-3'];
     expect(route('alertname=RlwatchJobNodeSilent', ...node, 'severity=critical')).toBe('rlwatch-page');
     expect(route('alertname=RlwatchJobStepSkew', ...node, 'severity=warning')).toBe('rlwatch-webhook');

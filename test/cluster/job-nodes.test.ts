@@ -1,5 +1,6 @@
 // One job across three agents (`agent --job`), with the real Prometheus and Alertmanager on deploy/'s files: a frozen
-// node (agent and trainer stopped) is paged as silent with its job and node, the others are not, and it resolves.
+// node (agent and trainer stopped) is paged as its agent unreachable (its writing unknown), never as silent; the others
+// are not paged, and it resolves.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,17 +23,18 @@ const METRICS_TOKEN = 'cluster-test-metrics-token-8910';
 const JOB = 'grpo-cluster';
 const PAGE = '/rlwatch-page';
 const SILENT = 'RlwatchJobNodeSilent';
+const DOWN = 'RlwatchAgentDown';
 /** The demo's pace: slow enough for three writers on a small machine, far more often than the silence window. */
 const RATE = 4;
 
 /** The shipped rules with the job silence judged over seconds instead of minutes: a node is silent after 20 s
- * without a write (shipped: 2 min) or 10 s of failed scrapes (shipped: 1 min). Each rewrite must find its text, so
- * a change to the shipped rules fails here instead of quietly testing other thresholds. */
+ * without a write (shipped: 2 min), an agent down after 10 s of failed scrapes (shipped: 1 min). Each rewrite must
+ * find its text, so a change to the shipped rules fails here instead of quietly testing other thresholds. */
 function shorterSilence(rules: string): string {
   const rewrites: [from: string, to: string, count: number][] = [
     ['> 120', '> 20', 3],
     ['<= 120', '<= 20', 2],
-    ['max_over_time(up[1m])', 'max_over_time(up[10s])', 1],
+    ['expr: up{job="rlwatch"} == 0\n        for: 1m', 'expr: up{job="rlwatch"} == 0\n        for: 10s', 1],
   ];
   let out = rules;
   for (const [from, to, count] of rewrites) {
@@ -62,8 +64,8 @@ describe('one job across three agents through Prometheus and Alertmanager', () =
   let alertmanager: Alertmanager;
   let webhook: Webhook;
 
-  const silentNotices = (status: string) =>
-    webhook.alerts().filter((a) => a.labels.alertname === SILENT && a.status === status);
+  const notices = (alertname: string, status: string) =>
+    webhook.alerts().filter((a) => a.labels.alertname === alertname && a.status === status);
 
   /** A node: the demo writer in a folder of its own and an agent of the job on it. */
   const startNode = async (name: string): Promise<Node> => {
@@ -124,14 +126,32 @@ describe('one job across three agents through Prometheus and Alertmanager', () =
     expect((await prometheusAlerts(prometheus)).filter((a) => a.labels.alertname === SILENT)).toEqual([]);
   });
 
-  test('a frozen node (agent and trainer stopped) is paged as silent with its job and node; only it', async () => {
+  test('a frozen node (agent and trainer stopped) is paged as its agent unreachable, naming its node; never as silent', async () => {
     const frozen = nodes[2]!;
     frozen.demo.child.kill('SIGSTOP');
     frozen.agent.child.kill('SIGSTOP');
     await expect
-      .poll(() => silentNotices('firing').length, { timeout: 60_000, interval: 250 })
+      .poll(() => notices(DOWN, 'firing').length, { timeout: 60_000, interval: 250 })
       .toBeGreaterThan(0);
-    const [paged] = silentNotices('firing');
+    const [paged] = notices(DOWN, 'firing');
+    expect(paged!.path).toBe(PAGE);
+    expect(paged!.labels).toMatchObject({ instance: frozen.instance, severity: 'critical', source: 'rlwatch' });
+    expect(paged!.annotations.summary).toBe(
+      `rlwatch agent ${frozen.instance} (node ${frozen.name} of job ${JOB}) is unreachable: whether its runs still write is unknown`,
+    );
+    // Past the silence window (20 s here) with its writes unknown: still no silent page, in Prometheus or at the webhook.
+    await new Promise((r) => setTimeout(r, 25_000));
+    expect((await prometheusAlerts(prometheus)).filter((a) => a.labels.alertname === SILENT)).toEqual([]);
+    expect(webhook.alerts().filter((a) => a.labels.alertname === SILENT)).toEqual([]);
+  }, 120_000);
+
+  test('a node whose trainer stops while its agent answers is paged as silent; its job warnings are held back', async () => {
+    const frozen = nodes[2]!;
+    frozen.agent.child.kill('SIGCONT');
+    await expect
+      .poll(() => notices(SILENT, 'firing').length, { timeout: 60_000, interval: 250 })
+      .toBeGreaterThan(0);
+    const [paged] = notices(SILENT, 'firing');
     expect(paged!.path).toBe(PAGE);
     expect(paged!.labels).toMatchObject({
       instance: frozen.instance,
@@ -143,9 +163,16 @@ describe('one job across three agents through Prometheus and Alertmanager', () =
     expect(paged!.annotations.summary).toBe(
       `Node ${frozen.name} of job ${JOB} (${frozen.instance}) stopped writing while the other nodes of the job write`,
     );
-    expect(paged!.annotations.message).toMatch(/; scrapes of its agent: failing\.$/);
+    expect(paged!.annotations.message).toMatch(/; scrapes of its agent: answered\.$/);
+    // Its agent answers again: the agent-down page resolved.
+    await expect
+      .poll(() => notices(DOWN, 'resolved').map((a) => [a.path, a.labels.instance]), {
+        timeout: 30_000,
+        interval: 250,
+      })
+      .toEqual([[PAGE, frozen.instance]]);
 
-    // The real silent critical holds back that node's job warnings (not its agent-down, not another node's).
+    // The real silent critical holds back that node's job warnings (not its other warnings, not another node's).
     const at = (n: Node) => ({ instance: n.instance, job: 'rlwatch', rlwatch_job: JOB, node: n.name });
     const post = await fetch(`${alertmanager.base}/api/v2/alerts`, {
       method: 'POST',
@@ -169,11 +196,12 @@ describe('one job across three agents through Prometheus and Alertmanager', () =
         },
         {
           labels: {
-            alertname: 'RlwatchAgentDown',
+            alertname: 'RlwatchSeriesDropped',
             severity: 'warning',
             source: 'rlwatch',
             instance: frozen.instance,
             job: 'rlwatch',
+            reason: 'tags',
           },
         },
       ]),
@@ -181,14 +209,14 @@ describe('one job across three agents through Prometheus and Alertmanager', () =
     expect(post.status).toBe(200);
     const states = async (): Promise<string[]> =>
       (await alertmanagerAlerts(alertmanager))
-        .filter((a) => a.labels.alertname !== SILENT)
+        .filter((a) => ['RlwatchJobNodeGpusIdle', 'RlwatchSeriesDropped'].includes(a.labels.alertname ?? ''))
         .map((a) => `${a.labels.alertname} ${a.labels.node ?? a.labels.instance} ${a.status!.state}`)
         .sort();
     await expect
       .poll(states, { timeout: 10_000, interval: 250 })
       .toEqual(
         [
-          `RlwatchAgentDown ${frozen.instance} active`,
+          `RlwatchSeriesDropped ${frozen.instance} active`,
           `RlwatchJobNodeGpusIdle ${nodes[0]!.name} active`,
           `RlwatchJobNodeGpusIdle ${frozen.name} suppressed`,
         ].sort(),
@@ -207,12 +235,11 @@ describe('one job across three agents through Prometheus and Alertmanager', () =
 
   test('the node resumes (SIGCONT): its silence resolves, and no other node was ever silent', async () => {
     const frozen = nodes[2]!;
-    frozen.agent.child.kill('SIGCONT');
     frozen.demo.child.kill('SIGCONT');
     await expect
-      .poll(() => silentNotices('resolved').length, { timeout: 60_000, interval: 250 })
+      .poll(() => notices(SILENT, 'resolved').length, { timeout: 60_000, interval: 250 })
       .toBeGreaterThan(0);
-    const resolved = silentNotices('resolved');
+    const resolved = notices(SILENT, 'resolved');
     expect(resolved.map((a) => [a.path, a.labels.node, a.labels.instance])).toEqual([
       [PAGE, frozen.name, frozen.instance],
     ]);

@@ -1,7 +1,8 @@
 // End to end: one job across three nodes. Three `rlwatch agent --job grpo-3n --node node-a|b|c`, each following a
 // folder its own writer process fills, and one serve following all three with a short silent-after: one job entry with
-// its three nodes (over the API and in Chromium); node-c frozen (its writer and agent SIGSTOPped) is silent with a
-// critical job-node-silent alert naming it while the others move; SIGCONT brings it back to moving and clears it.
+// its three nodes (over the API and in Chromium); node-c's writer frozen (SIGSTOP, its agent answering) is silent with
+// a critical job-node-silent alert naming it while the others move; SIGCONT brings it back to moving and clears it;
+// node-c's agent killed is "agent unreachable" at once (its writing unknown), never silent, with its own critical.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -90,10 +91,9 @@ describe('one job across three nodes, one of them frozen', () => {
   const frozen = (): Node => nodes[2]!;
   const runOf = (n: Node): string => `${n.host}//grpo`;
 
-  /** SIGSTOP / SIGCONT node-c's writer and its agent (the agent keeps its socket open, answering nothing). */
+  /** SIGSTOP / SIGCONT node-c's writer (a hung rank; its agent answers, so the head knows it stopped writing). */
   const signalFrozen = (signal: 'SIGSTOP' | 'SIGCONT'): void => {
     frozen().writer.kill(signal);
-    frozen().agent.child.kill(signal);
   };
 
   beforeAll(async () => {
@@ -166,7 +166,7 @@ describe('one job across three nodes, one of them frozen', () => {
     expect(job!.stepMax).toBeGreaterThanOrEqual(job!.stepMin!);
   });
 
-  test('node-c frozen: silent, with a critical job-node-silent alert naming it; the others move', async () => {
+  test("node-c's writer frozen: silent, with a critical job-node-silent alert naming it; the others move", async () => {
     // Some steps first, so the frozen node stops mid-run.
     await expect
       .poll(async () => (await jobs())[0]?.stepMin ?? 0, { timeout: 30_000 })
@@ -289,4 +289,32 @@ describe('one job across three nodes, one of them frozen', () => {
       .toBe(`Cleared: ${cleared.clearedBecause}`);
     expect(errors).toEqual([]);
   });
+
+  test("node-c's agent killed: 'agent unreachable' at once (its writing unknown), never silent; its own critical", async () => {
+    frozen().agent.child.kill('SIGKILL');
+    await expect.poll(states, { timeout: 20_000, interval: 250 }).toEqual([
+      ['node-a', 'moving'],
+      ['node-b', 'moving'],
+      ['node-c', 'unreachable'],
+    ]);
+    await expect
+      .poll(() => nodeRow('node-c').getAttribute('data-state'), { timeout: 20_000 })
+      .toBe('unreachable');
+    expect(await nodeRow('node-c').locator('.node-state').innerText()).toBe('agent unreachable');
+    await expect
+      .poll(() => page.locator(`.job-item[data-job="${JOB}"] .job-problems`).innerText())
+      .toBe('1 agent unreachable');
+    // Past the silent-after (6 s) and the unreachable-after (30 s): its own critical, never job-node-silent.
+    await expect
+      .poll(
+        async () =>
+          (await alerts())
+            .filter((a) => a.active && a.rule === 'job-agent-unreachable')
+            .map((a) => [a.severity, a.run]),
+        { timeout: 60_000, interval: 500 },
+      )
+      .toEqual([['critical', runOf(frozen())]]);
+    expect((await alerts()).filter((a) => a.active && a.rule === 'job-node-silent')).toEqual([]);
+    expect(errors).toEqual([]);
+  }, 120_000);
 });

@@ -40,6 +40,7 @@ import {
 } from './settings';
 import { RunMetaRecorder } from './run-meta';
 import { RunOverlay, type JobIdentity } from './run-overlay';
+import { TrainerFacts } from './trainer-facts';
 import { SystemFeed } from './system-feed';
 import { TagTracker, type TagExtremes } from './tag-tracker';
 import { buildTrayModel, type TrayModel } from './tray-model';
@@ -65,6 +66,8 @@ export class AppCore {
   private readonly tags = new TagTracker();
   private readonly system: SystemFeed;
   private readonly overlay: RunOverlay;
+  /** What the samples say of each run's trainer (RunInfo.trainer). */
+  private readonly trainers = new TrainerFacts();
   private readonly runMeta: RunMetaRecorder;
   private readonly exports: AppExports;
   /** Runs of several nodes grouped into jobs, and the cross-node rules' alerts. */
@@ -91,7 +94,13 @@ export class AppCore {
     this.alertService.onBatch((b) => this.onAlerts(b));
     // The limiter's decisions reach every client too: a browser tab (serve) shows them as Notifications.
     this.alertService.onNotification((n) => this.bus.emit('app.notification', n));
-    this.overlay = new RunOverlay((run) => this.alertService.overlayFor(run), opts.identity ?? null);
+    this.overlay = new RunOverlay(
+      (run) => {
+        const trainer = this.trainers.of(run);
+        return { ...this.alertService.overlayFor(run), ...(trainer ? { trainer } : {}) };
+      },
+      opts.identity ?? null,
+    );
     this.runMeta = new RunMetaRecorder(() => this.store, this.clock);
     this.system = new SystemFeed({
       createSampler: opts.createSampler ?? (() => null),
@@ -204,6 +213,7 @@ export class AppCore {
     if (this.root === null) return;
     this.alertService.closeSession();
     this.overlay.clear();
+    this.trainers.clear();
     this.keys.clear();
     this.tags.clear();
     this.folderView = null;
@@ -441,7 +451,11 @@ export class AppCore {
   }
 
   private onSnapshot(snap: SystemSnapshot): void {
-    if (this.root !== null) this.alertService.onSnapshot(snap);
+    if (this.root === null) return;
+    const touched = this.trainers.note(snap);
+    this.alertService.onSnapshot(snap);
+    // A trainer found, or seen gone: the run list says so (a head shows a remote run's trainer from it).
+    if (touched.size > 0) this.pushIfMoved(touched);
   }
 
   private onDelta(d: SeriesDelta): void {
@@ -465,10 +479,13 @@ export class AppCore {
   /** Alert changes go out as they are; runs.changed follows when a run's overlay (worst alert, stalled) moved. */
   private onAlerts(batch: AlertBatch): void {
     for (const c of batch.changes) this.bus.emit('alerts.changed', c);
-    const touched = new Set([
-      ...batch.changes.map((c) => c.alert.run),
-      ...(batch.statuses ?? []).map((s) => s.run),
-    ]);
+    this.pushIfMoved(
+      new Set([...batch.changes.map((c) => c.alert.run), ...(batch.statuses ?? []).map((s) => s.run)]),
+    );
+  }
+
+  /** runs.changed, when the overlay of one of `touched` moved away from what was pushed. */
+  private pushIfMoved(touched: ReadonlySet<string>): void {
     const all = this.runs();
     if (!this.overlay.moved(all, touched)) return;
     this.overlay.pushedAll(all);

@@ -1,7 +1,8 @@
-// What the app adds to a workspace's RunInfo (alert overlay, job identity) and whether it moved since the last push.
+// What the app adds to a workspace's RunInfo (alert overlay, its trainer, job identity) and whether it moved since the last push.
 
-import type { RunInfo } from '../../shared/domain';
+import type { RunInfo, RunTrainer } from '../../shared/domain';
 import type { AlertOverlay } from '../alerts/alert-service';
+import { trainerKey } from './trainer-facts';
 
 /** A node's place in a job, as its agent was told. */
 export interface JobIdentity {
@@ -9,14 +10,18 @@ export interface JobIdentity {
   node: string;
 }
 
-const keyOf = (r: RunInfo): string => `${r.worstAlert}|${r.stalled}|${r.stop?.state ?? ''}`;
+const keyOf = (r: RunInfo): string =>
+  `${r.worstAlert}|${r.stalled}|${r.stop?.state ?? ''}|${trainerKey(r.trainer)}`;
+
+/** A run's overlay: its alerts' and what is known of its trainer. */
+export type RunOverlayFields = AlertOverlay & { trainer?: RunTrainer };
 
 export class RunOverlay {
   /** Last overlay pushed per run, so runs.changed is re-sent only when an alert changes it. */
   private readonly pushed = new Map<string, string>();
 
   constructor(
-    private readonly overlayFor: (run: string) => AlertOverlay,
+    private readonly overlayFor: (run: string) => RunOverlayFields,
     /** The job and node this app's folder belongs to (`agent --job`), null when none was given. */
     private readonly identity: JobIdentity | null = null,
   ) {}

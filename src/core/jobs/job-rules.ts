@@ -1,4 +1,4 @@
-// The cross-node rules of a job: a node silent while others move, a straggler past the step-skew bound, idle GPUs.
+// The cross-node rules of a job: a node silent (or its trainer exited) while others move, its agent unreachable, a straggler, idle GPUs.
 
 import type { JobNode, JobNodeState, JobRule } from '../../shared/job-types';
 import type { Severity } from '../../shared/domain';
@@ -14,6 +14,9 @@ export interface JobRuleOptions {
    * silentAfterMs. Nodes that all stopped within that of each other are the whole job stopping. */
   advanceIntervals: number;
   advanceMinMs: number;
+  /** A node whose endpoint has not answered for this long, while another node's does, has its agent unreachable
+   * (a restarting agent is back within it). */
+  unreachableAfterMs: number;
   /** A node further behind the job's lead than max(skewMinSteps, skewFraction × lead step, 3 × the coarsest
    * logging interval of the job) is a straggler once it has logged a newer step while that far behind (a node
    * that stopped is not behind: it waits for the silent rule); it stops being one within half that bound. */
@@ -30,6 +33,7 @@ export const DEFAULT_JOB_RULES: JobRuleOptions = {
   silentAfterMs: 120_000,
   advanceIntervals: 4,
   advanceMinMs: 15_000,
+  unreachableAfterMs: 30_000,
   skewMinSteps: 50,
   skewFraction: 0.1,
   idleBelowPct: 10,
@@ -39,6 +43,8 @@ export const DEFAULT_JOB_RULES: JobRuleOptions = {
 
 export const JOB_RULE_SEVERITY: Record<JobRule, Severity> = {
   'job-node-silent': 'critical',
+  'job-node-exited': 'critical',
+  'job-agent-unreachable': 'critical',
   'job-step-skew': 'warning',
   'job-node-gpus-idle': 'warning',
 };
@@ -52,7 +58,7 @@ export interface JobFinding {
   step: number | null;
   /** Seconds since epoch of the node's newest write, null before any. */
   wallTime: number | null;
-  /** Seconds silent, steps behind, or GPU utilisation (%). */
+  /** Seconds silent (or unreachable), steps behind, or GPU utilisation (%). */
   value: number;
   /** The others' figure it was judged against: the lead step, or the other nodes' mean GPU utilisation. */
   reference: number | null;
@@ -137,15 +143,17 @@ export class JobRules {
         o.silentAfterMs / 2,
         Math.max(o.advanceMinMs, interval === null ? 0 : o.advanceIntervals * interval),
       );
+      const f = facts(m);
       return {
         m,
-        f: facts(m),
+        f,
         step: stepOf(m),
         last,
         finished: m.run.ended === 'finished',
-        moving: last !== null && now - last <= o.silentAfterMs,
+        // A node whose agent does not answer is not known to move: its last write is only as last seen.
+        moving: f.connected && last !== null && now - last <= o.silentAfterMs,
         /** Still writing at its own rhythm (not merely within the silent window). */
-        advancing: last !== null && now - last <= advanceMs,
+        advancing: f.connected && last !== null && now - last <= advanceMs,
         state: 'quiet' as JobNodeState,
       };
     });
@@ -177,28 +185,73 @@ export class JobRules {
     for (const r of unfinished) {
       if (r.moving || r.last === null) continue;
       const others = movers.filter((x) => x !== r);
-      if (!was('job-node-silent', r.m.node) && !advancing.some((x) => x !== r)) continue;
-      r.state = 'silent';
+      // Its trainer seen gone by its agent: no hang, whatever the rule said before (job-node-exited).
+      const gone = trainerGone(r.m);
+      const rule: JobRule = gone ? 'job-node-exited' : 'job-node-silent';
+      const holds = was('job-node-silent', r.m.node) || was('job-node-exited', r.m.node);
+      // Its agent does not answer: its writing is unknown (job-agent-unreachable below), unless it was already
+      // silent (a firing alert never clears because its source went away).
+      if (!holds && !r.f.connected) continue;
+      if (!holds && !advancing.some((x) => x !== r)) continue;
+      r.state = gone ? 'exited' : 'silent';
       const lead = Math.max(...others.map((x) => x.step ?? -Infinity));
       const behind =
         r.step !== null && Number.isFinite(lead) ? `; it is at step ${r.step}, the others at ${lead}` : '';
+      if (gone) {
+        add(
+          r,
+          rule,
+          (now - r.last) / 1000,
+          Number.isFinite(lead) ? lead : null,
+          `Node ${r.m.node} of job ${g.name}: its trainer process exited (${gone}) and it has written nothing ` +
+            `for ${seconds(now - r.last)} while ` +
+            (others.length > 0
+              ? `${others.length} other node${others.length > 1 ? 's' : ''} kept writing`
+              : 'the others were writing') +
+            `${behind}.`,
+        );
+        continue;
+      }
       add(
         r,
-        'job-node-silent',
+        rule,
         (now - r.last) / 1000,
         Number.isFinite(lead) ? lead : null,
         `Node ${r.m.node} of job ${g.name} has written nothing for ${seconds(now - r.last)} while ` +
           (others.length > 0
             ? `${others.length} other node${others.length > 1 ? 's' : ''} kept writing`
             : 'the others were writing') +
-          `${r.f.connected ? '' : ' (its endpoint is not connected)'}${behind}.`,
+          `${behind}.`,
+      );
+    }
+
+    // Its agent unreachable: whether it writes is unknown. Shown at once; raised once it has not answered for
+    // unreachableAfterMs while another node's agent answers, and held until it answers or its run finished.
+    const answering = unfinished.filter((r) => r.f.connected);
+    for (const r of unfinished) {
+      if (r.f.connected) continue;
+      r.state = 'unreachable';
+      const away = now - (r.f.awaySince ?? now);
+      const holds = was('job-agent-unreachable', r.m.node);
+      if (!holds && (answering.length === 0 || away < o.unreachableAfterMs)) continue;
+      const lastSeen =
+        r.last === null
+          ? 'nothing written as last seen'
+          : `its newest write as last seen ${seconds(now - r.last)} ago${r.step !== null ? ` at step ${r.step}` : ''}`;
+      add(
+        r,
+        'job-agent-unreachable',
+        away / 1000,
+        null,
+        `Node ${r.m.node} of job ${g.name}: its agent${r.m.host ? ` (${r.m.host})` : ''} has not answered for ` +
+          `${seconds(away)}; whether it still writes is unknown (${lastSeen}).`,
       );
     }
 
     // Step skew among the nodes within the silent window: the silent one is reported as silent, not as a straggler.
     // A node first seen past the bound is a straggler only once it logs a newer step (a node that stopped is not
     // behind: it waits for the silent rule); a raised straggler that stops stays one until the silent rule takes
-    // over, so the handover never shows a healthy node in between.
+    // over, so the handover never shows a healthy node in between. A node whose agent does not answer never moves.
     const stepped = movers.filter((r) => r.step !== null);
     const lead = stepped.length >= 2 ? Math.max(...stepped.map((r) => r.step!)) : null;
     const coarsest = Math.max(0, ...stepped.map((r) => loggingInterval(r.m) ?? 0));
@@ -227,7 +280,9 @@ export class JobRules {
       }
 
     // Idle GPUs: one node under idleBelowPct for idleForMs while the others' mean is busy.
-    const gpu = unfinished.filter((r) => r.f.gpuUtilPct !== null && r.state !== 'silent');
+    const gpu = unfinished.filter(
+      (r) => r.f.gpuUtilPct !== null && r.state !== 'silent' && r.state !== 'exited',
+    );
     const busyOf = new Map<Row, number>();
     for (const r of gpu) {
       const others = gpu.filter((x) => x !== r).map((x) => x.f.gpuUtilPct!);
@@ -257,9 +312,12 @@ export class JobRules {
     const because = (rule: JobRule, r: Row): string => {
       const n = `node ${r.m.node}`;
       if (r.finished) return `${n} finished`;
-      if (r.state === 'silent')
-        return `handed over to job-node-silent: ${n} has written nothing for ${seconds(now - r.last!)}`;
-      if (rule === 'job-node-silent')
+      if (r.state === 'silent' || r.state === 'exited')
+        return `handed over to job-node-${r.state}: ${n} has written nothing for ${seconds(now - r.last!)}`;
+      if (r.state === 'unreachable' && rule !== 'job-agent-unreachable')
+        return `handed over to job-agent-unreachable: ${n}'s agent does not answer`;
+      if (rule === 'job-agent-unreachable') return `${n}'s agent answers again`;
+      if (rule === 'job-node-silent' || rule === 'job-node-exited')
         return r.moving ? `${n} is writing again (step ${r.step ?? '?'})` : `${n} is no longer judged`;
       if (!r.moving) return `${n} stopped writing along with the rest of job ${g.name}`;
       if (rule === 'job-step-skew')
@@ -273,7 +331,13 @@ export class JobRules {
       return `the other nodes' GPUs are idle too (${busy.toFixed(0)} % on average)`;
     };
     for (const r of rows)
-      for (const rule of ['job-node-silent', 'job-step-skew', 'job-node-gpus-idle'] as const) {
+      for (const rule of [
+        'job-node-silent',
+        'job-node-exited',
+        'job-agent-unreachable',
+        'job-step-skew',
+        'job-node-gpus-idle',
+      ] as const) {
         const k = key(rule, r.m.node);
         if (this.active.has(k) && !holding.has(k)) ended.set(k, because(rule, r));
       }
@@ -295,13 +359,26 @@ export class JobRules {
   }
 }
 
+/** Why a node's trainer is known gone, in words (its agent saw its process exit, or a traceback ends its log); null
+ * when it is not known gone (a hang or a stop not known: the silent rule's advice holds). */
+function trainerGone(m: JobMember): string | null {
+  if (m.run.trainer?.state === 'exited') return 'its agent saw it end';
+  if (m.run.stop?.state === 'crashed' || m.run.ended === 'crashed') return 'it crashed';
+  return null;
+}
+
 /** What to do about each cross-node finding (shown with its alert). */
 export const JOB_RULE_ADVICE: Record<JobRule, string> = {
   'job-node-silent':
     "Look at that node's trainer log and process first: a rank stuck in a collective blocks the whole job at its " +
     'next synchronisation. `py-spy dump --pid PID` shows where it waits; NCCL_DEBUG=INFO and ' +
-    'TORCH_NCCL_ASYNC_ERROR_HANDLING=1 (with a collective timeout) make a hang fail fast instead of stalling. ' +
-    'If its agent is down, the node may be fine and only unwatched: check the agent.',
+    'TORCH_NCCL_ASYNC_ERROR_HANDLING=1 (with a collective timeout) make a hang fail fast instead of stalling.',
+  'job-node-exited':
+    'Its trainer is gone, not hung: read the end of its log (a traceback; the OOM killer in `dmesg`) and restart ' +
+    'the job from its last checkpoint. The other ranks wait at their next collective until their timeout.',
+  'job-agent-unreachable':
+    'Check the rlwatch agent on that node (is it running, is the node up, can this machine reach it). Its trainer ' +
+    'may be fine and only unwatched: look at the node before treating the job as hung.',
   'job-step-skew':
     'A straggler: compare its GPU utilisation, clocks and temperature (thermal throttling), its data loading and ' +
     'its neighbours on the host with the other nodes. Synchronous training runs at the pace of its slowest rank.',

@@ -88,12 +88,15 @@ export class RemoteHub {
     return [...this.endpoints.values()].map((e) => e.info());
   }
 
-  /** An endpoint as a job's node: whether it is connected now, and its GPUs' mean utilisation when fresh. */
+  /** An endpoint as a job's node: whether it is connected now (else since when it is not), and its GPUs' mean
+   * utilisation when fresh. */
   nodeFacts(id: string): NodeFacts {
-    const ep = this.endpoints.get(id);
+    const info = this.endpoints.get(id)?.info();
+    const connected = info?.state === 'connected';
     return {
-      connected: ep?.info().state === 'connected',
-      gpuUtilPct: meanGpuUtilisation(ep?.gpuUtilisation(GPU_FRESH_MS) ?? []),
+      connected,
+      ...(connected ? {} : { awaySince: info?.since ?? null }),
+      gpuUtilPct: meanGpuUtilisation(this.endpoints.get(id)?.gpuUtilisation(GPU_FRESH_MS) ?? []),
     };
   }
 

@@ -1,5 +1,6 @@
 // Jobs through real endpoints: three nodes served with --job identities, a head app and `watch --remote` following
-// them; one node's writer stops (a hung rank) while the others move, then its endpoint goes away.
+// them; one node's writer stops (a hung rank) while the others move, then its endpoint goes away (agent unreachable,
+// never called silent: its writing is unknown).
 
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,13 +17,14 @@ import type { WatchLine } from '../../../src/core/watch/watch-lines';
 import type { RequestChannel } from '../../../src/shared/channels';
 import type { RequestArgs, RequestResults } from '../../../src/shared/contract';
 import type { JobInfo } from '../../../src/shared/job-types';
+import type { SystemSnapshot, TrainingProcess } from '../../../src/shared/system-types';
 import { waitFor } from '../../helpers/wait-for';
 
 const TOKEN = 'job-test-token-0123456789';
 const FAST = { backoff: { baseMs: 50, maxMs: 200 }, limits: { requestTimeoutMs: 2000 } };
 /** Short enough for a test, long against the 100 ms writes: only a stopped writer is silent. A stopped node falls
  * skewMinSteps behind (2 s at 10 steps a second) before it is silent: it must never be called a straggler first. */
-const RULES = { silentAfterMs: 3000, advanceMinMs: 1000, skewMinSteps: 20 };
+const RULES = { silentAfterMs: 3000, advanceMinMs: 1000, skewMinSteps: 20, unreachableAfterMs: 1000 };
 
 interface Node {
   name: string;
@@ -171,7 +173,7 @@ describe('one job across three endpoints', () => {
     }
   }, 60_000);
 
-  test('watch --remote prints the job as lines: its nodes, a silent node with its alert, and the endpoint going away', async () => {
+  test('watch --remote prints the job as lines: its nodes, and an endpoint going away as its agent unreachable with its own critical, never silent', async () => {
     const lines: WatchLine[] = [];
     const watch = new WatchRemotes({
       urls: nodes.map((n) => n.url),
@@ -200,25 +202,37 @@ describe('one job across three endpoints', () => {
       const b = nodes[1]!;
       await b.server.close();
       await waitFor(
-        () => lastStates() === 'node-a:moving node-b:silent node-c:moving',
-        'node-b silent',
+        () => lastStates() === 'node-a:moving node-b:unreachable node-c:moving',
+        'node-b unreachable',
         20_000,
       );
       const last = jobLines().at(-1)!;
       expect(last.nodes[1]!.connected).toBe(false);
-      // Never a straggler before it is silent, and never quiet (healthy-looking) in between.
+      await waitFor(
+        () => lines.some((l) => l.type === 'alert' && l.rule === 'job-agent-unreachable'),
+        'its agent-unreachable alert',
+        20_000,
+      );
+      // Never a straggler, never silent, and never quiet (healthy-looking) in between.
       expect(lines.filter((l) => l.type === 'alert' && l.rule === 'job-step-skew')).toEqual([]);
       const bStates = jobLines()
         .slice(before)
         .map((l) => l.nodes[1]!.state)
         .filter((st, i, all) => all[i - 1] !== st);
-      expect(bStates.filter((st) => st !== 'moving')).toEqual(['silent']);
-      const alert = lines.find((l) => l.type === 'alert' && l.rule === 'job-node-silent');
+      expect(bStates.filter((st) => st !== 'moving')).toEqual(['unreachable']);
+      const alert = lines.find((l) => l.type === 'alert' && l.rule === 'job-agent-unreachable');
       expect(alert).toMatchObject({
         severity: 'critical',
         state: 'raised',
         run: `127.0.0.1:${b.server.port}//grpo`,
       });
+      expect((alert as { message: string }).message).toMatch(
+        /^Node node-b of job grpo-3n: its agent \(127\.0\.0\.1:\d+\) has not answered for .*; whether it still writes is unknown/,
+      );
+      // Past the silence window, its writes unknown: never called silent.
+      await new Promise((r) => setTimeout(r, RULES.silentAfterMs + 500));
+      expect(lines.filter((l) => l.type === 'alert' && l.rule === 'job-node-silent')).toEqual([]);
+      expect(lastStates()).toBe('node-a:moving node-b:unreachable node-c:moving');
       expect(
         lines.some(
           (l) =>
@@ -232,6 +246,65 @@ describe('one job across three endpoints', () => {
       expect(count - before).toBeLessThanOrEqual(3);
     } finally {
       watch.close();
+    }
+  }, 60_000);
+  test("a killed trainer: the agent's knowledge of its process reaches the head with the run, and the node is exited, not a hang", async () => {
+    const head = new AppCore({
+      host: { mode: 'serve', version: 't', allowOpenFolder: false },
+      store: openStore({ path: null }),
+      remotes: nodes.map((n) => n.url),
+      remoteTuning: FAST,
+      jobRules: RULES,
+      tickMs: 200,
+    });
+    const c = nodes[2]!;
+    const cRun = `127.0.0.1:${c.server.port}//grpo`;
+    /** A sample of node-c's machine as its sampler would give it (its writer runs in this process, never attributed). */
+    const sample = (
+      trainingProcesses: TrainingProcess[],
+      exits: SystemSnapshot['processExits'] = [],
+    ): SystemSnapshot => ({
+      t: Date.now(),
+      cpuPct: null,
+      memPct: null,
+      memUsedMiB: null,
+      memTotalMiB: null,
+      gpus: null,
+      nvidia: { state: 'pending' },
+      nvidiaChanged: false,
+      appleGpu: null,
+      trainingProcesses,
+      processExits: exits,
+    });
+    const trainerOnHead = () => head.runs().find((r) => r.run === cRun)?.trainer ?? null;
+    try {
+      await waitFor(() => head.runs().some((r) => r.run === cRun), "node-c's run on the head");
+      // node-c's agent finds its trainer: the head's run says so (pid from the agent, not the head's process table).
+      const processes = [{ pid: 4242, evidence: 'open-files' as const, onGpu: true }];
+      c.app.bus.emit('system.snapshot', sample([{ run: 'grpo', processes, cpuPct: 95, rssMiB: 2048 }]));
+      await waitFor(() => trainerOnHead()?.state === 'alive', 'the trainer alive on the head');
+      expect(trainerOnHead()!.processes).toEqual(processes);
+
+      // Killed: the agent sees it gone; its writes stop.
+      c.writing = false;
+      const at = Date.now();
+      c.app.bus.emit(
+        'system.snapshot',
+        sample([], [{ run: 'grpo', pids: [4242], at, lastSeenAt: at - 1000 }]),
+      );
+      await waitFor(() => trainerOnHead()?.state === 'exited', 'the trainer exited on the head');
+      expect(trainerOnHead()).toEqual({ state: 'exited', processes, exitedAt: at });
+      const state = () => head.jobs.monitor.jobs()[0]?.nodes.find((n) => n.node === 'node-c')?.state;
+      await waitFor(() => state() === 'exited', 'node-c exited', 20_000);
+      const alerts = head.jobs.monitor.activeAlerts().filter((a) => a.run === cRun);
+      expect(alerts.map((a) => [a.rule, a.severity])).toEqual([['job-node-exited', 'critical']]);
+      expect(alerts[0]!.message).toMatch(
+        /^Node node-c of job grpo-3n: its trainer process exited \(its agent saw it end\)/,
+      );
+      expect(alerts[0]!.advice).not.toMatch(/py-spy/);
+    } finally {
+      c.writing = true;
+      await head.dispose();
     }
   }, 60_000);
 });

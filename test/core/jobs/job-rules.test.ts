@@ -484,3 +484,124 @@ describe('a node that stops, as a head sees it: silent first, never a straggler,
     expect(cleared.message).toMatch(/^Node b of job j is \d+ steps behind the lead/);
   });
 });
+
+describe('what is known of a stopped node: its agent unreachable, its trainer exited (#38)', () => {
+  const three = (t: number, c: { last?: number; step?: number; trainer?: RunInfo['trainer'] } = {}) => {
+    const runs = [
+      run('a:1', 'grpo', { job: 'j', node: 'a', lastMs: t, step: 1510 }),
+      run('b:1', 'grpo', { job: 'j', node: 'b', lastMs: t, step: 1510 }),
+      run('c:1', 'grpo', { job: 'j', node: 'c', lastMs: c.last ?? t, step: c.step ?? 1510 }),
+    ];
+    if (c.trainer !== undefined) runs[2] = { ...runs[2]!, trainer: c.trainer };
+    return runs;
+  };
+  /** Node c's endpoint away since `since` (null: connected); the others answer unless `allAway`. */
+  const facts =
+    (away: { since: number | null; allAway?: boolean }) =>
+    (host: string | null): NodeFacts =>
+      (host === 'c:1' || away.allAway) && away.since !== null
+        ? { connected: false, awaySince: away.since, gpuUtilPct: null }
+        : up;
+
+  test('a node whose agent does not answer is "agent unreachable" at once, raised as its own critical after unreachableAfterMs; never silent, never a straggler', () => {
+    const now = { t: T0 };
+    const away: { since: number | null } = { since: null };
+    const { m, changes, update } = monitor(now, facts(away));
+    update(three(now.t));
+    // c's agent freezes: its link drops 20 s later; the others keep writing.
+    const frozeAt = now.t;
+    now.t += 20_000;
+    away.since = now.t;
+    update(three(now.t, { last: frozeAt, step: 1400 }));
+    expect(m.jobs()[0]!.nodes.map((n) => [n.node, n.state, n.connected])).toEqual([
+      ['a', 'moving', true],
+      ['b', 'moving', true],
+      ['c', 'unreachable', false],
+    ]);
+    expect(changes).toEqual([]);
+    now.t += DEFAULT_JOB_RULES.unreachableAfterMs;
+    update(three(now.t, { last: frozeAt, step: 1400 }));
+    expect(changes.map((c) => [c.kind, c.alert.rule, c.alert.severity, c.alert.run])).toEqual([
+      ['raised', 'job-agent-unreachable', 'critical', 'c:1//grpo'],
+    ]);
+    const alert = changes[0]!.alert;
+    expect(alert.message).toBe(
+      'Node c of job j: its agent (c:1) has not answered for 30s; whether it still writes is unknown ' +
+        '(its newest write as last seen 50s ago at step 1400).',
+    );
+    expect(alert.advice).toMatch(/Check the rlwatch agent/);
+    expect(alert.advice).not.toMatch(/py-spy/);
+    // Past the silence window with its writes unknown: still unreachable, never called silent.
+    now.t += 5 * DEFAULT_JOB_RULES.silentAfterMs;
+    update(three(now.t, { last: frozeAt, step: 1400 }));
+    expect(m.activeAlerts().map((a) => a.rule)).toEqual(['job-agent-unreachable']);
+    expect(m.jobs()[0]!.nodes[2]!.state).toBe('unreachable');
+    // It answers again and writes: cleared, moving.
+    away.since = null;
+    update(three(now.t));
+    expect(m.activeAlerts()).toEqual([]);
+    expect(changes.at(-1)).toMatchObject({ kind: 'cleared', alert: { rule: 'job-agent-unreachable' } });
+    expect(m.jobs()[0]!.nodes[2]!.state).toBe('moving');
+  });
+
+  test('no agent answering (the head cut off, the job torn down) raises nothing; a finished node away is finished', () => {
+    const now = { t: T0 };
+    const away = { since: T0, allAway: true };
+    const { m, changes, update } = monitor(now, facts(away));
+    now.t += 10 * DEFAULT_JOB_RULES.unreachableAfterMs;
+    update(three(T0));
+    expect(changes).toEqual([]);
+    expect(m.jobs()[0]!.nodes.map((n) => n.state)).toEqual(['unreachable', 'unreachable', 'unreachable']);
+    const { m: m2, changes: c2, update: u2 } = monitor(now, facts({ since: T0 }));
+    u2([
+      ...three(now.t).slice(0, 2),
+      run('c:1', 'grpo', { job: 'j', node: 'c', lastMs: T0, ended: 'finished' }),
+    ]);
+    expect(c2).toEqual([]);
+    expect(m2.jobs()[0]!.nodes[2]!.state).toBe('finished');
+  });
+
+  test('a silent node whose agent then goes away keeps its silence (no clear because its source vanished), beside its agent unreachable', () => {
+    const now = { t: T0 };
+    const away: { since: number | null } = { since: null };
+    const { m, update } = monitor(now, facts(away));
+    now.t += DEFAULT_JOB_RULES.silentAfterMs + 10_000;
+    update(three(now.t, { last: T0 }));
+    expect(m.activeAlerts().map((a) => a.rule)).toEqual(['job-node-silent']);
+    away.since = now.t;
+    now.t += DEFAULT_JOB_RULES.unreachableAfterMs;
+    update(three(now.t, { last: T0 }));
+    expect(m.activeAlerts().map((a) => a.rule)).toEqual(['job-node-silent', 'job-agent-unreachable']);
+    expect(m.jobs()[0]!.nodes[2]!.state).toBe('unreachable');
+  });
+
+  test('a node whose agent saw its trainer exit is "exited", raised as job-node-exited with no py-spy advice; a live trainer keeps the hang advice', () => {
+    const now = { t: T0 };
+    const { m, changes, update } = monitor(now);
+    const gone: RunInfo['trainer'] = {
+      state: 'exited',
+      processes: [{ pid: 4242, evidence: 'open-files', onGpu: true }],
+      exitedAt: T0 + 1000,
+    };
+    now.t += DEFAULT_JOB_RULES.silentAfterMs + 10_000;
+    update(three(now.t, { last: T0, step: 1200, trainer: gone }));
+    expect(changes.map((c) => [c.kind, c.alert.rule, c.alert.severity])).toEqual([
+      ['raised', 'job-node-exited', 'critical'],
+    ]);
+    const alert = changes[0]!.alert;
+    expect(alert.message).toBe(
+      'Node c of job j: its trainer process exited (its agent saw it end) and it has written nothing for 2m 10s ' +
+        'while 2 other nodes kept writing; it is at step 1200, the others at 1510.',
+    );
+    expect(alert.advice).not.toMatch(/py-spy/);
+    expect(alert.advice).toMatch(/traceback/);
+    expect(m.jobs()[0]!.nodes[2]!.state).toBe('exited');
+
+    const alive: RunInfo['trainer'] = { state: 'alive', processes: gone.processes, exitedAt: null };
+    const other = monitor({ t: now.t });
+    other.update(three(now.t, { last: T0, step: 1200, trainer: alive }));
+    expect(other.changes.map((c) => [c.alert.rule, /py-spy/.test(c.alert.advice ?? '')])).toEqual([
+      ['job-node-silent', true],
+    ]);
+  });
+});

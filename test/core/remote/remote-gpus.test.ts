@@ -60,6 +60,11 @@ describe("a remote node's GPUs", () => {
     // Away: no figure (an old reading says nothing about now).
     await close();
     await waitFor(() => app.remotes.list()[0]!.state !== 'connected', 'the link down');
-    expect(app.remotes.nodeFacts(id)).toEqual({ connected: false, gpuUtilPct: null });
+    // …and since when it is away (the job rules' agent-unreachable clock).
+    expect(app.remotes.nodeFacts(id)).toEqual({
+      connected: false,
+      awaySince: app.remotes.list()[0]!.since,
+      gpuUtilPct: null,
+    });
   });
 });

@@ -16,7 +16,9 @@ export { JOB_NODE_STATE_LABELS as NODE_STATE_LABELS } from '../../../shared/job-
 /** What each state means, for the label's tooltip. */
 export const NODE_STATE_HINTS: Record<JobNodeState, string> = {
   moving: 'writing, in step with the other nodes',
-  silent: 'has written nothing for a while as the other nodes kept writing (a hang, a killed or frozen node)',
+  silent: 'has written nothing for a while as the other nodes kept writing, its agent answering (a hang, a frozen trainer)',
+  exited: 'its trainer process exited (its agent saw it end) while the other nodes kept writing',
+  unreachable: 'its agent does not answer: whether it still writes is unknown',
   straggler: "behind the job's leading node by more than the step-skew bound",
   'gpus-idle': "its GPUs idle while the other nodes' GPUs work",
   finished: 'its run finished',
@@ -25,7 +27,7 @@ export const NODE_STATE_HINTS: Record<JobNodeState, string> = {
 
 /** States worth drawing the eye to (the others are the normal course of a job). */
 export const nodeStateIsProblem = (s: JobNodeState): boolean =>
-  s === 'silent' || s === 'straggler' || s === 'gpus-idle';
+  s === 'silent' || s === 'exited' || s === 'unreachable' || s === 'straggler' || s === 'gpus-idle';
 
 /** "1200–1510", "1510" when the nodes agree, "no steps yet" before any point. */
 export function stepRange(min: number | null, max: number | null): string {
