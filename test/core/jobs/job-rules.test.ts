@@ -412,10 +412,10 @@ describe('a node that stops, as a head sees it: silent first, never a straggler,
   /** Three nodes writing a step a second; node b's fault at T0; the head judges every second (between writes). */
   function simulate(fault: Fault, bEveryMs = 1000) {
     const now = { t: T0 - 30_000 + 500 };
-    const connected = (h: string | null): NodeFacts => ({
-      connected: !(fault === 'agent frozen' && h === 'b:1' && now.t > T0 + 10_000),
-      gpuUtilPct: null,
-    });
+    const connected = (h: string | null): NodeFacts =>
+      fault === 'agent frozen' && h === 'b:1' && now.t > T0 + 10_000
+        ? { connected: false, awaySince: T0 + 10_000, gpuUtilPct: null }
+        : { connected: true, gpuUtilPct: null };
     const { m, changes, update } = monitor(now, connected);
     const ticks: Tick[] = [];
     const at: number[] = [];
@@ -447,7 +447,7 @@ describe('a node that stops, as a head sees it: silent first, never a straggler,
   const stretches = (ticks: Tick[]): string[] =>
     ticks.map((k) => k.state).filter((s, i, all) => i === 0 || all[i - 1] !== s);
 
-  test.each<Fault>(['writer frozen', 'writer killed', 'agent frozen'])(
+  test.each<Fault>(['writer frozen', 'writer killed'])(
     '%s: the node goes from moving straight to silent; no step-skew alert, no quiet moment',
     (fault) => {
       const { changes, ticks, at } = simulate(fault);
@@ -458,10 +458,20 @@ describe('a node that stops, as a head sees it: silent first, never a straggler,
       expect(at[0]! - T0).toBeGreaterThan(DEFAULT_JOB_RULES.silentAfterMs);
       expect(at[0]! - T0).toBeLessThanOrEqual(DEFAULT_JOB_RULES.silentAfterMs + 1000);
       expect(stretches(ticks)).toEqual(['moving', 'silent']);
-      if (fault === 'agent frozen')
-        expect(changes[0]!.alert.message).toContain('(its endpoint is not connected)');
     },
   );
+
+  test('agent frozen: the node goes from moving straight to agent unreachable, its own critical; never silent, never a straggler', () => {
+    const { changes, ticks, at } = simulate('agent frozen');
+    expect(changes.map((c) => [c.kind, c.alert.rule, c.alert.run, c.alert.severity])).toEqual([
+      ['raised', 'job-agent-unreachable', 'b:1//grpo', 'critical'],
+    ]);
+    // Raised unreachableAfterMs after its endpoint stopped answering (at +10 s), not after the silent window.
+    expect(at[0]! - (T0 + 10_000)).toBeGreaterThanOrEqual(DEFAULT_JOB_RULES.unreachableAfterMs);
+    expect(at[0]! - (T0 + 10_000)).toBeLessThanOrEqual(DEFAULT_JOB_RULES.unreachableAfterMs + 1000);
+    expect(stretches(ticks)).toEqual(['moving', 'unreachable']);
+    expect(changes[0]!.alert.message).toContain('whether it still writes is unknown');
+  });
 
   test('a straggler that then stops stays a straggler until the silent alert takes over, in one update, and says so', () => {
     // b writes a step every 2 s: a real straggler (it keeps advancing, at its own rhythm) until it stops at T0.
