@@ -14,6 +14,7 @@ import {
   drawnGroups,
   finiteRuns,
   groupDatasets,
+  groupLegend,
   groupRows,
   withGroupRows,
 } from '../../../src/renderer/src/charts/seed-bands';
@@ -34,6 +35,19 @@ describe('chartGroups', () => {
       { label: 'a', runs: ['a_s1', 'a_s2'], seeds: ['run name'], colorIndex: 2 },
     ]);
   });
+});
+
+test('the legend names a group by what sets it apart and what it folds, its members on hover', () => {
+  expect(
+    groupLegend([{ label: 'lr=3e-4', runs: ['PPO_1', 'PPO_2', 'PPO_3'], seeds: ['seed'], colorIndex: 2 }]),
+  ).toEqual([
+    {
+      run: 'lr=3e-4 (over seed ×3)',
+      colour: runColor(2),
+      dash: [],
+      title: 'lr=3e-4 over seed: PPO_1, PPO_2, PPO_3',
+    },
+  ]);
 });
 
 describe('drawnGroups and groupDatasets', () => {

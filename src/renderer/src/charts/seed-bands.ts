@@ -3,7 +3,8 @@
 import { groupName, type ChartGroup, type DrawnGroup } from '../../../shared/charts/group-bands';
 import { runColor } from '../../../shared/charts/chart-theme';
 import { groupAt } from '../../../shared/compare/group-stats';
-import type { SeedGroup } from '../../../shared/compare/seed-groups';
+import { groupMembers, type SeedGroup } from '../../../shared/compare/seed-groups';
+import type { LegendEntry } from '../../../shared/charts/legend';
 import { formatNumber } from '../../../shared/format';
 import { READOUT_ROWS, type Readout, type ReadoutRow } from './readout';
 
@@ -37,6 +38,15 @@ export function chartGroups(runs: readonly string[], groups: readonly SeedGroup[
   }
   return out.sort((a, b) => a.colorIndex - b.colorIndex);
 }
+
+/** The legend's entry per group: its name in its colour, its members on hover. */
+export const groupLegend = (groups: readonly ChartGroup[]): LegendEntry[] =>
+  groups.map((g) => ({
+    run: groupName(g),
+    colour: runColor(g.colorIndex),
+    dash: [],
+    title: groupMembers(g),
+  }));
 
 /** The readout's row per group at `at` (the step read): the mean with the band's edges, "1.23 [1.01, 1.45]" (and the
  * IQM when drawn), from the values its runs logged there; "(interpolated)" when some run logged no point at `at`. */
