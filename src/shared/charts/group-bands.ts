@@ -125,6 +125,9 @@ export interface BandFillState {
     /** Per drop, the step a run ended at and how many runs go on (a dashed tick with "n=k" there). */
     drops: { k: number; after: number }[];
   }[];
+  /** The n-drop labels' size (px; default DROP_FONT_PX) and a factor on the ticks' width (a figure style's). */
+  fontPx?: number;
+  lineScale?: number;
 }
 
 export const bandFills = (groups: readonly DrawnGroup[]): BandFillState['fills'] =>
@@ -183,10 +186,12 @@ export function bandFillPlugin(state: BandFillState): Plugin<'line'> & { state: 
       }
       // Where a group's n drops: a dashed vertical tick at the step its run ended, labelled with the n after it.
       ctx.setLineDash(DROP_DASH);
-      ctx.lineWidth = 1;
-      ctx.font = `${DROP_FONT_PX}px sans-serif`;
+      const fontPx = state.fontPx ?? DROP_FONT_PX;
+      ctx.lineWidth = state.lineScale ?? 1;
+      ctx.font = `${fontPx}px sans-serif`;
       ctx.textBaseline = 'top';
-      for (const f of state.fills)
+      // Each group's labels on their own line, so two groups dropping at one step stay readable.
+      state.fills.forEach((f, gi) => {
         for (const d of f.drops) {
           const px = xs.getPixelForValue(d.after);
           if (!(px >= a.left && px <= a.right)) continue;
@@ -196,8 +201,9 @@ export function bandFillPlugin(state: BandFillState): Plugin<'line'> & { state: 
           ctx.moveTo(px, a.top);
           ctx.lineTo(px, a.bottom);
           ctx.stroke();
-          ctx.fillText(`n=${d.k}`, px + 2, a.top + 2);
+          ctx.fillText(`n=${d.k}`, px + 2, a.top + 2 + gi * (fontPx + 2));
         }
+      });
       ctx.restore();
     },
   };
