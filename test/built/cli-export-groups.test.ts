@@ -194,6 +194,21 @@ describe('export --groups --png --svg --csv', () => {
   });
 });
 
+test("--paper: one column at 300 dpi, the groups named by their settings, the band's meaning whole in the caption", async () => {
+  const out = join(root, 'paper');
+  exportGroups(out, '--png', '--svg', '--paper', '--band', 'ci95', '--tags', 'rollout');
+  const dir = join(out, 'groups', 'comparison');
+  const png = await pixelsOf(join(dir, 'rollout__ep_rew_mean.png'), [bandTint(0)]);
+  expect(png.size).toEqual([1050, 788]);
+  const text = svgText(join(dir, 'rollout__ep_rew_mean.svg'));
+  // The caption wraps over lines at this width: joined, it says the whole meaning and where a group thins out.
+  const caption = text.join(' ');
+  expect(caption).toContain(BAND_MEANING.ci95.split(' (')[0]!);
+  expect(caption).toContain('lr=0.01: n = 2 of 3 after step 600');
+  expect(caption).toContain('lr=0.01 (over seed ×3)');
+  expect(caption).toContain('lr=0.1 (over seed ×3)');
+});
+
 test('--runs picks the runs grouped and tabled: one group, no comparison; --band takes no other value', () => {
   const out = join(root, 'one');
   const report = exportGroups(out, '--svg', '--csv', '--runs', '^lr0\\.1_', '--band', 'std');
