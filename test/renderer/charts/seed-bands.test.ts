@@ -151,15 +151,17 @@ describe('readout rows', () => {
   );
 
   test('at a step every run logged the row gives the logged values, not the band grid; elsewhere it says interpolated', () => {
-    // Curved runs logged every 7 steps; the 11-point grid lies every 7.7 steps, so grid values are interpolations.
+    // Curved runs logged every 7 steps to 70; the 12-point grid lies every 6.36 steps (its point nearest 49 is
+    // 50.9), so its values are interpolations.
     const curve = (k: number): Pt[] =>
       Array.from({ length: 11 }, (_, i) => ({ x: i * 7, y: (i * 7) ** 2 + k }));
     const [c] = drawnGroups(
       [{ label: 'g', runs: ['r0', 'r1', 'r2'], seeds: ['seed'], colorIndex: 0 }],
       (r) => curve(Number(r.slice(1)) * 10),
       'minmax',
-      11,
+      12,
     );
+    expect(Array.from(c!.band.x)).not.toContain(49);
     // Step 49 (logged by all): 2401, 2411, 2421.
     expect(groupRows([c!], 49, { iqm: false, smoothing: false })[0]!.raw).toBe('2411 [2401, 2421]');
     // Step 50 (logged by none): interpolated between 49 and 56, and said so.
