@@ -10,6 +10,7 @@ import {
 } from '../core/export/export-run';
 import { watchExport } from '../core/export/export-watch';
 import { DEFAULT_FIGURE, MAX_FIGURE_SIDE } from '../core/export/figure-render';
+import { PAPER_SIZE } from '../shared/charts/figure-style';
 import { inspectPath } from '../core/inspect';
 import { replayAlerts } from '../core/watch/replay-incident';
 import type { BandKind } from '../shared/compare/group-stats';
@@ -38,6 +39,8 @@ const INCIDENT_IGNORES = [
   'height',
   'scale',
   'theme',
+  'paper',
+  'no-health-bands',
   'smoothing',
   'log-y',
   'log-y-tags',
@@ -112,6 +115,8 @@ function exportOptions(values: Record<string, string | boolean | undefined>): Da
   const settings = savedSettings();
   if (theme !== 'light' && theme !== 'dark')
     throw new UsageError(`--theme must be light or dark, got '${theme}'`);
+  // --paper: a journal column's size at 300 dpi and its fonts and line widths (a size given still wins).
+  const size = values.paper === true ? PAPER_SIZE : DEFAULT_FIGURE;
   return {
     out: values.out as string,
     csv: values.csv === true || !named,
@@ -119,10 +124,12 @@ function exportOptions(values: Record<string, string | boolean | undefined>): Da
     png: values.png === true || !named,
     svg: values.svg === true,
     figure: {
-      width: parseNumber('width', str(values.width), 1, MAX_FIGURE_SIDE) ?? DEFAULT_FIGURE.width,
-      height: parseNumber('height', str(values.height), 1, MAX_FIGURE_SIDE) ?? DEFAULT_FIGURE.height,
-      scale: parseNumber('scale', str(values.scale), 0.1, 8) ?? DEFAULT_FIGURE.scale,
+      width: parseNumber('width', str(values.width), 1, MAX_FIGURE_SIDE) ?? size.width,
+      height: parseNumber('height', str(values.height), 1, MAX_FIGURE_SIDE) ?? size.height,
+      scale: parseNumber('scale', str(values.scale), 0.1, 8) ?? size.scale,
       theme,
+      style: values.paper === true ? 'paper' : 'screen',
+      healthBands: values['no-health-bands'] !== true,
     },
     smoothing: parseNumber('smoothing', str(values.smoothing), 0, 0.999) ?? 0,
     ...(values['log-y'] === true
@@ -196,6 +203,8 @@ export async function runExport(args: string[]): Promise<number> {
     height: { type: 'string' },
     scale: { type: 'string' },
     theme: { type: 'string' },
+    paper: { type: 'boolean' },
+    'no-health-bands': { type: 'boolean' },
     smoothing: { type: 'string' },
     'log-y': { type: 'boolean' },
     'log-y-tags': { type: 'string' },

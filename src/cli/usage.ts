@@ -43,7 +43,8 @@ Usage:
                                    first critical alert; --remote also follows another rlwatch
                                    (its runs, alerts and link state) and the jobs across them
   rlwatch export PATH --out FOLDER [--csv] [--json] [--png] [--svg] [--runs REGEX] [--tags REGEX]
-                 [--width W --height H --scale S] [--theme light|dark] [--smoothing X]
+                 [--width W --height H --scale S] [--paper] [--no-health-bands] [--theme light|dark]
+                 [--smoothing X]
                  [--log-y | --log-y-tags REGEX] [--groups [--band minmax|std|ci95] [--iqm]]
                  [--report json|text] [--watch [--every N]]
                                    write each run's data to FOLDER/RUN/: metrics_long.csv (every
@@ -57,6 +58,9 @@ Usage:
                                    (each tag they share); alerts marked as the window marks them,
                                    every transform (smoothing, log y) written on the figure
                                    (none named: CSV, JSON and PNG; figures 1600×900, scale 1);
+                                   --paper: a paper's column (3.5 × 2.6 in at 300 dpi, 8–9 pt
+                                   text, thin lines, the caption wrapped, never cut);
+                                   --no-health-bands: no shaded healthy range or target line;
                                    --groups: runs that differ only in their seed (config.json)
                                    as FOLDER/groups/GROUP/TAG, each group's mean and band (min–max
                                    by default, ± std, 95 % bootstrap CI; --iqm: dashed IQM), the

@@ -142,6 +142,10 @@ export const requestSchemas = {
     width: z.number().int().min(FIGURE_BOUNDS.minWidth).max(FIGURE_BOUNDS.maxWidth),
     height: z.number().int().min(FIGURE_BOUNDS.minHeight).max(FIGURE_BOUNDS.maxHeight),
     scale: z.number().min(FIGURE_BOUNDS.minScale).max(FIGURE_BOUNDS.maxScale),
+    /** Fonts, line widths and caption: the screen's (default) or a paper's (paper-sized text, wrapped caption). */
+    style: z.enum(['screen', 'paper']).optional(),
+    /** Draw the health band (shaded healthy range, target line) and say what it means; default on. */
+    healthBands: z.boolean().optional(),
   }),
   'export.run': z.strictObject({
     runs: z.array(runName).min(1).max(1000),

@@ -6,5 +6,6 @@ export const FIGURE_BOUNDS = {
   minHeight: 120,
   maxHeight: 4096,
   minScale: 1,
-  maxScale: 3,
+  /** 3×, and the paper preset's 300 dpi (300 / 96). */
+  maxScale: 3.125,
 } as const;

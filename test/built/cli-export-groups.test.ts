@@ -119,7 +119,7 @@ describe('export --groups --png --svg --csv', () => {
 
   test('writes groups/GROUP/TAG and groups/comparison/TAG in both formats, each in the report', () => {
     const groups = join(out, 'groups');
-    expect(readdirSync(groups).sort()).toEqual(['comparison', 'lr0.01', 'lr0.1']);
+    expect(readdirSync(groups).sort()).toEqual(['comparison', 'lr=0.01', 'lr=0.1']);
     // With --csv each group's tidy table beside its figures (the comparison has none: it is no group).
     for (const dir of readdirSync(groups))
       expect(readdirSync(join(groups, dir)).sort()).toEqual([
@@ -148,7 +148,7 @@ describe('export --groups --png --svg --csv', () => {
     expect(cmp.size).toEqual([1600, 900]);
     expect(cmp.counts[0]).toBeGreaterThan(5000);
     expect(cmp.counts[1]).toBeGreaterThan(5000);
-    const one = await pixelsOf(join(out, 'groups', 'lr0.1', 'rollout__ep_rew_mean.png'), tints);
+    const one = await pixelsOf(join(out, 'groups', 'lr=0.1', 'rollout__ep_rew_mean.png'), tints);
     expect(one.size).toEqual([1600, 900]);
     expect(one.counts[0]).toBeLessThan(50);
     expect(one.counts[1]).toBeGreaterThan(5000);
@@ -159,12 +159,13 @@ describe('export --groups --png --svg --csv', () => {
     const subtitle = text.find((t) => t.startsWith('band:'))!;
     expect(subtitle).toContain(BAND_MEANING.ci95);
     expect(subtitle).toContain('dashed: interquartile mean');
-    expect(subtitle).toMatch(/lr0\.01: n = 2 of 3 after step 59\d/);
-    expect(text).toEqual(expect.arrayContaining(['lr0.01 (3 runs)', 'lr0.1 (3 runs)']));
-    const one = svgText(join(out, 'groups', 'lr0.1', 'train__loss.svg'));
-    expect(one).toContain('Seed group lr0.1: train/loss');
-    expect(one).toContain('lr0.1 (3 runs)');
-    expect(one.join('\n')).not.toContain('lr0.01');
+    // The step the short run last logged (600), not the band grid's point before it.
+    expect(subtitle).toContain('lr=0.01: n = 2 of 3 after step 600');
+    expect(text).toEqual(expect.arrayContaining(['lr=0.01 (over seed ×3)', 'lr=0.1 (over seed ×3)']));
+    const one = svgText(join(out, 'groups', 'lr=0.1', 'train__loss.svg'));
+    expect(one).toContain('Seed group lr=0.1 (over seed ×3): train/loss');
+    expect(one).toContain('lr=0.1 (over seed ×3)');
+    expect(one.join('\n')).not.toContain('lr=0.01');
   });
 
   test('runs_table.csv has a row per exported run under its seed group’s row, the config keys that vary as columns', () => {
@@ -187,12 +188,27 @@ describe('export --groups --png --svg --csv', () => {
       'lr0.1_seed2',
       'solo',
     ]);
-    expect(rows.filter((r) => r[0] === 'group').map((r) => r[1])).toEqual(['lr0.01', 'lr0.1']);
-    expect(rows.filter((r) => r[0] === 'run' && r[1] === 'lr0.1').length).toBe(3);
+    expect(rows.filter((r) => r[0] === 'group').map((r) => r[1])).toEqual(['lr=0.01', 'lr=0.1']);
+    expect(rows.filter((r) => r[0] === 'run' && r[1] === 'lr=0.1').length).toBe(3);
     const short = rows.find((r) => r[col('run')] === SHORT)!;
     expect([short[col('steps')], short[col('lr')], short[col('seed')]]).toEqual(['600', '0.01', '2']);
     expect(report.written.map((w) => w.path)).toContain(join(out, 'runs_table.csv'));
   });
+});
+
+test("--paper: one column at 300 dpi, the groups named by their settings, the band's meaning whole in the caption", async () => {
+  const out = join(root, 'paper');
+  exportGroups(out, '--png', '--svg', '--paper', '--band', 'ci95', '--tags', 'rollout');
+  const dir = join(out, 'groups', 'comparison');
+  const png = await pixelsOf(join(dir, 'rollout__ep_rew_mean.png'), [bandTint(0)]);
+  expect(png.size).toEqual([1050, 788]);
+  const text = svgText(join(dir, 'rollout__ep_rew_mean.svg'));
+  // The caption wraps over lines at this width: joined, it says the whole meaning and where a group thins out.
+  const caption = text.join(' ');
+  expect(caption).toContain(BAND_MEANING.ci95.split(' (')[0]!);
+  expect(caption).toContain('lr=0.01: n = 2 of 3 after step 600');
+  expect(caption).toContain('lr=0.01 (over seed ×3)');
+  expect(caption).toContain('lr=0.1 (over seed ×3)');
 });
 
 test('--runs picks the runs grouped and tabled: one group, no comparison; --band takes no other value', () => {
@@ -205,7 +221,8 @@ test('--runs picks the runs grouped and tabled: one group, no comparison; --band
   expect(report.notices.filter((n) => n.includes('seed group'))).toEqual([]);
   const table = readFileSync(join(out, 'runs_table.csv'), 'utf8').trimEnd().split('\n');
   expect(table.slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual([
-    'group,lr0.1,lr0.1 (3 runs)',
+    // One group alone is named by its runs' name without the seed.
+    'group,lr0.1,lr0.1 (over seed ×3)',
     'run,lr0.1,lr0.1_seed0',
     'run,lr0.1,lr0.1_seed1',
     'run,lr0.1,lr0.1_seed2',

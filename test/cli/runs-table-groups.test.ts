@@ -52,10 +52,10 @@ describe('inspect --table with seed groups', () => {
   test('text: a group row with n runs and mean ± CI, its runs indented beneath; the meaning said under it', () => {
     const lines = runsTableOutput(report, 'text').split('\n');
     const at = (start: string): number => lines.findIndex((l) => l.startsWith(start));
-    expect(at('a (2 runs)')).toBe(at('  a_seed0') - 1);
-    expect(at('b (3 runs)')).toBe(at('  b_seed0') - 1);
-    expect(lines[at('a (2 runs)')]).toContain(expected(['a_seed0', 'a_seed1']));
-    expect(lines[at('b (3 runs)')]).toContain(expected(['b_seed0', 'b_seed1', 'b_seed2']));
+    expect(at('lr=0.1 (over seed ×2)')).toBe(at('  a_seed0') - 1);
+    expect(at('lr=0.01 (over seed ×3)')).toBe(at('  b_seed0') - 1);
+    expect(lines[at('lr=0.1 (over seed ×2)')]).toContain(expected(['a_seed0', 'a_seed1']));
+    expect(lines[at('lr=0.01 (over seed ×3)')]).toContain(expected(['b_seed0', 'b_seed1', 'b_seed2']));
     expect(at('solo')).toBeGreaterThan(0);
     expect(lines).toContain("2 seed groups: mean ± [95 % bootstrap CI] of the runs' values");
   });
@@ -74,7 +74,16 @@ describe('inspect --table with seed groups', () => {
       )[];
     };
     expect(doc.rows.map((r) => (r.kind === 'group' ? `[${r.group}]` : `${r.group ?? '-'}:${r.run}`))).toEqual(
-      ['[a]', 'a:a_seed0', 'a:a_seed1', '[b]', 'b:b_seed0', 'b:b_seed1', 'b:b_seed2', '-:solo'],
+      [
+        '[lr=0.1]',
+        'lr=0.1:a_seed0',
+        'lr=0.1:a_seed1',
+        '[lr=0.01]',
+        'lr=0.01:b_seed0',
+        'lr=0.01:b_seed1',
+        'lr=0.01:b_seed2',
+        '-:solo',
+      ],
     );
     const b = doc.rows[3]!;
     expect(b.kind === 'group' && [b.n, b.runs, b.stats['reward.last']!.mean]).toEqual([
@@ -89,13 +98,13 @@ describe('inspect --table with seed groups', () => {
     expect(rows[0]!.slice(0, 3)).toEqual(['kind', 'group', 'run']);
     const reward = rows[0]!.indexOf('reward (last)');
     expect(rows.slice(1).map((r) => [r[0], r[1], r[2]])).toEqual([
-      ['group', 'a', 'a (2 runs)'],
-      ['run', 'a', 'a_seed0'],
-      ['run', 'a', 'a_seed1'],
-      ['group', 'b', 'b (3 runs)'],
-      ['run', 'b', 'b_seed0'],
-      ['run', 'b', 'b_seed1'],
-      ['run', 'b', 'b_seed2'],
+      ['group', 'lr=0.1', 'lr=0.1 (over seed ×2)'],
+      ['run', 'lr=0.1', 'a_seed0'],
+      ['run', 'lr=0.1', 'a_seed1'],
+      ['group', 'lr=0.01', 'lr=0.01 (over seed ×3)'],
+      ['run', 'lr=0.01', 'b_seed0'],
+      ['run', 'lr=0.01', 'b_seed1'],
+      ['run', 'lr=0.01', 'b_seed2'],
       ['run', '', 'solo'],
     ]);
     // The group's statistic in the columns after the metric's (mean, lower, upper, n, band), as numbers.

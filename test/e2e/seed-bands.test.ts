@@ -39,7 +39,13 @@ const RUNS = CONFIGS.flatMap((c) => SEEDS.map((s) => `${c.name}_seed${s}`));
 /** One figure's chart state: dataset labels, and the band plugin's fills with a pixel read inside each. */
 interface BandRead {
   labels: string[];
-  fills: { x: number[]; lower: number[]; upper: number[]; insideAlpha: number[] }[];
+  fills: {
+    x: number[];
+    lower: number[];
+    upper: number[];
+    insideAlpha: number[];
+    drops: { k: number; after: number }[];
+  }[];
 }
 
 async function readBands(page: Page, tag: string): Promise<BandRead> {
@@ -56,7 +62,12 @@ async function readBands(page: Page, tag: string): Promise<BandRead> {
     const chart = charts.find((c) => c.canvas.closest('figure.chart') === fig)!;
     const plugin = chart.config.plugins.find((p) => p.id === 'rlwatchSeedBands')!;
     const state = plugin.state as {
-      fills: { x: Float64Array; lower: Float64Array; upper: Float64Array }[];
+      fills: {
+        x: Float64Array;
+        lower: Float64Array;
+        upper: Float64Array;
+        drops: { k: number; after: number }[];
+      }[];
     };
     const ctx = chart.canvas.getContext('2d')!;
     const dpr = chart.currentDevicePixelRatio;
@@ -72,7 +83,13 @@ async function readBands(page: Page, tag: string): Promise<BandRead> {
           const py = lo + (hi - lo) * 0.25;
           insideAlpha.push(ctx.getImageData(Math.round(px * dpr), Math.round(py * dpr), 1, 1).data[3]!);
         }
-        return { x: Array.from(f.x), lower: Array.from(f.lower), upper: Array.from(f.upper), insideAlpha };
+        return {
+          x: Array.from(f.x),
+          lower: Array.from(f.lower),
+          upper: Array.from(f.upper),
+          insideAlpha,
+          drops: f.drops,
+        };
       }),
     };
   }, tag);
@@ -152,7 +169,7 @@ describe('seed groups drawn as mean and band', () => {
       await seeChart(page, tag);
       await expect
         .poll(async () => (await legend(tag)).sort())
-        .toEqual(['lr0.01 (3 runs)', 'lr0.1 (3 runs)']);
+        .toEqual(['lr=0.01 (over seed ×3)', 'lr=0.1 (over seed ×3)']);
       await expect
         .poll(() => page.locator(`figure.chart[data-tag="${tag}"]`).getAttribute('data-seed-groups'))
         .toBe('2');
@@ -160,17 +177,19 @@ describe('seed groups drawn as mean and band', () => {
     const fig = page.locator('figure.chart[data-tag="reward"]');
     const caption = fig.locator('[data-seed-band]');
     await expect.poll(() => caption.innerText()).toContain(BAND_MEANING.minmax);
-    // The short run stops at 600: its group is said to thin out to 2 of 3 just before it.
-    await expect.poll(() => caption.innerText()).toMatch(/lr0\.01: n = 2 of 3 after step (5\d\d|600)/);
+    // The short run stops at 600: its group is said to thin out to 2 of 3 after the step it last logged.
+    await expect.poll(() => caption.innerText()).toContain('lr=0.01: n = 2 of 3 after step 600');
+    // Each group's members on hover of its legend entry.
+    expect(await fig.locator('.chart-legend li', { hasText: 'lr=0.01' }).getAttribute('title')).toBe(
+      'lr=0.01 over seed: lr0.01_seed0, lr0.01_seed1, lr0.01_seed2',
+    );
 
     // The chart's datasets and its canvas follow the legend a frame or more later: read them once drawn.
     let read = await readBands(page, 'reward');
     await expect
       .poll(async () => {
         read = await readBands(page, 'reward');
-        const own = read.labels.filter(
-          (l) => !l.startsWith('lr0.1 (3 runs)') && !l.startsWith('lr0.01 (3 runs)'),
-        );
+        const own = read.labels.filter((l) => !l.startsWith('lr=0.1 (') && !l.startsWith('lr=0.01 ('));
         return (
           own.length === 0 &&
           read.fills.length === 2 &&
@@ -179,10 +198,13 @@ describe('seed groups drawn as mean and band', () => {
       })
       .toBe(true);
     // The runs' own lines are hidden: only the groups' datasets are drawn.
-    expect(
-      read.labels.filter((l) => !l.startsWith('lr0.1 (3 runs)') && !l.startsWith('lr0.01 (3 runs)')),
-    ).toEqual([]);
+    expect(read.labels.filter((l) => !l.startsWith('lr=0.1 (') && !l.startsWith('lr=0.01 ('))).toEqual([]);
     expect(read.fills).toHaveLength(2);
+    // The plot marks where n drops: at step 600, in the short run's group only.
+    expect(read.fills.map((f) => f.drops).sort((a, b) => a.length - b.length)).toEqual([
+      [],
+      [{ k: 2, after: 600 }],
+    ]);
     for (const f of read.fills) {
       const c = f.lower[0]! < 5 ? CONFIGS[0]! : CONFIGS[1]!;
       f.x.forEach((x, i) => {
@@ -198,20 +220,29 @@ describe('seed groups drawn as mean and band', () => {
     }
   });
 
-  test('the hover readout shows each group as mean [lower, upper]', async () => {
+  test('the hover readout shows each group as mean [lower, upper] of the values logged at the step read', async () => {
     const box = (await page.locator('figure.chart[data-tag="reward"] canvas').boundingBox())!;
     await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
     const rows = page.locator('figure.chart[data-tag="reward"] .chart-readout-row');
     await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(2);
     const texts = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-row') ?? ''));
+    const head = await page.locator('figure.chart[data-tag="reward"] .chart-readout-x').innerText();
+    const step = Number(/step ([\d,]+)/.exec(head)![1]!.replace(/,/g, ''));
     expect(texts).toHaveLength(2);
     for (const t of texts) {
-      const m = /^lr0\.0?1 \(3 runs\): raw (-?[\d.]+) \[(-?[\d.]+), (-?[\d.]+)\]$/.exec(t);
+      // Every run logs every 10 steps: the step read is one they all logged, so no "(interpolated)".
+      const m = /^lr=(0\.0?1) \(over seed ×3\): raw (-?[\d.]+) \[(-?[\d.]+), (-?[\d.]+)\]$/.exec(t);
       expect(m, t).not.toBeNull();
-      const [mean, lo, hi] = m!.slice(1).map(Number) as [number, number, number];
-      expect(lo).toBeLessThan(hi);
-      expect(mean).toBeGreaterThanOrEqual(lo);
-      expect(mean).toBeLessThanOrEqual(hi);
+      const [mean, lo, hi] = m!.slice(2).map(Number) as [number, number, number];
+      const c = CONFIGS.find((k) => String(k.lr) === m![1])!;
+      const ys = SEEDS.map((seed) => loggedAt(c.base, seed, LAST(`${c.name}_seed${seed}`), step)).filter(
+        Number.isFinite,
+      );
+      // The logged values' mean and extremes, as written to 4 significant digits (values 0–20: ±0.005).
+      const off = (shown: number, exact: number): number => Math.abs(shown - exact);
+      expect(off(mean, ys.reduce((a, b) => a + b, 0) / ys.length)).toBeLessThanOrEqual(0.0051);
+      expect(off(lo, Math.min(...ys))).toBeLessThanOrEqual(0.0051);
+      expect(off(hi, Math.max(...ys))).toBeLessThanOrEqual(0.0051);
     }
     await page.mouse.move(0, 0);
   });

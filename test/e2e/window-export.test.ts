@@ -95,6 +95,34 @@ describe('export from the window (serve mode)', () => {
       .toBe('idle');
   });
 
+  test('Paper PNG: one column at 300 dpi; with Health bands off, no shaded healthy range', async () => {
+    // The light theme's healthy band (rgba(22, 163, 74, 0.10)) over the white panel, within ±3 (white is not).
+    const shaded = async (png: Buffer): Promise<number> => {
+      const im = await loadImage(png);
+      const ctx = createCanvas(im.width, im.height).getContext('2d');
+      ctx.drawImage(im, 0, 0);
+      const d = ctx.getImageData(0, 0, im.width, im.height).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4)
+        if (Math.abs(d[i]! - 232) <= 3 && Math.abs(d[i + 1]! - 246) <= 3 && Math.abs(d[i + 2]! - 237) <= 3)
+          n++;
+      return n;
+    };
+    const on = await exportFromMenu('Paper PNG (3.5 in, 300 dpi)');
+    const img = await loadImage(on.bytes);
+    expect([img.width, img.height]).toEqual([1050, 788]);
+    expect(await pixelsNear(on.bytes, RUN_BLUE)).toBeGreaterThan(100);
+    expect(await shaded(on.bytes)).toBeGreaterThan(1000);
+    const c = page.locator(chart('approx_kl'));
+    await c.getByRole('button', { name: 'Export chart' }).click();
+    await c.getByRole('menuitemcheckbox', { name: /Health bands/ }).click();
+    await expect.poll(() => c.getByRole('menuitemcheckbox').getAttribute('aria-checked')).toBe('false');
+    await c.getByRole('button', { name: 'Export chart' }).click();
+    const off = await exportFromMenu('Paper PNG (3.5 in, 300 dpi)');
+    expect(await pixelsNear(off.bytes, RUN_BLUE)).toBeGreaterThan(100);
+    expect(await shaded(off.bytes)).toBeLessThan(50);
+  });
+
   test('PNG at a chosen size from "size…"', async () => {
     const c = page.locator(chart('approx_kl'));
     await c.getByRole('button', { name: 'Export chart' }).click();

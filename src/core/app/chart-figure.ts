@@ -157,7 +157,7 @@ export function chartFigure(source: ChartSource, args: FigureArgs): Figure {
   const missing = new Set(lines.map((l) => l.key).filter((k) => !drawnKeys.has(k)));
   const subtitle = [
     runsDrawn.length > 1 ? `runs: ${runsDrawn.join(', ')}` : `run: ${runsDrawn[0]!}`,
-    bandMeaning(band),
+    args.healthBands === false ? null : bandMeaning(band),
     tags === null ? null : missingNote(lines, missing, args.runs.length > 1) || null,
   ].filter((p): p is string => p !== null);
   const title =
@@ -198,6 +198,8 @@ export function exportChartFigure(source: ChartSource, args: FigureArgs): Export
       height: args.height,
       scale: args.format === 'png' ? args.scale : 1,
       theme: args.theme,
+      style: args.style ?? 'screen',
+      healthBands: args.healthBands !== false,
     });
   } catch (err) {
     if (err instanceof FigureSizeError) throw new ApiError('bad-request', err.message);

@@ -16,7 +16,9 @@ export function profileFigure(r: AggregateReport, lines: readonly ProfileLine[])
     return {
       label: l.label,
       runs,
+      seeds: [],
       colorIndex: i,
+      series: [],
       band: {
         x: col((p) => p.tau),
         mean: fraction,

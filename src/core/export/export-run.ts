@@ -45,8 +45,9 @@ export interface DataExportOptions {
   /** Figures: seed 003's set, one per tag, a comparison of several runs; as PNG and/or SVG. */
   png?: boolean;
   svg?: boolean;
-  /** Figure size (CSS pixels), PNG pixel ratio and theme; defaults 1600×900, scale 1, light. */
-  figure?: Partial<Pick<FigureOptions, 'width' | 'height' | 'scale' | 'theme'>>;
+  /** Figure size (CSS pixels), PNG pixel ratio, theme, style (screen or paper) and health bands; defaults
+   * 1600×900, scale 1, light, screen, health bands drawn. */
+  figure?: Partial<Pick<FigureOptions, 'width' | 'height' | 'scale' | 'theme' | 'style' | 'healthBands'>>;
   /** EMA weight of the figures' smoothed lines, 0 = off (default). */
   smoothing?: number;
   /** Log y-axes: on every figure (true) or on the panels of the tags a RegExp matches. */

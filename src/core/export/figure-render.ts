@@ -30,6 +30,17 @@ import {
   type Figure,
   type FigureThemeName,
 } from '../../shared/charts/figure';
+import {
+  captionLineHeight,
+  captionLines,
+  FIGURE_STYLES,
+  titleBandHeight,
+  styledFigure,
+  titleLineHeight,
+  withoutHealthBands,
+  type FigureStyle,
+  type FigureStyleName,
+} from '../../shared/charts/figure-style';
 
 export type FigureFormat = 'png' | 'svg';
 
@@ -41,6 +52,10 @@ export interface FigureOptions {
   /** Pixel ratio of a PNG (1, 2, 3, …); an SVG is resolution-free and ignores it. */
   scale: number;
   theme: FigureThemeName;
+  /** Fonts, line widths and caption: the screen's (default) or a paper's (FIGURE_STYLES). */
+  style?: FigureStyleName;
+  /** Draw the health bands (shaded healthy range, target line); default on. */
+  healthBands?: boolean;
 }
 
 export const DEFAULT_FIGURE: FigureOptions = {
@@ -96,18 +111,65 @@ export function checkFigureOptions(o: FigureOptions): FigureOptions {
   return { ...o, width, height };
 }
 
-/** The title band: title in bold, subtitle below it, left-aligned (drawn in CSS pixels; ctx is scaled). */
-function drawTitleBand(ctx: SKRSContext2D, figure: Figure, width: number, text: string, muted: string): void {
+/** The title band as drawn: its title and caption lines and its height (the panels go below it). */
+interface TitleBand {
+  style: FigureStyle;
+  title: string[];
+  caption: string[];
+  height: number;
+}
+
+/** The title's and caption's lines in the style's fonts at this width (measured on a scratch canvas), and the
+ * band's height. The screen style keeps its one-line title and caption (cut with an ellipsis) in TITLE_BAND. */
+function titleBand(figure: Figure, o: FigureOptions): TitleBand {
+  const style = FIGURE_STYLES[o.style ?? 'screen'];
+  const subtitle = figure.subtitle ?? '';
+  if (style.name === 'screen')
+    return { style, title: [figure.title], caption: subtitle ? [subtitle] : [], height: TITLE_BAND };
+  const ctx = createCanvas(1, 1).getContext('2d');
+  const width = o.width - 2 * margin(style);
+  ctx.font = `bold ${style.titlePx}px ${FIGURE_FONT}`;
+  const title = captionLines(figure.title, width, style.titleLines, (t) => ctx.measureText(t).width);
+  // No title line (a lone panel on paper): the caption starts where the title would.
+  ctx.font = `${style.captionPx}px ${FIGURE_FONT}`;
+  const caption = captionLines(subtitle, width, style.captionLines, (t) => ctx.measureText(t).width);
+  return { style, title, caption, height: titleBandHeight(style, title.length, caption.length) };
+}
+
+/** The title band's left and right margin. */
+const margin = (style: FigureStyle): number => (style.name === 'screen' ? 16 : 4);
+
+/** The title band: title in bold, the caption below it, left-aligned (drawn in CSS pixels; ctx is scaled). */
+function drawTitleBand(
+  ctx: SKRSContext2D,
+  band: TitleBand,
+  width: number,
+  text: string,
+  muted: string,
+): void {
+  const { style } = band;
+  const left = margin(style);
+  const screen = style.name === 'screen';
   ctx.textBaseline = 'alphabetic';
   ctx.textAlign = 'left';
   ctx.fillStyle = text;
-  ctx.font = `bold 18px ${FIGURE_FONT}`;
-  ctx.fillText(fit(ctx, figure.title, width - 32), 16, 26);
-  if (figure.subtitle) {
-    ctx.fillStyle = muted;
-    ctx.font = `12px ${FIGURE_FONT}`;
-    ctx.fillText(fit(ctx, figure.subtitle, width - 32), 16, 46);
-  }
+  ctx.font = `bold ${style.titlePx}px ${FIGURE_FONT}`;
+  // The screen band's baselines as ever (26, then 46); another style's from its sizes.
+  let y = screen ? 26 : band.title.length > 0 ? Math.ceil(style.titlePx * 1.1) : 0;
+  band.title.forEach((line, i) => {
+    if (i > 0) y += titleLineHeight(style);
+    ctx.fillText(fit(ctx, line, width - 2 * left), left, y);
+  });
+  ctx.fillStyle = muted;
+  ctx.font = `${style.captionPx}px ${FIGURE_FONT}`;
+  band.caption.forEach((line, i) => {
+    y += screen
+      ? 20
+      : i === 0 && band.title.length === 0
+        ? Math.ceil(style.captionPx * 1.1)
+        : captionLineHeight(style);
+    ctx.fillText(fit(ctx, line, width - 2 * left), left, y);
+  });
 }
 
 /** `s` shortened with an ellipsis to fit `max` pixels in the current font. */
@@ -189,10 +251,11 @@ function withPanel(
   i: number,
   ratio: number,
   themeName: FigureThemeName,
+  style: FigureStyle,
   use: () => void,
 ): void {
   // The canvas still has its CSS size here (chart.js scales the buffer by the ratio when it starts).
-  const config = panelConfiguration(figure.panels[i]!, figureTheme(themeName), ratio, canvas.width);
+  const config = panelConfiguration(figure.panels[i]!, figureTheme(themeName), ratio, canvas.width, style);
   // A non-DOM platform: chart.js draws synchronously (no animation) on construction.
   const chart = new Chart(canvas as unknown as ChartItem, config);
   try {
@@ -211,14 +274,15 @@ function drawPng(figure: Figure, o: FigureOptions): Canvas {
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = theme.panel;
   ctx.fillRect(0, 0, W, H);
+  const band = titleBand(figure, o);
   ctx.save();
   ctx.scale(o.scale, o.scale);
-  drawTitleBand(ctx, figure, o.width, theme.text, theme.muted);
+  drawTitleBand(ctx, band, o.width, theme.text, theme.muted);
   ctx.restore();
-  figureLayout(figure, o.width, o.height).forEach((r, i) => {
+  figureLayout(figure, o.width, o.height, band.height).forEach((r, i) => {
     // CSS size: chart.js scales the drawing buffer by the ratio itself.
     const panel = pool.take(r.width, r.height);
-    withPanel(panel, figure, i, o.scale, o.theme, () =>
+    withPanel(panel, figure, i, o.scale, o.theme, band.style, () =>
       ctx.drawImage(panel, Math.round(r.x * o.scale), Math.round(r.y * o.scale)),
     );
     pool.give(panel, r.width, r.height);
@@ -263,17 +327,18 @@ const SVG_STYLE = `<style>text { font-family: ${FIGURE_FONT.replace(/"/g, "'")};
  */
 function renderSvg(figure: Figure, o: FigureOptions): Buffer {
   const theme = figureTheme(o.theme);
-  const head = createCanvas(o.width, TITLE_BAND, SvgExportFlag.NoPrettyXML);
-  drawTitleBand(head.getContext('2d'), figure, o.width, theme.text, theme.muted);
+  const band = titleBand(figure, o);
+  const head = createCanvas(o.width, band.height, SvgExportFlag.NoPrettyXML);
+  drawTitleBand(head.getContext('2d'), band, o.width, theme.text, theme.muted);
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${o.width}" height="${o.height}" viewBox="0 0 ${o.width} ${o.height}">`,
     SVG_STYLE,
     `<rect width="${o.width}" height="${o.height}" fill="${theme.panel}"/>`,
     `<g class="title">${svgTextRuns(innerSvg(head.getContent().toString('utf8')))}</g>`,
   ];
-  figureLayout(figure, o.width, o.height).forEach((r, i) => {
+  figureLayout(figure, o.width, o.height, band.height).forEach((r, i) => {
     const panel = createCanvas(r.width, r.height, SvgExportFlag.NoPrettyXML);
-    withPanel(panel, figure, i, 1, o.theme, () =>
+    withPanel(panel, figure, i, 1, o.theme, band.style, () =>
       parts.push(
         // A translated group, not a nested <svg x y>: ImageMagick's own renderer drew every nested panel at 0,0.
         `<g class="panel" transform="translate(${r.x} ${r.y})">`,
@@ -287,9 +352,13 @@ function renderSvg(figure: Figure, o: FigureOptions): Buffer {
 }
 
 /** The figure as PNG or SVG bytes. Throws FigureSizeError on sizes out of bounds. */
-export function renderFigure(figure: Figure, options: FigureOptions): Buffer {
+export function renderFigure(shown: Figure, options: FigureOptions): Buffer {
   registerOnce();
   const o = checkFigureOptions(options);
+  const figure = styledFigure(
+    o.healthBands === false ? withoutHealthBands(shown) : shown,
+    FIGURE_STYLES[o.style ?? 'screen'],
+  );
   if (o.format === 'svg') return renderSvg(figure, o);
   const canvas = drawPng(figure, o);
   const bytes = canvas.toBuffer('image/png', pngMetadata(figure, o));
@@ -306,9 +375,13 @@ function pngMetadata(figure: Figure, o: FigureOptions): ImageMetadata {
  * The same bytes, with a PNG's encoding (about half its time) on libuv's thread pool: the figure is drawn before
  * this returns, so the caller can draw the next one while this one is encoded. Throws FigureSizeError at once.
  */
-export function renderFigureAsync(figure: Figure, options: FigureOptions): Promise<Buffer> {
+export function renderFigureAsync(shown: Figure, options: FigureOptions): Promise<Buffer> {
   registerOnce();
   const o = checkFigureOptions(options);
+  const figure = styledFigure(
+    o.healthBands === false ? withoutHealthBands(shown) : shown,
+    FIGURE_STYLES[o.style ?? 'screen'],
+  );
   if (o.format === 'svg') return Promise.resolve(renderSvg(figure, o));
   const canvas = drawPng(figure, o);
   const encoded = canvas.encode('png', pngMetadata(figure, o));

@@ -15,7 +15,7 @@ import {
 } from '../../shared/charts/group-bands';
 import type { Pt } from '../../shared/charts/series-model';
 import type { BandKind } from '../../shared/compare/group-stats';
-import { groupBySeed, type SeedGroup } from '../../shared/compare/seed-groups';
+import { groupBySeed, groupTitle, type SeedGroup } from '../../shared/compare/seed-groups';
 import { FIGURE_NAME_SIZE, safeFileName, UniqueNames } from '../../shared/file-names';
 import { formatNumber } from '../../shared/format';
 import { figureLines } from './figure-series';
@@ -42,6 +42,11 @@ export interface PlannedTable {
   name: string;
   rows: () => Iterable<string>;
 }
+
+/** A group's folder under `groups/`: its name with the list's ', ' and spaces as `_` (`lr=3e-4_clip=0.2`), made
+ * safe for every file system. */
+export const groupFolder = (label: string): string =>
+  safeFileName(label.replace(/,\s*/g, '_').replace(/\s+/g, '_'), FIGURE_NAME_SIZE);
 
 /** The folder under `groups/` that holds the comparisons of the groups (a group named so gets `comparison-2`). */
 export const GROUP_COMPARISON = 'comparison';
@@ -125,7 +130,7 @@ export class GroupFigures {
     groups.forEach((g, i) => {
       const members = g.runs.map((r) => byRun.get(r)!);
       const tags = figureItems([...new Set(members.flatMap((m) => [...m.lines.keys()]))]).map((t) => t.name);
-      const dir = folders.take(safeFileName(g.label, FIGURE_NAME_SIZE));
+      const dir = folders.take(groupFolder(g.label));
       const names = new UniqueNames();
       const tabled: { tag: string; group: TagGroup }[] = [];
       for (const tag of tags) {
@@ -133,13 +138,19 @@ export class GroupFigures {
         if (withTag.length < 2) continue;
         // The group's look as the window gives it (its member first in the folder's order), else its place.
         const colorIndex = groupColorIndex(g.runs, (r) => this.o.looks?.get(r)) ?? i;
-        const tg: TagGroup = { label: g.label, runs: withTag, colorIndex, total: g.runs.length };
+        const tg: TagGroup = {
+          label: g.label,
+          runs: withTag,
+          seeds: g.seeds,
+          colorIndex,
+          total: g.runs.length,
+        };
         const list = perTag.get(tag);
         if (list) list.push(tg);
         else perTag.set(tag, [tg]);
         figures.push({
           name: `groups/${dir}/${names.take(safeFileName(tag, FIGURE_NAME_SIZE))}`,
-          build: () => this.figure(`Seed group ${g.label}: ${tag}`, tag, [tg]),
+          build: () => this.figure(`Seed group ${groupTitle(g)}: ${tag}`, tag, [tg]),
         });
         tabled.push({ tag, group: tg });
       }

@@ -8,6 +8,7 @@ import type { ChartSpec } from './chart-spec';
 import { runColor, type ChartTheme } from './chart-theme';
 import { bandFillPlugin, bandFills, groupDatasets, groupName, type DrawnGroup } from './group-bands';
 import { panelNotes } from './figure-notes';
+import { FIGURE_STYLES, type FigureStyle } from './figure-style';
 import { legendEntries } from './legend';
 import type { Pt } from './series-model';
 import { fitY } from './y-range';
@@ -60,7 +61,7 @@ export function figureTheme(name: FigureThemeName): ChartTheme {
 export const FIGURE_FONT =
   'system-ui, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Liberation Sans", "DejaVu Sans", sans-serif';
 
-/** Height of the title band in CSS pixels (title and subtitle lines). */
+/** Height of the title band in CSS pixels (title and one subtitle line, the screen style's). */
 export const TITLE_BAND = 56;
 
 export interface Rect {
@@ -70,13 +71,12 @@ export interface Rect {
   height: number;
 }
 
-/** Where each panel goes in a `width` × `height` figure (CSS pixels), below the title band. */
-export function figureLayout(figure: Figure, width: number, height: number): Rect[] {
+/** Where each panel goes in a `width` × `height` figure (CSS pixels), below the title band (`top` high). */
+export function figureLayout(figure: Figure, width: number, height: number, top = TITLE_BAND): Rect[] {
   const n = figure.panels.length;
   if (n === 0) return [];
   const columns = Math.max(1, Math.min(n, figure.columns ?? (n <= 2 ? n : 2)));
   const rows = Math.ceil(n / columns);
-  const top = TITLE_BAND;
   const cellW = Math.floor(width / columns);
   const cellH = Math.floor((height - top) / rows);
   return figure.panels.map((_, i) => ({
@@ -102,11 +102,8 @@ function backgroundPlugin(colour: string): Plugin<'line'> {
   };
 }
 
-/** Legend entries are shortened as the sidebar shortens run names (the part that differs kept) to half the panel's
- * width of 11 px text, never to fewer characters than this (a composed chart's "tag · run" entries are long). */
-const LEGEND_MIN_CHARS = 28;
-
-/** Characters of 11 px text per CSS pixel of a line (a conservative average: a note line never overflows). */
+/** CSS pixels per character of 11 px text (a conservative average: a note line never overflows); scaled with the
+ * style's text size. */
 const NOTE_CHAR_PX = 6.2;
 
 /** `notes` joined with " · " into lines of at most `chars` characters (a note longer than a line is its own line). */
@@ -149,6 +146,7 @@ export function panelConfiguration(
   theme: ChartTheme,
   pixelRatio = 1,
   width = 800,
+  style: FigureStyle = FIGURE_STYLES.screen,
 ): ChartConfiguration<'line', Pt[]> {
   const groups = panel.groups?.drawn ?? [];
   const config = chartConfiguration(
@@ -158,13 +156,21 @@ export function panelConfiguration(
   );
   if (panel.groups) {
     config.data.datasets.push(...groupDatasets(groups, panel.groups.iqm));
-    config.plugins = [...(config.plugins ?? []), bandFillPlugin({ fills: bandFills(groups) })];
+    config.plugins = [
+      ...(config.plugins ?? []),
+      bandFillPlugin({ fills: bandFills(groups), fontPx: style.textPx, lineScale: style.lineScale }),
+    ];
   }
+  if (style.lineScale !== 1)
+    for (const d of config.data.datasets)
+      if (typeof d.borderWidth === 'number') d.borderWidth *= style.lineScale;
   const options = config.options as ChartOptions<'line'>;
   const font = { family: FIGURE_FONT };
   options.devicePixelRatio = pixelRatio;
   options.font = font;
-  options.layout = { padding: { top: 4, right: 24, bottom: 4, left: 8 } };
+  options.layout = { padding: { ...style.padding } };
+  const text = { ...font, size: style.textPx };
+  const charPx = (NOTE_CHAR_PX * style.textPx) / 11;
   // Groups are listed by name and run count ("a (3 runs)"), in their colour, before any single run.
   const drawn = [
     ...groups
@@ -174,24 +180,24 @@ export function panelConfiguration(
   ];
   const names = shortenNames(
     drawn.map((e) => e.run),
-    Math.max(LEGEND_MIN_CHARS, Math.floor(width / 2 / NOTE_CHAR_PX)),
+    Math.max(style.legendChars, Math.floor(width / 2 / charPx)),
   );
   // Every transform and every value not drawn, under the panel's title (one wording for every figure).
-  const notes = wrapNotes(panelNotes(panel.spec), Math.max(20, Math.floor((width - 40) / NOTE_CHAR_PX)));
+  const notes = wrapNotes(panelNotes(panel.spec), Math.max(20, Math.floor((width - 40) / charPx)));
   options.plugins = {
     ...options.plugins,
     title: {
       display: panel.title !== '',
       text: panel.title,
       color: theme.text,
-      font: { ...font, size: 13, weight: 'bold' },
+      font: { ...font, size: style.panelTitlePx, weight: 'bold' },
       padding: { top: 4, bottom: 4 },
     },
     subtitle: {
       display: notes.length > 0,
       text: notes,
       color: theme.muted,
-      font: { ...font, size: 11 },
+      font: text,
       padding: { top: 0, bottom: 4 },
     },
     legend: {
@@ -200,8 +206,9 @@ export function panelConfiguration(
       align: 'end',
       labels: {
         color: theme.text,
-        font: { ...font, size: 11 },
-        boxWidth: 14,
+        font: text,
+        boxWidth: style.swatchPx,
+        padding: style.legendPadding,
         boxHeight: 3,
         // As the dashboard's legend: only runs with points in this chart, each in its line's colour.
         generateLabels: () =>
@@ -224,17 +231,17 @@ export function panelConfiguration(
     display: true,
     text: panel.xTitle ?? AXIS_TITLES[panel.spec.view.xAxis],
     color: theme.muted,
-    font: { ...font, size: 11 },
+    font: text,
   };
   scales.y!.title = {
     display: (panel.yTitle ?? '') !== '',
     text: panel.yTitle ?? '',
     color: theme.muted,
-    font: { ...font, size: 11 },
+    font: text,
   };
   for (const axis of [scales.x!, scales.y!]) {
     const ticks = (axis as { ticks?: { font?: object } }).ticks;
-    if (ticks) ticks.font = { ...font, size: 11 };
+    if (ticks) ticks.font = text;
   }
   config.plugins = [backgroundPlugin(theme.panel), ...(config.plugins ?? [])];
   return config;

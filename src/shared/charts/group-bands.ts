@@ -1,7 +1,15 @@
 // Seed groups drawn on a chart (the window's and an exported figure's alike): each group's mean, band and IQM from its runs' points, the datasets, the band fill and the caption's words.
 
 import type { ChartDataset, Plugin } from 'chart.js';
-import { BAND_MEANING, groupBand, type BandKind, type GroupBand } from '../compare/group-stats';
+import {
+  BAND_MEANING,
+  endDrops,
+  groupBand,
+  type BandKind,
+  type GroupBand,
+  type StepSeries,
+} from '../compare/group-stats';
+import { groupTitle, type SeedGroup } from '../compare/seed-groups';
 import { formatX, type XAxisMode } from './axis';
 import { runColor, withAlpha } from './chart-theme';
 import type { Pt } from './series-model';
@@ -17,6 +25,8 @@ export const IQM_DASH: readonly number[] = [6, 3];
 export interface ChartGroup {
   label: string;
   runs: string[];
+  /** The seed keys (or name parts) its runs differ in (SeedGroup's). */
+  seeds: SeedGroup['seeds'];
   colorIndex: number;
 }
 
@@ -37,13 +47,13 @@ export function groupColorIndex(
   return out;
 }
 
-/** The group's legend text: its label and how many runs it holds. */
-export const groupName = (g: Pick<ChartGroup, 'label' | 'runs'>): string =>
-  `${g.label} (${g.runs.length} runs)`;
+/** The group's legend text: what sets it apart and what it folds (groupTitle, as the table names it). */
+export const groupName = (g: Pick<ChartGroup, 'label' | 'runs' | 'seeds'>): string => groupTitle(g);
 
-/** A group with its band over the drawn points. */
+/** A group with its band over the drawn points, and its runs' points the band was computed from. */
 export interface DrawnGroup extends ChartGroup {
   band: GroupBand;
+  series: StepSeries[];
 }
 
 /** Each group's mean, band and IQM from its runs' drawn points (x ascending; runs with no points here left out). */
@@ -65,7 +75,7 @@ export function drawnGroups(
       }
       return [{ steps, values }];
     });
-    return { ...g, band: groupBand(series, { points, band }) };
+    return { ...g, band: groupBand(series, { points, band }), series };
   });
 }
 
@@ -105,9 +115,19 @@ export function groupDatasets(groups: readonly DrawnGroup[], iqm: boolean): Char
   return out;
 }
 
-/** What the band plugin fills: per group its colour and the band's edges on the grid. */
+/** What the band plugin fills: per group its colour, the band's edges on the grid and where its n drops. */
 export interface BandFillState {
-  fills: { colour: string; x: Float64Array; lower: Float64Array; upper: Float64Array }[];
+  fills: {
+    colour: string;
+    x: Float64Array;
+    lower: Float64Array;
+    upper: Float64Array;
+    /** Per drop, the step a run ended at and how many runs go on (a dashed tick with "n=k" there). */
+    drops: { k: number; after: number }[];
+  }[];
+  /** The n-drop labels' size (px; default DROP_FONT_PX) and a factor on the ticks' width (a figure style's). */
+  fontPx?: number;
+  lineScale?: number;
 }
 
 export const bandFills = (groups: readonly DrawnGroup[]): BandFillState['fills'] =>
@@ -116,7 +136,12 @@ export const bandFills = (groups: readonly DrawnGroup[]): BandFillState['fills']
     x: g.band.x,
     lower: g.band.lower,
     upper: g.band.upper,
+    drops: coverageDrops(g),
   }));
+
+/** The n-drop tick's dash and its label's font (px). */
+const DROP_DASH = [3, 3];
+const DROP_FONT_PX = 10;
 
 /** Runs of grid indices where both edges are finite (a band is filled per run; gaps stay open). */
 export function finiteRuns(lower: ArrayLike<number>, upper: ArrayLike<number>): [number, number][] {
@@ -159,23 +184,45 @@ export function bandFillPlugin(state: BandFillState): Plugin<'line'> & { state: 
           ctx.fill();
         }
       }
+      // Where a group's n drops: a dashed vertical tick at the step its run ended, labelled with the n after it.
+      ctx.setLineDash(DROP_DASH);
+      const fontPx = state.fontPx ?? DROP_FONT_PX;
+      ctx.lineWidth = state.lineScale ?? 1;
+      ctx.font = `${fontPx}px sans-serif`;
+      ctx.textBaseline = 'top';
+      // Each group's labels on their own line, so two groups dropping at one step stay readable.
+      state.fills.forEach((f, gi) => {
+        for (const d of f.drops) {
+          const px = xs.getPixelForValue(d.after);
+          if (!(px >= a.left && px <= a.right)) continue;
+          ctx.strokeStyle = f.colour;
+          ctx.fillStyle = f.colour;
+          ctx.beginPath();
+          ctx.moveTo(px, a.top);
+          ctx.lineTo(px, a.bottom);
+          ctx.stroke();
+          ctx.fillText(`n=${d.k}`, px + 2, a.top + 2 + gi * (fontPx + 2));
+        }
+      });
       ctx.restore();
     },
   };
 }
 
-/** Where fewer of the group's runs cover the grid than before (runs of different lengths): one entry per drop. */
-export function coverageDrops(band: Pick<GroupBand, 'x' | 'n'>): { k: number; after: number }[] {
-  const out: { k: number; after: number }[] = [];
-  for (let i = 1; i < band.n.length; i++)
-    if (band.n[i]! < band.n[i - 1]!) out.push({ k: band.n[i]!, after: band.x[i - 1]! });
-  return out;
-}
+/** Where fewer of the group's runs go on than before (runs of different lengths): per drop, the last point the run
+ * that ended logged (a step some run logged, not a grid point) and how many runs log past it. */
+export const coverageDrops = (g: Pick<DrawnGroup, 'series'>): { k: number; after: number }[] =>
+  endDrops(g.series);
 
 /** The caption's words on coverage: "n = 2 of 3 after step 600" per drop; '' when every run covers the whole grid. */
-export function coverageNote(band: Pick<GroupBand, 'x' | 'n'>, total: number, xAxis: XAxisMode): string {
-  const span = band.x.length > 0 ? band.x[band.x.length - 1]! - band.x[0]! : 0;
-  return coverageDrops(band)
+export function coverageNote(
+  g: Pick<DrawnGroup, 'series' | 'band'>,
+  total: number,
+  xAxis: XAxisMode,
+): string {
+  const x = g.band.x;
+  const span = x.length > 0 ? x[x.length - 1]! - x[0]! : 0;
+  return coverageDrops(g)
     .map(
       (d) =>
         `n = ${d.k} of ${total} after ${xAxis === 'step' ? `step ${Math.round(d.after)}` : formatX(xAxis, d.after, span)}`,
@@ -193,7 +240,7 @@ export function bandCaption(
   const parts = [BAND_MEANING[band]];
   if (iqm) parts.push('dashed: interquartile mean');
   for (const g of groups) {
-    const note = coverageNote(g.band, g.runs.length, xAxis);
+    const note = coverageNote(g, g.runs.length, xAxis);
     if (note !== '') parts.push(`${g.label}: ${note}`);
   }
   return parts.join('; ');

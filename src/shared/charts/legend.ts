@@ -8,6 +8,8 @@ export interface LegendEntry {
   colour: string;
   /** The line's dash pattern ([] solid). */
   dash: number[];
+  /** The hover text (a seed group's members); absent for a run, whose name says it. */
+  title?: string;
 }
 
 /**

@@ -3,7 +3,7 @@
 import { formatNumber } from '../format';
 import { bootstrapMeanCi, seededRandom } from './group-stats';
 import type { Cell, TableColumn } from './table-cell';
-import type { SeedGroup } from './seed-groups';
+import { groupTitle, type SeedGroup } from './seed-groups';
 
 /** Bootstrap resamples per cell and the generator's seed: the same interval on every refresh and machine. */
 export const GROUP_CI_RESAMPLES = 1000;
@@ -18,7 +18,7 @@ export interface GroupStat {
 }
 
 export interface GroupRow {
-  /** The group's label (its first run's name without the seed part). */
+  /** The group's label (what sets it apart: SeedGroup's). */
   label: string;
   /** Its runs, in table order. */
   runs: string[];
@@ -102,7 +102,7 @@ export interface FlatRow {
 
 /**
  * The one order of group and run rows for the CLI's text, JSON and CSV: each group's row, then its runs, where its first
- * run stood; runs in no group in place. A group row's `run` cell says `label (n runs)`, its metric cells the statistic,
+ * run stood; runs in no group in place. A group row's `run` cell is its name (groupTitle), its metric cells the statistic,
  * its config cells the values its runs share.
  */
 export function flatRows(
@@ -124,7 +124,7 @@ export function flatRows(
     }
     if (done.has(g)) continue;
     done.add(g);
-    const cells: Record<string, Cell> = { run: `${g.label} (${g.runs.length} runs)`, ...g.shared };
+    const cells: Record<string, Cell> = { run: groupTitle(g), ...g.shared };
     for (const c of columns)
       if (c.kind === 'metric') cells[c.id] = groupStatText(g.stats[c.id] ?? null, significant);
     out.push({ kind: 'group', group: g.label, cells, of: g });

@@ -115,6 +115,67 @@ export interface GroupBandOptions {
   seed?: number;
 }
 
+/** The group's statistic at one step: its mean, the band's edges and the IQM of the values there (NaN when none). */
+export interface StepStats {
+  n: number;
+  mean: number;
+  lower: number;
+  upper: number;
+  iqm: number;
+}
+
+function stepStats(
+  ys: readonly number[],
+  band: BandKind,
+  resamples: number,
+  random: () => number,
+): StepStats {
+  if (ys.length === 0) return { n: 0, mean: NaN, lower: NaN, upper: NaN, iqm: NaN };
+  const m = mean(ys);
+  const out = { n: ys.length, mean: m, lower: NaN, upper: NaN, iqm: interquartileMean(ys) };
+  if (band === 'minmax') {
+    out.lower = Math.min(...ys);
+    out.upper = Math.max(...ys);
+  } else if (band === 'std') {
+    const sd = sampleStd(ys);
+    out.lower = m - sd;
+    out.upper = m + sd;
+  } else [out.lower, out.upper] = bootstrapMeanCi(ys, resamples, random);
+  return out;
+}
+
+/** Whether series `s` logged a point at exactly step x (a finite value there). */
+export function loggedAt(s: StepSeries, x: number): boolean {
+  const i = lowerBound(s.steps, x);
+  return i < s.steps.length && s.steps[i] === x && Number.isFinite(s.values[i]!);
+}
+
+/**
+ * The group at step x itself (not the grid's nearest point): `logged` when every run covering x logged a point
+ * there (the values as logged), else the covering runs interpolated onto x. The band as groupBand computes it
+ * (a `ci95` band from its own seeded generator, so a hover gives the same interval every time).
+ */
+export function groupAt(
+  series: readonly StepSeries[],
+  x: number,
+  o: Omit<GroupBandOptions, 'points'>,
+): StepStats & { logged: boolean } {
+  const covering = series.filter((s) => Number.isFinite(interpolateAt(s, x)));
+  const ys = covering.map((s) => interpolateAt(s, x));
+  const st = stepStats(ys, o.band, o.resamples ?? 1000, seededRandom(o.seed ?? 0));
+  return { ...st, logged: covering.length > 0 && covering.every((s) => loggedAt(s, x)) };
+}
+
+/**
+ * Where fewer runs go on than before: per run that ends before the last one, its last logged step and how many
+ * runs log past it ("n = 2 of 3 after step 61286" names a step that run logged). Runs ending together are one drop.
+ */
+export function endDrops(series: readonly StepSeries[]): { k: number; after: number }[] {
+  const lasts = series.filter((s) => s.steps.length > 0).map((s) => s.steps[s.steps.length - 1]!);
+  const ends = [...new Set(lasts)].sort((a, b) => a - b).slice(0, -1);
+  return ends.map((after) => ({ k: lasts.filter((l) => l > after).length, after }));
+}
+
 /** A seed group's mean, band and IQM over the common grid of its runs. */
 export function groupBand(series: readonly StepSeries[], o: GroupBandOptions): GroupBand {
   const x = commonGrid(series, o.points);
@@ -131,24 +192,12 @@ export function groupBand(series: readonly StepSeries[], o: GroupBandOptions): G
   const random = seededRandom(o.seed ?? 0);
   for (let i = 0; i < len; i++) {
     const ys = series.map((s) => interpolateAt(s, x[i]!)).filter((y) => Number.isFinite(y));
-    out.n[i] = ys.length;
-    if (ys.length === 0) {
-      out.mean[i] = out.lower[i] = out.upper[i] = out.iqm[i] = NaN;
-      continue;
-    }
-    const m = mean(ys);
-    out.mean[i] = m;
-    out.iqm[i] = interquartileMean(ys);
-    if (o.band === 'minmax') {
-      out.lower[i] = Math.min(...ys);
-      out.upper[i] = Math.max(...ys);
-    } else if (o.band === 'std') {
-      const sd = sampleStd(ys);
-      out.lower[i] = m - sd;
-      out.upper[i] = m + sd;
-    } else {
-      [out.lower[i], out.upper[i]] = bootstrapMeanCi(ys, o.resamples ?? 1000, random);
-    }
+    const st = stepStats(ys, o.band, o.resamples ?? 1000, random);
+    out.n[i] = st.n;
+    out.mean[i] = st.mean;
+    out.lower[i] = st.lower;
+    out.upper[i] = st.upper;
+    out.iqm[i] = st.iqm;
   }
   return out;
 }

@@ -135,6 +135,9 @@ describe('export.figure', () => {
     );
     expect(f.title).toMatch(/^approx_kl — .*KL/);
     expect(f.subtitle).toBe('runs: run1, run2 · shaded: healthy below 0.05 (target_kl 0.05)');
+    // With the health bands switched off the caption does not speak of a shading the figure lacks.
+    const plain = chartFigure(source, figureArgs({ runs: ['run1', 'run2'], healthBands: false }));
+    expect(plain.subtitle).toBe('runs: run1, run2');
     expect(panelNotes(f.panels[0]!.spec)).toEqual(['smoothed (EMA 0.6, raw faint)', '1 alert marked']);
     expect(f.panels[0]!.spec.band).toEqual({ min: null, max: 0.05, target: 0.05 });
     expect(f.panels[0]!.spec.series.map((s) => [s.run, s.raw.length])).toEqual([
@@ -225,6 +228,14 @@ describe('export.figure', () => {
     const zoomed = await figure(figureArgs({ view: { ...figureArgs().view, xRange: { min: 10, max: 20 } } }));
     expect(Buffer.from(zoomed.bytes).equals(Buffer.from(whole.bytes))).toBe(false);
     expect(await pixelsNear(zoomed.bytes, BLUE)).toBeGreaterThan(100);
+  });
+
+  test("the paper preset from the window: one column at 300 dpi (the export menu's Paper PNG)", async () => {
+    const f = await figure(
+      figureArgs({ width: 336, height: 252, scale: 300 / 96, style: 'paper', healthBands: false }),
+    );
+    expect(f).toMatchObject({ mime: 'image/png', width: 1050, height: 788 });
+    expect(await pixelsNear(f.bytes, BLUE)).toBeGreaterThan(50);
   });
 
   test('the bytes cross the WebSocket wire codec as a Uint8Array', async () => {

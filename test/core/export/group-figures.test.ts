@@ -26,7 +26,7 @@ function series(last: number, f: (step: number) => number): ScalarSeries {
 
 interface TestRun {
   run: FigureRun;
-  config: Record<string, unknown>;
+  config: Record<string, unknown> | null;
   steps: number[];
   values: number[];
 }
@@ -68,18 +68,34 @@ describe('planned files', () => {
     expect(plan.figures.map((f) => f.name).sort()).toEqual([
       'groups/comparison/rollout__ep_rew_mean',
       'groups/comparison/train__loss',
-      'groups/lr0.01/rollout__ep_rew_mean',
-      'groups/lr0.01/train__loss',
-      'groups/lr0.1/rollout__ep_rew_mean',
-      'groups/lr0.1/train__loss',
+      'groups/lr=0.01/rollout__ep_rew_mean',
+      'groups/lr=0.01/train__loss',
+      'groups/lr=0.1/rollout__ep_rew_mean',
+      'groups/lr=0.1/train__loss',
     ]);
     expect(plan.notices).toEqual([]);
   });
 
+  test('a group is foldered by a safe form of its name: what sets it apart, listed keys joined by _', () => {
+    const runs = [0.1, 0.01].flatMap((lr) =>
+      [0, 1].map((seed) => {
+        const r = testRun(`run${lr}_seed${seed}`, lr, seed);
+        return { ...r, config: { ...r.config, clip: lr === 0.1 ? 0.2 : 0.3 } };
+      }),
+    );
+    const dirs = new Set(
+      collect(runs)
+        .plan()
+        .figures.map((f) => f.name.split('/')[1]),
+    );
+    expect([...dirs].sort()).toEqual(['clip=0.2_lr=0.1', 'clip=0.3_lr=0.01', 'comparison']);
+  });
+
   test('a group named like the comparison folder, or with unsafe characters, gets a safe distinct folder', () => {
+    // Runs without a config are grouped, and named, by their names.
     const runs = [
-      ...[0, 1].map((s) => testRun(`comparison_seed${s}`, 0.1, s)),
-      ...[0, 1].map((s) => testRun(`a/b:c_seed${s}`, 0.01, s)),
+      ...[0, 1].map((s) => ({ ...testRun(`comparison_seed${s}`, 0.1, s), config: null })),
+      ...[0, 1].map((s) => ({ ...testRun(`a/b:c_seed${s}`, 0.01, s), config: null })),
     ];
     const dirs = new Set(
       collect(runs)
@@ -93,8 +109,8 @@ describe('planned files', () => {
     const runs = [...SIX.slice(0, 3), testRun('solo_seed0', 0.5, 0), testRun('other', 0.7, 1)];
     const plan = collect(runs).plan();
     expect(plan.figures.map((f) => f.name).sort()).toEqual([
-      'groups/lr0.1/rollout__ep_rew_mean',
-      'groups/lr0.1/train__loss',
+      'groups/lr=0.1/rollout__ep_rew_mean',
+      'groups/lr=0.1/train__loss',
     ]);
     expect(plan.notices).toEqual([
       'groups/ leaves out 2 runs in no seed group (no other run differs from it only in its seed): solo_seed0, other',
@@ -130,7 +146,7 @@ describe('the group figure', () => {
   test.each(['minmax', 'std', 'ci95'] as const)(
     'the %s band drawn is groupBand of the group runs, and the subtitle says what it means',
     (band) => {
-      const fig = figureOf('groups/lr0.01/rollout__ep_rew_mean', SIX, { band });
+      const fig = figureOf('groups/lr=0.01/rollout__ep_rew_mean', SIX, { band });
       const members = SIX.slice(3);
       const expected = groupBand(
         members.map((r): StepSeries => ({ steps: r.steps, values: r.values })),
@@ -139,9 +155,9 @@ describe('the group figure', () => {
       const panel = fig.panels[0]!;
       const config = panelConfiguration(panel, figureTheme('light'));
       const data = (label: string): Pt[] => config.data.datasets.find((d) => d.label === label)!.data;
-      expect(ys(data('lr0.01 (3 runs) (lower)'))).toEqual([...expected.lower]);
-      expect(ys(data('lr0.01 (3 runs) (upper)'))).toEqual([...expected.upper]);
-      expect(ys(data('lr0.01 (3 runs) (mean)'))).toEqual([...expected.mean]);
+      expect(ys(data('lr=0.01 (over seed ×3) (lower)'))).toEqual([...expected.lower]);
+      expect(ys(data('lr=0.01 (over seed ×3) (upper)'))).toEqual([...expected.upper]);
+      expect(ys(data('lr=0.01 (over seed ×3) (mean)'))).toEqual([...expected.mean]);
       // The fill drawn between the edges is the same band.
       const fill = config.plugins!.find((p) => p.id === 'rlwatchSeedBands') as unknown as {
         state: { fills: { lower: Float64Array; upper: Float64Array }[] };
@@ -150,9 +166,9 @@ describe('the group figure', () => {
       expect([...fill.state.fills[0]!.upper]).toEqual([...expected.upper]);
       // The band is not degenerate: the seeds differ.
       expect(expected.upper.some((u, i) => u > expected.lower[i]! + 0.1)).toBe(true);
-      expect(fig.title).toBe(`Seed group lr0.01: ${REWARD}`);
+      expect(fig.title).toBe(`Seed group lr=0.01 (over seed ×3): ${REWARD}`);
       expect(fig.subtitle).toContain(BAND_MEANING[band]);
-      expect(fig.subtitle).toContain('lr0.01: 3 runs');
+      expect(fig.subtitle).toContain('lr=0.01: 3 runs');
     },
   );
 
@@ -160,12 +176,12 @@ describe('the group figure', () => {
     const fig = figureOf('groups/comparison/rollout__ep_rew_mean', SIX, { iqm: true });
     const config = panelConfiguration(fig.panels[0]!, figureTheme('light'));
     const labels = config.data.datasets.map((d) => d.label);
-    expect(labels).toContain('lr0.1 (3 runs) (IQM)');
-    expect(labels).toContain('lr0.01 (3 runs) (IQM)');
-    const iqm = config.data.datasets.find((d) => d.label === 'lr0.1 (3 runs) (IQM)')!;
+    expect(labels).toContain('lr=0.1 (over seed ×3) (IQM)');
+    expect(labels).toContain('lr=0.01 (over seed ×3) (IQM)');
+    const iqm = config.data.datasets.find((d) => d.label === 'lr=0.1 (over seed ×3) (IQM)')!;
     expect((iqm as { borderDash?: number[] }).borderDash?.length).toBeGreaterThan(0);
     const legend = config.options!.plugins!.legend!.labels!.generateLabels!(null as never).map((l) => l.text);
-    expect(legend).toEqual(['lr0.1 (3 runs)', 'lr0.01 (3 runs)']);
+    expect(legend).toEqual(['lr=0.1 (over seed ×3)', 'lr=0.01 (over seed ×3)']);
     expect(fig.subtitle).toContain('dashed: interquartile mean');
     // With 3 runs trim_mean cuts nothing: the figure says why no dashed line shows apart from the mean.
     expect(fig.subtitle).toContain('IQM = mean where fewer than 4 runs');
@@ -188,14 +204,14 @@ describe('the group figure', () => {
     // The folder's sorted order puts the lr0.01 runs first: that group takes looks 0-2, lr0.1 looks 3-5.
     const looks = new Map([...SIX.map((r) => r.run.run)].sort().map((r, i) => [r, i]));
     const compared = figureOf('groups/comparison/rollout__ep_rew_mean', SIX, { looks });
-    const own = figureOf('groups/lr0.1/rollout__ep_rew_mean', SIX, { looks });
-    expect(colourOf(compared, 'lr0.01 (3 runs)')).toBe(runColor(0));
-    expect(colourOf(compared, 'lr0.1 (3 runs)')).toBe(runColor(3));
-    expect(colourOf(own, 'lr0.1 (3 runs)')).toBe(runColor(3));
+    const own = figureOf('groups/lr=0.1/rollout__ep_rew_mean', SIX, { looks });
+    expect(colourOf(compared, 'lr=0.01 (over seed ×3)')).toBe(runColor(0));
+    expect(colourOf(compared, 'lr=0.1 (over seed ×3)')).toBe(runColor(3));
+    expect(colourOf(own, 'lr=0.1 (over seed ×3)')).toBe(runColor(3));
     // Without looks (no folder order known), groups take palette colours by their place.
     const plain = figureOf('groups/comparison/rollout__ep_rew_mean', SIX);
-    expect(colourOf(plain, 'lr0.1 (3 runs)')).toBe(runColor(0));
-    expect(colourOf(plain, 'lr0.01 (3 runs)')).toBe(runColor(1));
+    expect(colourOf(plain, 'lr=0.1 (over seed ×3)')).toBe(runColor(0));
+    expect(colourOf(plain, 'lr=0.01 (over seed ×3)')).toBe(runColor(1));
   });
 
   test('a run that ends early: "n = 2 of 3 after step S" on the figure', () => {
@@ -205,10 +221,16 @@ describe('the group figure', () => {
       testRun('lr0.1_seed2', 0.1, 2, 600),
     ];
     const fig = figureOf('groups/lr0.1/rollout__ep_rew_mean', runs);
-    // The grid point at or below step 600 is the last the short run covers.
+    // The step the short run last logged, not the band grid's point before it (597): a step no run logged.
     const grid = Array.from({ length: BAND_POINTS }, (_, i) => (990 * i) / (BAND_POINTS - 1));
-    const after = Math.round(grid.filter((x) => x <= 600).at(-1)!);
-    expect(fig.subtitle).toContain(`lr0.1: n = 2 of 3 after step ${after}`);
+    expect(grid).not.toContain(600);
+    expect(fig.subtitle).toContain('lr0.1: n = 2 of 3 after step 600');
+    // And the plot marks it: the band plugin draws a tick where n drops.
+    const config = panelConfiguration(fig.panels[0]!, figureTheme('light'));
+    const fill = config.plugins!.find((p) => p.id === 'rlwatchSeedBands') as unknown as {
+      state: { fills: { drops: { k: number; after: number }[] }[] };
+    };
+    expect(fill.state.fills[0]!.drops).toEqual([{ k: 2, after: 600 }]);
   });
 
   test('a group some of whose runs lack the tag says how many log it', () => {

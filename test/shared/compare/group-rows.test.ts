@@ -85,8 +85,8 @@ describe('seed-group rows', () => {
 
   test('groups of runs differing only by seed (identity keys ignored), n and the runs in table order', () => {
     expect(t.groups.map((g) => [g.label, g.runs, g.by])).toEqual([
-      ['lr1', ['lr1_seed0', 'lr1_seed1', 'lr1_seed2'], 'config'],
-      ['lr2', ['lr2_seed0', 'lr2_seed1', 'lr2_seed2'], 'config'],
+      ['lr=1', ['lr1_seed0', 'lr1_seed1', 'lr1_seed2'], 'config'],
+      ['lr=2', ['lr2_seed0', 'lr2_seed1', 'lr2_seed2'], 'config'],
     ]);
     expect(t.groups[0]!.seeds).toEqual(['seed']);
     // The config columns its runs share (lr); not the seed, which differs.
@@ -136,15 +136,15 @@ describe('seed-group rows', () => {
   test("the CLI's order: each group's row where its first run stood, then its runs; others in place", () => {
     const flat = flatRows(t.columns, t.rows, t.groups);
     expect(flat.map((r) => `${r.kind}:${r.group ?? ''}:${r.cells.run}`)).toEqual([
-      'group:lr1:lr1 (3 runs)',
-      'run:lr1:lr1_seed0',
-      'run:lr1:lr1_seed1',
-      'run:lr1:lr1_seed2',
+      'group:lr=1:lr=1 (over seed ×3)',
+      'run:lr=1:lr1_seed0',
+      'run:lr=1:lr1_seed1',
+      'run:lr=1:lr1_seed2',
       'run::baseline',
-      'group:lr2:lr2 (3 runs)',
-      'run:lr2:lr2_seed0',
-      'run:lr2:lr2_seed1',
-      'run:lr2:lr2_seed2',
+      'group:lr=2:lr=2 (over seed ×3)',
+      'run:lr=2:lr2_seed0',
+      'run:lr=2:lr2_seed1',
+      'run:lr=2:lr2_seed2',
     ]);
     expect(flat[0]!.cells['reward.last']).toBe(groupStatText(t.groups[0]!.stats['reward.last']!));
     expect(flat[0]!.cells['config.lr']).toBe(1);
@@ -155,8 +155,8 @@ describe('seed-group rows', () => {
       t.rows.filter((r) => r.run !== 'lr1_seed1'),
       t.groups,
     );
-    expect(some.filter((r) => r.group === 'lr1').map((r) => r.cells.run)).toEqual([
-      'lr1 (3 runs)',
+    expect(some.filter((r) => r.group === 'lr=1').map((r) => r.cells.run)).toEqual([
+      'lr=1 (over seed ×3)',
       'lr1_seed0',
       'lr1_seed2',
     ]);

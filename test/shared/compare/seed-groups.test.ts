@@ -1,7 +1,15 @@
 // Seed groups: configs that differ only in seed-like or identity keys group; any other difference splits; names too.
 
 import { describe, expect, test } from 'vitest';
-import { flattenConfig, groupBySeed, isSeedKey } from '../../../src/shared/compare/seed-groups';
+import {
+  commonPrefix,
+  flattenConfig,
+  groupBySeed,
+  groupMembers,
+  groupTitle,
+  isSeedKey,
+  settingLabels,
+} from '../../../src/shared/compare/seed-groups';
 
 const cfg = (seed: number, over: Record<string, unknown> = {}): Record<string, unknown> => ({
   algo: 'ppo',
@@ -22,9 +30,72 @@ describe('seed groups', () => {
       { run: 'lonely', config: cfg(9, { algo: 'a2c' }) },
     ]);
     expect(groups.map((g) => [g.label, g.by, g.runs, g.seeds])).toEqual([
-      ['ppo', 'config', ['ppo_seed1', 'ppo_seed2', 'ppo_seed3'], ['env.seed']],
-      ['ppo_lr1e-3', 'config', ['ppo_lr1e-3_seed1', 'ppo_lr1e-3_seed2'], ['env.seed']],
+      ['learning_rate=3e-4', 'config', ['ppo_seed1', 'ppo_seed2', 'ppo_seed3'], ['env.seed']],
+      ['learning_rate=1e-3', 'config', ['ppo_lr1e-3_seed1', 'ppo_lr1e-3_seed2'], ['env.seed']],
     ]);
+  });
+
+  test('a group is named by the keys that set it apart, the seed keys it folds, and lists its members', () => {
+    const sweep = (
+      run: string,
+      seed: number,
+      lr: number,
+      clip: number,
+    ): { run: string; config: Record<string, unknown> } => ({
+      run,
+      config: cfg(seed, { learning_rate: lr, ppo: { clip_range: clip } }),
+    });
+    const groups = groupBySeed([
+      sweep('PPO_1', 1, 3e-4, 0.2),
+      sweep('PPO_2', 2, 3e-4, 0.2),
+      sweep('PPO_3', 3, 3e-4, 0.2),
+      sweep('PPO_4', 1, 1e-3, 0.2),
+      sweep('PPO_5', 2, 1e-3, 0.2),
+      sweep('PPO_6', 1, 1e-3, 0.1),
+      sweep('PPO_7', 2, 1e-3, 0.1),
+    ]);
+    // Keys listed by name; a nested key by its last part; rates with an exponent.
+    expect(groups.map((g) => g.label)).toEqual([
+      'learning_rate=3e-4, clip_range=0.2',
+      'learning_rate=1e-3, clip_range=0.2',
+      'learning_rate=1e-3, clip_range=0.1',
+    ]);
+    expect(groupTitle(groups[0]!)).toBe('learning_rate=3e-4, clip_range=0.2 (over env.seed ×3)');
+    expect(groupMembers(groups[0]!)).toBe(
+      'learning_rate=3e-4, clip_range=0.2 over env.seed: PPO_1, PPO_2, PPO_3',
+    );
+  });
+
+  test('one group among runs of other settings is named against them; alone, by its runs’ common name', () => {
+    const one = groupBySeed([
+      { run: 'PPO_1', config: cfg(1) },
+      { run: 'PPO_2', config: cfg(2) },
+      { run: 'A2C_1', config: cfg(1, { algo: 'a2c' }) },
+    ]);
+    expect(one.map((g) => g.label)).toEqual(['algo=ppo']);
+    const alone = groupBySeed([
+      { run: 'PPO_1', config: cfg(1) },
+      { run: 'PPO_2', config: cfg(2) },
+      { run: 'PPO_3', config: cfg(3) },
+    ]);
+    expect(alone.map((g) => groupTitle(g))).toEqual(['PPO (over env.seed ×3)']);
+    // A seed in the name is dropped rather than cut to a prefix.
+    expect(
+      groupBySeed([
+        { run: 'ppo_seed1', config: cfg(1) },
+        { run: 'ppo_seed2', config: cfg(2) },
+      ])[0]!.label,
+    ).toBe('ppo');
+    expect(commonPrefix(['run-a', 'run-b'])).toBe('run');
+    // At most LABEL_KEYS keys: those with the most distinct values (a key one setting lacks is not named for it).
+    const settings = [
+      { a: 1, b: 1, c: 1, d: 1 },
+      { a: 2, b: 2, c: 2, d: 1 },
+      { a: 3, b: 3, c: 1, d: 2 },
+      { a: 4, b: 1, e: 'x' },
+    ].map((o) => new Map(Object.entries(o)));
+    expect(settingLabels(settings)).toEqual(['a=1, b=1, c=1', 'a=2, b=2, c=2', 'a=3, b=3, c=1', 'a=4, b=1']);
+    expect(commonPrefix(['x1', 'y1'])).toBe('');
   });
 
   test('without configs the run name says it (ppo_seed3, grpo-s2); a given pattern overrides configs', () => {

@@ -4,12 +4,16 @@ import type { RequestArgs } from '../../../shared/contract';
 import type { Backend } from '../backend/backend';
 import { saveBlob } from '../lib/save-file';
 
-/** What the chart menu asks for: PNG at a pixel ratio, or SVG, at a size in CSS pixels. */
+/** What the chart menu asks for: PNG at a pixel ratio, or SVG, at a size in CSS pixels, in a style. */
 export interface FigureChoice {
   format: 'png' | 'svg';
   scale: number;
   width: number;
   height: number;
+  /** The screen look (default) or a paper's (PAPER_SIZE, paper-sized text and lines, the caption wrapped). */
+  style?: 'screen' | 'paper';
+  /** Draw the health band and its meaning (default on). */
+  healthBands?: boolean;
 }
 
 /** The size of an exported chart unless the user picks one: 16:9, readable in a report at 1×. */
