@@ -27,6 +27,8 @@ import {
   figureTheme,
   panelConfiguration,
   TITLE_BAND,
+  styledFigure,
+  withoutHealthBands,
   type Figure,
   type FigureThemeName,
 } from '../../shared/charts/figure';
@@ -35,9 +37,7 @@ import {
   captionLines,
   FIGURE_STYLES,
   titleBandHeight,
-  styledFigure,
   titleLineHeight,
-  withoutHealthBands,
   type FigureStyle,
   type FigureStyleName,
 } from '../../shared/charts/figure-style';

@@ -1,6 +1,4 @@
-// Figure presets: the screen look and the paper look (a journal column's size, its point sizes and line widths), and the health bands switch.
-
-import type { Figure } from './figure';
+// Figure presets: the screen look and the paper look (a journal column's size, its point sizes and line widths).
 
 export type FigureStyleName = 'screen' | 'paper';
 
@@ -120,17 +118,4 @@ function wrapWords(line: string, maxWidth: number, measure: (s: string) => numbe
   }
   if (cur !== '') out.push(cur);
   return out;
-}
-
-/** The figure without its health bands (the shaded healthy range and target line): the data and groups alone. */
-export const withoutHealthBands = (figure: Figure): Figure => ({
-  ...figure,
-  panels: figure.panels.map((p) => ({ ...p, spec: { ...p.spec, band: null } })),
-});
-
-/** The figure as a style draws it: on paper a lone panel's figure has no title line (its panel title names the tag,
- * its legend the groups; the caption, what the band means, stays), so the plot keeps the room. */
-export function styledFigure(figure: Figure, style: FigureStyle): Figure {
-  if (style.name === 'screen' || figure.panels.length !== 1) return figure;
-  return { ...figure, title: '' };
 }

@@ -246,3 +246,16 @@ export function panelConfiguration(
   config.plugins = [backgroundPlugin(theme.panel), ...(config.plugins ?? [])];
   return config;
 }
+
+/** The figure without its health bands (the shaded healthy range and target line): the data and groups alone. */
+export const withoutHealthBands = (figure: Figure): Figure => ({
+  ...figure,
+  panels: figure.panels.map((p) => ({ ...p, spec: { ...p.spec, band: null } })),
+});
+
+/** The figure as a style draws it: on paper a lone panel's figure has no title line (its panel title names the tag,
+ * its legend the groups; the caption, what the band means, stays), so the plot keeps the room. */
+export function styledFigure(figure: Figure, style: FigureStyle): Figure {
+  if (style.name === 'screen' || figure.panels.length !== 1) return figure;
+  return { ...figure, title: '' };
+}

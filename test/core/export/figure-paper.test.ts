@@ -3,13 +3,13 @@
 
 import { describe, expect, test } from 'vitest';
 import { renderFigure } from '../../../src/core/export/figure-render';
-import { figureTheme, panelConfiguration, type Figure } from '../../../src/shared/charts/figure';
 import {
-  captionLines,
-  FIGURE_STYLES,
-  PAPER_SIZE,
+  figureTheme,
+  panelConfiguration,
   withoutHealthBands,
-} from '../../../src/shared/charts/figure-style';
+  type Figure,
+} from '../../../src/shared/charts/figure';
+import { captionLines, FIGURE_STYLES, PAPER_SIZE } from '../../../src/shared/charts/figure-style';
 import { drawnGroups } from '../../../src/shared/charts/group-bands';
 import type { Pt } from '../../../src/shared/charts/series-model';
 import { BAND_MEANING } from '../../../src/shared/compare/group-stats';
