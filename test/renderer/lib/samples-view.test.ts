@@ -41,6 +41,25 @@ describe('samples view text', () => {
         { source: 'completions', origin: 'wandb', rows: 1, dropped: 0, steps: [] },
       ]),
     ).toBe('completions');
+    // A TensorBoard run: every source is text; the completions tag, not HF's TrainingArguments (listed first).
+    const at = (n: number): { step: number; rows: number }[] =>
+      Array.from({ length: n }, (_, i) => ({ step: i * 10, rows: 4 }));
+    expect(
+      defaultSource([
+        { source: 'args/text_summary', origin: 'text', rows: 1, dropped: 0, steps: at(1) },
+        { source: 'model_config/text_summary', origin: 'text', rows: 1, dropped: 0, steps: at(1) },
+        { source: 'train/completions', origin: 'text', rows: 40, dropped: 0, steps: at(10) },
+      ]),
+    ).toBe('train/completions');
+    // Named neither way: the tag logged at the most steps, not a config logged once.
+    expect(
+      defaultSource([
+        { source: 'hyperparameters/text_summary', origin: 'text', rows: 1, dropped: 0, steps: at(1) },
+        { source: 'eval/text', origin: 'text', rows: 5, dropped: 0, steps: at(1) },
+        { source: 'eval/text2', origin: 'text', rows: 50, dropped: 0, steps: at(5) },
+      ]),
+    ).toBe('eval/text2');
+    expect(defaultSource([])).toBe(null);
     expect(pickStep([1, 5, 9], 5, false)).toBe(5);
     expect(pickStep([1, 5, 9], 5, true)).toBe(9);
     expect(pickStep([1, 9], 5, false)).toBe(9);

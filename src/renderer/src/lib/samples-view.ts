@@ -27,9 +27,34 @@ export function numberText(cell: SampleCell): string {
   return typeof cell === 'string' ? cell : formatNumber(cell);
 }
 
-/** The source shown first: a completions file or W&B table before TensorBoard text (HF args are text too). */
+/** Source names that say "generated samples" (TRL's `completions`, verl's `rollouts`, a `samples/…` tag). */
+const SAMPLE_LIKE =
+  /complet|sample|rollout|generat|response|output|trajector|conversation|chat|answer|prompt/i;
+/** Source names that say "configuration" (HF's `args/text_summary`, `model_config/…`, CleanRL's `hyperparameters`). */
+const CONFIG_LIKE =
+  /(^|[/_.-])(args|config|model_config|hparams|hyperparameters|params|arguments|text_summary)($|[/_.-])/i;
+
+/**
+ * The source shown first: one named like samples (completions, rollouts) before any other, a config (HF's
+ * `args/text_summary`, hyperparameters) last; then a completions file or table before TensorBoard text, then the one
+ * logged at the most steps (a config is logged once), then as listed.
+ */
 export function defaultSource(sources: readonly SampleSourceInfo[]): string | null {
-  const best = sources.find((s) => s.origin !== 'text') ?? sources[0];
+  const rank = (s: SampleSourceInfo): number[] => [
+    CONFIG_LIKE.test(s.source) ? 0 : SAMPLE_LIKE.test(s.source) ? 2 : 1,
+    s.origin === 'text' ? 0 : 1,
+    s.steps.length,
+  ];
+  let best: SampleSourceInfo | null = null;
+  let bestRank: number[] = [];
+  for (const s of sources) {
+    const r = rank(s);
+    const i = r.findIndex((x, k) => x !== bestRank[k]);
+    if (best === null || (i >= 0 && r[i]! > bestRank[i]!)) {
+      best = s;
+      bestRank = r;
+    }
+  }
   return best?.source ?? null;
 }
 
