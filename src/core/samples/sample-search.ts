@@ -102,7 +102,9 @@ export function sampleMatcher(search: string): SampleMatcher {
     return (t) => rowsWhere(t, (text) => pattern.test(text), null);
   if (caseless) {
     const needle = literal.toLowerCase();
-    return (t) => rowsWhere(t, (text) => pattern.test(text), rowsHolding(t, needle));
+    // In those rows, only the cells holding it go through re2js.
+    return (t) =>
+      rowsWhere(t, (text) => fold(text).includes(needle) && pattern.test(text), rowsHolding(t, needle));
   }
   return (t) => rowsWhere(t, (text) => text.includes(literal) && pattern.test(text), null);
 }

@@ -2,7 +2,10 @@
 
 import { describe, expect, test } from 'vitest';
 import {
+  completionColumn,
   defaultSource,
+  laidOutColumns,
+  promptColumn,
   FOLD_CHARS,
   foldText,
   numberText,
@@ -91,4 +94,29 @@ test("a long run's steps share at most STRIP_BARS bars, each as tall as its full
     peak: 8,
   });
   expect(stripBars([])).toEqual({ bars: [], peak: 1 });
+});
+
+test('the prompt a sample is followed by across steps, what the model wrote, and number columns first in two panes', () => {
+  const cols = (spec: string): { name: string; kind: 'text' | 'number' }[] =>
+    spec.split(' ').map((x) => {
+      const [name, kind] = x.split(':') as [string, string];
+      return { name, kind: kind === 'n' ? 'number' : 'text' };
+    });
+  const trl = cols('step:n prompt:t completion:t reward:n advantage:n');
+  expect(promptColumn(trl)).toBe('prompt');
+  expect(completionColumn(trl, 'prompt')).toBe('completion');
+  const verl = cols('input:t output:t gts:t score:n step:n');
+  expect(promptColumn(verl)).toBe('input');
+  expect(completionColumn(verl, 'input')).toBe('output');
+  expect(promptColumn(cols('text:t score:n'))).toBe(null);
+  expect(completionColumn(cols('text:t score:n'), null)).toBe('text');
+  expect(completionColumn(cols('score:n'), null)).toBe(null);
+  expect(laidOutColumns(trl, false).map((c) => c.column.name)).toEqual(trl.map((c) => c.name));
+  expect(laidOutColumns(trl, true).map((c) => `${c.column.name}@${c.at}`)).toEqual([
+    'step@0',
+    'reward@3',
+    'advantage@4',
+    'prompt@1',
+    'completion@2',
+  ]);
 });

@@ -2,7 +2,7 @@
 
 import { escapeControls } from '../../../shared/control-chars';
 import { formatNumber } from '../../../shared/format';
-import type { SampleCell, SampleSourceInfo } from '../../../shared/samples';
+import type { SampleCell, SampleColumn, SampleSourceInfo } from '../../../shared/samples';
 
 /** Characters of a text cell shown before "show all". */
 export const FOLD_CHARS = 400;
@@ -56,6 +56,40 @@ export function defaultSource(sources: readonly SampleSourceInfo[]): string | nu
     }
   }
   return best?.source ?? null;
+}
+
+/** A column's own name: the last part of a path-style one (`train/prompt` → `prompt`). */
+const leafName = (name: string): string => name.slice(name.lastIndexOf('/') + 1).toLowerCase();
+/** Names of the text a sample was asked with (verl's `input`, TRL's `prompt`). */
+const PROMPT_NAME = /^(prompts?|inputs?|query|queries|questions?|instructions?|problems?|messages)$/;
+/** Names of the text a model wrote (TRL's `completion`, verl's `output`). */
+const OUTPUT_NAME = /complet|response|output|generat|answer|rollout|text/;
+
+/** The text column holding a sample's prompt (`prompt`, `input`, `question`…), or null: the one a sample is followed
+ * across steps by. */
+export function promptColumn(columns: readonly SampleColumn[]): string | null {
+  return columns.find((c) => c.kind === 'text' && PROMPT_NAME.test(leafName(c.name)))?.name ?? null;
+}
+
+/** The text column holding what the model wrote: one named so (`completion`, `output`, `response`…), else the first
+ * text column besides the prompt; null when there is none. */
+export function completionColumn(columns: readonly SampleColumn[], prompt: string | null): string | null {
+  const texts = columns.filter((c) => c.kind === 'text' && c.name !== prompt);
+  return (texts.find((c) => OUTPUT_NAME.test(leafName(c.name))) ?? texts[0])?.name ?? null;
+}
+
+/**
+ * The columns as a pane lays them out: as logged, or (`numbersFirst`, two panes side by side) the number columns
+ * first, so a narrow pane shows each sample's reward and advantage beside its text rather than past its right edge.
+ * Each with its index in the page's rows.
+ */
+export function laidOutColumns(
+  columns: readonly SampleColumn[],
+  numbersFirst: boolean,
+): { column: SampleColumn; at: number }[] {
+  const all = columns.map((column, at) => ({ column, at }));
+  if (!numbersFirst) return all;
+  return [...all.filter((c) => c.column.kind === 'number'), ...all.filter((c) => c.column.kind !== 'number')];
 }
 
 /** The step to show: the chosen one while it exists, else (or when following) the newest. */
