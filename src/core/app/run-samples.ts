@@ -48,12 +48,18 @@ export interface SamplePageArgs {
   where?: { column: string; equals: string };
 }
 
-/** The steps `source` holds in any of `sources`, ascending. */
-function stepsOf(source: string, sources: readonly SampleSource[]): number[] {
-  const steps = new Set<number>();
+/** The steps `source` holds in any of `sources`, ascending, each with the sources holding it (in their order). */
+function stepsOf(source: string, sources: readonly SampleSource[]): [number, SampleSource[]][] {
+  const steps = new Map<number, SampleSource[]>();
   for (const src of sources)
-    for (const s of src.sources()) if (s.source === source) for (const x of s.steps) steps.add(x.step);
-  return [...steps].sort((a, b) => a - b);
+    for (const s of src.sources())
+      if (s.source === source)
+        for (const x of s.steps) {
+          const at = steps.get(x.step);
+          if (at) at.push(src);
+          else steps.set(x.step, [src]);
+        }
+  return [...steps].sort((a, b) => a[0] - b[0]);
 }
 
 /**
@@ -79,8 +85,11 @@ export function samplePage(
   let all = 0;
   let lastStep: number | null = null;
   const matches = args.search?.trim() ? sampleMatcher(args.search) : null;
-  for (const at of step === null ? stepsOf(source, sources) : [step])
-    for (const src of sources) {
+  // Every step: only the sources holding each (a per-step dump is a source a step: 1000 steps, 1000 sources).
+  const walk: [number, readonly SampleSource[]][] =
+    step === null ? stepsOf(source, sources) : [[step, sources]];
+  for (const [at, holders] of walk)
+    for (const src of holders) {
       const t = src.table(source, at);
       if (!t) continue;
       if (at !== lastStep) {
