@@ -63,6 +63,19 @@ describe('the samples view', () => {
           .join('\n') + '\n',
       );
     }
+    // A dump carrying per-token log-probs and entropies beside the completion's tokens.
+    mkdirSync(join(dir, 'tokens_run'));
+    writeFileSync(
+      join(dir, 'tokens_run', 'completions.jsonl'),
+      JSON.stringify({
+        step: 1,
+        prompt: 'What is 6 times 7?',
+        completion: 'The answer is 42',
+        tokens: ['The', ' answer', ' is', ' 42'],
+        logprobs: [-0.05, -1.2, -0.1, -3.5],
+        entropy: [0.2, 2.5, 0.3, 1.1],
+      }) + '\n',
+    );
     ({ serve, storeDir } = serveIsolated(dir));
     const url = await servedUrl(serve);
     browser = await launchChromium();
@@ -359,6 +372,28 @@ describe('the samples view', () => {
     await page.screenshot({ path: join(RESULTS, 'samples-diff.png') });
     await across.locator('button.close').click();
     await expect.poll(() => page.locator('.samples-across').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  test('tokens coloured by their log-prob, then by entropy: the hottest token is the least likely, then the most uncertain', async () => {
+    await page.locator('.run-list button[data-run="tokens_run"]').first().click();
+    await page.locator('.toolbar label', { hasText: 'Samples' }).click();
+    await waitText(() => count(), /^1 sample$/);
+    const tokens = pane().locator('.tokens .tok');
+    await expect.poll(() => tokens.allInnerTexts()).toEqual(['The', ' answer', ' is', ' 42']);
+    const hottest = (): Promise<string> =>
+      tokens.evaluateAll((spans) => {
+        const alpha = (s: Element): number =>
+          Number(/rgba\([^)]*,\s*([\d.]+)\)/.exec((s as HTMLElement).style.backgroundColor)?.[1] ?? 0);
+        return [...spans].sort((a, b) => alpha(b) - alpha(a))[0]!.textContent!;
+      });
+    expect(await page.locator('select[aria-label="colour tokens by"]').inputValue()).toBe('logprobs');
+    await waitText(hottest, ' 42');
+    expect(await tokens.nth(3).getAttribute('title')).toBe('logprobs -3.5');
+    await page.locator('select[aria-label="colour tokens by"]').selectOption('entropy');
+    await waitText(hottest, ' answer');
+    mkdirSync(RESULTS, { recursive: true });
+    await page.screenshot({ path: join(RESULTS, 'samples-tokens.png') });
     expect(errors).toEqual([]);
   });
 

@@ -6,6 +6,8 @@ import {
   defaultSource,
   laidOutColumns,
   promptColumn,
+  tokenColumns,
+  tokenShades,
   FOLD_CHARS,
   foldText,
   numberText,
@@ -119,4 +121,28 @@ test('the prompt a sample is followed by across steps, what the model wrote, and
     'prompt@1',
     'completion@2',
   ]);
+});
+
+test('tokens coloured by a per-token measure: the least likely token hottest, the highest entropy hottest; mismatches none', () => {
+  const cols = [
+    { name: 'completion', kind: 'text' as const },
+    { name: 'tokens', kind: 'text' as const },
+    { name: 'logprobs', kind: 'text' as const },
+    { name: 'entropy', kind: 'text' as const },
+  ];
+  expect(tokenColumns(cols)).toEqual({ tokens: 'tokens', measures: ['logprobs', 'entropy'] });
+  expect(tokenColumns(cols.slice(0, 2))).toBe(null);
+  const tokens = JSON.stringify(['The', ' answer', ' is', ' 42']);
+  const lp = tokenShades(tokens, JSON.stringify([-0.1, -2.1, -0.1, -4.1]), 'logprobs')!;
+  expect(lp.map((t) => [t.text, Math.round(t.shade * 1000) / 1000])).toEqual([
+    ['The', 0],
+    [' answer', 0.5],
+    [' is', 0],
+    [' 42', 1],
+  ]);
+  const ent = tokenShades(tokens, JSON.stringify([1, 3, null, 2]), 'entropy')!;
+  expect(ent.map((t) => t.shade)).toEqual([0, 1, 0, 0.5]);
+  expect(ent[2]!.value).toBe(null);
+  expect(tokenShades(tokens, JSON.stringify([1, 2]), 'entropy')).toBe(null);
+  expect(tokenShades('not json', '[1]', 'entropy')).toBe(null);
 });

@@ -92,6 +92,68 @@ export function laidOutColumns(
   return [...all.filter((c) => c.column.kind === 'number'), ...all.filter((c) => c.column.kind !== 'number')];
 }
 
+/** A column of a sample's tokens (a JSON list of strings, as verl and OpenRLHF can dump them). */
+const TOKENS_NAME = /^(tokens|token_strs|response_tokens|output_tokens|completion_tokens)$/;
+/** Per-token measures the tokens can be coloured by; log-probabilities colour the unlikely tokens. */
+const TOKEN_MEASURE =
+  /^(logprobs?|log_probs?|token_logprobs|old_log_probs|entropy|entropies|token_entropy|kl|token_kl)$/;
+/** A tokens cell longer than this is shown as text (parsing and laying out a huge list is slow). */
+export const TOKENS_MAX_CHARS = 200_000;
+
+/** The tokens column and the per-token measures beside it (by name), or null when the samples carry none. */
+export function tokenColumns(
+  columns: readonly SampleColumn[],
+): { tokens: string; measures: string[] } | null {
+  const tokens = columns.find((c) => c.kind === 'text' && TOKENS_NAME.test(leafName(c.name)));
+  const measures = columns
+    .filter((c) => c.kind === 'text' && TOKEN_MEASURE.test(leafName(c.name)))
+    .map((c) => c.name);
+  return tokens && measures.length > 0 ? { tokens: tokens.name, measures } : null;
+}
+
+/** A token as coloured: its text, its value, its shade (0 cool … 1 hot: an unlikely token, high entropy or KL). */
+export interface TokenShade {
+  text: string;
+  value: number | null;
+  shade: number;
+}
+
+/** A JSON list cell as an array, or null. */
+function listOf(cell: SampleCell): unknown[] | null {
+  if (typeof cell !== 'string' || cell.length > TOKENS_MAX_CHARS || !cell.startsWith('[')) return null;
+  try {
+    const v: unknown = JSON.parse(cell);
+    return Array.isArray(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A row's tokens shaded by one measure (`measure` its column name): each token's value scaled from the row's lowest to
+ * its highest (a log-probability negated, so the least likely token is the hottest); null unless both cells are lists
+ * of the same length, tokens strings.
+ */
+export function tokenShades(tokens: SampleCell, values: SampleCell, measure: string): TokenShade[] | null {
+  const ts = listOf(tokens);
+  const vs = listOf(values);
+  if (!ts || !vs || ts.length !== vs.length || !ts.every((t) => typeof t === 'string')) return null;
+  const sign = /log_?prob/i.test(leafName(measure)) ? -1 : 1;
+  const nums = vs.map((v) => (typeof v === 'number' && Number.isFinite(v) ? v : null));
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of nums)
+    if (v !== null) {
+      lo = Math.min(lo, sign * v);
+      hi = Math.max(hi, sign * v);
+    }
+  return (ts as string[]).map((text, i) => {
+    const v = nums[i]!;
+    const shade = v === null || hi <= lo ? 0 : (sign * v - lo) / (hi - lo);
+    return { text, value: v, shade };
+  });
+}
+
 /** The step to show: the chosen one while it exists, else (or when following) the newest. */
 export function pickStep(steps: readonly number[], chosen: number | null, follow: boolean): number | null {
   if (steps.length === 0) return null;
