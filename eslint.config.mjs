@@ -16,7 +16,7 @@ const ROOT_SCRIPTS = ['electron.vite.config.ts', 'eslint.config.mjs', 'svelte.co
 // (shared/contract holds the zod schemas: the renderer and the preload never bundle zod).
 const RUNTIMES = {
   // shared/charts is the one chart definition (dashboard and headless export): it takes chart.js's types only.
-  shared: { imports: [], packages: ['zod'], typePackages: ['chart.js'], node: false },
+  shared: { imports: [], packages: ['zod', 're2js'], typePackages: ['chart.js'], node: false },
   core: {
     imports: ['shared'],
     packages: [

@@ -11,6 +11,7 @@ import { isBelow } from './readers/side-file';
 import { readExperimentMeta, readRunName } from './mlflow/store-names';
 import { listDatabaseRuns } from './sources/registry';
 import { classifyFile, databaseProblem } from './sources/sniff';
+import { dumpStep } from './samples/completions';
 import { byCodeUnits } from '../shared/order';
 import { runIdKeyPart } from '../shared/run-key';
 
@@ -290,6 +291,7 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
   for (const r of runs) r.sources.push(...(mlflowMetrics.get(r.dir) ?? []));
   await nameMlflowRuns(runs, mlflowRuns, options.keep);
   adoptSnapshots(runs, root, rel);
+  adoptDumps(runs, root, rel);
   for (const db of databases) runs.push(...expandDatabase(db.path, db.format, db.prefix, errors));
   const own = runs.find((r) => r.run === '.');
   if (own)
@@ -301,7 +303,7 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
   // Batches finish in any order: shallow folders first, then by path.
   const depthOf = (p: string): number => p.split(sep).length;
   dirs.sort((a, b) => depthOf(a) - depthOf(b) || byCodeUnits(a, b));
-  for (const r of runs) r.sources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const r of runs) r.sources.sort((a, b) => bySourceName(a.name, b.name));
   return { root, runs, errors, dirs };
 }
 
@@ -488,8 +490,45 @@ function adoptSnapshots(runs: DiscoveredRun[], root: string, rel: (p: string) =>
 }
 
 /**
+ * Per-step sample dumps (verl's `rollouts/{step}.jsonl`, OpenRLHF's or a custom `samples/step_N.jsonl`): a folder
+ * below the opened one whose every recognised file is a completions file named by its step (`dumpStep`) is no run
+ * of its own but one sample source of the run in its parent folder (a run made there when the parent has none), its
+ * files named `FOLDER/N.jsonl` from that folder. Its reader names the source by the folder and takes the step from
+ * the file name (completions.ts). Rewrites `runs` in place.
+ */
+function adoptDumps(runs: DiscoveredRun[], root: string, rel: (p: string) => string): void {
+  const dumps = runs.filter(
+    (r) => r.dir !== root && r.sources.every((s) => s.format === 'completions' && dumpStep(s.name) !== null),
+  );
+  if (dumps.length === 0) return;
+  const kept = runs.filter((r) => !dumps.includes(r));
+  const byDir = new Map(kept.map((r) => [r.dir, r]));
+  for (const d of dumps) {
+    const parent = dirname(d.dir);
+    let own = byDir.get(parent);
+    if (!own) byDir.set(parent, (own = { run: rel(parent), dir: parent, sources: [] }));
+    if (!kept.includes(own)) kept.push(own);
+    own.sources.push(...d.sources.map((s) => ({ ...s, name: `${basename(d.dir)}/${s.name}` })));
+  }
+  runs.splice(0, runs.length, ...kept);
+}
+
+/** A source's sort key: its name, a per-step dump's files by step. */
+function sourceOrder(name: string): string {
+  const cut = name.lastIndexOf('/');
+  const step = dumpStep(name.slice(cut + 1));
+  return step === null ? name : `${name.slice(0, cut + 1)}${String(step).padStart(16, '0')}`;
+}
+
+/** The order a run's sources are read and joined in (discovery, inspect, the workspace): by name, a per-step
+ * dump's files by step (`rollouts/9.jsonl` before `rollouts/10.jsonl`, so its steps never look like a restart). */
+export function bySourceName(a: string, b: string): number {
+  return byCodeUnits(sourceOrder(a), sourceOrder(b));
+}
+
+/**
  * The folders to watch. `runTree`: the opened folder, the runs' folders (their files grow; an MLflow run's
- * metrics/ tree too), the
+ * metrics/ tree too; a per-step dump folder), the
  * checkpoint folders beside a run that reads snapshots (its next snapshot appears in one) and the
  * folders between (new runs appear beside old ones). `others`: the rest walked, where a new run may
  * appear too but seldom does (a link out to /usr is thousands of them). Each folder once.
@@ -504,6 +543,10 @@ export function foldersToWatch(
   for (const r of d.runs) {
     for (let dir = r.dir; dir.startsWith(root + sep) && !tree.has(dir); dir = dirname(dir)) tree.add(dir);
     if (r.sources.some((s) => s.snapshot)) snapshotReaders.add(r.dir);
+    // A per-step dump folder of the run (adoptDumps): its next step's file appears there.
+    for (const s of r.sources)
+      if (s.format === 'completions' && dirname(s.path) !== r.dir && dirname(s.path).startsWith(root + sep))
+        tree.add(dirname(s.path));
     if (r.sources.some((s) => s.format === 'mlflow')) mlflowRuns.add(r.dir);
   }
   const dirs = d.dirs ?? [];

@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
 import type { SessionInfo } from '../shared/domain';
 import type { SourceFormatName } from '../shared/formats';
-import { discoverRuns, isDatabase, rootRunName, type DiscoveredRun } from './discovery';
+import { bySourceName, discoverRuns, isDatabase, rootRunName, type DiscoveredRun } from './discovery';
 import { effectiveConfig, readRunConfig, type RunConfig } from './readers/run-config';
 import { classifyFile, databaseProblem } from './sources/sniff';
 import type { ProgressInfo, ReadError, SourceReadResult } from './readers/types';
@@ -157,9 +157,9 @@ type SourceRead = (path: string, format: SourceFormatName, member?: string) => P
 const readOne: SourceRead = (path, format, member) =>
   readSource(path, format, member === undefined ? {} : { member });
 
-/** A run's sources in the order they are read: by file name (TensorBoard's order). */
+/** A run's sources in the order they are read: by file name (TensorBoard's order; a dump's files by step). */
 function readOrder(d: DiscoveredRun): DiscoveredRun['sources'] {
-  return [...d.sources].sort((a, b) => (a.name < b.name ? -1 : 1));
+  return [...d.sources].sort((a, b) => bySourceName(a.name, b.name));
 }
 
 /**

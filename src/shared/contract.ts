@@ -29,7 +29,7 @@ import type { RunsTable } from './compare/runs-table';
 import type { SystemSnapshot } from './system-types';
 import type { JobInfo } from './job-types';
 import { TEXT_PAGE_MAX, type TextPage, type TextTagInfo } from './text-items';
-import { SAMPLE_PAGE_MAX, type SamplePage, type SampleSourceInfo } from './samples';
+import { SAMPLE_CELL_CHARS, SAMPLE_PAGE_MAX, type SamplePage, type SampleSourceInfo } from './samples';
 import type { HistogramTagInfo, HistogramView } from './histogram-items';
 
 const runName = z.string().min(1).max(4096);
@@ -171,11 +171,13 @@ export const requestSchemas = {
   }),
   /** A run's sample sources (completions JSONL files, W&B and trackio table keys, trackio trace keys, TensorBoard text tags) with per-step counts. */
   'samples.list': z.strictObject({ run: runName }),
-  /** One page (≤ 1000 rows) of a source's samples at a step, after an optional text search and sort. */
+  /** One page (≤ 1000 rows) of a source's samples at a step (none: at every step), after an optional search
+   * (substring or `/regex/`), `where` (a column's exact text: one prompt across steps) and sort. */
   'samples.get': z.strictObject({
     run: runName,
     source: tagName,
-    step: finite,
+    step: finite.optional(),
+    where: z.strictObject({ column: tagName, equals: z.string().max(SAMPLE_CELL_CHARS) }).optional(),
     offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
     limit: z.number().int().min(1).max(SAMPLE_PAGE_MAX).optional(),
     sort: z

@@ -303,7 +303,7 @@ export const samplePageShape: z.ZodType<SamplePage> = z
   .object({
     run: name,
     source: name,
-    step: num,
+    step: num.nullable(),
     columns: z
       .array(z.object({ name: z.string().max(65536), kind: z.enum(['text', 'number']) }))
       .max(LIST_MAX),
@@ -313,6 +313,7 @@ export const samplePageShape: z.ZodType<SamplePage> = z
     rows: z.array(z.array(sampleCell).max(LIST_MAX)).max(SAMPLE_PAGE_MAX),
     truncated: z.array(z.boolean()).max(SAMPLE_PAGE_MAX),
     index: z.array(num).max(SAMPLE_PAGE_MAX),
+    steps: z.array(num).max(SAMPLE_PAGE_MAX),
     histograms: z
       .array(
         z.object({
@@ -330,6 +331,7 @@ export const samplePageShape: z.ZodType<SamplePage> = z
     (p) =>
       p.truncated.length === p.rows.length &&
       p.index.length === p.rows.length &&
+      p.steps.length === p.rows.length &&
       p.rows.every((r) => r.length === p.columns.length),
   );
 

@@ -71,11 +71,12 @@ export interface SampleHistogram {
   counts: number[];
 }
 
-/** samples.get's answer: one page of a step's samples, after search and sort. */
+/** samples.get's answer: one page of a step's samples (or of every step's), after search and sort. */
 export interface SamplePage {
   run: string;
   source: string;
-  step: number;
+  /** The step asked for; null: every step's samples, in step order. */
+  step: number | null;
   columns: SampleColumn[];
   /** Samples of the step. */
   total: number;
@@ -87,6 +88,8 @@ export interface SamplePage {
   truncated: boolean[];
   /** Per page row: its position in the step as logged (0-based). */
   index: number[];
+  /** Per page row: its step. */
+  steps: number[];
   /** Per number column its values, per text column its lengths, over the matching samples. */
   histograms: SampleHistogram[];
 }

@@ -1,4 +1,4 @@
-// End to end: the samples view in Chromium on a TRL-like completions JSONL (a 10,000-sample step, hostile text) and a W&B run with tables.
+// End to end: the samples view in Chromium on a TRL-like completions JSONL (a 10,000-sample step, hostile text), a W&B run with tables and a verl rollout dump.
 
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,6 +43,38 @@ describe('the samples view', () => {
           JSON.stringify({ step: 1, prompt: `long ${i}`, completion: 'w'.repeat(700_000), reward: i }),
         )
         .join('\n') + '\n',
+    );
+    // verl's rollout dump: rollouts/{step}.jsonl, the same four questions at each step, the answers changing.
+    for (const step of [1, 2, 3]) {
+      mkdirSync(join(dir, 'verl_run', 'rollouts'), { recursive: true });
+      writeFileSync(
+        join(dir, 'verl_run', 'rollouts', `${step}.jsonl`),
+        [0, 1, 2, 3]
+          .map((q) =>
+            JSON.stringify({
+              input: `Question ${q}: what is 6 times 7?`,
+              output: `Let me think. ${'Six sevens '.repeat(step)}make ${40 + step}. The answer is ${40 + step}.`,
+              gts: '42',
+              score: step === 2 ? 1 : 0,
+              step,
+              acc: step === 2,
+            }),
+          )
+          .join('\n') + '\n',
+      );
+    }
+    // A dump carrying per-token log-probs and entropies beside the completion's tokens.
+    mkdirSync(join(dir, 'tokens_run'));
+    writeFileSync(
+      join(dir, 'tokens_run', 'completions.jsonl'),
+      JSON.stringify({
+        step: 1,
+        prompt: 'What is 6 times 7?',
+        completion: 'The answer is 42',
+        tokens: ['The', ' answer', ' is', ' 42'],
+        logprobs: [-0.05, -1.2, -0.1, -3.5],
+        entropy: [0.2, 2.5, 0.3, 1.1],
+      }) + '\n',
     );
     ({ serve, storeDir } = serveIsolated(dir));
     const url = await servedUrl(serve);
@@ -146,7 +178,9 @@ describe('the samples view', () => {
   test('hostile text is shown as inert text; the 1 MB item is folded; the page stays usable', async () => {
     await page.locator('select[aria-label="step"]').selectOption('20');
     await waitText(() => count(), /^8 samples$/);
-    expect(await page.locator('input[type=checkbox]').first().isChecked()).toBe(false); // follow stopped
+    expect(await page.locator('label.check', { hasText: 'follow latest' }).locator('input').isChecked()).toBe(
+      false,
+    ); // follow stopped
     const cellOf = (prompt: string) =>
       pane()
         .locator('tbody tr', { has: page.locator('td', { hasText: prompt }) })
@@ -177,12 +211,61 @@ describe('the samples view', () => {
     await waitText(() => count(), /^8 samples$/);
   });
 
-  test('two steps side by side', async () => {
+  test('every step: a regex searched across the run, each match with its step', async () => {
+    await page.locator('input[aria-label="every step"]').check();
+    await page.locator('input[aria-label="search samples"]').fill('/answer 999\\d$/');
+    await waitText(() => count(), /^10 of \d+ samples match$/);
+    const total = Number(/of (\d+)/.exec(await count())![1]);
+    expect(total).toBe(big.length + 8 + 4 + Object.keys(HOSTILE).length);
+    expect(await pane().locator('h3').innerText()).toBe('every step');
+    await expect.poll(() => column('at step')).toEqual(Array(10).fill('30'));
+    // In the pane's order (sorted by length in a test above): the ten answers 9990…9999 of step 30.
+    await expect
+      .poll(async () => (await column('completion')).map((c) => /answer (\d+)$/.exec(c)?.[1]).sort())
+      .toEqual(Array.from({ length: 10 }, (_, k) => `999${k}`));
+    await pane()
+      .locator('.samples-wrap')
+      .evaluate((el) => (el.scrollLeft = 0));
+    mkdirSync(RESULTS, { recursive: true });
+    await page.screenshot({ path: join(RESULTS, 'samples-search.png') });
+    // A pattern RE2 cannot run is refused with the filter's message.
+    await page.locator('input[aria-label="search samples"]').fill('/(?=x)/');
+    await waitText(() => pane().locator('.error').innerText(), /lookahead/);
+    await page.locator('input[aria-label="search samples"]').fill('');
+    await page.locator('input[aria-label="every step"]').uncheck();
+    await waitText(() => pane().locator('h3').innerText(), 'step 20'); // as the test above left it
+    await waitText(() => count(), /^8 samples$/);
+  });
+
+  test('two steps side by side, each pane showing its reward column and whole completions', async () => {
+    await page.locator('select[aria-label="step"]').selectOption('20');
     await page.locator('label.check', { hasText: 'compare with' }).locator('input').check();
     await page.locator('select[aria-label="compare step"]').selectOption('10');
     await waitText(() => count(1), /^8 samples$/);
     expect(await pane(0).locator('h3').innerText()).toBe('step 20');
     expect(await pane(1).locator('h3').innerText()).toBe('step 10');
+    for (const i of [0, 1]) {
+      // Nothing past the pane's right edge: the reward header inside the visible table, no cell cut sideways.
+      const fits = await pane(i)
+        .locator('.samples-wrap')
+        .evaluate((wrap) => {
+          const box = wrap.getBoundingClientRect();
+          const reward = Array.from(wrap.querySelectorAll('th')).find(
+            (th) => th.textContent!.trim() === 'reward',
+          )!;
+          const cells = Array.from(wrap.querySelectorAll<HTMLElement>('td.text .cell-text'));
+          return {
+            reward: reward.getBoundingClientRect().right <= box.right + 1,
+            scrolls: wrap.scrollWidth > wrap.clientWidth + 1,
+            cut: cells.filter(
+              (c) => c.scrollWidth > c.clientWidth + 1 || c.getBoundingClientRect().right > box.right + 1,
+            ).length,
+          };
+        });
+      expect(fits).toEqual({ reward: true, scrolls: false, cut: 0 });
+    }
+    mkdirSync(RESULTS, { recursive: true });
+    await page.screenshot({ path: join(RESULTS, 'samples-compare.png') });
     await page.locator('label.check', { hasText: 'compare with' }).locator('input').uncheck();
     await expect.poll(() => page.locator('.samples-pane').count()).toBe(1);
     // The README's picture: the 10,000-sample step, best rewards first.
@@ -250,6 +333,67 @@ describe('the samples view', () => {
     await button('prev').click();
     await waitText(pager, /1–2 of 5/);
     expect(await button('prev').isDisabled()).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  test('a verl rollout dump is one sample source of its run; one prompt across steps, word-diffed', async () => {
+    expect(await page.locator('.run-list button[data-run="verl_run/rollouts"]').count()).toBe(0);
+    await page.locator('.run-list button[data-run="verl_run"]').first().click();
+    await page.locator('.toolbar label', { hasText: 'Samples' }).click();
+    await waitText(() => page.locator('select[aria-label="sample source"]').inputValue(), 'rollouts');
+    await expect
+      .poll(() => page.locator('select[aria-label="step"] option').allInnerTexts())
+      .toEqual(['1 (4)', '2 (4)', '3 (4)']);
+    await waitText(() => count(), /^4 samples$/);
+    await pane()
+      .locator('tbody tr', { has: page.locator('td', { hasText: 'Question 2:' }) })
+      .locator('button.across')
+      .click();
+    const across = page.locator('.samples-across');
+    await waitText(() => across.locator('.count').innerText(), '3 samples over 3 steps');
+    const cards = across.locator('.card');
+    await expect
+      .poll(() => cards.locator('header strong').allInnerTexts())
+      .toEqual(['step 1', 'step 2', 'step 3']);
+    // Each card is its completion; after the first, what changed since the card before is marked.
+    await expect
+      .poll(() =>
+        cards
+          .nth(1)
+          .locator('.diff')
+          .evaluate((d) => (d as HTMLElement).innerText),
+      )
+      .toContain('make 41.'); // the removed words stay, struck through
+    expect(await cards.nth(1).locator('.add').allInnerTexts()).toEqual(['Six sevens ', '42. ', '42.']);
+    expect(await cards.nth(1).locator('.del').allInnerTexts()).toEqual(['41. ', '41.']);
+    expect(await cards.nth(0).locator('.add, .del').count()).toBe(0);
+    await expect.poll(() => cards.nth(1).locator('header').innerText()).toContain('score 1');
+    mkdirSync(RESULTS, { recursive: true });
+    await page.screenshot({ path: join(RESULTS, 'samples-diff.png') });
+    await across.locator('button.close').click();
+    await expect.poll(() => page.locator('.samples-across').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  test('tokens coloured by their log-prob, then by entropy: the hottest token is the least likely, then the most uncertain', async () => {
+    await page.locator('.run-list button[data-run="tokens_run"]').first().click();
+    await page.locator('.toolbar label', { hasText: 'Samples' }).click();
+    await waitText(() => count(), /^1 sample$/);
+    const tokens = pane().locator('.tokens .tok');
+    await expect.poll(() => tokens.allInnerTexts()).toEqual(['The', ' answer', ' is', ' 42']);
+    const hottest = (): Promise<string> =>
+      tokens.evaluateAll((spans) => {
+        const alpha = (s: Element): number =>
+          Number(/rgba\([^)]*,\s*([\d.]+)\)/.exec((s as HTMLElement).style.backgroundColor)?.[1] ?? 0);
+        return [...spans].sort((a, b) => alpha(b) - alpha(a))[0]!.textContent!;
+      });
+    expect(await page.locator('select[aria-label="colour tokens by"]').inputValue()).toBe('logprobs');
+    await waitText(hottest, ' 42');
+    expect(await tokens.nth(3).getAttribute('title')).toBe('logprobs -3.5');
+    await page.locator('select[aria-label="colour tokens by"]').selectOption('entropy');
+    await waitText(hottest, ' answer');
+    mkdirSync(RESULTS, { recursive: true });
+    await page.screenshot({ path: join(RESULTS, 'samples-tokens.png') });
     expect(errors).toEqual([]);
   });
 

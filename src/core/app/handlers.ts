@@ -85,7 +85,7 @@ export function createHandlers(core: AppCore): Handlers {
     'samples.get': (a) => {
       if (remotes.owns(a.run)) return remotes.items('samples.get', a);
       const { run, source, step, ...page } = a;
-      return samplePage(run, source, step, localSamples(core, run), page);
+      return samplePage(run, source, step ?? null, localSamples(core, run), page);
     },
     'histograms.list': (a) =>
       remotes.owns(a.run) ? remotes.items('histograms.list', a) : histogramTags(localHistograms(core, a.run)),

@@ -1,6 +1,7 @@
 // export.run: the chosen runs' data written into a folder the user picked (never the open folder), progress pushed.
 
 import { isAbsolute } from 'node:path';
+import { escapeRegExp } from '../../shared/user-regex';
 import type { ExportProgress, RunExportResult, RunExportStarted } from '../../shared/domain';
 import { ApiError } from '../../shared/result';
 import {
@@ -24,8 +25,6 @@ export interface RunExportRequest {
   /** The export finished (some files may have failed). */
   onFinished?: (result: RunExportResult) => void;
 }
-
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Exactly these run names. */
 function exactly(names: readonly string[]): RegExp {

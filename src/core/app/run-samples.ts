@@ -15,6 +15,7 @@ import {
   type SampleSourceInfo,
 } from '../../shared/samples';
 import { byCodeUnits } from '../../shared/order';
+import { sampleMatcher } from '../samples/sample-search';
 
 /** Every source of the run's sample sources, with per-step counts (a name met twice: its steps summed). */
 export function sampleSources(sources: readonly SampleSource[]): SampleSourceInfo[] {
@@ -40,15 +41,35 @@ export interface SamplePageArgs {
   offset?: number;
   limit?: number;
   sort?: SampleSort;
-  /** Case-insensitive text every matching sample holds in one of its text cells. */
+  /** What every matching sample holds in one of its text cells: a case-insensitive substring, or `/regex/flags`
+   * (sample-search.ts). */
   search?: string;
+  /** Only the samples whose `column` holds exactly this (the same prompt across steps). */
+  where?: { column: string; equals: string };
 }
 
-/** One page of a step's samples across the sources, after search and sort, with the step's histograms. */
+/** The steps `source` holds in any of `sources`, ascending, each with the sources holding it (in their order). */
+function stepsOf(source: string, sources: readonly SampleSource[]): [number, SampleSource[]][] {
+  const steps = new Map<number, SampleSource[]>();
+  for (const src of sources)
+    for (const s of src.sources())
+      if (s.source === source)
+        for (const x of s.steps) {
+          const at = steps.get(x.step);
+          if (at) at.push(src);
+          else steps.set(x.step, [src]);
+        }
+  return [...steps].sort((a, b) => a[0] - b[0]);
+}
+
+/**
+ * One page of a step's samples (`step` null: of every step, in step order) across the sources, after search, `where`
+ * and sort, with the matching samples' histograms.
+ */
 export function samplePage(
   run: string,
   source: string,
-  step: number,
+  step: number | null,
   sources: readonly SampleSource[],
   args: SamplePageArgs = {},
 ): SamplePage {
@@ -56,23 +77,47 @@ export function samplePage(
   const colIndex = new Map<string, number>();
   const rows: SampleRow[] = [];
   const remaps: number[][] = [];
-  for (const src of sources) {
-    const t = src.table(source, step);
-    if (!t) continue;
-    const map = t.columns.map((c) => {
-      let i = colIndex.get(c.name);
-      if (i === undefined) {
-        i = columns.length;
-        colIndex.set(c.name, i);
-        columns.push({ ...c });
-      } else if (c.kind === 'text') columns[i]!.kind = 'text';
-      return i;
-    });
-    for (const r of t.rows) {
-      rows.push(r);
-      remaps.push(map);
+  const rowStep: number[] = [];
+  /** Each gathered row's place in its step as logged (a search gathers only the matching rows). */
+  const rowIndex: number[] = [];
+  let inStep = 0;
+  /** Samples of the step(s), matching or not. */
+  let all = 0;
+  let lastStep: number | null = null;
+  const matches = args.search?.trim() ? sampleMatcher(args.search) : null;
+  // Every step: only the sources holding each (a per-step dump is a source a step: 1000 steps, 1000 sources).
+  const walk: [number, readonly SampleSource[]][] =
+    step === null ? stepsOf(source, sources) : [[step, sources]];
+  for (const [at, holders] of walk)
+    for (const src of holders) {
+      const t = src.table(source, at);
+      if (!t) continue;
+      if (at !== lastStep) {
+        lastStep = at;
+        inStep = 0;
+      }
+      const map = t.columns.map((c) => {
+        let i = colIndex.get(c.name);
+        if (i === undefined) {
+          i = columns.length;
+          colIndex.set(c.name, i);
+          columns.push({ ...c });
+        } else if (c.kind === 'text') columns[i]!.kind = 'text';
+        return i;
+      });
+      const hit = matches === null ? null : matches(t);
+      all += t.rows.length;
+      t.rows.forEach((r, k) => {
+        if (hit !== null && hit[k] === 0) {
+          inStep++;
+          return;
+        }
+        rows.push(r);
+        remaps.push(map);
+        rowStep.push(at);
+        rowIndex.push(inStep++);
+      });
     }
-  }
   if (rows.length === 0 && !sources.some((s) => s.sources().some((x) => x.source === source)))
     throw new ApiError('not-found', `run ${run} has no samples from ${source}`);
   // Each table's merged column → its own column (-1: it has none), built once per table, not per cell.
@@ -87,21 +132,28 @@ export function samplePage(
     localsOf.set(map, locals);
   }
   const rowLocals = remaps.map((map) => localsOf.get(map)!);
+  // Each row's position in its step as logged (rows are gathered a step at a time).
+  const indexInStep = new Int32Array(rows.length);
+  for (let i = 1; i < rows.length; i++)
+    indexInStep[i] = rowStep[i] === rowStep[i - 1] ? indexInStep[i - 1]! + 1 : 0;
   const cellOf = (i: number, col: number): SampleCell => {
     const local = rowLocals[i]![col]!;
     return local < 0 ? null : (rows[i]!.cells[local] ?? null);
   };
 
   let order = rows.map((_, i) => i);
-  const search = args.search?.trim().toLowerCase() ?? '';
-  if (search !== '')
-    order = order.filter((i) =>
-      rows[i]!.cells.some((c) => typeof c === 'string' && c.toLowerCase().includes(search)),
-    );
+  if (args.where) {
+    const col = colIndex.get(args.where.column);
+    const equals = args.where.equals;
+    order = col === undefined ? [] : order.filter((i) => cellOf(i, col) === equals);
+  }
 
   const sortCol = args.sort ? colIndex.get(args.sort.column) : undefined;
   if (args.sort && sortCol === undefined)
-    throw new ApiError('bad-request', `no column ${args.sort.column} in ${source} at step ${step}`);
+    throw new ApiError(
+      'bad-request',
+      `no column ${args.sort.column} in ${source}${step === null ? '' : ` at step ${step}`}`,
+    );
   if (args.sort && sortCol !== undefined) {
     const byLength = args.sort.by === 'length';
     const sign = args.sort.desc ? -1 : 1;
@@ -134,12 +186,13 @@ export function samplePage(
     source,
     step,
     columns,
-    total: rows.length,
+    total: all,
     matched: order.length,
     offset,
     rows: pageIdx.map((i) => columns.map((_, c) => cellOf(i, c))),
     truncated: pageIdx.map((i) => rows[i]!.truncated),
-    index: pageIdx,
+    index: pageIdx.map((i) => rowIndex[i]!),
+    steps: pageIdx.map((i) => rowStep[i]!),
     histograms: columns.map((col, c) =>
       histogram(
         col.name,

@@ -1,6 +1,6 @@
 // JSONL completion logs: telling them from metric JSONL by their first objects, and reading them live into a SampleStore (its per-step means charted).
 
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { SourceFormatName } from '../../shared/formats';
 import type { SampleSource } from '../../shared/samples';
 import { LineRecordReader } from '../readers/appended-reader';
@@ -23,6 +23,19 @@ export const COMPLETIONS_SETTLED_MS = 5000;
 /** File names that say "samples" (a hint: content still decides). */
 const SAMPLE_NAME = /complet|sample|rollout|generation|response|trajector/;
 
+/** A per-step dump's file name: verl's `{step}.jsonl`, `step_N.jsonl`, `step-N.jsonl`, `global_step_N.jsonl`. */
+const DUMP_NAME = /^(?:(?:global_)?step[_-]?)?(\d{1,15})\.jsonl$/i;
+
+/**
+ * The step a per-step dump file's name says (`12.jsonl` → 12), or null for any other name. Such a file is one step of
+ * the sample source named by its folder (verl's `rollouts/{step}.jsonl`, a custom `samples/step_N.jsonl`), not a
+ * source of its own.
+ */
+export function dumpStep(name: string): number | null {
+  const m = DUMP_NAME.exec(name);
+  return m ? Number(m[1]) : null;
+}
+
 /** Whether one parsed object is a sample: text under a prompt/completion-like key, or any long string. */
 function isSampleObject(obj: Record<string, unknown>): boolean {
   for (const [k, v] of Object.entries(obj)) {
@@ -41,7 +54,8 @@ function isSampleObject(obj: Record<string, unknown>): boolean {
 }
 
 /**
- * The kind of a JSONL file from its first objects (up to 5): 'completions' when one is a sample with a step,
+ * The kind of a JSONL file from its first objects (up to 5): 'completions' when one is a sample with a step (a
+ * per-step dump's file name is one),
  * 'jsonl' when the first has a step-like key and a number besides (metrics), else null. A file
  * named like samples (completions.jsonl, rollouts-3.jsonl) is completions once its first line is an object.
  */
@@ -53,7 +67,11 @@ export function jsonlKind(
   const first = objects[0];
   if (first === undefined) return null;
   // A step-like key tells training samples from datasets ({"text": …} lines without one).
-  const sample = objects.slice(0, 5).some((o) => pickAxes(Object.keys(o)).step !== null && isSampleObject(o));
+  // A per-step dump's name is its step (`samples/step_3.jsonl` of {prompt, response} rows).
+  const named = dumpStep(name) !== null;
+  const sample = objects
+    .slice(0, 5)
+    .some((o) => (named || pickAxes(Object.keys(o)).step !== null) && isSampleObject(o));
   if (sample) return 'completions';
   if (isMetrics(first)) return 'jsonl';
   return SAMPLE_NAME.test(name.toLowerCase()) ? 'completions' : null;
@@ -67,23 +85,28 @@ function stepOf(obj: Record<string, unknown>, last: number): number {
 }
 
 /**
- * A completions file read as it grows: every object a sample of the source named by the file, at its step. Its
+ * A completions file read as it grows: every object a sample of the source named by the file, at its step; a per-step
+ * dump's (`dumpStep`) every object a sample of the source named by its folder, at the step its name says. Its
  * number columns' per-step means (SampleMeans) go into the reader's series once a step is complete: when a later
  * step starts, when the file is final, or when it has not changed for COMPLETIONS_SETTLED_MS (the live tail).
  */
 export class CompletionsReader extends LineRecordReader {
   readonly format: SourceFormatName = 'completions';
   private store = new SampleStore(undefined, () => this.series);
-  private lastStep = 0;
+  private lastStep: number;
   private readonly source: string;
+  /** A per-step dump's step (from its file name): every row's, whatever the row says. */
+  private readonly fileStep: number | null;
   private readonly now: () => number;
   /** The file's modification time (seconds) when it was last read. */
   private mtime = Number.NaN;
 
   constructor(path: string, options: ReaderOptions = {}) {
     super(path, options, false);
-    this.source = basename(path);
+    this.fileStep = dumpStep(basename(path));
+    this.source = this.fileStep === null ? basename(path) : basename(dirname(path)) || basename(path);
     this.now = options.now ?? Date.now;
+    this.lastStep = this.fileStep ?? 0;
   }
 
   get samples(): SampleSource {
@@ -97,7 +120,7 @@ export class CompletionsReader extends LineRecordReader {
   protected override restart(): void {
     super.restart();
     this.store = new SampleStore(undefined, () => this.series);
-    this.lastStep = 0;
+    this.lastStep = this.fileStep ?? 0;
   }
 
   protected override chunk(bytes: Uint8Array, start: number, mtime: number): void {
@@ -132,7 +155,7 @@ export class CompletionsReader extends LineRecordReader {
         this.error('decode', line.offset, 'completions JSONL: line is not a JSON object');
         continue;
       }
-      this.lastStep = stepOf(value, this.lastStep);
+      this.lastStep = this.fileStep ?? stepOf(value, this.lastStep);
       this.store.add(this.source, 'jsonl', this.lastStep, Object.entries(value));
       this.countRecords(1);
     }

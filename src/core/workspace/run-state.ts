@@ -2,6 +2,7 @@
 
 import type { RunEnd } from '../../shared/domain';
 import type { SourceFormatName } from '../../shared/formats';
+import { bySourceName } from '../discovery';
 import type { RunConfig } from '../readers/run-config';
 import type { ProgressInfo, ReadError } from '../readers/types';
 import type { LiveView } from '../series/live-view';
@@ -147,9 +148,9 @@ export function sourceProgress(e: SourceEntry): ProgressInfo | null {
   return e.state === 'live' ? e.live.progress : null;
 }
 
-/** File name order; a file replaced at the same path after the old one. */
+/** File name order (a dump's files by step: bySourceName); a file replaced at the same path after the old one. */
 export function sortEntries(entries: SourceEntry[]): void {
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.gen - b.gen));
+  entries.sort((a, b) => bySourceName(a.name, b.name) || a.gen - b.gen);
 }
 
 export function byRunName(a: RunState, b: RunState): number {

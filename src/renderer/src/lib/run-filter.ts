@@ -1,6 +1,6 @@
 // The sidebar's run filter: every word typed must appear in the run's name (any case, any order), or `/regex/flags`.
 
-import { compileUserRegex } from './user-regex';
+import { compileUserRegex, slashPattern } from '../../../shared/user-regex';
 
 /**
  * Names are tested on their first MAX_NAME_TESTED characters only: run names are short, and a pattern's cost grows
@@ -19,10 +19,9 @@ export interface RunQuery {
 
 /** Pure: `/pattern/flags` is a regex (case-insensitive unless it has flags of its own); anything else is words. */
 export function parseRunQuery(text: string): RunQuery {
-  const m = /^\s*\/(.*)\/([a-z]*)\s*$/s.exec(text);
-  if (m) {
-    const [, source, flags] = m as unknown as [string, string, string];
-    const { re, error } = compileUserRegex(source, flags === '' ? 'i' : flags);
+  const slash = slashPattern(text);
+  if (slash) {
+    const { re, error } = compileUserRegex(slash.source, slash.flags === '' ? 'i' : slash.flags);
     if (re === null) return { regex: true, error, test: () => false };
     return { regex: true, error: null, test: (name) => re.test(name.slice(0, MAX_NAME_TESTED)) };
   }

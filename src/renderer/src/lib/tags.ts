@@ -1,7 +1,7 @@
 // Which tags become charts and in which group: every series is a chart, in catalog groups split by tag namespace.
 
 import { GROUPS, groupOf, type MetricGroup } from '../../../shared/catalog';
-import { compileUserRegex, type UserPattern } from './user-regex';
+import { compileUserRegex, type UserPattern } from '../../../shared/user-regex';
 
 /** The charts of one namespace (`train/`, `rollout/`, `system/cpu`…) inside a catalog group. */
 export interface TagSection {

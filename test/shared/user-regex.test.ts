@@ -5,10 +5,10 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { compileUserRegex, MAX_TEXT_TESTED } from '../../../src/renderer/src/lib/user-regex';
-import { seededRandom } from '../../../src/shared/seeded-random';
+import { compileUserRegex, MAX_TEXT_TESTED } from '../../src/shared/user-regex';
+import { seededRandom } from '../../src/shared/seeded-random';
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
+const ROOT = join(import.meta.dirname, '..', '..');
 
 /** The pattern compiled, failing the test with its message when refused. */
 function compiled(source: string, flags: string) {
@@ -157,7 +157,7 @@ describe('compileUserRegex', () => {
   test('((a+))+$ and (a|a)*$ answer on a 20,000-character text (2^999 backtracking steps natively) in a child killed after 20 s', () => {
     // In a child process: a backtracking engine would block this test's own thread, where no timeout can stop it.
     const script = `
-      import { compileUserRegex } from './src/renderer/src/lib/user-regex.ts';
+      import { compileUserRegex } from './src/shared/user-regex.ts';
       const text = ('a'.repeat(${MAX_TEXT_TESTED - 1}) + '!').padEnd(20000, '!');
       const out = ['((a+))+$', '^(a|a)*$', '(a|a)*$', '^(a|aa)+$', '(\\\\w*x)*y', '^(a+)+$'].map((p) => {
         const { re, error } = compileUserRegex(p, '');

@@ -43,6 +43,7 @@ const LETTER_ESCAPE = /\\(?:[aAzQEpP]|[xu]\{)/;
 export function compileUserRegex(
   source: string,
   flags: string,
+  maxText: number = MAX_TEXT_TESTED,
 ): { re: UserPattern | null; error: string | null } {
   if (source.length > MAX_PATTERN)
     return { re: null, error: `pattern longer than ${MAX_PATTERN} characters` };
@@ -71,9 +72,97 @@ export function compileUserRegex(
     throw e;
   }
   return {
-    re: { test: (text) => re.test(text.length > MAX_TEXT_TESTED ? text.slice(0, MAX_TEXT_TESTED) : text) },
+    re: { test: (text) => re.test(text.length > maxText ? text.slice(0, maxText) : text) },
     error: null,
   };
+}
+
+/** `s` as a pattern matching exactly it (with or without the u flag). */
+export function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** `/pattern/flags` typed into a search box: its pattern and flags; null for any other text. */
+export function slashPattern(text: string): { source: string; flags: string } | null {
+  const m = /^\s*\/(.*)\/([a-z]*)\s*$/s.exec(text);
+  return m ? { source: m[1]!, flags: m[2]! } : null;
+}
+
+/** Escapes that stand for one literal character (a punctuation mark escaped). */
+const LITERAL_ESCAPE = /[^0-9A-Za-z]/;
+
+/**
+ * The longest run of literal characters every match of `source` (a pattern compileUserRegex took) must contain, or
+ * null when none is sure (an alternation at the top, no plain characters). Read conservatively: groups, classes,
+ * anchors, `.` and escapes other than an escaped punctuation mark end a run; a quantifier takes its character out of
+ * the run (`ab*c`: `a`, `c`). A search tests a text for it (`indexOf`, or case-folded under i) before running the
+ * regex: most texts are passed over at native speed, and the linear engine runs only where a match is possible.
+ */
+export function requiredLiteral(source: string): string | null {
+  const runs: string[] = [];
+  let run = '';
+  const end = (): void => {
+    if (run !== '') runs.push(run);
+    run = '';
+  };
+  for (let i = 0; i < source.length; ) {
+    const c = source[i]!;
+    if (c === '|') return null;
+    if (c === '(' || c === '[') {
+      end();
+      // Skip the group or class whole (escapes and classes inside it too); an alternation inside is its own.
+      let depth = 0;
+      let inClass = false;
+      for (; i < source.length; i++) {
+        const d = source[i]!;
+        if (d === '\\') i++;
+        else if (inClass) inClass = d !== ']';
+        else if (d === '[') inClass = true;
+        else if (d === '(') depth++;
+        else if (d === ')' && --depth === 0) break;
+        if (c === '[' && !inClass) break;
+      }
+      i++;
+      continue;
+    }
+    const q = /^(?:[*+?]|\{\d+(?:,\d*)?\})/.exec(source.slice(i, i + 24));
+    if (q) {
+      // A quantified character is not sure to be there (`*`, `?`, `{0,…}`), or is, once (`+`, `{n≥1…}`): the run ends.
+      const atLeastOnce = q[0] === '+' || /^\{[1-9]/.test(q[0]);
+      if (!atLeastOnce) run = run.slice(0, -1);
+      end();
+      i += q[0].length;
+      if (source[i] === '?') i++; // lazy
+      continue;
+    }
+    if (c === '\\') {
+      const e = source[i + 1];
+      if (e !== undefined && LITERAL_ESCAPE.test(e)) run += e;
+      else end();
+      i += 2;
+      continue;
+    }
+    if (c === '.' || c === '^' || c === '$' || c === ')') {
+      end();
+      i++;
+      continue;
+    }
+    // One code point (an astral character is two units: a quantifier after it takes both).
+    const cp = source.codePointAt(i)!;
+    const ch = String.fromCodePoint(cp);
+    const next = source.slice(i + ch.length, i + ch.length + 24);
+    if (ch.length === 2 && /^(?:[*+?]|\{\d+(?:,\d*)?\})/.test(next)) {
+      end();
+      i += ch.length;
+      continue;
+    }
+    run += ch;
+    i += ch.length;
+  }
+  end();
+  let best: string | null = null;
+  for (const r of runs) if (best === null || r.length > best.length) best = r;
+  return best;
 }
 
 /** Why RE2 refused a pattern JavaScript takes, in a filter's words. */
