@@ -27,7 +27,7 @@ import { userThresholds } from './user-thresholds';
 import { AlertRegistry } from './alert-registry';
 import { runPathIn, StoreAlertSink, type RunPath } from './alert-sink';
 import { MACHINE_RUN, MachineRun } from './machine-run';
-import { eachInWriteOrder } from './load-order';
+import { eachInWriteOrder, writeOrder, type PointVisitor } from './load-order';
 import { isHistory, lastWriteOf, StopFacts } from './stop-facts';
 import { findCrashLog, type CrashLog } from '../readers/crash-log';
 import { CRASH_LOG_NEAR_MS } from '../health/stop-evidence';
@@ -52,6 +52,11 @@ export interface AlertServiceOptions {
   crashLogOf?: (runDir: string, nearMs: number, windowMs: number) => Promise<CrashLog | null>;
   /** At most one notification per run per this many ms (default 30 s). */
   notifyWindowMs?: number;
+  /** A first read of more points than this is judged in slices of a few ms, the event loop free between them
+   * (a server answers its page meanwhile); unset, every first read is judged at once (`watch`, tests). */
+  sliceFirstReadsOver?: number;
+  /** ms of the engine's work per slice of such a read (default 8). */
+  judgeSliceMs?: number;
 }
 
 /** A run's status turning stalled (silent past its own rhythm), exited (its trainer process is gone and its files
@@ -92,6 +97,10 @@ export class AlertService {
   private tagChangesSeen = 0;
   /** Points of runs on their first read, held until it is done. */
   private readonly held = new Map<string, SeriesDelta[]>();
+  /** Runs whose first read is being judged in slices, each with its token (a new session drops them). */
+  private readonly judging = new Map<string, object>();
+  /** Inputs that came while a first read was judged in slices, taken in order once it is done. */
+  private deferred: (() => void)[] = [];
   /** Runs that showed as stalled or exited at the last check. */
   private statusNow = new Map<string, RunStatusChange['status']>();
   /** Each judged run's stop as the last check said (stop-evidence.ts), with its reason. */
@@ -151,6 +160,7 @@ export class AlertService {
   /** Appended points of one series. During a run's first read (reading … read) they are held, then judged in the
    * order they were written: a finished run opened from disk raises what watching it live raised. */
   feed(d: SeriesDelta): void {
+    if (this.judging.has(d.run)) return void this.deferred.push(() => this.feed(d));
     this.ensureRun(d.run);
     this.machine.noteDelta(d);
     const held = this.held.get(d.run);
@@ -184,18 +194,52 @@ export class AlertService {
 
   /** A run's first read starts: its points are held until `read`. */
   reading(run: string): void {
+    if (this.judging.has(run)) return void this.deferred.push(() => this.reading(run));
     if (!this.held.has(run)) this.held.set(run, []);
   }
 
   /** A run's first read is done: its held points are judged in write order (load-order.ts). */
   read(run: string): void {
+    if (this.judging.has(run)) return void this.deferred.push(() => this.read(run));
     const held = this.held.get(run);
     if (!held) return;
     this.held.delete(run);
     const out: AlertTransition[] = [];
-    eachInWriteOrder(held, (tag, step, wallTime, value) =>
-      this.engine.feedInto(out, run, tag, step, wallTime, value),
-    );
+    const over = this.opts.sliceFirstReadsOver;
+    const total = held.reduce((n, d) => n + d.steps.length, 0);
+    if (over === undefined || total <= over) {
+      eachInWriteOrder(held, (tag, step, wallTime, value) =>
+        this.engine.feedInto(out, run, tag, step, wallTime, value),
+      );
+      this.judged(run, held, out);
+      return;
+    }
+    // In slices of judgeSliceMs of the engine's work, in write order. Inputs meanwhile wait in `deferred` (this run's
+    // points after its first read, as at once; a tick is skipped).
+    const next = writeOrder(held);
+    const token = {};
+    this.judging.set(run, token);
+    const feed: PointVisitor = (tag, step, wallTime, value) =>
+      this.engine.feedInto(out, run, tag, step, wallTime, value);
+    const slice = (): void => {
+      if (this.judging.get(run) !== token) return;
+      const until = performance.now() + (this.opts.judgeSliceMs ?? 8);
+      let more: boolean;
+      do more = next(feed, 1024);
+      while (more && performance.now() <= until);
+      if (more) return void setImmediate(slice);
+      this.judging.delete(run);
+      this.judged(run, held, out);
+      if (this.judging.size > 0) return;
+      const waiting = this.deferred;
+      this.deferred = [];
+      for (const f of waiting) f();
+    };
+    setImmediate(slice);
+  }
+
+  /** A run's first read judged: what it raised is recorded (as history when the run was last written long ago). */
+  private judged(run: string, held: readonly SeriesDelta[], out: AlertTransition[]): void {
     this.engine.firstReadDone(run);
     const info = this.lastRuns.find((r) => r.run === run) ?? null;
     if (isHistory(info, this.opts.writtenAt?.(run) ?? null, held, this.opts.clock())) {
@@ -214,6 +258,7 @@ export class AlertService {
   /** The run list: runs at 100 % progress, or whose log says they ended (a W&B exit record, finished or
    * crashed), are done: never stalled, and a stalled one clears (a crash is shown as such, not as a stall). */
   onRuns(runs: readonly RunInfo[]): void {
+    if (this.judging.size > 0) return void this.deferred.push(() => this.onRuns(runs));
     const out: AlertTransition[] = [];
     this.lastRuns = runs;
     const facts = this.stopFacts.of(runs, this.opts.clock());
@@ -232,6 +277,7 @@ export class AlertService {
   /** A live system sample: memory / GPU rules run on it as points of the machine pseudo-run; a run whose known
    * trainer process exited before it finished raises trainer-exited. */
   onSnapshot(snap: SystemSnapshot): void {
+    if (this.judging.size > 0) return void this.deferred.push(() => this.onSnapshot(snap));
     const alive = new Set((snap.trainingProcesses ?? []).map((p) => p.run));
     for (const run of this.configured) this.engine.setProcessAlive(run, alive.has(run));
     const exits = (snap.processExits ?? []).flatMap((e) =>
@@ -245,6 +291,8 @@ export class AlertService {
 
   /** Stalled statuses, stalled-run checks and held-back notification summaries; call it on a timer. */
   tick(now = this.opts.clock()): void {
+    // A run half judged would look silent since its last judged point: the next tick comes after.
+    if (this.judging.size > 0) return;
     this.updateStatuses(now);
     this.handle(this.engine.tick(now));
     this.syncTags();
@@ -302,12 +350,19 @@ export class AlertService {
     this.stopFacts.clear();
     this.crashLooked.clear();
     this.held.clear();
+    this.judging.clear();
+    this.deferred = [];
     this.progress.clear();
     this.pendingAcks.clear();
     this.machine.forget();
   }
 
   // --- reads ---
+
+  /** Whether a first read is being judged in slices (its alerts come once it is done). */
+  judgingNow(): boolean {
+    return this.judging.size > 0;
+  }
 
   list(run?: string): AlertInfo[] {
     return this.registry.list(this.opts.runs(), run);

@@ -141,6 +141,14 @@ function oneTimeline(held: readonly SeriesDelta[], queues: readonly number[][], 
  * moved on in place (one sift down per point, the comparison without the wall-time checks).
  */
 export function eachInWriteOrder(held: readonly SeriesDelta[], visit: PointVisitor): void {
+  writeOrder(held)(visit, Infinity);
+}
+
+/**
+ * The same order a slice at a time: the returned function visits at most `max` more points and says whether any
+ * are left (a large first read is judged in slices, the event loop free between them).
+ */
+export function writeOrder(held: readonly SeriesDelta[]): (visit: PointVisitor, max: number) => boolean {
   const at = (e: Entry, d: number, i: number): Entry => {
     const x = held[d]!;
     e.d = d;
@@ -161,10 +169,13 @@ export function eachInWriteOrder(held: readonly SeriesDelta[], visit: PointVisit
   if (mixed !== -1 && oneTimeline(held, [...queues.values()], mixed === 1)) {
     // Each point of the timeline, its tags in delivery order: what the merge gives (see oneTimeline).
     const deltas = [...queues.values()].map((q) => held[q[0]!]!);
-    const { steps, wallTimes } = deltas[0]!;
-    for (let i = 0; i < steps.length; i++)
-      for (const d of deltas) visit(d.tag, steps[i]!, wallTimes[i]!, d.values[i]!);
-    return;
+    const { steps, wallTimes } = deltas[0] ?? { steps: [], wallTimes: [] };
+    let i = 0;
+    return (visit, max) => {
+      const end = Math.min(steps.length, i + Math.ceil(max / Math.max(1, deltas.length)));
+      for (; i < end; i++) for (const d of deltas) visit(d.tag, steps[i]!, wallTimes[i]!, d.values[i]!);
+      return i < steps.length;
+    };
   }
   const heap = new Heap(mixed === 1 ? beforeTimed : mixed === 0 ? beforeUntimed : before);
   let rank = 0;
@@ -172,16 +183,19 @@ export function eachInWriteOrder(held: readonly SeriesDelta[], visit: PointVisit
     const d = q.shift()!;
     heap.push(at({ d: 0, i: 0, step: 0, wall: 0, rank: rank++ }, d, 0));
   }
-  while (heap.size > 0) {
-    const e = mixed === -1 ? heap.pop() : heap.top;
-    const delta = held[e.d]!;
-    visit(delta.tag, e.step, e.wall, delta.values[e.i]!);
-    const next = e.i + 1 < delta.steps.length ? e.d : queues.get(delta.tag)!.shift();
-    if (mixed === -1) {
-      if (next !== undefined) heap.push(at(e, next, next === e.d ? e.i + 1 : 0));
-    } else if (next !== undefined) {
-      at(e, next, next === e.d ? e.i + 1 : 0);
-      heap.siftDown();
-    } else heap.pop();
-  }
+  return (visit, max) => {
+    for (let n = 0; heap.size > 0 && n < max; n++) {
+      const e = mixed === -1 ? heap.pop() : heap.top;
+      const delta = held[e.d]!;
+      visit(delta.tag, e.step, e.wall, delta.values[e.i]!);
+      const next = e.i + 1 < delta.steps.length ? e.d : queues.get(delta.tag)!.shift();
+      if (mixed === -1) {
+        if (next !== undefined) heap.push(at(e, next, next === e.d ? e.i + 1 : 0));
+      } else if (next !== undefined) {
+        at(e, next, next === e.d ? e.i + 1 : 0);
+        heap.siftDown();
+      } else heap.pop();
+    }
+    return heap.size > 0;
+  };
 }

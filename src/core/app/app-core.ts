@@ -50,6 +50,8 @@ export type { AppCoreOptions, HostCapabilities } from './app-options';
 
 /** Notices kept for clients that connect later; the oldest go first. */
 const MAX_KEPT_NOTICES = 50;
+/** A run's first read of more points than this is judged for alerts in slices (about 50 ms of the engine's work). */
+const FIRST_READ_JUDGED_AT_ONCE = 50_000;
 
 export class AppCore {
   readonly bus = new AppBus();
@@ -90,6 +92,8 @@ export class AppCore {
       settings: () => this.settings,
       clock: this.clock,
       notifyWindowMs: opts.notifyWindowMs,
+      // A large run's first read is judged in slices: the page's first answers do not wait behind it (#36).
+      sliceFirstReadsOver: FIRST_READ_JUDGED_AT_ONCE,
     });
     this.alertService.onBatch((b) => this.onAlerts(b));
     // The limiter's decisions reach every client too: a browser tab (serve) shows them as Notifications.
