@@ -199,14 +199,20 @@ describe('inspect --table --aggregate', () => {
 
   test('seed groups by default; bad input is a usage error that names what is wrong', async () => {
     const r = await cli(['inspect', root, '--table', '--aggregate', 'reward.last']);
-    // Runs that differ only in their seed: one group per algorithm and environment, three runs each.
+    // Runs that differ only in their seed: one group per algorithm and environment, three runs each, named by the
+    // config keys that set them apart.
     const rows = r.out.split('\n').map((l) => l.split(/\s{2,}/));
     expect(
       rows
         .filter((c) => c[1] === '3' && c[2] === '1')
         .map((c) => c[0])
         .sort(),
-    ).toEqual(['a2c_CartPole', 'a2c_Pendulum', 'ppo_CartPole', 'ppo_Pendulum']);
+    ).toEqual([
+      'algo=a2c, env=CartPole',
+      'algo=a2c, env=Pendulum',
+      'algo=ppo, env=CartPole',
+      'algo=ppo, env=Pendulum',
+    ]);
     const bad: [string[], RegExp][] = [
       [['--aggregate', 'nope'], /no such metric column \(reward\.last, reward\.best/],
       [['--aggregate', 'reward.last', '--task', 'env'], /--task env needs --by KEY/],

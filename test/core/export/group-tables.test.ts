@@ -69,13 +69,13 @@ describe('export --groups --csv', () => {
     const written = report.written
       .map((w) => w.path.slice(out.length + 1))
       .filter((p) => p.startsWith('groups/'));
-    expect(written.sort()).toEqual(['groups/lr0.01/steps.csv', 'groups/lr0.1/steps.csv']);
+    expect(written.sort()).toEqual(['groups/lr=0.01/steps.csv', 'groups/lr=0.1/steps.csv']);
     expect(report.written.some((w) => /\.(png|svg)$/.test(w.path))).toBe(false);
     expect(report.failed).toEqual([]);
   });
 
   test('Python reads every number as a float; the mean and min–max band are the seeds’ at each step', () => {
-    const file = join(out, 'groups', 'lr0.1', 'steps.csv');
+    const file = join(out, 'groups', 'lr=0.1', 'steps.csv');
     expect(readFileSync(file, 'utf8').split('\n')[0]).toBe('tag,step,mean,lower,upper,n,band');
     const { header, rows } = JSON.parse(execFileSync('python3', ['-c', READ, file]).toString()) as {
       header: string[];

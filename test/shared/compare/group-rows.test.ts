@@ -203,7 +203,7 @@ describe('seed-group rows', () => {
       'reward (last) band',
     ]);
     const rows = parse(csv, { columns: true }) as Record<string, string>[];
-    const lr1 = rows.find((r) => r.kind === 'group' && r.group === 'lr1')!;
+    const lr1 = rows.find((r) => r.kind === 'group' && r.group === 'lr=1')!;
     const stat = neg.groups[0]!.stats['reward.last']!;
     expect(lr1).toMatchObject({
       'reward (last)': '',
@@ -213,7 +213,7 @@ describe('seed-group rows', () => {
       'reward (last) n': '3',
       'reward (last) band': 'ci95',
     });
-    const lr2 = rows.find((r) => r.kind === 'group' && r.group === 'lr2')!;
+    const lr2 = rows.find((r) => r.kind === 'group' && r.group === 'lr=2')!;
     expect(lr2['loss (last) mean']).toBe('-0.433381');
     expect(lr2['loss (last) n']).toBe('1');
     // A run row keeps its value in the metric's column and leaves the statistics empty.
