@@ -37,9 +37,13 @@ Usage:
                                    --compare: P(X > Y) (Mann–Whitney U); --csv: tidy CSV;
                                    --out: aggregate.csv, profile.csv and the performance
                                    profile profile.png in FOLDER (never in PATH)
-  rlwatch watch [PATH] [--remote URL]... [--json] [--exit-on critical] [--poll] [--no-system]
+  rlwatch watch [PATH] [--remote URL]... [--json|--verbose] [--exit-on critical] [--poll] [--no-system]
                                    print updates, progress, system samples and alerts as they
-                                   happen (--json: NDJSON); --exit-on critical exits 3 on the
+                                   happen: a line per run per update (step, reward, KL, entropy,
+                                   loss, status), alerts and status changes at once (coloured on
+                                   a terminal unless NO_COLOR), the system every 10 s; --verbose:
+                                   a line per tag and every system sample; --json: NDJSON (all
+                                   of it); --exit-on critical exits 3 on the
                                    first critical alert; --remote also follows another rlwatch
                                    (its runs, alerts and link state) and the jobs across them
   rlwatch export PATH --out FOLDER [--csv] [--json] [--png] [--svg] [--runs REGEX] [--tags REGEX]
@@ -80,7 +84,8 @@ Usage:
                                    an alert's snapshot in FOLDER/incident-RULE-RUN-stepN/:
                                    report.md, window.csv (every tag around the step) and
                                    charts.png (--svg: also charts.svg); the ID is the "id" of
-                                   the alert lines of \`rlwatch watch PATH --json\`, or see
+                                   the alert lines of \`rlwatch watch PATH --json\` or its
+                                   short alias (\`--incident 3f9a\`, shown beside each id), or see
                                    \`rlwatch export PATH --incident list\`
   rlwatch --help | --version
 
