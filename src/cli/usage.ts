@@ -22,9 +22,12 @@ Usage:
                                    omitted) until N steps or Ctrl-C; --serve also serves it
   rlwatch inspect PATH [--json]    summarise the runs in a folder (or one file): sources, errors,
                                    per-tag count/steps/last/min/max
-  rlwatch inspect PATH --table [--json|--csv]
-                                   the runs table: a row per run (format, steps, time, key metrics)
-                                   and each config key that differs between runs as a column
+  rlwatch inspect PATH --table [--json|--csv] [--columns A,B]
+                                   the runs table: a row per run (status, worst active alert,
+                                   format, steps, time, key metrics) and each config key that
+                                   differs between runs as a column; on a terminal it fits the
+                                   width (config columns fold into a "+N config columns" line),
+                                   piped it is whole; --columns: those columns (id or label)
   rlwatch inspect PATH --table --aggregate METRIC [--by KEY] [--task KEY] [--min X --max Y]
                  [--gamma G] [--reps N] [--seed S] [--compare X --compare Y] [--csv] [--out FOLDER]
                                    aggregate scores as rliable reports them (Agarwal et al. 2021):
