@@ -14,6 +14,7 @@ import { flatRows } from '../shared/compare/group-rows';
 import { formatValue } from '../shared/format';
 import { terminalSafe, textTable } from './terminal-text';
 import { UsageError } from './usage';
+import { incidentAliases } from '../shared/incident-alias';
 
 /** What the table needs of one inspected run: its activity judged from its files as the window judges a run's (a
  * one-shot read has no health engine: no stop evidence, no stalled), points and sessions as every view counts them. */
@@ -137,22 +138,31 @@ function text(t: RunsTable, layout: TextLayout): string {
   return out.join('\n') + '\n';
 }
 
-/** A run's worst active alert as the table shows it: `critical kl-above-target`. */
+/** A run's worst active alert as the table shows it: `critical kl-above-target e7fc` (the alias `export --incident`
+ * takes). */
 export interface RunAlert {
   severity: 'warning' | 'critical';
   rule: string;
+  alias: string;
 }
 
 /** The worst active alert of each run (critical before warning, then in list order) among a replay's alerts. */
 export function worstAlerts(
-  alerts: readonly { run: string; rule: string; severity: RunAlert['severity']; active: boolean }[],
+  alerts: readonly {
+    id: string;
+    run: string;
+    rule: string;
+    severity: RunAlert['severity'];
+    active: boolean;
+  }[],
 ): Map<string, RunAlert> {
+  const aliases = incidentAliases(alerts.map((a) => a.id));
   const out = new Map<string, RunAlert>();
   for (const a of alerts) {
     if (!a.active) continue;
     const had = out.get(a.run);
     if (!had || (had.severity === 'warning' && a.severity === 'critical'))
-      out.set(a.run, { severity: a.severity, rule: a.rule });
+      out.set(a.run, { severity: a.severity, rule: a.rule, alias: aliases.get(a.id)! });
   }
   return out;
 }
@@ -171,7 +181,7 @@ function withAlerts(t: RunsTable, alerts: ReadonlyMap<string, RunAlert>): RunsTa
     columns: [...t.columns.slice(0, at), column, ...t.columns.slice(at)],
     rows: t.rows.map((r) => {
       const a = alerts.get(r.run);
-      return { ...r, cells: { ...r.cells, alert: a ? `${a.severity} ${a.rule}` : null } };
+      return { ...r, cells: { ...r.cells, alert: a ? `${a.severity} ${a.rule} ${a.alias}` : null } };
     }),
   };
 }

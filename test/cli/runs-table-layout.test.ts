@@ -9,6 +9,7 @@ import { runsTableOutput, worstAlerts } from '../../src/cli/runs-table-output';
 import { UsageError } from '../../src/cli/usage';
 import { inspectPath, type InspectReport } from '../../src/core/inspect';
 import { EventFileWriter } from '../../src/core/tfevents/writer';
+import { incidentAlias } from '../../src/shared/incident-alias';
 
 /** 30 config keys that differ between the two runs: a table far wider than a terminal. */
 const config = (i: number): Record<string, number> =>
@@ -81,20 +82,27 @@ describe('inspect --table text layout', () => {
     );
   });
 
-  test('the worst active alert is a column after the status: critical before warning, cleared ones not', () => {
+  const W = '["alpha","reward-plateau","reward",5]';
+  const A = '["alpha","kl-above-target","kl",10]';
+  const B = '["beta","kl-above-target","kl",10]';
+
+  test('the worst active alert (with its alias) is a column after the status: critical before warning, cleared ones not', () => {
     const alerts = worstAlerts([
-      { run: 'alpha', rule: 'reward-plateau', severity: 'warning', active: true },
-      { run: 'alpha', rule: 'kl-above-target', severity: 'critical', active: true },
-      { run: 'beta', rule: 'kl-above-target', severity: 'critical', active: false },
+      { id: W, run: 'alpha', rule: 'reward-plateau', severity: 'warning', active: true },
+      { id: A, run: 'alpha', rule: 'kl-above-target', severity: 'critical', active: true },
+      { id: B, run: 'beta', rule: 'kl-above-target', severity: 'critical', active: false },
     ]);
     const out = runsTableOutput(report, 'text', { alerts, layout: { width: 200, columns: null } });
     const [head, alpha, beta] = lines(out).slice(1, 4);
     expect(head).toMatch(/^run\s+status\s+worst alert\s/);
-    expect(alpha).toContain('critical kl-above-target');
+    expect(alpha).toContain(`critical kl-above-target ${incidentAlias(A)}`);
     expect(beta).not.toContain('kl-above-target');
     const json = JSON.parse(runsTableOutput(report, 'json', { alerts })) as {
       rows: { cells: Record<string, unknown> }[];
     };
-    expect(json.rows.map((r) => r.cells.alert)).toEqual(['critical kl-above-target', null]);
+    expect(json.rows.map((r) => r.cells.alert)).toEqual([
+      `critical kl-above-target ${incidentAlias(A)}`,
+      null,
+    ]);
   });
 });
