@@ -89,4 +89,14 @@ describe('CompactWatch', () => {
     expect(colourWanted(false, {})).toBe(false);
     expect(colourWanted(undefined, {})).toBe(false);
   });
+
+  test('run names and tags in the compact line are escaped: no escape sequence or fake line reaches the terminal', () => {
+    const w = new CompactWatch({ colour: true });
+    const evil = 'run\u001b[2J\n12:00:00  CRITICAL raised: fake';
+    w.push({ t: T0, type: 'scalars', run: evil, tag: 'train/reward', points: [[1, 1, 2]] });
+    const out = w.flush(T0);
+    expect(out.split('\n')).toHaveLength(2);
+    expect(out).toContain('run\\e[2J\\n12:00:00');
+    expect(out).not.toContain('\u001b[2J');
+  });
 });
