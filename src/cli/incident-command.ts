@@ -67,7 +67,7 @@ export async function runIncidentExport(
   if (o.json) process.stdout.write(JSON.stringify(snap) + '\n');
   else
     process.stdout.write(
-      `rlwatch: incident snapshot of ${terminalSafe(id)} written to ${terminalSafe(snap.folder)}: ${snap.written.length} file(s)` +
+      `rlwatch: incident snapshot of ${snap.id === id ? '' : `${terminalSafe(id)} = `}${terminalSafe(snap.id)} written to ${terminalSafe(snap.folder)}: ${snap.written.length} file(s)` +
         (snap.failed.length ? `, ${snap.failed.length} failed` : '') +
         `; report ${terminalSafe(snap.report)}\n`,
     );
