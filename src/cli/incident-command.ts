@@ -2,7 +2,13 @@
 
 import { ExportUsageError } from '../core/export/export-run';
 import type { FigureFormat } from '../core/export/figure-render';
-import { replayAlerts, snapshotHeadless, UnknownAlertError } from '../core/watch/replay-incident';
+import {
+  AmbiguousAliasError,
+  replayAlerts,
+  snapshotHeadless,
+  UnknownAlertError,
+} from '../core/watch/replay-incident';
+import { incidentAliases } from '../shared/incident-alias';
 import { terminalSafe } from './terminal-text';
 import { readableFolder, UsageError } from './usage';
 import { savedSettings } from './watch-command';
@@ -11,12 +17,15 @@ import { savedSettings } from './watch-command';
 async function listIncidents(dir: string, json: boolean): Promise<number> {
   const replay = await replayAlerts(dir, savedSettings());
   try {
-    for (const a of replay.list()) {
+    const list = replay.list();
+    const aliases = incidentAliases(list.map((a) => a.id));
+    for (const a of list) {
       const state = a.active ? 'active' : 'cleared';
       process.stdout.write(
         json
           ? JSON.stringify({
               id: a.id,
+              alias: aliases.get(a.id),
               run: a.run,
               rule: a.rule,
               tag: a.tag,
@@ -24,7 +33,7 @@ async function listIncidents(dir: string, json: boolean): Promise<number> {
               severity: a.severity,
               state,
             }) + '\n'
-          : `${terminalSafe(a.id)}  ${a.severity} ${state} at step ${a.step}: ${terminalSafe(a.message)}\n`,
+          : `${aliases.get(a.id)!}  ${terminalSafe(a.id)}  ${a.severity} ${state} at step ${a.step}: ${terminalSafe(a.message)}\n`,
       );
     }
   } finally {
@@ -47,14 +56,18 @@ export async function runIncidentExport(
   try {
     snap = await snapshotHeadless(dir, id, { out: o.out, settings: savedSettings(), formats });
   } catch (err) {
-    if (err instanceof UnknownAlertError || err instanceof ExportUsageError)
+    if (
+      err instanceof UnknownAlertError ||
+      err instanceof AmbiguousAliasError ||
+      err instanceof ExportUsageError
+    )
       throw new UsageError(terminalSafe(err.message));
     throw err;
   }
   if (o.json) process.stdout.write(JSON.stringify(snap) + '\n');
   else
     process.stdout.write(
-      `rlwatch: incident snapshot of ${terminalSafe(id)} written to ${terminalSafe(snap.folder)}: ${snap.written.length} file(s)` +
+      `rlwatch: incident snapshot of ${snap.id === id ? '' : `${terminalSafe(id)} = `}${terminalSafe(snap.id)} written to ${terminalSafe(snap.folder)}: ${snap.written.length} file(s)` +
         (snap.failed.length ? `, ${snap.failed.length} failed` : '') +
         `; report ${terminalSafe(snap.report)}\n`,
     );

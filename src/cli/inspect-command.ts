@@ -1,8 +1,11 @@
-// `rlwatch inspect PATH [--json]`: what is in a folder — runs, sources, errors, per-tag summaries.
+// `rlwatch inspect PATH [--json]`: what is in a folder — runs, sources, errors, per-tag summaries (or its runs table).
 
 import { inspectPath, type InspectReport } from '../core/inspect';
 import { terminalSafe, textTable } from './terminal-text';
-import { runsTableOutput } from './runs-table-output';
+import { stat } from 'node:fs/promises';
+import { replayAlerts } from '../core/watch/replay-incident';
+import { runsTableOutput, worstAlerts, type RunAlert } from './runs-table-output';
+import { savedSettings } from './watch-command';
 import { AGGREGATE_FLAGS, aggregateFlags, aggregateOf, aggregateOutput } from './aggregate-output';
 import { parseFlags, UsageError } from './usage';
 import { formatValue } from '../shared/format';
@@ -13,6 +16,7 @@ export async function runInspect(args: string[]): Promise<number> {
     json: { type: 'boolean' },
     table: { type: 'boolean' },
     csv: { type: 'boolean' },
+    columns: { type: 'string' },
     ...AGGREGATE_FLAGS,
   });
   if (positionals.length !== 1)
@@ -20,6 +24,8 @@ export async function runInspect(args: string[]): Promise<number> {
   if (values.csv === true && values.table !== true) throw new UsageError('--csv goes with --table');
   if (values.csv === true && values.json === true)
     throw new UsageError('--table takes --json or --csv, not both');
+  if (values.columns !== undefined && (values.table !== true || values.json === true || values.csv === true))
+    throw new UsageError('--columns goes with --table (text): the JSON and CSV have every column');
   const aggregate = aggregateFlags(values);
   const tty = process.stderr.isTTY === true;
   let report: InspectReport;
@@ -47,7 +53,17 @@ export async function runInspect(args: string[]): Promise<number> {
     }
   } else if (values.table === true) {
     process.stdout.write(
-      runsTableOutput(report, values.json === true ? 'json' : values.csv === true ? 'csv' : 'text'),
+      runsTableOutput(report, values.json === true ? 'json' : values.csv === true ? 'csv' : 'text', {
+        alerts: await folderAlerts(positionals[0]!),
+        layout: {
+          // On a terminal the text fits its width; piped, it is printed whole.
+          width: process.stdout.isTTY === true ? (process.stdout.columns ?? null) : null,
+          columns:
+            typeof values.columns === 'string'
+              ? values.columns.split(',').filter((c) => c.trim() !== '')
+              : null,
+        },
+      }),
     );
   } else if (values.json === true) {
     // The contract's keys (PRODUCT.md): the table's points and write time stay out of it.
@@ -57,6 +73,18 @@ export async function runInspect(args: string[]): Promise<number> {
     process.stdout.write(formatReport(report));
   }
   return 0;
+}
+
+/** Each run's worst active alert: the folder replayed once through `watch`'s alert pipeline (a second read of its
+ * files); a single file has none (alerts are judged per run folder). */
+async function folderAlerts(path: string): Promise<Map<string, RunAlert> | undefined> {
+  if (!(await stat(path)).isDirectory()) return undefined;
+  const replay = await replayAlerts(path, savedSettings());
+  try {
+    return worstAlerts(replay.list());
+  } finally {
+    await replay.close();
+  }
 }
 
 const fmt = (v: number | null): string => formatValue(v, 6);

@@ -22,9 +22,12 @@ Usage:
                                    omitted) until N steps or Ctrl-C; --serve also serves it
   rlwatch inspect PATH [--json]    summarise the runs in a folder (or one file): sources, errors,
                                    per-tag count/steps/last/min/max
-  rlwatch inspect PATH --table [--json|--csv]
-                                   the runs table: a row per run (format, steps, time, key metrics)
-                                   and each config key that differs between runs as a column
+  rlwatch inspect PATH --table [--json|--csv] [--columns A,B]
+                                   the runs table: a row per run (status, worst active alert,
+                                   format, steps, time, key metrics) and each config key that
+                                   differs between runs as a column; on a terminal it fits the
+                                   width (config columns fold into a "+N config columns" line),
+                                   piped it is whole; --columns: those columns (id or label)
   rlwatch inspect PATH --table --aggregate METRIC [--by KEY] [--task KEY] [--min X --max Y]
                  [--gamma G] [--reps N] [--seed S] [--compare X --compare Y] [--csv] [--out FOLDER]
                                    aggregate scores as rliable reports them (Agarwal et al. 2021):
@@ -37,9 +40,13 @@ Usage:
                                    --compare: P(X > Y) (Mann–Whitney U); --csv: tidy CSV;
                                    --out: aggregate.csv, profile.csv and the performance
                                    profile profile.png in FOLDER (never in PATH)
-  rlwatch watch [PATH] [--remote URL]... [--json] [--exit-on critical] [--poll] [--no-system]
+  rlwatch watch [PATH] [--remote URL]... [--json|--verbose] [--exit-on critical] [--poll] [--no-system]
                                    print updates, progress, system samples and alerts as they
-                                   happen (--json: NDJSON); --exit-on critical exits 3 on the
+                                   happen: a line per run per update (step, reward, KL, entropy,
+                                   loss, status), alerts and status changes at once (coloured on
+                                   a terminal unless NO_COLOR), the system every 10 s; --verbose:
+                                   a line per tag and every system sample; --json: NDJSON (all
+                                   of it); --exit-on critical exits 3 on the
                                    first critical alert; --remote also follows another rlwatch
                                    (its runs, alerts and link state) and the jobs across them
   rlwatch export PATH --out FOLDER [--csv] [--json] [--png] [--svg] [--runs REGEX] [--tags REGEX]
@@ -80,7 +87,8 @@ Usage:
                                    an alert's snapshot in FOLDER/incident-RULE-RUN-stepN/:
                                    report.md, window.csv (every tag around the step) and
                                    charts.png (--svg: also charts.svg); the ID is the "id" of
-                                   the alert lines of \`rlwatch watch PATH --json\`, or see
+                                   the alert lines of \`rlwatch watch PATH --json\` or its
+                                   short alias (\`--incident 3f9a\`, shown beside each id), or see
                                    \`rlwatch export PATH --incident list\`
   rlwatch --help | --version
 

@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { terminalSafe } from '../../src/cli/terminal-text';
 import { formatReport } from '../../src/cli/inspect-command';
-import { formatLine } from '../../src/cli/watch-command';
+import { formatLine } from '../../src/cli/watch-text';
 
 describe('terminalSafe', () => {
   test('escape sequences, newlines, bells, C1 controls and bidi overrides become visible backslash forms', () => {
@@ -51,6 +51,7 @@ describe('watch text lines', () => {
       message: 'x\ny',
       step: 1,
       value: 1,
+      id: '["r","kl-above-target","kl",1]',
     } as never);
     expect(alert.trimEnd()).not.toContain('\n');
   });

@@ -5,6 +5,7 @@ import type { FigureFormat } from '../export/figure-render';
 import { outsideReadFolder } from '../export/export-run';
 import { writeIncident } from '../export/incident';
 import { parseAlertId } from '../health/alert-id';
+import { idsOfAlias, incidentAliases, looksLikeAlias } from '../../shared/incident-alias';
 import { createWorkspace } from '../workspace/create';
 import type { Workspace } from '../workspace/workspace';
 import { createWatchAlerts, type WatchAlerts } from './watch-alerts';
@@ -65,9 +66,26 @@ export class UnknownAlertError extends Error {
     super(
       total === 0
         ? `no alert ${id}: this folder raises no alerts`
-        : `no alert ${id} in this folder; its ${total} alert id(s)${known.length < total ? ` (first ${known.length})` : ''}: ${known.join(', ')}`,
+        : `no alert ${id} in this folder; its ${total} alert id(s)${known.length < total ? ` (first ${known.length})` : ''}: ${aliased(known)}`,
     );
     this.name = 'UnknownAlertError';
+  }
+}
+
+/** Ids as listed for a person: each with its short alias first (`3f9a ["run","rule",…]`). */
+function aliased(ids: readonly string[]): string {
+  const aliases = incidentAliases(ids);
+  return ids.map((i) => `${aliases.get(i)!} ${i}`).join(', ');
+}
+
+/** An alias that fits several incidents: a longer one (listed) tells them apart. */
+export class AmbiguousAliasError extends Error {
+  constructor(
+    readonly alias: string,
+    readonly ids: readonly string[],
+  ) {
+    super(`alias ${alias} fits ${ids.length} alerts: ${aliased(ids)}; give more of it or the full id`);
+    this.name = 'AmbiguousAliasError';
   }
 }
 
@@ -76,9 +94,12 @@ export const MAX_LISTED_IDS = 20;
 
 /** The newest incident of `id` among the replay's alerts; an UnknownAlertError listing the ids otherwise. */
 export function findIncident(alerts: readonly AlertInfo[], id: string): AlertInfo {
-  const hit = alerts.find((a) => a.id === id);
-  if (hit) return hit;
   const ids = [...new Set(alerts.map((a) => a.id))];
+  // A short alias (`3f9a`, as every listing shows beside the full id) names the one incident whose id hashes to it.
+  const full = looksLikeAlias(id) ? idsOfAlias(id, ids) : [id];
+  if (full.length > 1) throw new AmbiguousAliasError(id, full);
+  const hit = full.length === 1 ? alerts.find((a) => a.id === full[0]) : undefined;
+  if (hit) return hit;
   throw new UnknownAlertError(id, ids.slice(0, MAX_LISTED_IDS), ids.length);
 }
 

@@ -108,6 +108,15 @@ function keyTags(tags: readonly string[]): Map<Role, { tag: string; negate: bool
   return out;
 }
 
+/** A run's key metrics as the table picks them, in the table's order: each role's label and the tag it comes from. */
+export function keyMetricTags(tags: readonly string[]): { label: string; tag: string; negate: boolean }[] {
+  const found = keyTags(tags);
+  return KEY_METRICS.flatMap((m) => {
+    const k = found.get(m.role);
+    return k ? [{ label: m.label, ...k }] : [];
+  });
+}
+
 /** A key metric's last value and extremes in the role's own sign (SB3's `train/entropy_loss` = −entropy, negated). */
 function inRoleSign(
   s: TableRunInput['scalars'][string] | undefined,

@@ -24,6 +24,7 @@ import { openStore } from '../../../src/core/store';
 import { createWatchAlerts } from '../../../src/core/watch/watch-alerts';
 import type { AlertLine } from '../../../src/core/watch/watch-lines';
 import { WatchSession } from '../../../src/core/watch/watch-session';
+import { incidentAlias } from '../../../src/shared/incident-alias';
 import {
   findIncident,
   replayAlerts,
@@ -223,6 +224,19 @@ describe('alert ids', () => {
     expect(err).toBeInstanceOf(UnknownAlertError);
     expect((err as Error).message).toContain(KL);
     expect((err as UnknownAlertError).known.length).toBeLessThanOrEqual(20);
+  });
+
+  test('export --incident takes the short alias listed beside the id: the same incident as its full id', async () => {
+    const byAlias = await snapshotHeadless(demo, incidentAlias(KL), {
+      out: tmp('rlwatch-incident-alias-'),
+      settings: DEFAULT_SETTINGS,
+    });
+    const byId = await snapshotHeadless(demo, KL, {
+      out: tmp('rlwatch-incident-id-'),
+      settings: DEFAULT_SETTINGS,
+    });
+    expect(byAlias.folder.split('/').pop()).toBe(byId.folder.split('/').pop());
+    expect(readFileSync(byAlias.report, 'utf8')).toBe(readFileSync(byId.report, 'utf8'));
   });
 
   test('an incident replays only the run its id names: that run’s alerts as the whole folder’s replay has them', async () => {
