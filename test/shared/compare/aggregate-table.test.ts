@@ -70,10 +70,10 @@ describe('aggregate of the runs table', () => {
       ...opts,
     });
     expect(r.groups.map((g) => [g.label, g.tasks[0]!.scores])).toEqual([
-      ['ppo-hop', [0.3, 0.5]],
-      ['ppo-walk', [0.1, 0.2]],
-      ['sac-hop', [0.4, 0.1]],
-      ['sac-walk', [0.05]],
+      ['algo=ppo, env=hop', [0.3, 0.5]],
+      ['algo=ppo, env=walk', [0.1, 0.2]],
+      ['algo=sac, env=hop', [0.4, 0.1]],
+      ['algo=sac, env=walk', [0.05]],
     ]);
     expect(r.leftOut.sort()).toEqual(['lone', 'ppo-ant-s0', 'sac-walk-s1']);
     expect(r.gamma).toBe(1);
