@@ -12,6 +12,7 @@ import { keepServingOnEscapedErrors } from './last-resort';
 import { terminalSafe } from './terminal-text';
 import { appVersion, rendererDir } from './paths';
 import { UsageError } from './usage';
+import { jobRulesFromEnv } from './job-rules-env';
 import type { JobIdentity } from '../core/app/run-overlay';
 
 /** How long serve waits for the first run before printing its URL anyway. */
@@ -123,19 +124,6 @@ export async function serveFolder(
       await core.dispose();
     },
   };
-}
-
-/** RLWATCH_JOB_SILENT_AFTER_MS: a test knob (the e2e freezes a node for seconds, not minutes), like RLWATCH_STORE=memory:
- * how long a node of a job may write nothing while the others write before it is silent (default 120 s).
- * 1000 to 86 400 000 ms as digits; anything else is a usage error, never silently the default. */
-export function jobRulesFromEnv(value: string | undefined): { jobRules?: { silentAfterMs: number } } {
-  if (value === undefined || value === '') return {};
-  const ms = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
-  if (!(ms >= 1000 && ms <= 86_400_000))
-    throw new UsageError(
-      'RLWATCH_JOB_SILENT_AFTER_MS must be a whole number of milliseconds from 1000 to 86400000',
-    );
-  return { jobRules: { silentAfterMs: ms } };
 }
 
 /** RLWATCH_TOKEN: a fixed token, so a restarted serve keeps its URL (an SSH tunnel, a remote endpoint that

@@ -10,6 +10,7 @@ import { exitsOnCritical, type WatchLine } from '../core/watch/watch-lines';
 import { WatchSession } from '../core/watch/watch-session';
 import { WatchRemotes } from '../core/watch/watch-remotes';
 import { remoteUrls } from './remote-flags';
+import { jobRulesFromEnv } from './job-rules-env';
 import type { SystemSnapshot } from '../shared/system-types';
 import { createWorkspace } from '../core/workspace/create';
 import { colourWanted, CompactWatch, formatLine } from './watch-text';
@@ -92,6 +93,7 @@ export async function runWatch(args: string[]): Promise<number> {
           emit,
           localRuns: () => (dir === null ? [] : workspace.listRuns()),
           localSample: () => latest,
+          ...jobRulesFromEnv(process.env.RLWATCH_JOB_SILENT_AFTER_MS),
         });
   if (sampler) {
     sampler.setRuns(workspace.runDirs());

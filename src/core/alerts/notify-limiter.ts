@@ -2,7 +2,7 @@
 // as "N more alerts". A critical never waits behind a warning, and a summary or burst names its worst alert first.
 
 import type { AlertInfo, AppFocus, AppNotification, Severity } from '../../shared/domain';
-import { RULE_TITLES } from '../health';
+import { ruleTitle as ruleTitleOf } from '../health';
 
 /** What the limiter decides to show; the contract's push payload, so every host shows the same. */
 export type PlannedNotification = AppNotification;
@@ -50,7 +50,7 @@ const MAX_NAMED = 8;
 const MAX_RUNS_COUNTED = 10_000;
 
 /** The rule in words (the health rules' own titles); an unknown rule (a newer endpoint's) by its id. */
-const ruleTitle = (a: AlertInfo): string => (RULE_TITLES as Record<string, string>)[a.rule] ?? a.rule;
+const ruleTitle = (a: AlertInfo): string => ruleTitleOf(a.rule);
 
 const titleOf = (a: AlertInfo): string =>
   `${a.severity === 'critical' ? 'Critical' : 'Warning'}: ${ruleTitle(a)} — ${a.run}`;

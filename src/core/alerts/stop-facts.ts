@@ -22,7 +22,7 @@ const REGROUP_MIN_MS = 5_000;
 
 /**
  * Each run's stop evidence: its last write, the progress its files state, the planned end its config states, and
- * its siblings (the other runs of its seed group, by config or name, and of its job). Grouping flattens every
+ * its siblings (the other runs of its seed group, by config or name; a job's nodes have none). Grouping flattens every
  * config (~0.1 ms a run): done when the run names change (at most every 5 s), else once a minute, not on every
  * run list.
  */
@@ -66,11 +66,11 @@ export class StopFacts {
     const link = (members: readonly string[]): void => {
       for (const a of members) for (const b of members) if (a !== b) sibs.get(a)?.add(b);
     };
-    for (const g of groupBySeed(runs.map((r) => ({ run: r.run, config: configs.get(r.run) ?? null }))))
+    // A job's nodes are no siblings: one node stopping while the others write is what the job rules judge
+    // (job-node-silent, job-node-exited when its agent saw its process end), not evidence that it exited (#38).
+    const alone = runs.filter((r) => r.job === undefined);
+    for (const g of groupBySeed(alone.map((r) => ({ run: r.run, config: configs.get(r.run) ?? null }))))
       link(g.runs);
-    const jobs = new Map<string, string[]>();
-    for (const r of runs) if (r.job !== undefined) jobs.set(r.job, [...(jobs.get(r.job) ?? []), r.run]);
-    for (const members of jobs.values()) link(members);
     this.planned = new Map(runs.map((r) => [r.run, plannedTotal(configs.get(r.run) ?? null)]));
     this.siblings = new Map([...sibs].map(([run, set]) => [run, [...set].sort()]));
   }

@@ -7,7 +7,7 @@ import { buildMarkers } from '../../shared/charts/markers';
 import { coMoverText } from '../../shared/co-mover-text';
 import type { AlertInfo } from '../../shared/domain';
 import { formatNumber } from '../../shared/format';
-import { RULE_TITLES, type RuleId } from '../health';
+import { ruleTitle, type RuleId } from '../health';
 import { figureLines } from './figure-series';
 import type { IncidentWindow } from './incident-window';
 import type { RunSeries } from './tables';
@@ -115,7 +115,7 @@ export function incidentFigure(o: IncidentFigureInput): Figure | null {
     });
   }
   if (panels.length === 0) return null;
-  const title = RULE_TITLES[alert.rule as RuleId] ?? alert.rule;
+  const title = ruleTitle(alert.rule);
   return {
     title: `${title} — ${alert.run}, step ${alert.step}`,
     subtitle: `${alert.severity}: ${alert.tag ?? alert.rule} = ${formatNumber(alert.value)} · steps ${o.window.min} to ${o.window.max}`,

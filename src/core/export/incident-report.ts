@@ -6,7 +6,7 @@ import { escapeControls } from '../../shared/control-chars';
 import type { AlertInfo, ResolvedThreshold } from '../../shared/domain';
 import { formatNumber } from '../../shared/format';
 import type { SystemSnapshot } from '../../shared/system-types';
-import { RULE_TITLES, thresholdsOfRule, type RuleId } from '../health';
+import { ruleTitle, thresholdsOfRule } from '../health';
 import { toSystemWatchLine } from '../system/watch-line';
 import { exactNumberText } from '../../shared/number-text';
 import type { IncidentWindow } from './incident-window';
@@ -132,7 +132,7 @@ function systemSection(system: SystemAtIncident): string[] {
 /** The report's Markdown. Numbers the alert carries are exact (they parse back to the value); thresholds as the app words them. */
 export function incidentReport(o: IncidentReportInput): string {
   const a = o.alert;
-  const title = RULE_TITLES[a.rule as RuleId] ?? a.rule;
+  const title = ruleTitle(a.rule);
   // Only the catalog's thresholds have an origin to cite (the rest tune a rule's timing). A note quotes the run
   // config's key path (`run config: ppo.target_kl`): text from a file, quoted as Markdown.
   const keys = thresholdsOfRule(a.rule) as readonly ThresholdKey[];

@@ -14,7 +14,7 @@ export {
 } from './thresholds';
 export type { ResolvedThresholds, ThresholdName, ThresholdSource, Thresholds } from './thresholds';
 export { RULE_ADVICE, ruleAdvice } from './advice';
-export { RULE_TITLES } from './rule-titles';
+export { JOB_RULE_TITLES, RULE_TITLES, ruleTitle } from './rule-titles';
 export { RULE_THRESHOLDS, thresholdsOfRule } from './rule-thresholds';
 export { COMBINED_RULES } from './combined-rules';
 export type { CombinedRule } from './combined-rules';

@@ -1,5 +1,6 @@
 // Each health rule's title in words, for reports and headings (the rule id stays the key everywhere else).
 
+import type { JobRule } from '../../shared/job-types';
 import type { RuleId } from './types';
 
 export const RULE_TITLES: Readonly<Record<RuleId, string>> = {
@@ -29,3 +30,19 @@ export const RULE_TITLES: Readonly<Record<RuleId, string>> = {
   'response-length-explosion': 'Response length explosion',
   'reward-hacking': 'Likely reward hacking',
 };
+
+/** The cross-node rules of a job (core/jobs), titled as the per-run ones. */
+export const JOB_RULE_TITLES: Readonly<Record<JobRule, string>> = {
+  'job-node-silent': 'Node silent',
+  'job-node-exited': 'Node trainer exited',
+  'job-agent-unreachable': 'Node agent unreachable',
+  'job-step-skew': 'Node behind (straggler)',
+  'job-node-gpus-idle': 'Node GPUs idle',
+};
+
+/** Any alert's rule in words (a run rule or a job rule); an unknown id as it is. */
+export function ruleTitle(rule: string): string {
+  return (
+    (RULE_TITLES as Record<string, string>)[rule] ?? (JOB_RULE_TITLES as Record<string, string>)[rule] ?? rule
+  );
+}

@@ -79,6 +79,10 @@ export class RemoteEndpoint {
   private readonly fillGapMs: number;
   private readonly keptDetails = new Map<string, RunDetails>();
   private since: number;
+  /** Since when what we know of it is not current: from the link going down (or its start) until the run list asked
+   * on (re)connect has come; null while it is current. A node is judged only on a current run list (#38: a frozen
+   * agent that resumes is not silent on the stale list it left). */
+  private staleFrom: number | null;
   private error: string | null = null;
   /** Why its run list is cut, while it is. */
   private cut: string | null = null;
@@ -99,6 +103,7 @@ export class RemoteEndpoint {
     tuning: LinkTuning = {},
   ) {
     this.since = clock();
+    this.staleFrom = this.since;
     this.keep = { ...DEFAULT_KEEP, ...tuning.keep };
     this.kept = new KeptSeries(this.keep);
     this.fillGapMs = tuning.fillGapMs ?? 50;
@@ -119,6 +124,11 @@ export class RemoteEndpoint {
 
   get id(): string {
     return this.url.id;
+  }
+
+  /** Since when its run list is not current (the link down, or up again before its run list came); null while current. */
+  staleSince(): number | null {
+    return this.staleFrom;
   }
 
   info(): EndpointInfo {
@@ -294,7 +304,10 @@ export class RemoteEndpoint {
       this.ask('alerts.list', {}, alertListShape),
     ]);
     if (seq !== this.refreshSeq) return;
-    if (runs.ok) this.setRuns(runs.value);
+    if (runs.ok) {
+      if (this.link.state === 'connected') this.staleFrom = null;
+      this.setRuns(runs.value);
+    }
     if (alerts.ok) {
       this.alertsById.clear();
       for (const a of alerts.value.slice(-MAX_ALERTS)) {
@@ -379,6 +392,7 @@ export class RemoteEndpoint {
 
   private onState(state: EndpointState, error: string | null): void {
     this.since = this.clock();
+    if (state !== 'connected' && this.staleFrom === null) this.staleFrom = this.since;
     this.error = state === 'connected' ? null : error;
     this.sink.stateChanged();
     // Runs stay listed (greyed by the renderer from the endpoint state); the list is re-sent so tray and

@@ -88,14 +88,15 @@ export class RemoteHub {
     return [...this.endpoints.values()].map((e) => e.info());
   }
 
-  /** An endpoint as a job's node: whether it is connected now (else since when it is not), and its GPUs' mean
-   * utilisation when fresh. */
+  /** An endpoint as a job's node: whether it is connected with a current run list (else since when it is not: a
+   * link back up counts once the run list asked on reconnect has come), and its GPUs' mean utilisation when fresh. */
   nodeFacts(id: string): NodeFacts {
-    const info = this.endpoints.get(id)?.info();
-    const connected = info?.state === 'connected';
+    const ep = this.endpoints.get(id);
+    const stale = ep?.staleSince() ?? null;
+    const connected = ep?.info().state === 'connected' && stale === null;
     return {
       connected,
-      ...(connected ? {} : { awaySince: info?.since ?? null }),
+      ...(connected ? {} : { awaySince: stale }),
       gpuUtilPct: meanGpuUtilisation(this.endpoints.get(id)?.gpuUtilisation(GPU_FRESH_MS) ?? []),
     };
   }

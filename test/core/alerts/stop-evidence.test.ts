@@ -406,6 +406,21 @@ describe('StopFacts', () => {
     facts.of([...three, info('s4')], T0 + 80_000);
     expect(reads).toBe(13);
   });
+
+  it("a job's nodes are no siblings, though their configs are one (a stopped node is the job rules' to judge, #38)", () => {
+    const facts = new StopFacts(() => seedConfig(1));
+    const runs = [
+      info('h1//grpo', { job: 'grpo-3n' }),
+      info('h2//grpo', { job: 'grpo-3n' }),
+      info('h3//grpo', { job: 'grpo-3n' }),
+      info('a'),
+      info('b'),
+    ];
+    const of = facts.of(runs, T0);
+    for (const node of ['h1//grpo', 'h2//grpo', 'h3//grpo']) expect(of.get(node)!.siblings).toEqual([]);
+    // Runs of no job with the same config stay one seed group.
+    expect(of.get('a')!.siblings).toEqual(['b']);
+  });
 });
 
 describe('isHistory', () => {

@@ -151,7 +151,8 @@ describe('NotificationLimiter', () => {
     now = 30_400;
     const [s, ...rest] = lim.due();
     expect(rest).toEqual([]);
-    expect(s!.title).toMatch(/^Critical: .* — r \(\+1 more alert\)$/);
+    // A job rule is titled in words as a run rule is (it was its id: "Critical: job-node-silent — r").
+    expect(s!.title).toBe('Critical: Node silent — r (+1 more alert)');
     expect(s!.body).toMatch(/\nAlso: .*, Entropy collapse$/);
     expect(s!.focus).toEqual({ run: 'r', tag: null, step: 155 });
   });
