@@ -10,8 +10,8 @@ import {
   xScaleOptions,
   yBounds,
   yScaleOptions,
-  type ChartSpec,
 } from '../../../shared/charts/chart-options';
+import type { ChartSpec } from '../../../shared/charts/chart-spec';
 import { currentTheme, loadZoom, registerCharts, zoomLoaded } from './chart-setup';
 import type { OverlayState } from '../../../shared/charts/overlay-plugin';
 import type { PlotKeyAction } from './plot-keys';
