@@ -22,15 +22,13 @@ import {
 } from './figure-render';
 import {
   mainReward,
-  MAX_COMPARED_RUNS,
-  planComparison,
   planRunFigures,
   shownSeries,
-  TagComparisons,
   type FigureRun,
   type FigureSetOptions,
   type PlannedFigure,
 } from './figure-set';
+import { MAX_COMPARED_RUNS, planComparison, TagComparisons } from './figure-compare';
 import { GroupFigures } from './group-figures';
 import { ExportWriteError, writeAtomically } from './safe-write';
 import { jsonHistory, longCsv, wideCsv, wideTable, type RunSeries } from './tables';

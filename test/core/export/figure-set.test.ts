@@ -5,13 +5,12 @@ import {
   bandNote,
   isEvalTag,
   mainTag,
-  planComparison,
-  TagComparisons,
   planRunFigures,
   shownSeries,
   systemTags,
   type FigureRun,
 } from '../../../src/core/export/figure-set';
+import { planComparison, TagComparisons } from '../../../src/core/export/figure-compare';
 import { figureRunOf } from '../../../src/core/export/export-run';
 import { figureLines } from '../../../src/core/export/figure-series';
 import { ScalarSeries } from '../../../src/core/series/scalar-series';
