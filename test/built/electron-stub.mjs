@@ -255,4 +255,16 @@ export class Notification {
 }
 export const contextBridge = { exposeInMainWorld() {} };
 export const ipcRenderer = { invoke() {}, on() {}, removeListener() {} };
-export default { app, BrowserWindow, ipcMain, protocol, session, Menu, Tray, nativeImage, dialog, shell, Notification };
+export default {
+  app,
+  BrowserWindow,
+  ipcMain,
+  protocol,
+  session,
+  Menu,
+  Tray,
+  nativeImage,
+  dialog,
+  shell,
+  Notification,
+};

@@ -135,7 +135,11 @@ describe('one job across three agents through Prometheus and Alertmanager', () =
       .toBeGreaterThan(0);
     const [paged] = notices(DOWN, 'firing');
     expect(paged!.path).toBe(PAGE);
-    expect(paged!.labels).toMatchObject({ instance: frozen.instance, severity: 'critical', source: 'rlwatch' });
+    expect(paged!.labels).toMatchObject({
+      instance: frozen.instance,
+      severity: 'critical',
+      source: 'rlwatch',
+    });
     expect(paged!.annotations.summary).toBe(
       `rlwatch agent ${frozen.instance} (node ${frozen.name} of job ${JOB}) is unreachable: whether its runs still write is unknown`,
     );

@@ -36,7 +36,7 @@ describe('a folder with no runs, served to a browser', () => {
 
   beforeAll(async () => {
     parent = mkdtempSync(join(tmpdir(), 'rlwatch-e2e-first-'));
-    dir = join(parent, "my runs");
+    dir = join(parent, 'my runs');
     mkdirSync(dir);
     s = await served(dir);
   });
@@ -56,7 +56,9 @@ describe('a folder with no runs, served to a browser', () => {
     expect((await s.page.locator('.sidebar [data-empty-next]').innerText()).trim()).toBe(
       'No runs found yet — each appears here as its trainer writes.',
     );
-    expect(await s.page.locator('.empty-folder [data-try-demo] code').innerText()).toBe(`rlwatch demo '${dir}/demo'`);
+    expect(await s.page.locator('.empty-folder [data-try-demo] code').innerText()).toBe(
+      `rlwatch demo '${dir}/demo'`,
+    );
     mkdirSync(RESULTS, { recursive: true });
     await s.page.screenshot({ path: join(RESULTS, 'first-hour-empty-folder.png') });
     expect(s.errors).toEqual([]);
@@ -80,7 +82,9 @@ describe('a folder with no runs, served to a browser', () => {
     await expect.poll(() => command.innerText()).toBe(`rlwatch serve ${parent}/exp2`);
     // The copy button answers either way (clipboard written, or the command selected for Ctrl+C).
     await dialog.locator('button[type="submit"]').click();
-    await expect.poll(() => dialog.locator('[role="status"]').innerText()).toMatch(/^(Copied|Selected: press Ctrl\+C)$/);
+    await expect
+      .poll(() => dialog.locator('[role="status"]').innerText())
+      .toMatch(/^(Copied|Selected: press Ctrl\+C)$/);
     mkdirSync(SCREENSHOTS, { recursive: true });
     await s.page.screenshot({ path: join(SCREENSHOTS, 'serve-open-folder.png') });
     await dialog.locator('button', { hasText: 'Close' }).click();

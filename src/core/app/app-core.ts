@@ -98,13 +98,10 @@ export class AppCore {
     this.alertService.onBatch((b) => this.onAlerts(b));
     // The limiter's decisions reach every client too: a browser tab (serve) shows them as Notifications.
     this.alertService.onNotification((n) => this.bus.emit('app.notification', n));
-    this.overlay = new RunOverlay(
-      (run) => {
-        const trainer = this.trainers.of(run);
-        return { ...this.alertService.overlayFor(run), ...(trainer ? { trainer } : {}) };
-      },
-      opts.identity ?? null,
-    );
+    this.overlay = new RunOverlay((run) => {
+      const trainer = this.trainers.of(run);
+      return { ...this.alertService.overlayFor(run), ...(trainer ? { trainer } : {}) };
+    }, opts.identity ?? null);
     this.runMeta = new RunMetaRecorder(() => this.store, this.clock);
     this.system = new SystemFeed({
       createSampler: opts.createSampler ?? (() => null),

@@ -72,16 +72,14 @@ describe('a first read judged in slices', () => {
     }
     expect(turns).toBeGreaterThan(1);
     const strip = (s: AlertService) =>
-      s
-        .list()
-        .map(({ id, rule, step, tags, active, clearedStep }) => ({
-          id,
-          rule,
-          step,
-          tags,
-          active,
-          clearedStep,
-        }));
+      s.list().map(({ id, rule, step, tags, active, clearedStep }) => ({
+        id,
+        rule,
+        step,
+        tags,
+        active,
+        clearedStep,
+      }));
     expect(strip(sliced)).toEqual(strip(atOnce));
   });
 

@@ -38,9 +38,9 @@ describe('TrainerFacts', () => {
     // Its CPU moves every sample: no change for the run list.
     expect(f.note(snap([proc('ppo', [4242], 40)]))).toEqual(new Set());
     // Killed: every known process gone.
-    expect(
-      f.note(snap([], [{ run: 'ppo', pids: [4242], at: T0 + 5000, lastSeenAt: T0 + 3000 }])),
-    ).toEqual(new Set(['ppo']));
+    expect(f.note(snap([], [{ run: 'ppo', pids: [4242], at: T0 + 5000, lastSeenAt: T0 + 3000 }]))).toEqual(
+      new Set(['ppo']),
+    );
     expect(f.of('ppo')).toMatchObject({ state: 'exited', exitedAt: T0 + 5000 });
     expect(f.of('ppo')!.processes.map((p) => p.pid)).toEqual([4242]);
     // The next samples find none: it stays exited (a fact, not a guess).

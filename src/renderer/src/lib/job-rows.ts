@@ -16,7 +16,8 @@ export { JOB_NODE_STATE_LABELS as NODE_STATE_LABELS } from '../../../shared/job-
 /** What each state means, for the label's tooltip. */
 export const NODE_STATE_HINTS: Record<JobNodeState, string> = {
   moving: 'writing, in step with the other nodes',
-  silent: 'has written nothing for a while as the other nodes kept writing, its agent answering (a hang, a frozen trainer)',
+  silent:
+    'has written nothing for a while as the other nodes kept writing, its agent answering (a hang, a frozen trainer)',
   exited: 'its trainer process exited (its agent saw it end) while the other nodes kept writing',
   unreachable: 'its agent does not answer: whether it still writes is unknown',
   straggler: "behind the job's leading node by more than the step-skew bound",
