@@ -58,7 +58,7 @@ test('inspect --table: one row per run in text, JSON and CSV; --csv alone is a u
   ]);
   const csv = rlwatch('inspect', dir, '--table', '--csv');
   expect(csv.stdout.split('\n')[0]).toBe(
-    'run,status,format,steps,points,sessions,start,duration (s),reward (last),reward (best),KL (last),entropy (last),loss (last),loss (best)',
+    'run,status,worst alert,format,steps,points,sessions,start,duration (s),reward (last),reward (best),KL (last),entropy (last),loss (last),loss (best)',
   );
   expect(csv.stdout.trim().split('\n')).toHaveLength(4);
   const text = rlwatch('inspect', dir, '--table');
