@@ -1,42 +1,95 @@
 // `npm run bench:budget`: runs the benches bench/budget.json names (short: N=7), prints each figure beside its budget
 // and its last recorded value, and exits 1 where one is worse than `gate` × its budget (or was not printed). A figure
 // with `"gated": false` (a new way of measuring, no quiet value recorded yet) is printed and must be measured, not compared.
+// `--contended` (#36, on demand, never in CI) runs the benches a second time beside one busy process per core
+// (scripts/lib/contention.js) and prints that figure beside the quiet one, against the figure's `contended` target
+// where it has one; contended figures are printed, never gated. `--only BENCH,…` runs only those benches.
 // `--json FILE` also writes the verdicts (scripts/test.js counts them as tests in CI).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { buildIfStale, root } from './lib/build.js';
+import { startContention } from './lib/contention.js';
 
 const budget = JSON.parse(readFileSync(join(root, 'bench', 'budget.json'), 'utf8'));
-const jsonAt = process.argv.indexOf('--json');
-const jsonOut = jsonAt >= 0 ? process.argv[jsonAt + 1] : null;
+const arg = (name) => {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : null;
+};
+const jsonOut = arg('--json');
+const only = arg('--only')?.split(',') ?? null;
+const contended = process.argv.includes('--contended');
+const figures = budget.figures.filter((f) => !only || only.includes(f.bench));
 
-if (buildIfStale() !== 0) process.exit(1);
-const measured = new Map();
-for (const bench of [...new Set(budget.figures.map((f) => f.bench))]) {
-  const r = spawnSync(
-    process.execPath,
-    [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join('bench', `${bench}.bench.ts`)],
-    { cwd: root, encoding: 'utf8', env: { ...process.env, N: process.env.N ?? '7' } },
-  );
-  process.stdout.write(r.stdout.replace(/^figure .*\n/gm, ''));
-  if (r.status !== 0) process.stdout.write(`bench ${bench} failed (${r.status}): ${r.stderr}\n`);
-  for (const m of r.stdout.matchAll(/^figure (\S+) (\S+)$/gm)) measured.set(m[1], Number(m[2]));
+/** Runs each bench once (N=7 unless set) and returns its `figure KEY VALUE` lines as a map, with the load after. */
+function measure(label) {
+  const measured = new Map();
+  for (const bench of [...new Set(figures.map((f) => f.bench))]) {
+    process.stdout.write(`\n-- ${bench} (${label})\n`);
+    const r = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join('bench', `${bench}.bench.ts`)],
+      { cwd: root, encoding: 'utf8', env: { ...process.env, N: process.env.N ?? '7' } },
+    );
+    process.stdout.write(r.stdout.replace(/^figure .*\n/gm, ''));
+    if (r.status !== 0) process.stdout.write(`bench ${bench} failed (${r.status}): ${r.stderr}\n`);
+    for (const m of r.stdout.matchAll(/^figure (\S+) (\S+)$/gm)) measured.set(m[1], Number(m[2]));
+  }
+  return {
+    measured,
+    load: loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' '),
+  };
 }
 
-const verdicts = budget.figures.map((f) => {
-  const value = measured.get(f.key);
+if (buildIfStale() !== 0) process.exit(1);
+const quiet = measure('quiet');
+let busy = null;
+if (contended) {
+  // The spinners start before the benches start rlwatch and run until the last bench has printed.
+  const spinners = startContention();
+  process.stdout.write(
+    `\ncontention: ${spinners.count} busy processes (one per core), pids ${spinners.pids.join(' ')}\n`,
+  );
+  await new Promise((r) => setTimeout(r, 1000));
+  try {
+    busy = measure(`contended, ${spinners.count} spinners`);
+  } finally {
+    spinners.stop();
+  }
+}
+
+const verdicts = figures.map((f) => {
+  const value = quiet.measured.get(f.key);
   // A throughput (`better: "higher"`) fails below budget / gate, a time above budget × gate.
   const within = f.better === 'higher' ? value >= f.budget / budget.gate : value <= budget.gate * f.budget;
   const gated = f.gated !== false;
   const ok = value !== undefined && Number.isFinite(value) && (within || !gated);
-  return { ...f, value: value ?? null, ok, gated };
+  const out = { ...f, value: value ?? null, ok, gated };
+  if (busy) {
+    const c = busy.measured.get(f.key);
+    out.contendedValue = c ?? null;
+    // Printed, never gated: met when within the contended target itself (no 2× slack).
+    if (f.contended !== undefined && c !== undefined)
+      out.contendedMet = f.better === 'higher' ? c >= f.contended : c <= f.contended;
+  }
+  return out;
 });
 const cell = (v) => (v === null || v === undefined ? '—' : String(v));
 process.stdout.write(`\nperformance budget (a figure fails at worse than ${budget.gate}× its budget)\n`);
-for (const v of verdicts)
+for (const v of verdicts) {
+  const head = `${!v.ok ? 'FAIL' : v.gated ? 'ok  ' : 'info'}  ${v.what.padEnd(60)} ${cell(v.value).padStart(7)} ${v.unit}   budget ${v.budget}   last ${cell(v.last)}`;
+  const tail = busy
+    ? `   contended ${cell(v.contendedValue)}${v.contended === undefined ? '' : ` (target ${v.contended}: ${v.contendedMet === undefined ? '—' : v.contendedMet ? 'met' : 'over'})`}`
+    : '';
+  process.stdout.write(`${head}${tail}\n`);
+}
+process.stdout.write(`load average after the quiet pass: ${quiet.load}\n`);
+if (busy)
   process.stdout.write(
-    `${!v.ok ? 'FAIL' : v.gated ? 'ok  ' : 'info'}  ${v.what.padEnd(60)} ${cell(v.value).padStart(7)} ${v.unit}   budget ${v.budget}   last ${cell(v.last)}\n`,
+    `load average after the contended pass: ${busy.load} (${availableParallelism()} cores; contended figures are printed, never gated)\n`,
   );
 if (jsonOut) writeFileSync(jsonOut, JSON.stringify(verdicts, null, 2));
 process.exit(verdicts.every((v) => v.ok) ? 0 : 1);
