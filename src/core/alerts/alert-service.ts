@@ -53,7 +53,8 @@ export interface AlertServiceOptions {
   /** At most one notification per run per this many ms (default 30 s). */
   notifyWindowMs?: number;
   /** A first read of more points than this is judged in slices of a few ms, the event loop free between them
-   * (a server answers its page meanwhile); unset, every first read is judged at once (`watch`, tests). */
+   * (a server answers its page meanwhile) and resting after each as long as it ran (at most half a core); unset,
+   * every first read is judged at once (`watch`, tests). */
   sliceFirstReadsOver?: number;
   /** ms of the engine's work per slice of such a read (default 8). */
   judgeSliceMs?: number;
@@ -223,11 +224,15 @@ export class AlertService {
       this.engine.feedInto(out, run, tag, step, wallTime, value);
     const slice = (): void => {
       if (this.judging.get(run) !== token) return;
-      const until = performance.now() + (this.opts.judgeSliceMs ?? 8);
+      const start = performance.now();
+      const until = start + (this.opts.judgeSliceMs ?? 8);
       let more: boolean;
       do more = next(feed, 1024);
       while (more && performance.now() <= until);
-      if (more) return void setImmediate(slice);
+      // Background work: after each slice the loop rests as long as the slice ran (a timer, not the next turn), so
+      // it keeps at most half a core and, on a machine whose cores a trainer keeps busy, the page's first chart
+      // and the trainer get the rest (#36, docs/BENCHMARKS.md "Contended budget").
+      if (more) return void setTimeout(slice, Math.max(1, Math.round(performance.now() - start)));
       this.judging.delete(run);
       this.judged(run, held, out);
       if (this.judging.size > 0) return;

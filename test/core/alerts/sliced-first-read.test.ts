@@ -1,6 +1,7 @@
 // A large first read judged in slices (AlertService's sliceFirstReadsOver, on in the app and serve): the event loop
-// runs between slices, and the alerts are those of judging it at once, with points that came meanwhile after it.
-import { describe, expect, it } from 'vitest';
+// runs between slices (resting as long as each slice ran), and the alerts are those of judging it at once, with points
+// that came meanwhile after it.
+import { describe, expect, it, vi } from 'vitest';
 import { AlertService } from '../../../src/core/alerts/alert-service';
 import { eachInWriteOrder, writeOrder } from '../../../src/core/alerts/load-order';
 import { openStore } from '../../../src/core/store';
@@ -81,6 +82,29 @@ describe('a first read judged in slices', () => {
         clearedStep,
       }));
     expect(strip(sliced)).toEqual(strip(atOnce));
+  });
+
+  it('rests after each slice as long as it ran: turns of the loop alone do not judge it, time passing does (#36)', async () => {
+    // Background work on a machine whose cores a trainer keeps busy: at most half a core, the rest left to others.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const s = service(true);
+      s.reading('r');
+      for (const d of run(3000)) s.feed(d);
+      s.read('r');
+      for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+      expect(s.judgingNow()).toBe(true);
+      let rests = 0;
+      while (s.judgingNow() && rests < 1000) {
+        await vi.advanceTimersToNextTimerAsync();
+        await new Promise((r) => setImmediate(r));
+        rests++;
+      }
+      expect(s.judgingNow()).toBe(false);
+      expect(rests).toBeGreaterThan(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('judges points that arrive while it is judged after the first read, as at once', async () => {
