@@ -204,8 +204,15 @@ function summary(label: string, samples: Sample[]): { p50: number; p95: number }
 async function overlayAll(page: Page): Promise<void> {
   await page.locator('.run-select[data-run="run_00"]').click();
   for (let r = 1; r < RUNS; r++) {
-    const name = `run_${String(r).padStart(2, '0')}`;
-    await page.getByLabel(`overlay ${name} on the charts`).check();
+    const label = `overlay run_${String(r).padStart(2, '0')} on the charts`;
+    // A click, then its state waited for: on a busy machine the list can redraw before the change shows, which
+    // `check()` (it reads the state at once) took for a failed click (#36's contended pass); clicked again if lost.
+    const checked = `document.querySelector('[aria-label="${label}"]')?.checked === true`;
+    for (let attempt = 0; !(await page.evaluate(checked)); attempt++) {
+      if (attempt === 3) throw new Error(`${label}: still unticked after 3 clicks`);
+      await page.getByLabel(label).click();
+      await page.waitForFunction(checked, undefined, { timeout: 10_000 }).catch(() => undefined);
+    }
   }
 }
 
