@@ -1,5 +1,6 @@
 // Vitest projects: unit tests on the sources; 'built' checks of the built bundles; cluster (Prometheus); e2e in Chromium;
 // 'alerts' the alert benchmark's CI gate (score.py on the labelled recordings, real time, ≈ 6 min).
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Nothing a test starts (CLI children inherit the environment) may touch the user's real database.
@@ -15,6 +16,9 @@ export default defineConfig({
           exclude: ['test/e2e/**', 'test/built/**', 'test/cluster/**', 'test/alerts/**', 'node_modules/**'],
           environment: 'node',
           testTimeout: 30_000,
+          // Vitest's default is one worker per core less one: one worker on a 2-core CI machine, idle while its
+          // tests wait on child processes and files. Two keep both cores busy (#36).
+          maxWorkers: Math.max(2, availableParallelism() - 1),
         },
       },
       {
