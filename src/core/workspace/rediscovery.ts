@@ -31,6 +31,8 @@ export interface RediscoveryHost {
   runsChanged(now?: boolean): void;
 }
 
+/** One walk of the opened folder merged into the host's runs; new sources of loaded runs read now, new runs one
+ * after the other by name (`onFirstRun` once the first is read). Stops when the host's epoch moves on. */
 export async function rediscoverOnce(host: RediscoveryHost, onFirstRun?: () => void): Promise<void> {
   const root = host.root();
   const epoch = host.epoch();
