@@ -1,6 +1,9 @@
 // Finds the runs under a folder: every folder directly holding a recognised metrics file is a run
 // (HF checkpoint folders excepted: a snapshot of the run beside them; an MLflow run holds its metrics/ tree),
 // and every run of a tracker database (trackio, mlflow.db) is one.
+//
+// This file walks the folder; what it finds is discovery/discovered.ts's shapes, the runs a tracker names
+// discovery/tracker-runs.ts's, the folders a run adopts (snapshots, sample dumps) discovery/adopted.ts's.
 
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
@@ -8,52 +11,34 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { SourceFormatName } from '../shared/formats';
 import { errorCode } from './readers/file-io';
 import { isBelow } from './readers/side-file';
-import { readExperimentMeta, readRunName } from './mlflow/store-names';
-import { listDatabaseRuns } from './sources/registry';
-import { classifyFile, databaseProblem } from './sources/sniff';
+import { classifyFile } from './sources/sniff';
 import { dumpStep } from './samples/completions';
 import { byCodeUnits } from '../shared/order';
-import { runIdKeyPart } from '../shared/run-key';
+import { adoptDumps, adoptSnapshots, isCheckpointDir } from './discovery/adopted';
+import {
+  WALK_BATCH,
+  type DiscoveredRun,
+  type DiscoveredSource,
+  type Discovery,
+  type DiscoveryError,
+} from './discovery/discovered';
+import {
+  expandDatabase,
+  isDatabase,
+  isMlflowRunDir,
+  nameMlflowRuns,
+  unreadableDatabase,
+} from './discovery/tracker-runs';
 
-export interface DiscoveredSource {
-  /** Absolute path. */
-  path: string;
-  /** File name, the sort key; for a snapshot or an MLflow metric its path from the run folder
-   * (`checkpoint-N/trainer_state.json`, `metrics/train/loss`). */
-  name: string;
-  format: SourceFormatName;
-  /** The newest checkpoint's trainer_state.json, read for the run in the checkpoints' parent folder: at
-   * most one per run, and it moves to a newer checkpoint when one appears (see `adoptSnapshots`). */
-  snapshot?: true;
-  /** A database holding many runs (trackio, mlflow.db): the id there of the run this source reads. */
-  member?: string;
-}
-
-export interface DiscoveredRun {
-  /** Path of the folder relative to the opened folder, '/'-separated; the folder itself by its name (rootRunName);
-   * a database's run `DB#NAME` (`expandDatabase`); an MLflow file-store run `EXP/NAME` (`nameMlflowRuns`). */
-  run: string;
-  dir: string;
-  sources: DiscoveredSource[];
-}
-
-export type DiscoveryErrorKind = 'io' | 'symlink-loop' | 'limit' | 'database';
-
-export interface DiscoveryError {
-  kind: DiscoveryErrorKind;
-  /** Folder concerned, relative to the opened folder like run names. */
-  path: string;
-  message: string;
-}
-
-export interface Discovery {
-  root: string;
-  runs: DiscoveredRun[];
-  errors: DiscoveryError[];
-  /** Every folder walked, as reached (a linked folder by its link's path), each real folder once, in
-   * walk order: what a watcher must follow, and nothing more (no loop, no second name). */
-  dirs: string[];
-}
+export type {
+  DiscoveredRun,
+  DiscoveredSource,
+  Discovery,
+  DiscoveryError,
+  DiscoveryErrorKind,
+} from './discovery/discovered';
+export { isDatabase } from './discovery/tracker-runs';
+export { isCheckpointDir } from './discovery/adopted';
 
 export interface DiscoverOptions {
   maxDepth?: number;
@@ -65,9 +50,6 @@ export interface DiscoverOptions {
 
 /** Folders that hold code or caches, never runs; skipping them keeps big checkouts cheap. */
 const SKIP_DIRS = new Set(['.git', 'node_modules', '__pycache__', '.venv', 'venv']);
-
-/** Folders walked at once. */
-const WALK_BATCH = 32;
 
 interface Pending {
   dir: string;
@@ -305,212 +287,6 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
   dirs.sort((a, b) => depthOf(a) - depthOf(b) || byCodeUnits(a, b));
   for (const r of runs) r.sources.sort((a, b) => bySourceName(a.name, b.name));
   return { root, runs, errors, dirs };
-}
-
-/** Whether a recognised file is a tracker's database (many runs in one file), not a run's source. */
-export function isDatabase(name: string, format: SourceFormatName): boolean {
-  return name.toLowerCase().endsWith('.db') && (format === 'trackio' || format === 'mlflow');
-}
-
-/**
- * The key of a run named by its tracker (trackio, MLflow): `name` (runs of '/' made one: never `//`, which remote keys
- * use), its `id` (`runIdKeyPart`: escaped, never `//` either) when the name is empty, and `NAME (ID)` when the key is already `taken` (by a run that came first in
- * the tracker's order, first logged first: a name once given is kept when others come). Adds the key to `taken`.
- */
-function uniqueRunName(name: string, id: string, taken: Set<string>): string {
-  const key = runIdKeyPart(id);
-  let shown = name.replace(/\/{2,}/g, '/') || key;
-  if (taken.has(shown)) shown = `${shown} (${key})`;
-  taken.add(shown);
-  return shown;
-}
-
-/** An SQLite file (`.db`) that could not be read to tell what it is (cut short, damaged, a writer stopped
- * mid-commit) is a `database` error at `where`: it may be a tracker's, whose runs are then missing. */
-function unreadableDatabase(
-  path: string,
-  name: string,
-  format: SourceFormatName | null,
-  where: string,
-  errors: DiscoveryError[],
-): void {
-  if (format !== null || !name.toLowerCase().endsWith('.db')) return;
-  const problem = databaseProblem(path);
-  if (problem) errors.push({ kind: 'database', path: where, message: problem.message });
-}
-
-/**
- * A database's runs as runs: each named `DB#NAME` (`prefix` the database's folder relative to the opened folder,
- * DB its file name, NAME the tracker's run name, unique by `uniqueRunName`), its folder the database's, its one
- * source the database read for that run (`member`). Why its runs could not be listed is a `database` error.
- */
-function expandDatabase(
-  path: string,
-  format: SourceFormatName,
-  prefix: string,
-  errors: DiscoveryError[],
-): DiscoveredRun[] {
-  const file = basename(path);
-  const taken = new Set<string>();
-  const { runs, error } = listDatabaseRuns(path, format);
-  if (error) errors.push({ kind: 'database', path: `${prefix}${file}`, message: error.message });
-  return runs.map(({ member, name }) => {
-    const shown = uniqueRunName(name, member, taken);
-    return {
-      run: `${prefix}${file}#${shown}`,
-      dir: dirname(path),
-      sources: [{ path, name: file, format, member }],
-    };
-  });
-}
-
-/**
- * MLflow file-store runs (`mlflowRuns`, by folder) keyed by their MLflow names: `mlruns/EXP_ID/RUN_ID` becomes
- * `mlruns/EXP/NAME`, EXP the experiment's name (its meta.yaml's `name`; its folder's id without one), NAME the run's
- * `mlflow.runName` tag, else its run_name, else its id, unique by `uniqueRunName` with the runs of the whole tree
- * (MLflow's order: started first, then by id). A key in `keep` stays its folder's; a deleted run (lifecycle_stage
- * `deleted`, or its experiment's: MLflow's SQL store marks the runs, its file store only the experiment, moved to
- * `.trash/`) is no run; the opened folder's own run keeps its name (`rootRunName`). Names are trimmed of '/' at their
- * ends, and one holding a `.` or `..` part is its id (a key is never a way up). Changes `runs` in place.
- */
-async function nameMlflowRuns(
-  runs: DiscoveredRun[],
-  mlflowRuns: ReadonlySet<string>,
-  keep: ReadonlyMap<string, string> | undefined,
-): Promise<void> {
-  const isNamed = (r: DiscoveredRun): boolean => mlflowRuns.has(r.dir) && r.run !== '.';
-  const named = runs.filter(isNamed);
-  if (named.length === 0) return;
-  const taken = new Set(runs.filter((r) => !isNamed(r)).map((r) => r.run));
-  const fresh: DiscoveredRun[] = [];
-  for (const r of named) {
-    const kept = keep?.get(r.dir);
-    if (kept === undefined) fresh.push(r);
-    else taken.add((r.run = kept));
-  }
-  const experiments = new Map<string, ReturnType<typeof readExperimentMeta>>();
-  const found: { run: DiscoveredRun; id: string; name: string; start: number; drop: boolean }[] = [];
-  for (let i = 0; i < fresh.length; i += WALK_BATCH)
-    found.push(
-      ...(await Promise.all(
-        fresh.slice(i, i + WALK_BATCH).map(async (run) => {
-          const meta = await readRunName(run.dir);
-          const expDir = dirname(run.dir);
-          if (!experiments.has(expDir)) experiments.set(expDir, readExperimentMeta(expDir));
-          const exp = await experiments.get(expDir)!;
-          // run.run is still the folder's path: `ABOVE/EXP_ID/RUN_ID`, or `RUN_ID` in an opened experiment folder.
-          const cut = run.run.lastIndexOf('/');
-          let prefix = '';
-          if (cut >= 0) {
-            const expPath = run.run.slice(0, cut);
-            const up = expPath.lastIndexOf('/');
-            prefix = `${expPath.slice(0, up + 1)}${safePart(exp?.name ?? null) ?? expPath.slice(up + 1)}/`;
-          }
-          const id = basename(run.dir); // MLflow's run id
-          return {
-            run,
-            id,
-            name: `${prefix}${safePart(meta?.name ?? null) ?? id}`,
-            start: meta?.startTime ?? Infinity,
-            drop: meta?.deleted === true || exp?.deleted === true,
-          };
-        }),
-      )),
-    );
-  found.sort((a, b) => a.start - b.start || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const dropped = new Set<DiscoveredRun>();
-  for (const f of found) {
-    if (f.drop) dropped.add(f.run);
-    else f.run.run = uniqueRunName(f.name, f.id, taken);
-  }
-  if (dropped.size > 0) runs.splice(0, runs.length, ...runs.filter((r) => !dropped.has(r)));
-}
-
-/** A name as a part of a key: '/' runs made one, none at the ends; null when empty or holding `.` or `..`. */
-function safePart(name: string | null): string | null {
-  const s = name?.replace(/\/{2,}/g, '/').replace(/^\/|\/$/g, '') ?? '';
-  return s === '' || s.split('/').some((p) => p === '.' || p === '..') ? null : s;
-}
-
-/** Whether a folder is an MLflow file-store run: it holds a run's meta.yaml (an experiment's has no run_uuid). */
-async function isMlflowRunDir(dir: string, entries: readonly Dirent[]): Promise<boolean> {
-  const meta = entries.find((e) => e.name === 'meta.yaml' && e.isFile());
-  return meta !== undefined && (await classifyFile(join(dir, meta.name), meta.name)) === 'mlflow';
-}
-
-/** HF Trainer's checkpoint folders (`PREFIX_CHECKPOINT_DIR`-N; `tmp-` while transformers 4.36–4.37 staged
- * one before renaming it into place). */
-const CHECKPOINT_DIR = /^(tmp-)?checkpoint-(\d+)$/;
-
-/** Whether a folder of this name holds HF Trainer checkpoints (and so, next, a run's snapshot). */
-export function isCheckpointDir(name: string): boolean {
-  return CHECKPOINT_DIR.test(name);
-}
-
-/**
- * Checkpoint folders holding nothing recognised but `trainer_state.json` are snapshots of the run in
- * their parent folder (their log_history is a prefix of its), not runs. The parent's run reads the
- * newest one (highest N; a staged `tmp-` one never) unless the parent has a trainer_state.json of its
- * own; a parent with nothing recognised becomes a run reading it, unless a run lies below the parent
- * (HF's TensorBoard callback writes `runs/<date>_<host>/` beside the checkpoints: that run is the
- * trainer's log). Older snapshots are never read. Rewrites `runs` in place.
- */
-function adoptSnapshots(runs: DiscoveredRun[], root: string, rel: (p: string) => string): void {
-  const newest = new Map<string, { n: number; source: DiscoveredSource }>();
-  const snapshotRuns = new Set<DiscoveredRun>();
-  for (const r of runs) {
-    const m = CHECKPOINT_DIR.exec(basename(r.dir));
-    const only = r.sources.length === 1 ? r.sources[0]! : null;
-    if (!m || r.dir === root || only?.name !== 'trainer_state.json' || only.format !== 'trainer_state')
-      continue;
-    snapshotRuns.add(r);
-    if (m[1]) continue; // staged: renamed to checkpoint-N once complete
-    const parent = dirname(r.dir);
-    const n = Number(m[2]);
-    const seen = newest.get(parent);
-    if (!seen || n > seen.n)
-      newest.set(parent, {
-        n,
-        source: { ...only, name: `${basename(r.dir)}/${only.name}`, snapshot: true },
-      });
-  }
-  if (snapshotRuns.size === 0) return;
-  const kept = runs.filter((r) => !snapshotRuns.has(r));
-  const byDir = new Map(kept.map((r) => [r.dir, r]));
-  const added: DiscoveredRun[] = [];
-  for (const [parent, { source }] of newest) {
-    const own = byDir.get(parent);
-    if (own) {
-      if (!own.sources.some((s) => s.format === 'trainer_state')) own.sources.push(source);
-    } else if (!kept.some((r) => r.dir.startsWith(parent + sep))) {
-      added.push({ run: rel(parent), dir: parent, sources: [source] });
-    }
-  }
-  runs.splice(0, runs.length, ...kept, ...added);
-}
-
-/**
- * Per-step sample dumps (verl's `rollouts/{step}.jsonl`, OpenRLHF's or a custom `samples/step_N.jsonl`): a folder
- * below the opened one whose every recognised file is a completions file named by its step (`dumpStep`) is no run
- * of its own but one sample source of the run in its parent folder (a run made there when the parent has none), its
- * files named `FOLDER/N.jsonl` from that folder. Its reader names the source by the folder and takes the step from
- * the file name (completions.ts). Rewrites `runs` in place.
- */
-function adoptDumps(runs: DiscoveredRun[], root: string, rel: (p: string) => string): void {
-  const dumps = runs.filter(
-    (r) => r.dir !== root && r.sources.every((s) => s.format === 'completions' && dumpStep(s.name) !== null),
-  );
-  if (dumps.length === 0) return;
-  const kept = runs.filter((r) => !dumps.includes(r));
-  const byDir = new Map(kept.map((r) => [r.dir, r]));
-  for (const d of dumps) {
-    const parent = dirname(d.dir);
-    let own = byDir.get(parent);
-    if (!own) byDir.set(parent, (own = { run: rel(parent), dir: parent, sources: [] }));
-    if (!kept.includes(own)) kept.push(own);
-    own.sources.push(...d.sources.map((s) => ({ ...s, name: `${basename(d.dir)}/${s.name}` })));
-  }
-  runs.splice(0, runs.length, ...kept);
 }
 
 /** A source's sort key: its name, a per-step dump's files by step. */

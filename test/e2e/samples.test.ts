@@ -218,7 +218,10 @@ describe('the samples view', () => {
     const total = Number(/of (\d+)/.exec(await count())![1]);
     expect(total).toBe(big.length + 8 + 4 + Object.keys(HOSTILE).length);
     expect(await pane().locator('h3').innerText()).toBe('every step');
-    await expect.poll(() => column('at step')).toEqual(Array(10).fill('30'));
+    await expect.poll(() => column('step')).toEqual(Array(10).fill('30'));
+    // One step column: the row's step, not beside it the samples' own `step` column too.
+    const heads = await pane().locator('.samples-table thead th').allInnerTexts();
+    expect(heads.map((h) => h.replace(/[▲▼]/, '').trim()).filter((h) => /step/.test(h))).toEqual(['step']);
     // In the pane's order (sorted by length in a test above): the ten answers 9990…9999 of step 30.
     await expect
       .poll(async () => (await column('completion')).map((c) => /answer (\d+)$/.exec(c)?.[1]).sort())

@@ -1,22 +1,18 @@
 // Reads a workspace's runs: the live sources by path, one read queue per run, file identity and
 // rotation, and syncing the live views (series.reset / series.appended), paced so the event loop never waits long.
 
-import { statSync, type Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import type { PushPayloads } from '../../shared/contract';
-import type { RunEnd } from '../../shared/domain';
 import type { SourceFormatName } from '../../shared/formats';
 import { LiveView, type ResetReason } from '../series/live-view';
 import type { ScalarSeries } from '../series/scalar-series';
-import type { SeriesSet } from '../series/series-set';
 import { shownSeriesWriters, writerTag, type Writer } from '../series/writers';
-import { errorCode, fileIdentity } from '../readers/file-io';
 import { yieldToLoop } from '../readers/reader';
 import type { LoadProgressTracker } from './load-progress';
 import { headsDiffer, HEAD_BYTES, readFileHead } from './file-head';
-import { CUT_TAIL_REPORT_MS, wandbRunEnd } from './run-end';
-import { mlflowRunEnd } from '../mlflow/run-meta';
+import { fileInfo, fileInfoSync, isGone, type FileInfo } from './file-info';
+import { updateRunEnd } from './run-end';
+import { settleRewrites } from './rewrites';
 import {
   databaseOf,
   deadEntry,
@@ -52,52 +48,6 @@ export interface LoaderHost {
   runsChanged(now?: boolean): void;
   /** Walk the folder again (a path's file was replaced: what is there now becomes a new source). */
   rediscover(): void;
-}
-
-export interface FileInfo {
-  identity: string;
-  size: number;
-  mtimeMs: number;
-  /** Whether the filesystem keeps birth times: without them a reused inode gives a new file the
-   * old one's identity, and the delete event and the file's first bytes must tell instead. */
-  birthTime: boolean;
-}
-
-export async function fileInfo(path: string): Promise<FileInfo | null> {
-  try {
-    return toFileInfo(await stat(path));
-  } catch {
-    return null;
-  }
-}
-
-/** `fileInfo` with a synchronous stat: for a file just read from a local disk (its inode is cached). */
-function fileInfoSync(path: string): FileInfo | null {
-  try {
-    return toFileInfo(statSync(path));
-  } catch {
-    return null;
-  }
-}
-
-function toFileInfo(st: Stats): FileInfo {
-  return {
-    identity: fileIdentity(st),
-    size: st.size,
-    mtimeMs: st.mtimeMs,
-    birthTime: st.birthtimeMs !== 0,
-  };
-}
-
-/** Whether nothing is at `path` any more (rather than something unreadable there). */
-async function isGone(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return false;
-  } catch (e) {
-    const code = errorCode(e);
-    return code === 'ENOENT' || code === 'ENOTDIR';
-  }
 }
 
 type Found = { run: RunState; entry: LiveEntry };
@@ -233,7 +183,7 @@ export class RunLoader {
       this.progress.report();
     }
     await this.syncViews(run, dirty);
-    await this.updateEnd(run);
+    await updateRunEnd(run);
   }
 
   /** Reads one source of a loaded run and updates the views; requests while one waits are coalesced.
@@ -256,7 +206,7 @@ export class RunLoader {
       await this.syncViews(run, dirty);
       // Points (freshness, counts), errors and the run's end are RunInfo: announce them. Only a W&B log or an
       // MLflow run's status says how a run ended: other sources' reads (every second by the sweep) cost no extra stat.
-      const ended = entry.format === 'wandb' || entry.format === 'mlflow' ? await this.updateEnd(run) : false;
+      const ended = entry.format === 'wandb' || entry.format === 'mlflow' ? await updateRunEnd(run) : false;
       if (
         ended ||
         (this.isLive(entry) && (live.records !== recordsBefore || live.errors.length !== errorsBefore))
@@ -265,58 +215,6 @@ export class RunLoader {
     });
     entry.queued = job;
     return job;
-  }
-
-  /** Where the log's complete records end, once its tail has been cut (mid-record) and unchanged for
-   * CUT_TAIL_REPORT_MS; null while it is whole or still changing. */
-  private observeCutTail(
-    run: RunState,
-    path: string,
-    bytesRead: number | null,
-    size: number,
-    now: number,
-  ): RunState['cutTail'] {
-    if (bytesRead === null || bytesRead >= size) {
-      run.cutSeen = null;
-      return null;
-    }
-    const seen = run.cutSeen;
-    if (!seen || seen.path !== path || seen.offset !== bytesRead || seen.size !== size) {
-      run.cutSeen = { path, offset: bytesRead, size, since: now };
-      return null;
-    }
-    return now - seen.since >= CUT_TAIL_REPORT_MS ? { path, offset: bytesRead } : null;
-  }
-
-  /** Re-derives how the run ended from its newest W&B log, else its MLflow status; true when that changed. */
-  async updateEnd(run: RunState): Promise<boolean> {
-    let log: LiveEntry | null = null;
-    let mlflowEnd: RunEnd | null = null;
-    for (const e of run.entries)
-      if (e.state === 'live' && e.format === 'wandb') log = e;
-      else if (e.state === 'live' && e.format === 'mlflow')
-        mlflowEnd = mlflowRunEnd(e.live.progress) ?? mlflowEnd;
-    let ended: RunEnd | null = log ? null : mlflowEnd;
-    let cutTail: RunState['cutTail'] = null;
-    if (log) {
-      const info = await fileInfo(log.path);
-      if (info) {
-        const evidence = {
-          progress: log.live.progress,
-          bytesRead: log.live.bytesRead,
-          size: info.size,
-          mtimeMs: info.mtimeMs,
-        };
-        const now = Date.now();
-        ended = wandbRunEnd(evidence, now);
-        cutTail = this.observeCutTail(run, log.path, evidence.bytesRead, info.size, now);
-      }
-    }
-    const sameTail = cutTail?.path === run.cutTail?.path && cutTail?.offset === run.cutTail?.offset;
-    if (ended === run.ended && sameTail) return false;
-    run.ended = ended;
-    run.cutTail = cutTail;
-    return true;
   }
 
   /**
@@ -452,25 +350,7 @@ export class RunLoader {
       (pointsBefore !== null && entry.set.pointCount() !== pointsBefore)
     )
       for (const [tag] of entry.set.entries()) if (!dirty.has(tag)) dirty.set(tag, 'bulk');
-    this.settleRewrites(run, entry, dirty);
-  }
-
-  /** Earlier contents of `entry`'s file, cut short by its writer: once the new contents hold as many points,
-   * they are a restart's session (kept) where any point differs, else a whole-file rewrite (dropped). */
-  private settleRewrites(run: RunState, entry: LiveEntry, dirty: Map<string, ResetReason>): void {
-    for (const old of run.entries) {
-      if (old.state !== 'dead' || old.rewritten !== 'pending' || old.path !== entry.path) continue;
-      const verdict = rewriteVerdict(old.set, entry.set);
-      if (verdict === 'pending') continue;
-      if (verdict === 'differs') {
-        old.rewritten = 'kept';
-        continue;
-      }
-      run.entries.splice(run.entries.indexOf(old), 1);
-      for (const [tag] of old.set.entries()) dirty.set(tag, 'bulk');
-      this.host.runsChanged(true);
-      return;
-    }
+    if (settleRewrites(run, entry, dirty)) this.host.runsChanged(true);
   }
 
   /** The file is gone: its data stays in the views, it reads no more; a new file there is a new source. */
@@ -531,23 +411,6 @@ export class RunLoader {
       if (epoch !== this.host.epoch()) return;
     }
   }
-}
-
-/** Whether `now` repeats `before` (a whole-file rewrite): 'differs' at the first point that differs (step or
- * value, in any tag), 'repeats' once every tag holds all of `before`'s points unchanged, else 'pending'. */
-export function rewriteVerdict(before: SeriesSet, now: SeriesSet): 'repeats' | 'differs' | 'pending' {
-  let complete = true;
-  for (const [tag, old] of before.entries()) {
-    const cur = now.has(tag) ? now.get(tag) : null;
-    const n = Math.min(old.length, cur?.length ?? 0);
-    for (let i = 0; i < n; i++) {
-      const a = old.value(i);
-      const b = cur!.value(i);
-      if (old.step(i) !== cur!.step(i) || (a !== b && !(a !== a && b !== b))) return 'differs';
-    }
-    if (n < old.length) complete = false;
-  }
-  return complete ? 'repeats' : 'pending';
 }
 
 /** The writers of `tag`: the sources of the best-ranked format carrying it, in file order, split where they

@@ -1,7 +1,9 @@
 // One opened folder: its runs, their live sources and live views; deltas pushed as files grow. Hosted by Electron main and `serve`.
 //
-// This class opens, closes and follows the folder (watcher, sweep, rediscovery); reading is the
-// RunLoader's (run-loader.ts), load progress the LoadProgressTracker's, RunInfo is run-info.ts's.
+// This class opens, closes and follows the folder (watcher, sweep, file events); merging a walk's findings is
+// rediscovery.ts's, reading the RunLoader's (run-loader.ts), load progress the LoadProgressTracker's, RunInfo
+// run-info.ts's, what a run holds run-reads.ts's, runs.changed's pace runs-changed.ts's, databases' new runs
+// database-walks.ts's.
 
 import { EventEmitter } from 'node:events';
 import { stat } from 'node:fs/promises';
@@ -10,33 +12,30 @@ import type { PushPayloads } from '../../shared/contract';
 import type { RunInfo, SeriesWindow } from '../../shared/domain';
 import type { TextSource } from '../../shared/text-items';
 import type { SampleSource } from '../../shared/samples';
-import { textSamples } from '../samples/text-samples';
-import type { SourceFormatName } from '../../shared/formats';
 import type { HistogramSource } from '../../shared/histogram-items';
-import { foldersToWatch } from '../discovery';
-import { effectiveConfig, readRunConfig } from '../readers/run-config';
-import { databaseRuns } from '../sources/registry';
+import { effectiveConfig } from '../readers/run-config';
 import type { ProgressInfo } from '../readers/types';
 import type { WindowQuery } from '../series/live-view';
-import { factSource, runFacts, type FactSource, type RunFacts } from '../series/run-facts';
-import type { SeriesSet } from '../series/series-set';
-import { mapBounded } from './bounded-map';
+import type { RunFacts } from '../series/run-facts';
+import { DatabaseWalks } from './database-walks';
 import { FolderWatcher } from './folder-watcher';
-import { LoadProgressTracker, THROTTLE_MS } from './load-progress';
+import { LoadProgressTracker } from './load-progress';
 import { detectNetworkFilesystem, pollingSuggestion } from './mount-info';
-import type { Discover, Discovery, SourceFactory } from './ports';
-import { fileInfo, message, RunLoader } from './run-loader';
+import type { Discover, SourceFactory } from './ports';
+import { rediscoverOnce, type RediscoveryHost } from './rediscovery';
+import { RunLoader } from './run-loader';
 import { runInfo } from './run-info';
 import {
-  byRunName,
-  databaseOf,
-  newRunState,
-  sourceConfig,
-  sourceKey,
-  sourceProgress,
-  type LiveEntry,
-  type RunState,
-} from './run-state';
+  RunFactsCache,
+  runHistograms,
+  runProgress,
+  runSamples,
+  runTexts,
+  runWindow,
+  storedStats,
+} from './run-reads';
+import { RunsChangedPacer } from './runs-changed';
+import { byRunName, databaseOf, sourceConfig, type RunState } from './run-state';
 
 export interface WorkspaceOptions {
   discover: Discover;
@@ -58,16 +57,8 @@ export interface OpenOptions {
   until?: 'loaded' | 'first-run';
 }
 
-/** New runs' config.json and new files' stat calls in flight at once while (re)discovering. */
-const SETUP_CONCURRENCY = 32;
-
-/** A database's writes (new rows, maybe new runs) rediscover the folder at most this often. */
-const DATABASE_REDISCOVER_MS = 2000;
-
 /** Sources the sweep re-reads per tick at most (each source every ⌈sources / this⌉ ticks). */
 const SWEEP_MAX_SOURCES = 500;
-/** The most of the time throttled runs.changed (listing runs and what listeners do) may take. */
-const RUNS_CHANGED_SHARE = 0.1;
 
 /** The contract's push events, and the workspace's own: a run's first read starting and done (its name), so the
  * alert pipeline can judge that read's points in the order they were written (alerts/load-order.ts). */
@@ -81,11 +72,7 @@ type Listener<E extends keyof WorkspaceEvents> = (payload: WorkspaceEvents[E]) =
 export class Workspace {
   private readonly emitter = new EventEmitter();
   private readonly runs = new Map<string, RunState>();
-  /** Each run's table facts and the live sources' series sets and sizes they were counted from. */
-  private readonly factsKept = new WeakMap<
-    RunState,
-    { sets: readonly SeriesSet[]; counts: readonly number[]; facts: RunFacts }
-  >();
+  private readonly facts = new RunFactsCache();
   /** Paths found to be other names of a rotated-away file whose data a dead source already holds. */
   private readonly aliasPaths = new Set<string>();
   private watcher: FolderWatcher | null = null;
@@ -102,17 +89,11 @@ export class Workspace {
   private localDisk = false;
   private readonly progress = new LoadProgressTracker((p) => this.emit('load.progress', p));
   private readonly loader: RunLoader;
-  private runsTimer: NodeJS.Timeout | null = null;
   /** Ends the wait for the watcher's first scan (a folder closed before it finished). */
   private stopWaiting: (() => void) | null = null;
-  private lastRunsAt = 0;
-  /** When a database's write last asked for a rediscovery (its new runs), and the one waiting. */
-  private databaseWalkAt = 0;
-  private databaseWalkTimer: NodeJS.Timeout | null = null;
-  /** The databases written since the last check, with the format their runs are read as (null: none yet). */
-  private readonly databasesWritten = new Map<string, SourceFormatName | null>();
-  /** The least time between two throttled runs.changed (grows with their cost). */
-  private runsGapMs = THROTTLE_MS;
+  private readonly runsPacer = new RunsChangedPacer(() => this.emit('runs.changed', this.listRuns()));
+  private readonly databaseWalks: DatabaseWalks;
+  private readonly rediscovery: RediscoveryHost;
 
   constructor(private readonly opts: WorkspaceOptions) {
     this.emitter.setMaxListeners(100);
@@ -127,6 +108,24 @@ export class Workspace {
       },
       this.progress,
     );
+    this.databaseWalks = new DatabaseWalks({
+      readMembers: (db) => new Set(this.loader.findFile(db, false).map((x) => x.entry.member)),
+      rediscover: () => void this.rediscover(),
+    });
+    this.rediscovery = {
+      root: () => this._root,
+      epoch: () => this.epoch,
+      runs: this.runs,
+      aliasPaths: this.aliasPaths,
+      loader: this.loader,
+      progress: this.progress,
+      discover: opts.discover,
+      createSource: opts.createSource,
+      watchFolders: (runTree, others) => this.watcher?.watchFolders(runTree, others),
+      notice: (level, text) => this.notice(level, text),
+      emit: (event, run) => this.emit(event, run),
+      runsChanged: (now) => this.runsChanged(now),
+    };
   }
 
   get root(): string | null {
@@ -220,11 +219,8 @@ export class Workspace {
     this.rediscoverAgain = false;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = null;
-    if (this.runsTimer) clearTimeout(this.runsTimer);
-    this.runsTimer = null;
-    if (this.databaseWalkTimer) clearTimeout(this.databaseWalkTimer);
-    this.databaseWalkTimer = null;
-    this.databasesWritten.clear();
+    this.runsPacer.cancel();
+    this.databaseWalks.cancel();
     await this.watcher?.close();
     this.watcher = null;
     this.loader.closeAll();
@@ -261,76 +257,35 @@ export class Workspace {
     return state ? effectiveConfig(state.config, state.entries.map(sourceConfig)) : null;
   }
 
-  /** The run's points and sessions over the files that exist now (a deleted file's data, still charted, is not
-   * counted): what `inspect --table` reads of the same folder; null for an unknown run. Kept per run until one of
-   * its live sources changes or grows: a table asked again for 1000 runs that did not move walks no series. */
+  /** The run's points and sessions over the live files (run-reads.ts); null for an unknown run. */
   tableFacts(run: string): RunFacts | null {
     const state = this.runs.get(run);
-    if (!state) return null;
-    const live = state.entries.filter((e) => e.state === 'live');
-    const sets = live.map((e) => e.set);
-    const counts = sets.map((set) => set.pointCount());
-    const kept = this.factsKept.get(state);
-    if (
-      kept &&
-      kept.sets.length === sets.length &&
-      kept.sets.every((set, i) => set === sets[i] && kept.counts[i] === counts[i])
-    )
-      return kept.facts;
-    const tags = new Map<string, FactSource[]>();
-    for (const e of live)
-      for (const [tag, series] of e.set.entries()) {
-        let list = tags.get(tag);
-        if (!list) tags.set(tag, (list = []));
-        list.push(factSource(e.name, e.format, series));
-      }
-    const facts = runFacts(tags);
-    this.factsKept.set(state, { sets, counts, facts });
-    return facts;
+    return state ? this.facts.of(state) : null;
   }
 
-  /** The text samples of a run's live sources (TensorBoard `text` summaries), in file order; [] for an unknown run. */
+  /** The text samples of a run's live sources; [] for an unknown run. */
   textsOf(run: string): TextSource[] {
-    const out: TextSource[] = [];
-    for (const e of this.runs.get(run)?.entries ?? [])
-      if (e.state === 'live' && e.live.texts) out.push(e.live.texts);
-    return out;
+    return runTexts(this.runs.get(run));
   }
 
-  /** The sample tables of a run's live sources (completions JSONL, W&B tables, TensorBoard text as samples); [] for an unknown run. */
+  /** The sample tables of a run's live sources; [] for an unknown run. */
   samplesOf(run: string): SampleSource[] {
-    const out: SampleSource[] = [];
-    for (const e of this.runs.get(run)?.entries ?? []) {
-      if (e.state !== 'live') continue;
-      if (e.live.samples) out.push(e.live.samples);
-      if (e.live.texts && e.live.texts.count > 0) out.push(textSamples(e.live.texts));
-    }
-    return out;
+    return runSamples(this.runs.get(run));
   }
 
-  /** The histograms of a run's live sources (TensorBoard, W&B), in file order; [] for an unknown run. */
+  /** The histograms of a run's live sources; [] for an unknown run. */
   histogramsOf(run: string): HistogramSource[] {
-    const out: HistogramSource[] = [];
-    for (const e of this.runs.get(run)?.entries ?? [])
-      if (e.state === 'live' && e.live.histogramSteps) out.push(e.live.histogramSteps);
-    return out;
+    return runHistograms(this.runs.get(run));
   }
 
-  /** The newest progress a run's sources report (training_progress.json, trainer_state.json), with raw fields. */
+  /** The newest progress a run's sources report; null for an unknown run or none. */
   progressOf(run: string): ProgressInfo | null {
-    let found: ProgressInfo | null = null;
-    for (const e of this.runs.get(run)?.entries ?? []) found = sourceProgress(e) ?? found;
-    return found;
+    return runProgress(this.runs.get(run));
   }
 
-  /** The live view of `tag` in `run` over an x-range, downsampled for `pixels` (or one session's own points
-   * with `session`); null for an unknown run/tag/session. */
+  /** The live view of `tag` in `run` over an x-range (run-reads.ts); null for an unknown run/tag/session. */
   getWindow(run: string, tag: string, q: WindowQuery & { session?: number }): SeriesWindow | null {
-    const view = this.runs.get(run)?.views.get(tag);
-    if (!view) return null;
-    if (q.session === undefined) return { run, tag, ...view.window(q) };
-    const w = view.sessionWindow(q.session, q);
-    return w ? { run, tag, ...w } : null;
+    return runWindow(this.runs.get(run), tag, q);
   }
 
   /** Folders the watcher follows (0 when not watching): bounded whatever links the folder holds. */
@@ -338,18 +293,9 @@ export class Workspace {
     return this.watcher?.watchedCount() ?? 0;
   }
 
-  /** Points stored in memory (every source series, dropped restart points included) and the bytes
-   * their columns hold (capacity, not just length): for memory checks. */
+  /** Points stored in memory and the bytes their columns hold: for memory checks. */
   storedStats(): { points: number; bytes: number } {
-    let points = 0;
-    let bytes = 0;
-    for (const run of this.runs.values())
-      for (const e of run.entries)
-        for (const [, s] of e.set.entries()) {
-          points += s.length;
-          bytes += s.byteSize;
-        }
-    return { points, bytes };
+    return storedStats(this.runs.values());
   }
 
   // ---- discovery ----
@@ -364,142 +310,13 @@ export class Workspace {
     const job: Promise<void> = (async () => {
       do {
         this.rediscoverAgain = false;
-        await this.rediscoverOnce(onFirstRun);
+        await rediscoverOnce(this.rediscovery, onFirstRun);
       } while (this.rediscoverAgain && epoch === this.epoch);
     })().finally(() => {
       if (this.rediscovering === job) this.rediscovering = null;
     });
     this.rediscovering = job;
     return job;
-  }
-
-  private async rediscoverOnce(onFirstRun?: () => void): Promise<void> {
-    const root = this._root;
-    const epoch = this.epoch;
-    if (!root) return;
-    this.progress.setPhase('discovering');
-    let found: Discovery;
-    try {
-      // An MLflow file-store run keeps the key it was first given while the folder stays open (renamed since).
-      const keep = new Map<string, string>();
-      for (const r of this.runs.values())
-        if (r.entries.some((e) => e.format === 'mlflow' && e.member === undefined)) keep.set(r.dir, r.run);
-      found = await this.opts.discover(root, keep);
-    } catch (e) {
-      this.notice('error', `cannot list ${root}: ${message(e)}`);
-      found = { runs: [], errors: [] };
-    }
-    if (epoch !== this.epoch) return;
-    for (const e of found.errors) this.notice('warning', discoveryMessage(e));
-    const folders = foldersToWatch(root, found);
-    this.watcher?.watchFolders(folders.runTree, folders.others);
-
-    // What a new run or source needs from the disk (config.json, each file's identity and size) is
-    // fetched for all of them at once, SETUP_CONCURRENCY at a time: 10k runs one by one took seconds
-    // before the list could show. The pass below then runs without awaiting, so it sees one state.
-    const unknown = (s: { path: string; member?: string }): boolean =>
-      !this.loader.find(sourceKey(s)) && !this.aliasPaths.has(s.path);
-    // A database's run has no folder of its own: a config.json beside the database is not its.
-    const ownFolder = (d: Discovery['runs'][number]): boolean =>
-      d.sources.every((s) => s.member === undefined);
-    const fetched = await mapBounded(found.runs, SETUP_CONCURRENCY, async (d) => ({
-      config:
-        this.runs.has(d.run) || !ownFolder(d)
-          ? null
-          : await readRunConfig(d.dir, (m) => this.notice('warning', `${d.dir}: ${m}`)),
-      infos: await Promise.all(d.sources.map((s) => (unknown(s) ? fileInfo(s.path) : null))),
-    }));
-    if (epoch !== this.epoch) return;
-
-    const newRuns: RunState[] = [];
-    const newEntries: { run: RunState; entry: LiveEntry }[] = [];
-    const moved: { run: RunState; entry: LiveEntry }[] = [];
-    const snapshotPaths = new Set<string>();
-    found.runs.forEach((d, i) => {
-      const { config, infos } = fetched[i]!;
-      let state = this.runs.get(d.run);
-      if (!state) {
-        state = newRunState(d.run, d.dir, config);
-        this.runs.set(d.run, state);
-        newRuns.push(state);
-      }
-      d.sources.forEach((s, k) => {
-        if (s.snapshot) snapshotPaths.add(s.path);
-        if (!unknown(s)) return;
-        const movedEntry = s.snapshot ? this.loader.moveSnapshot(state, s.path, s.name) : null;
-        if (movedEntry) return void moved.push({ run: state, entry: movedEntry });
-        const info = infos[k] ?? null;
-        if (
-          info &&
-          s.member === undefined &&
-          state.entries.some(
-            (e) => e.state === 'dead' && e.identity === info.identity && e.mtimeMs === info.mtimeMs,
-          )
-        ) {
-          // A rotated-away file renamed to another recognised name: its data is already shown.
-          this.aliasPaths.add(s.path);
-          return;
-        }
-        const live = this.opts.createSource(s.path, s.format, {
-          pause: () => this.loader.pause(),
-          ...(s.member === undefined ? {} : { member: s.member }),
-        });
-        const entry: LiveEntry = {
-          state: 'live',
-          path: s.path,
-          ...(s.member === undefined ? {} : { member: s.member }),
-          name: s.name,
-          format: s.format,
-          gen: ++state.gens,
-          live,
-          set: live.series,
-          identity: null,
-          size: info?.size ?? 0,
-          mtimeMs: null,
-          queued: null,
-          head: null,
-          unlinkSeen: false,
-          snapshot: s.snapshot === true,
-        };
-        this.loader.add(state, entry);
-        newEntries.push({ run: state, entry });
-        this.progress.sourceFound(entry.size);
-      });
-    });
-    // A snapshot discovery no longer lists (its checkpoints deleted, or the run now has its own log)
-    // stays while its file does, and dies when it is gone.
-    for (const { run, entry } of this.loader.snapshots())
-      if (!snapshotPaths.has(entry.path)) void this.loader.dieIfGone(run, entry);
-    this.progress.runsFound(this.runs.size);
-    if (newRuns.length > 0 || newEntries.length > 0 || moved.length > 0) this.runsChanged(true);
-    this.progress.setPhase('reading');
-
-    // New sources of runs already loaded are read now; new runs one after the other, by name.
-    const reads = newEntries
-      .filter(({ run }) => run.loaded)
-      .map(({ run, entry }) =>
-        this.loader.requestRead(run, entry).then(() => this.progress.sourceRead(entry.size)),
-      )
-      .concat(moved.map(({ run, entry }) => this.loader.requestRead(run, entry)));
-    newRuns.sort(byRunName);
-    for (const run of newRuns) {
-      this.emit('run.reading', run.run);
-      await this.loader.enqueue(run, () => this.loader.loadRun(run));
-      if (epoch !== this.epoch) return;
-      run.loaded = true;
-      this.emit('run.read', run.run);
-      // Appends that arrived while the run was being read: read them now rather than at the next sweep.
-      for (const e of run.entries) void this.loader.requestRead(run, e);
-      this.progress.runLoaded();
-      // The first run read on opening is announced at once: the page waits on it for its first charts (after
-      // listing 10k runs, the throttle's gap alone would be seconds).
-      this.runsChanged(onFirstRun !== undefined && run === newRuns[0]);
-      this.progress.report();
-      onFirstRun?.();
-    }
-    await Promise.all(reads);
-    if (epoch !== this.epoch) return;
-    this.progress.setPhase('done');
   }
 
   /** A source's append, as soon as fs.watch reports it; anything else waits for chokidar's `change`. A database's
@@ -515,66 +332,17 @@ export class Workspace {
     // A database's write (or one to a companion `-wal`, `-shm`, `-journal` of a database with no run yet) may hold
     // new runs: a throttled rediscovery, not one per write.
     const member = found.find((f) => f.entry.member !== undefined)?.entry;
-    if (member) this.databaseWritten(member.path, member.format);
-    else if (found.length === 0 && databaseOf(path) !== path) this.databaseWritten(databaseOf(path), null);
+    if (member) this.databaseWalks.databaseWritten(member.path, member.format);
+    else if (found.length === 0 && databaseOf(path) !== path)
+      this.databaseWalks.databaseWritten(databaseOf(path), null);
     else if (found.length === 0 && !this.aliasPaths.has(path)) void this.rediscover();
-  }
-
-  /**
-   * A database was written (`format` null: one with no run yet): its new runs show after a rediscovery, at most every
-   * DATABASE_REDISCOVER_MS, and only when it lists a run the workspace does not read (its listing reads only the rows
-   * added since the last one): a run writing all day never walks the folder again.
-   */
-  private databaseWritten(db: string, format: SourceFormatName | null): void {
-    this.databasesWritten.set(db, format);
-    if (this.databaseWalkTimer) return;
-    const wait = Math.max(0, this.databaseWalkAt + DATABASE_REDISCOVER_MS - Date.now());
-    this.databaseWalkTimer = setTimeout(() => {
-      this.databaseWalkTimer = null;
-      this.databaseWalkAt = Date.now();
-      const written = [...this.databasesWritten];
-      this.databasesWritten.clear();
-      // A run listed that is not read yet (by member, not count: deleted MLflow runs are not listed, but their runs
-      // stay read, so counts could match while a new run waits).
-      const grew = ([path, f]: [string, SourceFormatName | null]): boolean => {
-        if (f === null) return true;
-        const read = new Set(this.loader.findFile(path, false).map((x) => x.entry.member));
-        return databaseRuns(path, f).some((r) => !read.has(r.member));
-      };
-      if (written.some(grew)) void this.rediscover();
-    }, wait);
-    this.databaseWalkTimer.unref();
   }
 
   // ---- runs.changed and notices ----
 
-  /**
-   * runs.changed now (structure changed), or throttled with a trailing update: at most every
-   * THROTTLE_MS, and never more than RUNS_CHANGED_SHARE of the time (with 10k runs, building and
-   * sending the list costs milliseconds: the gap grows with what the last one cost).
-   */
+  /** runs.changed now (structure changed), or paced (runs-changed.ts). */
   private runsChanged(now = false): void {
-    const t = Date.now();
-    if (now || t - this.lastRunsAt >= this.runsGapMs) {
-      if (this.runsTimer) clearTimeout(this.runsTimer);
-      this.runsTimer = null;
-      this.emitRuns();
-      return;
-    }
-    this.runsTimer ??= setTimeout(
-      () => {
-        this.runsTimer = null;
-        this.emitRuns();
-      },
-      this.runsGapMs - (t - this.lastRunsAt),
-    );
-  }
-
-  private emitRuns(): void {
-    const t0 = performance.now();
-    this.emit('runs.changed', this.listRuns());
-    this.lastRunsAt = Date.now();
-    this.runsGapMs = Math.max(THROTTLE_MS, (performance.now() - t0) / RUNS_CHANGED_SHARE);
+    this.runsPacer.changed(now);
   }
 
   /** One notice per message per opened folder (rediscovery would repeat them). */
@@ -583,12 +351,4 @@ export class Workspace {
     this.noticed.add(text);
     this.emit('app.notice', { level, message: text });
   }
-}
-
-function discoveryMessage(e: Discovery['errors'][number]): string {
-  const where = e.path === '.' ? 'the opened folder' : e.path;
-  if (e.kind === 'symlink-loop') return `skipped ${where}: symbolic link loop (${e.message})`;
-  if (e.kind === 'limit') return `stopped walking at ${where}: ${e.message}`;
-  if (e.kind === 'database') return `cannot read database ${where}: ${e.message}`;
-  return `cannot read folder ${where}: ${e.message}`;
 }

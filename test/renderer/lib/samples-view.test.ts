@@ -121,6 +121,19 @@ test('the prompt a sample is followed by across steps, what the model wrote, and
     'prompt@1',
     'completion@2',
   ]);
+  // Every step's rows lead with their step: the samples' own step column is not shown a second time.
+  expect(laidOutColumns(trl, false, true).map((c) => `${c.column.name}@${c.at}`)).toEqual([
+    'prompt@1',
+    'completion@2',
+    'reward@3',
+    'advantage@4',
+  ]);
+  expect(laidOutColumns(verl, true, true).map((c) => c.column.name)).toEqual([
+    'score',
+    'input',
+    'output',
+    'gts',
+  ]);
 });
 
 test('tokens coloured by a per-token measure: the least likely token hottest, the highest entropy hottest; mismatches none', () => {

@@ -81,13 +81,17 @@ export function completionColumn(columns: readonly SampleColumn[], prompt: strin
 /**
  * The columns as a pane lays them out: as logged, or (`numbersFirst`, two panes side by side) the number columns
  * first, so a narrow pane shows each sample's reward and advantage beside its text rather than past its right edge.
- * Each with its index in the page's rows.
+ * Each with its index in the page's rows. With `everyStep` (each row led by its step) the samples' own `step` column
+ * is left out, as the text forms leave it (shared/samples-text.ts): one step column, not two.
  */
 export function laidOutColumns(
   columns: readonly SampleColumn[],
   numbersFirst: boolean,
+  everyStep = false,
 ): { column: SampleColumn; at: number }[] {
-  const all = columns.map((column, at) => ({ column, at }));
+  const all = columns
+    .map((column, at) => ({ column, at }))
+    .filter((c) => !(everyStep && c.column.name === 'step'));
   if (!numbersFirst) return all;
   return [...all.filter((c) => c.column.kind === 'number'), ...all.filter((c) => c.column.kind !== 'number')];
 }

@@ -1,0 +1,170 @@
+// Rediscovery: a walk of the folder merged into the workspace's runs (new runs and sources, moved snapshots, aliases), new runs read by name.
+
+import { foldersToWatch } from '../discovery';
+import { readRunConfig } from '../readers/run-config';
+import { mapBounded } from './bounded-map';
+import { fileInfo } from './file-info';
+import type { LoadProgressTracker } from './load-progress';
+import type { Discover, Discovery, SourceFactory } from './ports';
+import { message, type RunLoader } from './run-loader';
+import { byRunName, newRunState, sourceKey, type LiveEntry, type RunState } from './run-state';
+
+/** New runs' config.json and new files' stat calls in flight at once while (re)discovering. */
+const SETUP_CONCURRENCY = 32;
+
+/** What rediscovery works on: the workspace's state and its outlets. */
+export interface RediscoveryHost {
+  /** The opened folder (null once closed). */
+  root(): string | null;
+  /** Bumped by open/close: a walk of an older folder stops when it sees a newer epoch. */
+  epoch(): number;
+  readonly runs: Map<string, RunState>;
+  /** Paths found to be other names of a rotated-away file whose data a dead source already holds. */
+  readonly aliasPaths: Set<string>;
+  readonly loader: RunLoader;
+  readonly progress: LoadProgressTracker;
+  readonly discover: Discover;
+  readonly createSource: SourceFactory;
+  watchFolders(runTree: string[], others: string[]): void;
+  notice(level: 'info' | 'warning' | 'error', text: string): void;
+  emit(event: 'run.reading' | 'run.read', run: string): void;
+  runsChanged(now?: boolean): void;
+}
+
+/** One walk of the opened folder merged into the host's runs; new sources of loaded runs read now, new runs one
+ * after the other by name (`onFirstRun` once the first is read). Stops when the host's epoch moves on. */
+export async function rediscoverOnce(host: RediscoveryHost, onFirstRun?: () => void): Promise<void> {
+  const root = host.root();
+  const epoch = host.epoch();
+  if (!root) return;
+  host.progress.setPhase('discovering');
+  let found: Discovery;
+  try {
+    // An MLflow file-store run keeps the key it was first given while the folder stays open (renamed since).
+    const keep = new Map<string, string>();
+    for (const r of host.runs.values())
+      if (r.entries.some((e) => e.format === 'mlflow' && e.member === undefined)) keep.set(r.dir, r.run);
+    found = await host.discover(root, keep);
+  } catch (e) {
+    host.notice('error', `cannot list ${root}: ${message(e)}`);
+    found = { runs: [], errors: [] };
+  }
+  if (epoch !== host.epoch()) return;
+  for (const e of found.errors) host.notice('warning', discoveryMessage(e));
+  const folders = foldersToWatch(root, found);
+  host.watchFolders(folders.runTree, folders.others);
+
+  // What a new run or source needs from the disk (config.json, each file's identity and size) is
+  // fetched for all of them at once, SETUP_CONCURRENCY at a time: 10k runs one by one took seconds
+  // before the list could show. The pass below then runs without awaiting, so it sees one state.
+  const unknown = (s: { path: string; member?: string }): boolean =>
+    !host.loader.find(sourceKey(s)) && !host.aliasPaths.has(s.path);
+  // A database's run has no folder of its own: a config.json beside the database is not its.
+  const ownFolder = (d: Discovery['runs'][number]): boolean => d.sources.every((s) => s.member === undefined);
+  const fetched = await mapBounded(found.runs, SETUP_CONCURRENCY, async (d) => ({
+    config:
+      host.runs.has(d.run) || !ownFolder(d)
+        ? null
+        : await readRunConfig(d.dir, (m) => host.notice('warning', `${d.dir}: ${m}`)),
+    infos: await Promise.all(d.sources.map((s) => (unknown(s) ? fileInfo(s.path) : null))),
+  }));
+  if (epoch !== host.epoch()) return;
+
+  const newRuns: RunState[] = [];
+  const newEntries: { run: RunState; entry: LiveEntry }[] = [];
+  const moved: { run: RunState; entry: LiveEntry }[] = [];
+  const snapshotPaths = new Set<string>();
+  found.runs.forEach((d, i) => {
+    const { config, infos } = fetched[i]!;
+    let state = host.runs.get(d.run);
+    if (!state) {
+      state = newRunState(d.run, d.dir, config);
+      host.runs.set(d.run, state);
+      newRuns.push(state);
+    }
+    d.sources.forEach((s, k) => {
+      if (s.snapshot) snapshotPaths.add(s.path);
+      if (!unknown(s)) return;
+      const movedEntry = s.snapshot ? host.loader.moveSnapshot(state, s.path, s.name) : null;
+      if (movedEntry) return void moved.push({ run: state, entry: movedEntry });
+      const info = infos[k] ?? null;
+      if (
+        info &&
+        s.member === undefined &&
+        state.entries.some(
+          (e) => e.state === 'dead' && e.identity === info.identity && e.mtimeMs === info.mtimeMs,
+        )
+      ) {
+        // A rotated-away file renamed to another recognised name: its data is already shown.
+        host.aliasPaths.add(s.path);
+        return;
+      }
+      const live = host.createSource(s.path, s.format, {
+        pause: () => host.loader.pause(),
+        ...(s.member === undefined ? {} : { member: s.member }),
+      });
+      const entry: LiveEntry = {
+        state: 'live',
+        path: s.path,
+        ...(s.member === undefined ? {} : { member: s.member }),
+        name: s.name,
+        format: s.format,
+        gen: ++state.gens,
+        live,
+        set: live.series,
+        identity: null,
+        size: info?.size ?? 0,
+        mtimeMs: null,
+        queued: null,
+        head: null,
+        unlinkSeen: false,
+        snapshot: s.snapshot === true,
+      };
+      host.loader.add(state, entry);
+      newEntries.push({ run: state, entry });
+      host.progress.sourceFound(entry.size);
+    });
+  });
+  // A snapshot discovery no longer lists (its checkpoints deleted, or the run now has its own log)
+  // stays while its file does, and dies when it is gone.
+  for (const { run, entry } of host.loader.snapshots())
+    if (!snapshotPaths.has(entry.path)) void host.loader.dieIfGone(run, entry);
+  host.progress.runsFound(host.runs.size);
+  if (newRuns.length > 0 || newEntries.length > 0 || moved.length > 0) host.runsChanged(true);
+  host.progress.setPhase('reading');
+
+  // New sources of runs already loaded are read now; new runs one after the other, by name.
+  const reads = newEntries
+    .filter(({ run }) => run.loaded)
+    .map(({ run, entry }) =>
+      host.loader.requestRead(run, entry).then(() => host.progress.sourceRead(entry.size)),
+    )
+    .concat(moved.map(({ run, entry }) => host.loader.requestRead(run, entry)));
+  newRuns.sort(byRunName);
+  for (const run of newRuns) {
+    host.emit('run.reading', run.run);
+    await host.loader.enqueue(run, () => host.loader.loadRun(run));
+    if (epoch !== host.epoch()) return;
+    run.loaded = true;
+    host.emit('run.read', run.run);
+    // Appends that arrived while the run was being read: read them now rather than at the next sweep.
+    for (const e of run.entries) void host.loader.requestRead(run, e);
+    host.progress.runLoaded();
+    // The first run read on opening is announced at once: the page waits on it for its first charts (after
+    // listing 10k runs, the throttle's gap alone would be seconds).
+    host.runsChanged(onFirstRun !== undefined && run === newRuns[0]);
+    host.progress.report();
+    onFirstRun?.();
+  }
+  await Promise.all(reads);
+  if (epoch !== host.epoch()) return;
+  host.progress.setPhase('done');
+}
+
+function discoveryMessage(e: Discovery['errors'][number]): string {
+  const where = e.path === '.' ? 'the opened folder' : e.path;
+  if (e.kind === 'symlink-loop') return `skipped ${where}: symbolic link loop (${e.message})`;
+  if (e.kind === 'limit') return `stopped walking at ${where}: ${e.message}`;
+  if (e.kind === 'database') return `cannot read database ${where}: ${e.message}`;
+  return `cannot read folder ${where}: ${e.message}`;
+}
