@@ -5,6 +5,7 @@
 
 import { EventEmitter } from 'node:events';
 import { stat } from 'node:fs/promises';
+import { totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import type { PushPayloads } from '../../shared/contract';
 import type { RunInfo, SeriesWindow } from '../../shared/domain';
@@ -20,6 +21,14 @@ import type { ProgressInfo } from '../readers/types';
 import type { WindowQuery } from '../series/live-view';
 import { factSource, runFacts, type FactSource, type RunFacts } from '../series/run-facts';
 import type { SeriesSet } from '../series/series-set';
+import {
+  MemoryCap,
+  memoryCapSetting,
+  thinnedStatement,
+  type CapSetting,
+  type HeldSeries,
+  type ThinnedFact,
+} from '../series/memory-cap';
 import { mapBounded } from './bounded-map';
 import { FolderWatcher } from './folder-watcher';
 import { LoadProgressTracker, THROTTLE_MS } from './load-progress';
@@ -51,6 +60,8 @@ export interface WorkspaceOptions {
   maxWatchedFolders?: number;
   /** /proc/self/mountinfo reader (tests); the network-filesystem check uses it. */
   readMountInfo?: () => Promise<string>;
+  /** The memory cap on stored points (default: RLWATCH_MEMORY_CAP_MB, else min(2 GB, a quarter of the memory)). */
+  memoryCap?: CapSetting;
 }
 
 export interface OpenOptions {
@@ -66,6 +77,12 @@ const DATABASE_REDISCOVER_MS = 2000;
 
 /** Sources the sweep re-reads per tick at most (each source every ⌈sources / this⌉ ticks). */
 const SWEEP_MAX_SOURCES = 500;
+/** The memory cap is checked at most this often between slices (more seldom when a check costs more: 10k runs). */
+const MEMORY_CHECK_MS = 20;
+/** A read that just ended is checked at once while a check costs at most this (ms): a few thousand series. */
+const MEMORY_SETTLED_MAX_MS = 1;
+/** What the memory cap thinned is said at most this often (a long read thins many times). */
+const THINNED_NOTICE_MS = 10_000;
 /** The most of the time throttled runs.changed (listing runs and what listeners do) may take. */
 const RUNS_CHANGED_SHARE = 0.1;
 
@@ -113,9 +130,20 @@ export class Workspace {
   private readonly databasesWritten = new Map<string, SourceFormatName | null>();
   /** The least time between two throttled runs.changed (grows with their cost). */
   private runsGapMs = THROTTLE_MS;
+  private readonly cap: MemoryCap;
+  private readonly capSetting: CapSetting;
+  private memoryCheckedAt = Number.NEGATIVE_INFINITY;
+  private memoryGapMs = MEMORY_CHECK_MS;
+  private memoryCostMs = 0;
+  /** The thinned statement last said, when, and the newer one waiting for its turn. */
+  private thinnedSaidAt = Number.NEGATIVE_INFINITY;
+  private thinnedTimer: NodeJS.Timeout | null = null;
+  private thinnedOverCap = false;
 
   constructor(private readonly opts: WorkspaceOptions) {
     this.emitter.setMaxListeners(100);
+    this.capSetting = opts.memoryCap ?? memoryCapSetting(process.env, totalmem());
+    this.cap = new MemoryCap(this.capSetting.bytes);
     this.loader = new RunLoader(
       {
         epoch: () => this.epoch,
@@ -124,6 +152,7 @@ export class Workspace {
         notice: (level, text) => this.notice(level, text),
         runsChanged: (now) => this.runsChanged(now),
         rediscover: () => void this.rediscover(),
+        checkMemory: (settled) => this.checkMemory(settled),
       },
       this.progress,
     );
@@ -222,6 +251,10 @@ export class Workspace {
     this.sweepTimer = null;
     if (this.runsTimer) clearTimeout(this.runsTimer);
     this.runsTimer = null;
+    if (this.thinnedTimer) clearTimeout(this.thinnedTimer);
+    this.thinnedTimer = null;
+    this.thinnedSaidAt = Number.NEGATIVE_INFINITY;
+    this.thinnedOverCap = false;
     if (this.databaseWalkTimer) clearTimeout(this.databaseWalkTimer);
     this.databaseWalkTimer = null;
     this.databasesWritten.clear();
@@ -340,16 +373,102 @@ export class Workspace {
 
   /** Points stored in memory (every source series, dropped restart points included) and the bytes
    * their columns hold (capacity, not just length): for memory checks. */
-  storedStats(): { points: number; bytes: number } {
+  storedStats(): { points: number; bytes: number; dropped: number } {
     let points = 0;
     let bytes = 0;
+    let dropped = 0;
     for (const run of this.runs.values())
       for (const e of run.entries)
         for (const [, s] of e.set.entries()) {
           points += s.length;
           bytes += s.byteSize;
+          dropped += s.dropped;
         }
-    return { points, bytes };
+    return { points, bytes, dropped };
+  }
+
+  // ---- the memory cap ----
+
+  /** The memory cap on stored points and where it comes from. */
+  get memoryCap(): CapSetting {
+    return this.capSetting;
+  }
+
+  /** What the memory cap thinned so far: points kept and read in thinned series, and how many runs; null when none. */
+  thinned(): ThinnedFact | null {
+    let kept = 0;
+    let read = 0;
+    let runs = 0;
+    for (const run of this.runs.values()) {
+      let any = false;
+      for (const e of run.entries)
+        for (const [, s] of e.set.entries())
+          if (s.dropped > 0) {
+            any = true;
+            kept += s.length;
+            read += s.length + s.dropped;
+          }
+      if (any) runs++;
+    }
+    return runs > 0 ? { kept, read, runs } : null;
+  }
+
+  /** The statement of what the cap thinned (the notice's words); null when nothing was. */
+  thinnedStatement(): string | null {
+    const fact = this.thinned();
+    return fact ? thinnedStatement(fact, this.capSetting, this.thinnedOverCap) : null;
+  }
+
+  private *heldSeries(): Generator<HeldSeries> {
+    for (const run of this.runs.values())
+      for (const e of run.entries) for (const [, series] of e.set.entries()) yield { owner: run.run, series };
+  }
+
+  /** Between slices of reading: past the cap, the largest series are thinned into their envelopes, their runs'
+   * views start over, and rlwatch says what it thinned. Throttled by its own cost; never throws. */
+  private checkMemory(settled = false): void {
+    const t0 = performance.now();
+    const due = settled && this.memoryCostMs <= MEMORY_SETTLED_MAX_MS;
+    if (!due && t0 - this.memoryCheckedAt < this.memoryGapMs) return;
+    let report: ReturnType<MemoryCap['enforce']> = null;
+    try {
+      report = this.cap.enforce(this.heldSeries());
+    } catch (e) {
+      this.notice('error', `memory cap check failed: ${message(e)}`);
+    }
+    const t1 = performance.now();
+    this.memoryCheckedAt = t1;
+    if (!report) {
+      // At most ~5% of the time goes to checking (10k runs × 50 tags is half a million series); a check that
+      // thinned also did the thinning's work, which says nothing of what a check costs.
+      this.memoryCostMs = t1 - t0;
+      this.memoryGapMs = Math.max(MEMORY_CHECK_MS, (t1 - t0) * 20);
+    }
+    if (!report) return;
+    this.thinnedOverCap = report.overCap;
+    const owners = new Set(report.thinned.map((h) => h.owner));
+    for (const name of owners) {
+      const run = this.runs.get(name);
+      if (run) this.loader.resync(run);
+    }
+    if (owners.size > 0) this.runsChanged(true);
+    this.sayThinned();
+  }
+
+  /** The thinned statement as a notice: at once the first time, then at most every THINNED_NOTICE_MS. */
+  private sayThinned(): void {
+    const wait = this.thinnedSaidAt + THINNED_NOTICE_MS - Date.now();
+    if (wait <= 0) {
+      this.thinnedSaidAt = Date.now();
+      const text = this.thinnedStatement();
+      if (text) this.notice('warning', text);
+      return;
+    }
+    this.thinnedTimer ??= setTimeout(() => {
+      this.thinnedTimer = null;
+      this.sayThinned();
+    }, wait);
+    this.thinnedTimer.unref();
   }
 
   // ---- discovery ----
@@ -498,6 +617,8 @@ export class Workspace {
       onFirstRun?.();
     }
     await Promise.all(reads);
+    // Views the memory cap thinned meanwhile are fed again before the load counts as done.
+    await this.loader.resynced();
     if (epoch !== this.epoch) return;
     this.progress.setPhase('done');
   }
