@@ -33,10 +33,7 @@ export interface CapSetting {
 
 /** The cap from `RLWATCH_MEMORY_CAP_MB` (a positive number of MB), else the default for a machine with
  * `totalMemBytes` of memory. A value that is not a positive number is ignored (the default holds). */
-export function memoryCapSetting(
-  env: Record<string, string | undefined>,
-  totalMemBytes: number,
-): CapSetting {
+export function memoryCapSetting(env: Record<string, string | undefined>, totalMemBytes: number): CapSetting {
   const raw = env[MEMORY_CAP_ENV]?.trim();
   const mb = raw ? Number(raw) : Number.NaN;
   if (Number.isFinite(mb) && mb > 0) return { bytes: Math.round(mb * MB), fromEnv: true };

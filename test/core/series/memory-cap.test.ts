@@ -69,7 +69,8 @@ describe('thinning into an envelope', () => {
 });
 
 describe('MemoryCap', () => {
-  const held = (sets: ScalarSeries[]): HeldSeries[] => sets.map((series, k) => ({ owner: `run${k % 3}`, series }));
+  const held = (sets: ScalarSeries[]): HeldSeries[] =>
+    sets.map((series, k) => ({ owner: `run${k % 3}`, series }));
   const bytes = (sets: ScalarSeries[]): number => sets.reduce((a, s) => a + s.byteSize, 0);
 
   test('keeps the held series under a small cap as they grow, thinning the largest, and never throws', () => {
@@ -120,7 +121,10 @@ describe('the setting and the words', () => {
       fromEnv: true,
     });
     expect(memoryCapSetting({}, 64 * 2 ** 30)).toEqual({ bytes: 2 * 2 ** 30, fromEnv: false });
-    expect(memoryCapSetting({ [MEMORY_CAP_ENV]: 'lots' }, 4 * 2 ** 30)).toEqual({ bytes: 2 ** 30, fromEnv: false });
+    expect(memoryCapSetting({ [MEMORY_CAP_ENV]: 'lots' }, 4 * 2 ** 30)).toEqual({
+      bytes: 2 ** 30,
+      fromEnv: false,
+    });
     expect(memoryCapSetting({ [MEMORY_CAP_ENV]: '-5' }, 4 * 2 ** 30).fromEnv).toBe(false);
   });
 
@@ -134,7 +138,11 @@ describe('the setting and the words', () => {
         `(${MEMORY_CAP_ENV} sets it): charts, zoom and export show each thinned series' min/max envelope ` +
         '(every spike, NaN and Inf kept); the files still hold every point',
     );
-    const over = thinnedStatement({ kept: 10, read: 20, runs: 1 }, { bytes: 300 * 2 ** 20, fromEnv: true }, true);
+    const over = thinnedStatement(
+      { kept: 10, read: 20, runs: 1 },
+      { bytes: 300 * 2 ** 20, fromEnv: true },
+      true,
+    );
     expect(over).toContain('1 in 2 points (10 of 20) of 1 run to stay under the 300 MB memory cap (set by');
     expect(over).toContain('The cap is still passed');
   });

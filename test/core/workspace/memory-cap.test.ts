@@ -53,9 +53,9 @@ test('past the cap the series are thinned into envelopes: bytes under the cap, s
   expect(run.thinned?.read).toBe(2 * STEPS);
   expect(run.thinned!.kept).toBeLessThan(STEPS);
   expect(run.points).toBe(run.thinned!.kept);
-  expect(notices.some((m) => m.startsWith('rlwatch kept 1 in') && m.includes(`set by ${MEMORY_CAP_ENV}`))).toBe(
-    true,
-  );
+  expect(
+    notices.some((m) => m.startsWith('rlwatch kept 1 in') && m.includes(`set by ${MEMORY_CAP_ENV}`)),
+  ).toBe(true);
   expect(ws.thinnedStatement()).toContain('of 1 run to stay under the 2 MB memory cap');
 
   const win = ws.getWindow(basename(dir), 'loss', { pixels: 100_000 })!;
