@@ -81,8 +81,9 @@ const SWEEP_MAX_SOURCES = 500;
 const MEMORY_CHECK_MS = 20;
 /** A read that just ended is checked at once while a check costs at most this (ms): a few thousand series. */
 const MEMORY_SETTLED_MAX_MS = 1;
-/** What the memory cap thinned is said at most this often (a long read thins many times). */
-const THINNED_NOTICE_MS = 10_000;
+/** What the memory cap thinned is said when it first thins and when the load is done, then at most this often
+ * (notices are kept and listed: a long read that thins many times must not list many). */
+const THINNED_NOTICE_MS = 10 * 60_000;
 /** The most of the time throttled runs.changed (listing runs and what listeners do) may take. */
 const RUNS_CHANGED_SHARE = 0.1;
 
@@ -139,6 +140,8 @@ export class Workspace {
   private thinnedSaidAt = Number.NEGATIVE_INFINITY;
   private thinnedTimer: NodeJS.Timeout | null = null;
   private thinnedOverCap = false;
+  /** Thinned since the statement was last said. */
+  private thinnedUnsaid = false;
 
   constructor(private readonly opts: WorkspaceOptions) {
     this.emitter.setMaxListeners(100);
@@ -255,6 +258,7 @@ export class Workspace {
     this.thinnedTimer = null;
     this.thinnedSaidAt = Number.NEGATIVE_INFINITY;
     this.thinnedOverCap = false;
+    this.thinnedUnsaid = false;
     if (this.databaseWalkTimer) clearTimeout(this.databaseWalkTimer);
     this.databaseWalkTimer = null;
     this.databasesWritten.clear();
@@ -455,11 +459,16 @@ export class Workspace {
     this.sayThinned();
   }
 
-  /** The thinned statement as a notice: at once the first time, then at most every THINNED_NOTICE_MS. */
-  private sayThinned(): void {
+  /** The thinned statement as a notice: at once the first time (and with `now`: the load is done), then at most
+   * every THINNED_NOTICE_MS. */
+  private sayThinned(now = false): void {
+    this.thinnedUnsaid = true;
     const wait = this.thinnedSaidAt + THINNED_NOTICE_MS - Date.now();
-    if (wait <= 0) {
+    if (wait <= 0 || now) {
+      if (this.thinnedTimer) clearTimeout(this.thinnedTimer);
+      this.thinnedTimer = null;
       this.thinnedSaidAt = Date.now();
+      this.thinnedUnsaid = false;
       const text = this.thinnedStatement();
       if (text) this.notice('warning', text);
       return;
@@ -620,6 +629,7 @@ export class Workspace {
     // Views the memory cap thinned meanwhile are fed again before the load counts as done.
     await this.loader.resynced();
     if (epoch !== this.epoch) return;
+    if (this.thinnedUnsaid) this.sayThinned(true);
     this.progress.setPhase('done');
   }
 

@@ -57,6 +57,8 @@ test('past the cap the series are thinned into envelopes: bytes under the cap, s
     notices.some((m) => m.startsWith('rlwatch kept 1 in') && m.includes(`set by ${MEMORY_CAP_ENV}`)),
   ).toBe(true);
   expect(ws.thinnedStatement()).toContain('of 1 run to stay under the 2 MB memory cap');
+  // The last notice of the load says what the load ended with.
+  expect(notices[notices.length - 1]).toBe(ws.thinnedStatement());
 
   const win = ws.getWindow(basename(dir), 'loss', { pixels: 100_000 })!;
   expect(win.steps[0]).toBe(0);
