@@ -108,11 +108,14 @@ async function main(): Promise<void> {
     const notices: string[] = [];
     ws.on('app.notice', (n) => notices.push(n.message));
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const timeout = new Promise<'timeout'>((res) =>
       setTimeout(() => res('timeout'), TIMEOUT_S * 1000).unref(),
     );
     const done = await Promise.race([ws.open(base).then(() => 'loaded' as const), timeout]);
     const loadS = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const cpuS = (cpu.user + cpu.system) / 1e6;
     clearInterval(sampler);
     const maxRss = process.resourceUsage().maxRSS * 1024;
     if (done === 'timeout') throw new Error(`not loaded after ${TIMEOUT_S} s`);
@@ -132,7 +135,9 @@ async function main(): Promise<void> {
       `\nopened ${runs.length} runs (${runs.filter((r) => r.loaded).length} loaded) in ${loadS.toFixed(1)} s; load ${load()}`,
     );
     console.log(
-      `  read ${mbps.toFixed(0)} MB/s, ${(pps / 1e6).toFixed(1)}M points/s (one process, ${fmtBytes(gen.bytes)} of event files)`,
+      `  read ${mbps.toFixed(0)} MB/s, ${(pps / 1e6).toFixed(1)}M points/s (one process, ${fmtBytes(gen.bytes)} of event files); ` +
+        `CPU ${cpuS.toFixed(1)} s: ${(gen.bytes / MB / cpuS).toFixed(0)} MB and ${(gen.points / cpuS / 1e6).toFixed(1)}M points ` +
+        `per CPU-second (what a loaded machine's share of a core does not change)`,
     );
     console.log(
       `  stored ${stored.points.toLocaleString()} points in ${(stored.bytes / MB).toFixed(0)} MB; thinned away ` +
@@ -149,6 +154,7 @@ async function main(): Promise<void> {
     console.log(`figure memory_cap.peak_rss_mb ${(maxRss / MB).toFixed(0)}`);
     console.log(`figure memory_cap.read_mb_s ${mbps.toFixed(0)}`);
     console.log(`figure memory_cap.points_per_s ${pps.toFixed(0)}`);
+    console.log(`figure memory_cap.read_mb_per_cpu_s ${(gen.bytes / MB / cpuS).toFixed(0)}`);
     const failures: string[] = [];
     if (maxRss > limit)
       failures.push(`peak RSS ${(maxRss / MB).toFixed(0)} MB passed the limit ${(limit / MB).toFixed(0)} MB`);

@@ -52,9 +52,10 @@ export interface LoaderHost {
   runsChanged(now?: boolean): void;
   /** Walk the folder again (a path's file was replaced: what is there now becomes a new source). */
   rediscover(): void;
-  /** Between two slices of work: keeps the stored points under the memory cap (thinning what passes it).
-   * `settled`: a read just ended (checked then unless checks have grown costly, so a load ends under the cap). */
-  checkMemory(settled?: boolean): void;
+  /** Keeps the stored points under the memory cap (thinning what passes it): between two slices of work, after a
+   * run's first read (`loaded`: checked then unless checks have grown costly, so a load ends under the cap), after
+   * an append's read (`append`: at most every second, so watching costs next to nothing). */
+  checkMemory(when: 'slice' | 'loaded' | 'append'): void;
 }
 
 export interface FileInfo {
@@ -204,7 +205,7 @@ export class RunLoader {
 
   /** Yields to the event loop (timers, IO, requests) and reports load progress. */
   async pause(): Promise<void> {
-    this.host.checkMemory();
+    this.host.checkMemory('slice');
     await yieldToLoop();
     this.lastYield = performance.now();
     this.progress.report();
@@ -238,7 +239,7 @@ export class RunLoader {
       if (epoch !== this.host.epoch()) return;
       this.progress.report();
     }
-    this.host.checkMemory(true);
+    this.host.checkMemory('loaded');
     await this.syncViews(run, dirty);
     await this.updateEnd(run);
   }
@@ -260,7 +261,7 @@ export class RunLoader {
       const errorsBefore = live.errors.length;
       await this.readEntry(run, entry, dirty, syncTail);
       if (epoch !== this.host.epoch()) return;
-      this.host.checkMemory(true);
+      this.host.checkMemory('append');
       await this.syncViews(run, dirty);
       // Points (freshness, counts), errors and the run's end are RunInfo: announce them. Only a W&B log or an
       // MLflow run's status says how a run ended: other sources' reads (every second by the sweep) cost no extra stat.

@@ -79,8 +79,10 @@ const DATABASE_REDISCOVER_MS = 2000;
 const SWEEP_MAX_SOURCES = 500;
 /** The memory cap is checked at most this often between slices (more seldom when a check costs more: 10k runs). */
 const MEMORY_CHECK_MS = 20;
-/** A read that just ended is checked at once while a check costs at most this (ms): a few thousand series. */
-const MEMORY_SETTLED_MAX_MS = 1;
+/** A run's first read that just ended is checked at once while a check costs at most this (ms): a few thousand series. */
+const MEMORY_LOADED_MAX_MS = 1;
+/** After an append's read (watching: every run every second) the cap is checked at most this often. */
+const MEMORY_APPEND_MS = 1000;
 /** What the memory cap thinned is said when it first thins and when the load is done, then at most this often
  * (notices are kept and listed: a long read that thins many times must not list many). */
 const THINNED_NOTICE_MS = 10 * 60_000;
@@ -155,7 +157,7 @@ export class Workspace {
         notice: (level, text) => this.notice(level, text),
         runsChanged: (now) => this.runsChanged(now),
         rediscover: () => void this.rediscover(),
-        checkMemory: (settled) => this.checkMemory(settled),
+        checkMemory: (when) => this.checkMemory(when),
       },
       this.progress,
     );
@@ -430,10 +432,11 @@ export class Workspace {
 
   /** Between slices of reading: past the cap, the largest series are thinned into their envelopes, their runs'
    * views start over, and rlwatch says what it thinned. Throttled by its own cost; never throws. */
-  private checkMemory(settled = false): void {
+  private checkMemory(when: 'slice' | 'loaded' | 'append'): void {
     const t0 = performance.now();
-    const due = settled && this.memoryCostMs <= MEMORY_SETTLED_MAX_MS;
-    if (!due && t0 - this.memoryCheckedAt < this.memoryGapMs) return;
+    const gap = when === 'append' ? Math.max(MEMORY_APPEND_MS, this.memoryGapMs) : this.memoryGapMs;
+    const due = when === 'loaded' && this.memoryCostMs <= MEMORY_LOADED_MAX_MS;
+    if (!due && t0 - this.memoryCheckedAt < gap) return;
     let report: ReturnType<MemoryCap['enforce']> = null;
     try {
       report = this.cap.enforce(this.heldSeries());
