@@ -1,6 +1,7 @@
 // The memory cap on stored points: envelopes keep spikes, NaN/Inf and restarts; held bytes stay under a small cap; the words.
 
 import { describe, expect, test } from 'vitest';
+import { LiveView } from '../../../src/core/series/live-view';
 import { ScalarSeries } from '../../../src/core/series/scalar-series';
 import { envelopeIndices, thinSeries } from '../../../src/core/series/thin';
 import {
@@ -66,6 +67,23 @@ describe('thinning into an envelope', () => {
     s.append(120_000, 0, 2);
     expect(s.step(s.length - 1)).toBe(120_000);
   });
+});
+
+test('a view over a series thinned after it was fed starts over at once: a bulk reset, then the envelope', () => {
+  const s = noisy(10_000, { 5_000: Number.NaN });
+  const view = new LiveView();
+  view.setParts([s], 'bulk');
+  view.feed(Infinity);
+  expect(view.takeDelta()?.steps.length).toBe(10_000);
+  thinSeries(s, 16);
+  // Before the next feed a window must not read the old indices.
+  expect(view.dropStale()).toBe(true);
+  expect(view.length).toBe(0);
+  view.feed(Infinity);
+  expect(view.takeReset()).toBe('bulk');
+  const d = view.takeDelta()!;
+  expect(d.steps.length).toBe(s.length);
+  expect(d.steps[[...d.values].findIndex(Number.isNaN)]).toBe(5_000);
 });
 
 describe('MemoryCap', () => {
