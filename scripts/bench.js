@@ -16,7 +16,7 @@ import {
 const filter = process.argv[2] ?? '';
 if (filter === 'alerts') process.exit(await alertsBench(process.argv.slice(3)));
 // Benches that take too long for a plain run: only when the argument names them (`npm run bench soak`).
-const explicitOnly = ['soak', 'job-faults'];
+const explicitOnly = ['soak', 'job-faults', 'memory-cap'];
 const matching = readdirSync(join(root, 'bench'))
   .filter((f) => f.endsWith('.bench.ts') && f.includes(filter))
   .sort();

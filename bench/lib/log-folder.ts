@@ -120,7 +120,7 @@ function putVarint(buf: Buffer, pos: number, v: number): number {
  * Writes TFRecord-framed Event protos straight into a chunk buffer (the project's EventFileWriter
  * produces the same bytes but is ~10× slower, too slow for a 1 GB folder).
  */
-class FastEventWriter {
+export class FastEventWriter {
   private readonly fd: number;
   private readonly buf = Buffer.allocUnsafe(4 << 20);
   private pos = 0;

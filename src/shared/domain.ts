@@ -55,6 +55,9 @@ export interface RunInfo {
   job?: string;
   /** The node it was written on, as its agent said (`--node`, default the host name); absent without `--job`. */
   node?: string;
+  /** Points the memory cap thinned away (series/memory-cap.ts): `kept` of `read` points held, in the series it
+   * thinned into min/max envelopes. Absent or null when none were. */
+  thinned?: { kept: number; read: number } | null;
 }
 
 export type RunEnd = 'finished' | 'crashed';

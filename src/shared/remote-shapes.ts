@@ -100,6 +100,7 @@ export const runInfoShape: z.ZodType<RunInfo> = z.object({
     .nullable()
     .optional(),
   ended: z.enum(['finished', 'crashed']).nullable().optional(),
+  thinned: z.object({ kept: num, read: num }).nullable().optional(),
   trainer: z
     .object({
       state: z.enum(['alive', 'exited']),

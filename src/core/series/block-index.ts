@@ -18,10 +18,16 @@ export class BlockIndex {
   private bad: Int32Array = new Int32Array(16);
   /** Complete blocks summarised. */
   private blocks = 0;
+  /** The series' `dropped` when summarised: thinning moves every index, so the summaries start over. */
+  private dropped = 0;
 
   /** Summarises the complete blocks below `upTo` not summarised yet (a shrunk series drops blocks past
    * its end). Callers pass points that will not change any more (fed into a view). */
   update(series: ScalarSeries, upTo = series.length): void {
+    if (series.dropped !== this.dropped) {
+      this.dropped = series.dropped;
+      this.blocks = 0;
+    }
     const full = Math.floor(Math.min(upTo, series.length) / BLOCK);
     if (full < this.blocks) this.blocks = full;
     if (full <= this.blocks) return;

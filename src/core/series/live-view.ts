@@ -15,6 +15,8 @@ interface Part {
   series: ScalarSeries;
   /** Points of the series already fed into the segments. */
   consumed: number;
+  /** The series' `dropped` when fed: thinning (memory cap) since moved every index. */
+  dropped: number;
 }
 
 /**
@@ -79,18 +81,31 @@ export class LiveView {
     let prefix = series.length >= this.parts.length;
     for (let i = 0; prefix && i < this.parts.length; i++) {
       const old = this.parts[i]!;
-      if (old.series !== series[i] || series[i]!.length < old.consumed) prefix = false;
+      if (old.series !== series[i] || series[i]!.length < old.consumed || series[i]!.dropped !== old.dropped)
+        prefix = false;
     }
     if (!prefix) {
       this.rebuild(series, reason);
       return;
     }
     for (let i = this.parts.length; i < series.length; i++)
-      this.parts.push({ series: series[i]!, consumed: 0 });
+      this.parts.push({ series: series[i]!, consumed: 0, dropped: series[i]!.dropped });
+  }
+
+  /** A part was thinned (memory cap) since it was fed: its indices moved, so the view starts over at once (a
+   * window asked before the next feed must not read the old indices); consumers get a 'bulk' reset. */
+  dropStale(): boolean {
+    if (this.parts.every((p) => p.series.dropped === p.dropped)) return false;
+    this.rebuild(
+      this.parts.map((p) => p.series),
+      'bulk',
+    );
+    return true;
   }
 
   /** Feeds up to `budget` new points of the parts into the view; returns how many it fed. */
   feed(budget: number): number {
+    this.dropStale();
     // A part before the one being fed grew: its points belong earlier in the view, so start over.
     for (let p = 0; p < this.cursor; p++) {
       const part = this.parts[p]!;
@@ -168,7 +183,7 @@ export class LiveView {
   }
 
   private rebuild(series: readonly ScalarSeries[], reason: ResetReason): void {
-    this.parts = series.map((s) => ({ series: s, consumed: 0 }));
+    this.parts = series.map((s) => ({ series: s, consumed: 0, dropped: s.dropped }));
     this.view.clear();
     this.sessionLists.length = 0;
     this.cursor = 0;

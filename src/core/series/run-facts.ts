@@ -38,12 +38,14 @@ export function runFacts(tags: Iterable<readonly [string, readonly FactSource[]]
 }
 
 /** Each live series' stretches so far: a table asked again walks only the points that came since. */
-const stretches = new WeakMap<ScalarSeries, { length: number; runs: StepRun[] }>();
+const stretches = new WeakMap<ScalarSeries, { length: number; dropped: number; runs: StepRun[] }>();
 
 /** A held series of one file as a fact source (its stretches kept per series, extended as it grows). */
 export function factSource(name: string, format: SourceFormatName, s: ScalarSeries): FactSource {
   let kept = stretches.get(s);
-  if (!kept || kept.length > s.length) stretches.set(s, (kept = { length: 0, runs: [] }));
+  // A series thinned since (memory cap) has other indices: its stretches start over.
+  if (!kept || kept.length > s.length || kept.dropped !== s.dropped)
+    stretches.set(s, (kept = { length: 0, dropped: s.dropped, runs: [] }));
   if (kept.length < s.length) {
     appendStepRuns(s, kept.runs, kept.length);
     kept.length = s.length;

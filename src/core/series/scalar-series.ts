@@ -22,6 +22,8 @@ export class ScalarSeries {
   private _length = 0;
   /** Points whose wall time is NaN (the source has none). */
   private _untimed = 0;
+  /** Points read but no longer held: thinned away to stay under the memory cap (`keepOnly`). */
+  private _dropped = 0;
   // Undo state (beginBatch/undoBatch): the open batch, the length before it, and the batches that
   // upgraded the steps and the values (0: none).
   private _batch = 0;
@@ -70,6 +72,40 @@ export class ScalarSeries {
   /** Points without a wall time (NaN): sources that log none (trainer_state.json, a CSV with no time column). */
   get untimed(): number {
     return this._untimed;
+  }
+
+  /** Points read into this series and thinned away since (memory cap): `length + dropped` were read. */
+  get dropped(): number {
+    return this._dropped;
+  }
+
+  /**
+   * Keeps only the points at `keep[0..n)` (increasing indices), in new columns of exactly that size, so the
+   * memory of the rest is freed; the rest count as `dropped`. An open undo batch is closed (its points stay).
+   * Caches over indices (block summaries, step stretches) see `dropped` change and start over.
+   */
+  keepOnly(keep: ArrayLike<number>, n: number): void {
+    const steps = this._stepsDouble ? new Float64Array(n) : new Int32Array(n);
+    const wall = new Float64Array(n);
+    const values = this._double ? new Float64Array(n) : new Float32Array(n);
+    let untimed = 0;
+    for (let k = 0; k < n; k++) {
+      const i = keep[k]!;
+      steps[k] = this._steps[i]!;
+      const w = this._wall[i]!;
+      wall[k] = w;
+      if (w !== w) untimed++;
+      values[k] = this._values[i]!;
+    }
+    this._dropped += this._length - n;
+    this._steps = steps;
+    this._wall = wall;
+    this._values = values;
+    this._length = n;
+    this._untimed = untimed;
+    this._batch = 0;
+    this._stepUpgradeBatch = 0;
+    this._upgradeBatch = 0;
   }
 
   /** Points without a wall time among [start, end). */

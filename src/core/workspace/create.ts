@@ -2,6 +2,7 @@
 
 import { discoverRuns } from '../discovery';
 import { createSource } from '../sources/registry';
+import type { CapSetting } from '../series/memory-cap';
 import type { Discover } from './ports';
 import { Workspace } from './workspace';
 
@@ -13,6 +14,8 @@ export function createWorkspace(opts: {
   sweepMs?: number;
   /** Only the runs this says yes to (by name) are read: a replay of one run reads no other. Default all. */
   runs?: (run: string) => boolean;
+  /** The memory cap on stored points (default: RLWATCH_MEMORY_CAP_MB, else min(2 GB, a quarter of the memory)). */
+  memoryCap?: CapSetting;
 }): Workspace {
   const { runs: only, ...rest } = opts;
   const find: Discover = only

@@ -29,6 +29,8 @@ export interface RediscoveryHost {
   notice(level: 'info' | 'warning' | 'error', text: string): void;
   emit(event: 'run.reading' | 'run.read', run: string): void;
   runsChanged(now?: boolean): void;
+  /** The load is done (the memory guard says what it thinned and has not said). */
+  loadDone(): void;
 }
 
 /** One walk of the opened folder merged into the host's runs; new sources of loaded runs read now, new runs one
@@ -157,7 +159,10 @@ export async function rediscoverOnce(host: RediscoveryHost, onFirstRun?: () => v
     onFirstRun?.();
   }
   await Promise.all(reads);
+  // Views the memory cap thinned meanwhile are fed again before the load counts as done.
+  await host.loader.resynced();
   if (epoch !== host.epoch()) return;
+  host.loadDone();
   host.progress.setPhase('done');
 }
 

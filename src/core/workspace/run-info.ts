@@ -24,10 +24,16 @@ export function runInfo(state: RunState): RunInfo {
   }
   let lastWall = -Infinity;
   let progress: RunInfo['progress'] = null;
+  let kept = 0;
+  let dropped = 0;
   for (const e of state.entries) {
     // The newest logged time; a point without one (a source that logs none) counts at the write time of
     // its bytes, so freshness moves for every format (the point itself keeps no time).
     for (const [, series] of e.set.entries()) {
+      if (series.dropped > 0) {
+        kept += series.length;
+        dropped += series.dropped;
+      }
       if (series.length === 0) continue;
       let w = series.wallTime(series.length - 1);
       if (w !== w && e.mtimeMs !== null) w = e.mtimeMs / 1000;
@@ -69,5 +75,6 @@ export function runInfo(state: RunState): RunInfo {
     worstAlert: null,
     stalled: false,
     ended: state.ended,
+    ...(dropped > 0 ? { thinned: { kept, read: kept + dropped } } : {}),
   };
 }

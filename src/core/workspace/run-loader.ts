@@ -48,6 +48,10 @@ export interface LoaderHost {
   runsChanged(now?: boolean): void;
   /** Walk the folder again (a path's file was replaced: what is there now becomes a new source). */
   rediscover(): void;
+  /** Keeps the stored points under the memory cap (thinning what passes it): between two slices of work, after a
+   * run's first read (`loaded`: checked then unless checks have grown costly, so a load ends under the cap), after
+   * an append's read (`append`: at most every second, so watching costs next to nothing). */
+  checkMemory(when: 'slice' | 'loaded' | 'append'): void;
 }
 
 type Found = { run: RunState; entry: LiveEntry };
@@ -63,6 +67,8 @@ export class RunLoader {
   private sweepCursor: Iterator<{ run: RunState; entry: LiveEntry }> | null = null;
   /** Sources whose queued read a watch report asked for on a local disk: a small append is read at once. */
   private readonly syncTail = new WeakSet<LiveEntry>();
+  /** Views of runs thinned by the memory cap, waiting to be fed again (`resync`). */
+  private readonly resyncing = new Set<Promise<void>>();
 
   constructor(
     private readonly host: LoaderHost,
@@ -149,6 +155,7 @@ export class RunLoader {
 
   /** Yields to the event loop (timers, IO, requests) and reports load progress. */
   async pause(): Promise<void> {
+    this.host.checkMemory('slice');
     await yieldToLoop();
     this.lastYield = performance.now();
     this.progress.report();
@@ -182,6 +189,7 @@ export class RunLoader {
       if (epoch !== this.host.epoch()) return;
       this.progress.report();
     }
+    this.host.checkMemory('loaded');
     await this.syncViews(run, dirty);
     await updateRunEnd(run);
   }
@@ -203,6 +211,7 @@ export class RunLoader {
       const errorsBefore = live.errors.length;
       await this.readEntry(run, entry, dirty, syncTail);
       if (epoch !== this.host.epoch()) return;
+      this.host.checkMemory('append');
       await this.syncViews(run, dirty);
       // Points (freshness, counts), errors and the run's end are RunInfo: announce them. Only a W&B log or an
       // MLflow run's status says how a run ended: other sources' reads (every second by the sweep) cost no extra stat.
@@ -371,6 +380,25 @@ export class RunLoader {
     this.sources.delete(key);
     if (found) this.databases.get(entry.path)?.delete(found);
     this.host.runsChanged(true);
+  }
+
+  /** Series of `run` were thinned (memory cap): its views drop the old indices at once, and are fed again and
+   * pushed (a 'bulk' reset) in the run's read order. */
+  resync(run: RunState): void {
+    for (const view of run.views.values()) view.dropStale();
+    const tags = new Map<string, ResetReason>();
+    for (const e of run.entries) for (const [tag] of e.set.entries()) tags.set(tag, 'bulk');
+    const epoch = this.host.epoch();
+    const job = this.enqueue(run, async () => {
+      if (epoch === this.host.epoch() && this.host.isCurrent(run)) await this.syncViews(run, tags);
+    });
+    this.resyncing.add(job);
+    void job.finally(() => this.resyncing.delete(job));
+  }
+
+  /** Resolves once every view thinning left to feed again is fed (a load is done only then). */
+  async resynced(): Promise<void> {
+    while (this.resyncing.size > 0) await Promise.all(this.resyncing);
   }
 
   /** Refreshes the views of `tags` (source tags: each writer of one is a view) and pushes what changed:

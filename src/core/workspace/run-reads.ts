@@ -95,14 +95,16 @@ export function runWindow(
 
 /** Points stored in memory (every source series, dropped restart points included) and the bytes their columns
  * hold (capacity, not just length): for memory checks. */
-export function storedStats(runs: Iterable<RunState>): { points: number; bytes: number } {
+export function storedStats(runs: Iterable<RunState>): { points: number; bytes: number; dropped: number } {
   let points = 0;
   let bytes = 0;
+  let dropped = 0;
   for (const run of runs)
     for (const e of run.entries)
       for (const [, s] of e.set.entries()) {
         points += s.length;
         bytes += s.byteSize;
+        dropped += s.dropped;
       }
-  return { points, bytes };
+  return { points, bytes, dropped };
 }

@@ -7,6 +7,7 @@
 
 import { EventEmitter } from 'node:events';
 import { stat } from 'node:fs/promises';
+import { totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import type { PushPayloads } from '../../shared/contract';
 import type { RunInfo, SeriesWindow } from '../../shared/domain';
@@ -17,9 +18,11 @@ import { effectiveConfig } from '../readers/run-config';
 import type { ProgressInfo } from '../readers/types';
 import type { WindowQuery } from '../series/live-view';
 import type { RunFacts } from '../series/run-facts';
+import { memoryCapSetting, type CapSetting, type ThinnedFact } from '../series/memory-cap';
 import { DatabaseWalks } from './database-walks';
 import { FolderWatcher } from './folder-watcher';
 import { LoadProgressTracker } from './load-progress';
+import { MemoryGuard } from './memory-guard';
 import { detectNetworkFilesystem, pollingSuggestion } from './mount-info';
 import type { Discover, SourceFactory } from './ports';
 import { rediscoverOnce, type RediscoveryHost } from './rediscovery';
@@ -50,6 +53,8 @@ export interface WorkspaceOptions {
   maxWatchedFolders?: number;
   /** /proc/self/mountinfo reader (tests); the network-filesystem check uses it. */
   readMountInfo?: () => Promise<string>;
+  /** The memory cap on stored points (default: RLWATCH_MEMORY_CAP_MB, else min(2 GB, a quarter of the memory)). */
+  memoryCap?: CapSetting;
 }
 
 export interface OpenOptions {
@@ -94,9 +99,19 @@ export class Workspace {
   private readonly runsPacer = new RunsChangedPacer(() => this.emit('runs.changed', this.listRuns()));
   private readonly databaseWalks: DatabaseWalks;
   private readonly rediscovery: RediscoveryHost;
+  private readonly memory: MemoryGuard;
 
   constructor(private readonly opts: WorkspaceOptions) {
     this.emitter.setMaxListeners(100);
+    this.memory = new MemoryGuard(opts.memoryCap ?? memoryCapSetting(process.env, totalmem()), {
+      runs: () => this.runs.values(),
+      resync: (name) => {
+        const run = this.runs.get(name);
+        if (run) this.loader.resync(run);
+      },
+      runsChanged: (now) => this.runsChanged(now),
+      notice: (level, text) => this.notice(level, text),
+    });
     this.loader = new RunLoader(
       {
         epoch: () => this.epoch,
@@ -105,6 +120,7 @@ export class Workspace {
         notice: (level, text) => this.notice(level, text),
         runsChanged: (now) => this.runsChanged(now),
         rediscover: () => void this.rediscover(),
+        checkMemory: (when) => this.memory.check(when),
       },
       this.progress,
     );
@@ -125,6 +141,7 @@ export class Workspace {
       notice: (level, text) => this.notice(level, text),
       emit: (event, run) => this.emit(event, run),
       runsChanged: (now) => this.runsChanged(now),
+      loadDone: () => this.memory.loadDone(),
     };
   }
 
@@ -220,6 +237,7 @@ export class Workspace {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = null;
     this.runsPacer.cancel();
+    this.memory.reset();
     this.databaseWalks.cancel();
     await this.watcher?.close();
     this.watcher = null;
@@ -294,8 +312,23 @@ export class Workspace {
   }
 
   /** Points stored in memory and the bytes their columns hold: for memory checks. */
-  storedStats(): { points: number; bytes: number } {
+  storedStats(): { points: number; bytes: number; dropped: number } {
     return storedStats(this.runs.values());
+  }
+
+  /** The memory cap on stored points and where it comes from. */
+  get memoryCap(): CapSetting {
+    return this.memory.setting;
+  }
+
+  /** What the memory cap thinned so far (points kept and read in thinned series, runs); null when none. */
+  thinned(): ThinnedFact | null {
+    return this.memory.thinned();
+  }
+
+  /** The statement of what the memory cap thinned (the notice's words); null when nothing was. */
+  thinnedStatement(): string | null {
+    return this.memory.statement();
   }
 
   // ---- discovery ----

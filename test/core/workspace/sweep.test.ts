@@ -31,6 +31,7 @@ test('a sweep reads at most its budget of sources and the next sweep goes on whe
       notice: () => {},
       runsChanged: () => {},
       rediscover: () => {},
+      checkMemory: () => {},
     },
     new LoadProgressTracker(() => {}),
   );
