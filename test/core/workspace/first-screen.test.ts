@@ -1,0 +1,66 @@
+// Opening a folder of many runs: what runs before the first run is announced (the first screen waits on it, #36).
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createSource } from '../../../src/core/sources/registry';
+import { discover } from '../../../src/core/workspace/create';
+import { Workspace } from '../../../src/core/workspace/workspace';
+import type { Discover } from '../../../src/core/workspace/ports';
+import { waitFor } from '../../helpers/wait-for';
+
+let ws: Workspace | null = null;
+const dirs: string[] = [];
+afterEach(async () => {
+  await ws?.close();
+  ws = null;
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** A folder of `n` runs, each a folder with a small CSV. */
+function runsFolder(n: number): string {
+  const root = mkdtempSync(join(tmpdir(), 'rlwatch-first-screen-'));
+  dirs.push(root);
+  for (let i = 0; i < n; i++) {
+    mkdirSync(join(root, `run_${i}`));
+    writeFileSync(join(root, `run_${i}`, 'metrics.csv'), `step,x\n1,${i}\n2,${i + 1}\n`);
+  }
+  return root;
+}
+
+describe('opening a folder', () => {
+  test("the watcher starts once the first run is announced: its scan of every folder is not on the first screen's path", async () => {
+    const root = runsFolder(3);
+    const watchedAt: Record<string, number> = {};
+    const find: Discover = async (r, keep) => {
+      watchedAt.discovery ??= ws!.watchedFolderCount();
+      return discover(r, keep);
+    };
+    ws = new Workspace({ discover: find, createSource });
+    ws.on('runs.changed', (runs) => {
+      if (runs.some((r) => r.loaded)) watchedAt.firstRun ??= ws!.watchedFolderCount();
+    });
+    await ws.open(root);
+    expect(watchedAt).toEqual({ discovery: 0, firstRun: 0 });
+    // Then it follows the folder and every run folder.
+    expect(ws.watchedFolderCount()).toBe(4);
+  });
+
+  test('a run folder made while the folder is being discovered is still found once the watcher starts', async () => {
+    const root = runsFolder(2);
+    let calls = 0;
+    const find: Discover = async (r, keep) => {
+      const found = await discover(r, keep);
+      if (calls++ === 0) {
+        mkdirSync(join(root, 'run_new'));
+        writeFileSync(join(root, 'run_new', 'metrics.csv'), 'step,x\n1,1\n');
+      }
+      return found;
+    };
+    ws = new Workspace({ discover: find, createSource });
+    await ws.open(root);
+    await waitFor(() => ws!.hasRun('run_new'), 'the run made during discovery');
+    expect(ws.listRuns().map((r) => r.run)).toEqual(['run_0', 'run_1', 'run_new']);
+  });
+});
