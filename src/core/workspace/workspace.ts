@@ -62,6 +62,9 @@ export interface OpenOptions {
 /** New runs' config.json and new files' stat calls in flight at once while (re)discovering. */
 const SETUP_CONCURRENCY = 32;
 
+/** On opening, the runs found are listed once the first run is read, or after this long (ms) if its read is slow. */
+const FIRST_RUN_WAIT_MS = 250;
+
 /** A database's writes (new rows, maybe new runs) rediscover the folder at most this often. */
 const DATABASE_REDISCOVER_MS = 2000;
 
@@ -492,7 +495,16 @@ export class Workspace {
     for (const { run, entry } of this.loader.snapshots())
       if (!snapshotPaths.has(entry.path)) void this.loader.dieIfGone(run, entry);
     this.progress.runsFound(this.runs.size);
-    if (newRuns.length > 0 || newEntries.length > 0 || moved.length > 0) this.runsChanged(true);
+    // On opening, the list of runs found waits for the first run's read, at most FIRST_RUN_WAIT_MS: the page's first
+    // charts wait on a list that says it is read, and a list of 10k runs costs ~0.5 s to build, send and show (#36).
+    let listWait: NodeJS.Timeout | null = null;
+    if (onFirstRun !== undefined && newRuns.length > 0) {
+      listWait = setTimeout(() => {
+        listWait = null;
+        if (epoch === this.epoch) this.runsChanged(true);
+      }, FIRST_RUN_WAIT_MS);
+      listWait.unref();
+    } else if (newRuns.length > 0 || newEntries.length > 0 || moved.length > 0) this.runsChanged(true);
     this.progress.setPhase('reading');
 
     // New sources of runs already loaded are read now; new runs one after the other, by name.
@@ -506,6 +518,8 @@ export class Workspace {
     for (const run of newRuns) {
       this.emit('run.reading', run.run);
       await this.loader.enqueue(run, () => this.loader.loadRun(run));
+      if (listWait) clearTimeout(listWait);
+      listWait = null;
       if (epoch !== this.epoch) return;
       run.loaded = true;
       this.emit('run.read', run.run);

@@ -2,12 +2,12 @@
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createSource } from '../../../src/core/sources/registry';
 import { discover } from '../../../src/core/workspace/create';
 import { Workspace } from '../../../src/core/workspace/workspace';
-import type { Discover } from '../../../src/core/workspace/ports';
+import type { Discover, SourceFactory } from '../../../src/core/workspace/ports';
 import { waitFor } from '../../helpers/wait-for';
 
 let ws: Workspace | null = null;
@@ -62,5 +62,30 @@ describe('opening a folder', () => {
     await ws.open(root);
     await waitFor(() => ws!.hasRun('run_new'), 'the run made during discovery');
     expect(ws.listRuns().map((r) => r.run)).toEqual(['run_0', 'run_1', 'run_new']);
+  });
+
+  test('a slow first read does not hold back the list of runs found: it is listed unread meanwhile', async () => {
+    const root = runsFolder(3);
+    let release!: () => void;
+    const held = new Promise<void>((res) => (release = res));
+    const slowFirst: SourceFactory = (path, format, opts) => {
+      const source = createSource(path, format, opts);
+      if (!path.includes(`${sep}run_0${sep}`)) return source;
+      const readMore = source.readMore.bind(source);
+      source.readMore = async (o) => {
+        await held;
+        return readMore(o);
+      };
+      return source;
+    };
+    ws = new Workspace({ discover, createSource: slowFirst, watch: false });
+    const lists: boolean[][] = [];
+    ws.on('runs.changed', (runs) => lists.push(runs.map((r) => r.loaded)));
+    const opened = ws.open(root, { until: 'first-run' });
+    await waitFor(() => lists.length > 0, 'the list of runs found');
+    expect(lists).toEqual([[false, false, false]]);
+    release();
+    await opened;
+    expect(lists.at(-1)).toEqual([true, false, false]);
   });
 });
