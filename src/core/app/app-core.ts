@@ -86,7 +86,7 @@ export class AppCore {
     this.alertService = new AlertService({
       store: () => this.store,
       root: () => this.folder.root,
-      runs: () => this.ws.listRuns().map((r) => r.run),
+      runs: () => this.ws.runNames(),
       configOf: (run) => this.ws.configOf(run),
       writtenAt: (run) => this.ws.writtenAt(run),
       settings: () => this.settings,
@@ -284,7 +284,7 @@ export class AppCore {
   }
 
   details(run: string): RunDetails {
-    const info = this.ws.listRuns().find((r) => r.run === run);
+    const info = this.ws.runInfoOf(run);
     if (!info) throw new ApiError('not-found', `no run ${run}`);
     return buildRunDetails(
       run,
