@@ -62,8 +62,9 @@ export interface OpenOptions {
 /** New runs' config.json and new files' stat calls in flight at once while (re)discovering. */
 const SETUP_CONCURRENCY = 32;
 
-/** On opening, the runs found are listed once the first run is read, or after this long (ms) if its read is slow. */
-const FIRST_RUN_WAIT_MS = 250;
+/** On opening, the runs found are listed once the first run is read, or after this long (ms) if its read is slow (a
+ * page's requests answered meanwhile delay a small read too: 250 ms ran out on a busy 2-core machine). */
+const FIRST_RUN_WAIT_MS = 1000;
 
 /** A database's writes (new rows, maybe new runs) rediscover the folder at most this often. */
 const DATABASE_REDISCOVER_MS = 2000;
