@@ -489,9 +489,7 @@ export class AppCore {
    * looked at first (a run of this folder by name): every run's info per alert batch cost ~0.1 s with 10k runs. */
   private pushIfMoved(touched: ReadonlySet<string>): void {
     const local = [...touched].map((run) => this.ws.runInfoOf(run));
-    const seen = local.every((r) => r !== null)
-      ? local.map((r) => this.overlay.apply(r!))
-      : this.runs();
+    const seen = local.every((r) => r !== null) ? local.map((r) => this.overlay.apply(r!)) : this.runs();
     if (!this.overlay.moved(seen, touched)) return;
     const all = this.runs();
     this.overlay.pushedAll(all);

@@ -66,7 +66,9 @@ describe('attributeProcesses', () => {
     const startsWith = vi.spyOn(String.prototype, 'startsWith');
     let calls: number;
     try {
-      expect(await attribute(many)).toEqual([{ pid: 500, run: 'r9999', evidence: 'open-files', startTicks: 100 }]);
+      expect(await attribute(many)).toEqual([
+        { pid: 500, run: 'r9999', evidence: 'open-files', startTicks: 100 },
+      ]);
     } finally {
       calls = startsWith.mock.calls.length;
       startsWith.mockRestore();
