@@ -78,7 +78,7 @@ export async function runWatch(args: string[]): Promise<number> {
             root: dir,
             configOf: (run) => workspace.configOf(run),
             writtenAt: (run) => workspace.writtenAt(run),
-            runs: () => workspace.listRuns().map((r) => r.run),
+            runs: () => workspace.runNames(),
             settings: savedSettings(),
           }),
           ...(sampler ? { system: sampler } : {}),

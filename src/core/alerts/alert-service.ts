@@ -107,7 +107,8 @@ export class AlertService {
   /** Each judged run's stop as the last check said (stop-evidence.ts), with its reason. */
   private stopNow = new Map<string, RunStop>();
   /** The last run list (each run's files and group: the stop judgement's evidence). */
-  private lastRuns: readonly RunInfo[] = [];
+  /** The last run list, by name. */
+  private lastRuns = new Map<string, RunInfo>();
   private readonly stopFacts: StopFacts;
   /** Silent runs whose logs were looked at for a traceback, with the last write they were looked at for. */
   private readonly crashLooked = new Map<string, number>();
@@ -246,7 +247,7 @@ export class AlertService {
   /** A run's first read judged: what it raised is recorded (as history when the run was last written long ago). */
   private judged(run: string, held: readonly SeriesDelta[], out: AlertTransition[]): void {
     this.engine.firstReadDone(run);
-    const info = this.lastRuns.find((r) => r.run === run) ?? null;
+    const info = this.lastRuns.get(run) ?? null;
     if (isHistory(info, this.opts.writtenAt?.(run) ?? null, held, this.opts.clock())) {
       // Last written long before it was opened: what its files show is history, not news. Its incidents are
       // recorded (raised, then cleared at once), never notified, and leave no alert active.
@@ -261,13 +262,16 @@ export class AlertService {
   }
 
   /** The run list: runs at 100 % progress, or whose log says they ended (a W&B exit record, finished or
-   * crashed), are done: never stalled, and a stalled one clears (a crash is shown as such, not as a stall). */
+   * crashed), are done: never stalled, and a stalled one clears (a crash is shown as such, not as a stall). A run
+   * not read yet is taken up once it is (no points to judge before): on opening 10k runs, setting each one up held
+   * the first chart back by seconds (#36). */
   onRuns(runs: readonly RunInfo[]): void {
     if (this.judging.size > 0) return void this.deferred.push(() => this.onRuns(runs));
     const out: AlertTransition[] = [];
-    this.lastRuns = runs;
-    const facts = this.stopFacts.of(runs, this.opts.clock());
-    for (const r of runs) {
+    this.lastRuns = new Map(runs.map((r) => [r.run, r]));
+    const read = runs.filter((r) => r.loaded);
+    const facts = this.stopFacts.of(read, this.opts.clock());
+    for (const r of read) {
       this.ensureRun(r.run);
       this.engine.setFileFacts(r.run, facts.get(r.run)!);
       this.progress.set(r.run, r.progress?.fraction ?? null);
@@ -316,7 +320,7 @@ export class AlertService {
       if (v.state === 'stalled' || v.state === 'exited') this.lookForCrashLog(run, v.lastWriteMs);
     }
     for (const run of exited) {
-      const info = this.lastRuns.find((r) => r.run === run);
+      const info = this.lastRuns.get(run);
       if (info && !stops.has(run)) this.lookForCrashLog(run, lastWriteOf(info));
       next.set(run, 'exited');
       const known = stops.get(run)?.state;
@@ -351,7 +355,7 @@ export class AlertService {
     this.finished.clear();
     this.statusNow.clear();
     this.stopNow.clear();
-    this.lastRuns = [];
+    this.lastRuns.clear();
     this.stopFacts.clear();
     this.crashLooked.clear();
     this.held.clear();

@@ -86,7 +86,7 @@ export class AppCore {
     this.alertService = new AlertService({
       store: () => this.store,
       root: () => this.folder.root,
-      runs: () => this.ws.listRuns().map((r) => r.run),
+      runs: () => this.ws.runNames(),
       configOf: (run) => this.ws.configOf(run),
       writtenAt: (run) => this.ws.writtenAt(run),
       settings: () => this.settings,
@@ -284,7 +284,7 @@ export class AppCore {
   }
 
   details(run: string): RunDetails {
-    const info = this.ws.listRuns().find((r) => r.run === run);
+    const info = this.ws.runInfoOf(run);
     if (!info) throw new ApiError('not-found', `no run ${run}`);
     return buildRunDetails(
       run,
@@ -485,10 +485,13 @@ export class AppCore {
     );
   }
 
-  /** runs.changed, when the overlay of one of `touched` moved away from what was pushed. */
+  /** runs.changed, when the overlay of one of `touched` moved away from what was pushed. Only the touched runs are
+   * looked at first (a run of this folder by name): every run's info per alert batch cost ~0.1 s with 10k runs. */
   private pushIfMoved(touched: ReadonlySet<string>): void {
+    const local = [...touched].map((run) => this.ws.runInfoOf(run));
+    const seen = local.every((r) => r !== null) ? local.map((r) => this.overlay.apply(r!)) : this.runs();
+    if (!this.overlay.moved(seen, touched)) return;
     const all = this.runs();
-    if (!this.overlay.moved(all, touched)) return;
     this.overlay.pushedAll(all);
     this.bus.emit('runs.changed', all);
   }

@@ -45,14 +45,14 @@ export class AppExports {
     const { exportChartFigure } = await import('./chart-figure');
     const ws = this.app.workspace();
     const source: ChartSource = {
-      runs: () => ws.listRuns().map((r) => r.run),
+      runs: () => ws.runNames(),
       window: (run, tag, q) => ws.getWindow(run, tag, q),
       alerts: () => this.app.alerts.list(),
       thresholds: (run) => ({
         ...setValues(this.app.alerts.thresholdsOf(run)),
         ...this.app.settings().thresholds,
       }),
-      scope: (run) => runScope(ws.listRuns().find((r) => r.run === run)?.tags ?? [], ws.configOf(run)),
+      scope: (run) => runScope(ws.runInfoOf(run)?.tags ?? [], ws.configOf(run)),
     };
     return exportChartFigure(source, args);
   }
@@ -92,7 +92,7 @@ export class AppExports {
       this.app.pickExportFolder,
     );
     const ws = this.app.workspace();
-    const run = ws.listRuns().find((r) => r.run === alert.run);
+    const run = ws.runInfoOf(alert.run);
     const [{ writeIncident }, { ExportUsageError }] = await Promise.all([
       import('../export/incident'),
       import('../export/export-run'),

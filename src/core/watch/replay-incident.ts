@@ -36,7 +36,7 @@ export async function replayAlerts(
     root: dir,
     configOf: (run) => workspace.configOf(run),
     writtenAt: (run) => workspace.writtenAt(run),
-    runs: () => workspace.listRuns().map((r) => r.run),
+    runs: () => workspace.runNames(),
     settings,
   });
   const session = new WatchSession({ workspace, emit: () => {}, alerts, scalarLines: false });
@@ -130,7 +130,7 @@ export async function snapshotHeadless(
   const replay = await replayFor(dir, id, o.settings);
   try {
     const alert = findIncident(replay.list(), id);
-    const run = replay.workspace.listRuns().find((r) => r.run === alert.run);
+    const run = replay.workspace.runInfoOf(alert.run);
     return await writeIncident({
       alert,
       root: replay.root,

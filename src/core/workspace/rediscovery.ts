@@ -12,6 +12,10 @@ import { byRunName, newRunState, sourceKey, type LiveEntry, type RunState } from
 /** New runs' config.json and new files' stat calls in flight at once while (re)discovering. */
 const SETUP_CONCURRENCY = 32;
 
+/** On opening, the runs found are listed once the first run is read, or after this long (ms) if its read is slow (a
+ * page's requests answered meanwhile delay a small read too: 250 ms ran out on a busy 2-core machine). */
+const FIRST_RUN_WAIT_MS = 1000;
+
 /** What rediscovery works on: the workspace's state and its outlets. */
 export interface RediscoveryHost {
   /** The opened folder (null once closed). */
@@ -132,7 +136,16 @@ export async function rediscoverOnce(host: RediscoveryHost, onFirstRun?: () => v
   for (const { run, entry } of host.loader.snapshots())
     if (!snapshotPaths.has(entry.path)) void host.loader.dieIfGone(run, entry);
   host.progress.runsFound(host.runs.size);
-  if (newRuns.length > 0 || newEntries.length > 0 || moved.length > 0) host.runsChanged(true);
+  // On opening, the list of runs found waits for the first run's read, at most FIRST_RUN_WAIT_MS: the page's first
+  // charts wait on a list that says it is read, and a list of 10k runs costs ~0.5 s to build, send and show (#36).
+  let listWait: NodeJS.Timeout | null = null;
+  if (onFirstRun !== undefined && newRuns.length > 0) {
+    listWait = setTimeout(() => {
+      listWait = null;
+      if (epoch === host.epoch()) host.runsChanged(true);
+    }, FIRST_RUN_WAIT_MS);
+    listWait.unref();
+  } else if (newRuns.length > 0 || newEntries.length > 0 || moved.length > 0) host.runsChanged(true);
   host.progress.setPhase('reading');
 
   // New sources of runs already loaded are read now; new runs one after the other, by name.
@@ -146,6 +159,8 @@ export async function rediscoverOnce(host: RediscoveryHost, onFirstRun?: () => v
   for (const run of newRuns) {
     host.emit('run.reading', run.run);
     await host.loader.enqueue(run, () => host.loader.loadRun(run));
+    if (listWait) clearTimeout(listWait);
+    listWait = null;
     if (epoch !== host.epoch()) return;
     run.loaded = true;
     host.emit('run.read', run.run);

@@ -6,6 +6,7 @@
 // database-walks.ts's.
 
 import { EventEmitter } from 'node:events';
+import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { totalmem } from 'node:os';
 import { resolve } from 'node:path';
@@ -81,6 +82,8 @@ export class Workspace {
   /** Paths found to be other names of a rotated-away file whose data a dead source already holds. */
   private readonly aliasPaths = new Set<string>();
   private watcher: FolderWatcher | null = null;
+  /** The folders the last discovery walked: what the watcher follows once it starts. */
+  private walked: { runTree: string[]; others: string[] } | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
   private _root: string | null = null;
   /** Bumped by open/close: async work of an older folder stops when it sees a newer epoch. */
@@ -137,7 +140,10 @@ export class Workspace {
       progress: this.progress,
       discover: opts.discover,
       createSource: opts.createSource,
-      watchFolders: (runTree, others) => this.watcher?.watchFolders(runTree, others),
+      watchFolders: (runTree, others) => {
+        this.walked = { runTree, others };
+        this.watcher?.watchFolders(runTree, others);
+      },
       notice: (level, text) => this.notice(level, text),
       emit: (event, run) => this.emit(event, run),
       runsChanged: (now) => this.runsChanged(now),
@@ -181,41 +187,57 @@ export class Workspace {
       this.watch.suggestion = pollingSuggestion(fs.label);
       this.notice('info', this.watch.suggestion);
     }
-    let watching: Promise<void> = Promise.resolve();
-    if (this.opts.watch !== false) {
-      this.watcher = new FolderWatcher(root, {
-        usePolling: polling,
-        ...(this.opts.maxWatchedFolders === undefined ? {} : { maxFolders: this.opts.maxWatchedFolders }),
-        onBudgetHit: (watched, skipped) =>
-          this.notice(
-            'warning',
-            `watching ${watched} folders, the most allowed: ${skipped} more are not followed live (new runs there show on reopening)`,
-          ),
-        onStructureChange: () => void this.rediscover(),
-        onFileChange: (path) => this.fileChanged(path),
-        onFileWritten: (path) => this.fileWritten(path),
-        onFileRemoved: (path) => this.loader.removeIfGone(path),
-        onError: (message) => this.notice('warning', message),
-      });
-      // The watcher's first scan of the folder (a stat per entry: ~1.5 s for 10k run folders) runs beside
-      // discovery rather than before it: chokidar watches the folder before it scans, so a folder made
-      // meanwhile is still reported. The load counts as done once both are.
-      const closed = new Promise<void>((res) => (this.stopWaiting = res));
-      watching = Promise.race([this.watcher.ready(), closed]).then(() => {
-        if (epoch !== this.epoch) return;
-        // File events can be missed (appends racing chokidar's attach to a new file, or network
-        // filesystems): a cheap periodic re-read of every source catches up; reads cost O(new bytes).
-        // At most SWEEP_MAX_SOURCES a sweep, round-robin: with more sources each is re-read less often.
-        this.sweepTimer = setInterval(() => this.loader.sweep(SWEEP_MAX_SOURCES), this.opts.sweepMs ?? 1000);
-        this.sweepTimer.unref();
-      });
-    }
     let firstRun!: () => void;
     const first = new Promise<void>((res) => (firstRun = res));
-    this.loading = Promise.all([this.rediscover(firstRun), watching])
+    const discovered = this.rediscover(firstRun);
+    // The watcher starts once the first run is announced (or discovery found none): its first scan of the
+    // folder (a stat per entry: seconds for 10k run folders, #36) used to run beside discovery, on the same
+    // thread as the first screen. A folder made before it watches is caught by the folder's own stat.
+    const watching =
+      this.opts.watch === false
+        ? Promise.resolve()
+        : Promise.race([first, discovered]).then(() => this.startWatching(root, st, epoch));
+    this.loading = Promise.all([discovered, watching])
       .then(() => undefined)
       .finally(firstRun);
     await (options.until === 'first-run' ? first : this.loading);
+  }
+
+  /**
+   * Starts following the folder: chokidar on the opened folder and the folders discovery walked. chokidar reports only
+   * what happens after it watches, so an opened folder whose mtime or link count moved since `before` (taken before
+   * discovery's walk: a run folder made meanwhile) is walked again, and every source is swept once for appends made
+   * meanwhile.
+   */
+  private async startWatching(root: string, before: Stats, epoch: number): Promise<void> {
+    if (epoch !== this.epoch) return;
+    this.watcher = new FolderWatcher(root, {
+      usePolling: this.watch.polling,
+      ...(this.opts.maxWatchedFolders === undefined ? {} : { maxFolders: this.opts.maxWatchedFolders }),
+      onBudgetHit: (watched, skipped) =>
+        this.notice(
+          'warning',
+          `watching ${watched} folders, the most allowed: ${skipped} more are not followed live (new runs there show on reopening)`,
+        ),
+      onStructureChange: () => void this.rediscover(),
+      onFileChange: (path) => this.fileChanged(path),
+      onFileWritten: (path) => this.fileWritten(path),
+      onFileRemoved: (path) => this.loader.removeIfGone(path),
+      onError: (message) => this.notice('warning', message),
+    });
+    if (this.walked) this.watcher.watchFolders(this.walked.runTree, this.walked.others);
+    const closed = new Promise<void>((res) => (this.stopWaiting = res));
+    await Promise.race([this.watcher.ready(), closed]);
+    if (epoch !== this.epoch) return;
+    const now = await stat(root).catch(() => null);
+    if (epoch !== this.epoch) return;
+    if (now?.mtimeMs !== before.mtimeMs || now.nlink !== before.nlink) void this.rediscover();
+    // File events can be missed (appends racing chokidar's attach to a new file, or network
+    // filesystems): a cheap periodic re-read of every source catches up; reads cost O(new bytes).
+    // At most SWEEP_MAX_SOURCES a sweep, round-robin: with more sources each is re-read less often.
+    this.loader.sweep(SWEEP_MAX_SOURCES);
+    this.sweepTimer = setInterval(() => this.loader.sweep(SWEEP_MAX_SOURCES), this.opts.sweepMs ?? 1000);
+    this.sweepTimer.unref();
   }
 
   /** Resolves when the folder's initial load (and any rediscovery under way) is done. */
@@ -241,6 +263,7 @@ export class Workspace {
     this.databaseWalks.cancel();
     await this.watcher?.close();
     this.watcher = null;
+    this.walked = null;
     this.loader.closeAll();
     this.aliasPaths.clear();
     this.runs.clear();
@@ -256,6 +279,17 @@ export class Workspace {
 
   listRuns(): RunInfo[] {
     return [...this.runs.values()].sort(byRunName).map(runInfo);
+  }
+
+  /** One run's info (null for an unknown run): listRuns builds every run's (10k runs: ~0.1 s). */
+  runInfoOf(run: string): RunInfo | null {
+    const state = this.runs.get(run);
+    return state ? runInfo(state) : null;
+  }
+
+  /** The runs' names, in listRuns' order, without building their infos. */
+  runNames(): string[] {
+    return [...this.runs.values()].sort(byRunName).map((r) => r.run);
   }
 
   /** Each run's absolute folder (the system sampler looks for the process training it). */

@@ -20,6 +20,7 @@ const runInfo = (run: string, fraction: number | null): RunInfo =>
     run,
     progress: fraction === null ? null : { fraction, etaSeconds: null },
     ended: null,
+    loaded: true,
   }) as unknown as RunInfo;
 
 describe('trainer exited', () => {
