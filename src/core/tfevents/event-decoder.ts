@@ -127,6 +127,11 @@ export class EventDecoder {
     private readonly histos: HistogramStore | null = null,
   ) {}
 
+  /** Whether a tensor of the tag buf[start, end) is skipped whole: its plugin, known from an earlier value, is one the
+   * decoder does not read (images, audio, pr_curves…). */
+  readonly tensorSkippable = (buf: Uint8Array, start: number, end: number): boolean =>
+    this.tags.intern(buf, start, end, new DataView(buf.buffer, buf.byteOffset), 0).plugin === PLUGIN_OTHER;
+
   /** Decodes one Event payload; throws ProtoError (storing nothing) when it is malformed. */
   decode(payload: Uint8Array): void {
     this.decodeRange(payload, 0, payload.length);
