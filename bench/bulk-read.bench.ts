@@ -1,10 +1,11 @@
 // Bulk read (#36 target 3): a folder of event files mostly of images and histograms (10 GiB by default), generated into
 // a temporary folder and deleted afterwards, read as `rlwatch inspect` and the workspace's first read do: MB/s, MB/s per
 // core (CPU time), peak RSS, page cache warm and (where `dd iflag=nocache` can drop it) cold.
-// Run: npm run bench bulk-read   (SIZE_GB=10 GiB, N=2 warm passes of each read, COLD=0 to skip the cold pass)
+// Run: npm run bench bulk-read   (SIZE_GB=10 GiB, N=2 warm passes of each read, COLD=0 to skip the cold pass; KEEP=1
+// keeps the folder and its manifest (DIR.json) for REUSE=DIR, which reads that folder again instead of writing one)
 
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statfsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -151,6 +152,8 @@ const SIZE_GB = Number(process.env.SIZE_GB ?? 10);
 const N = Number(process.env.N ?? 2);
 const COLD = process.env.COLD !== '0';
 const want = SIZE_GB * GIB;
+const REUSE = process.env.REUSE ?? '';
+const KEEP = process.env.KEEP === '1' || REUSE !== '';
 const base = tmpdir();
 const fs = statfsSync(base);
 const free = fs.bavail * fs.bsize;
@@ -158,25 +161,31 @@ process.stdout.write(
   `node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), availableParallelism ${availableParallelism()}\n` +
     `folder: ${SIZE_GB} GiB in ${base} (${(free / GIB).toFixed(0)} GiB free there)\n`,
 );
-if (free < want * 1.2 + 2 * GIB) {
+if (!REUSE && free < want * 1.2 + 2 * GIB) {
   process.stdout.write(
     `not run: needs ${((want * 1.2 + 2 * GIB) / GIB).toFixed(0)} GiB free (SIZE_GB=… for less)\n`,
   );
   process.exit(1);
 }
-const dir = mkdtempSync(join(base, 'rlwatch-bulk-'));
-const cleanup = (): void => rmSync(dir, { recursive: true, force: true });
-process.on('SIGINT', () => {
-  cleanup();
-  process.exit(130);
-});
+const dir = REUSE || mkdtempSync(join(base, 'rlwatch-bulk-'));
+const cleanup = (): void => {
+  if (!KEEP) rmSync(dir, { recursive: true, force: true });
+};
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    cleanup();
+    process.exit(130);
+  });
 try {
   const g0 = performance.now();
-  const folder: MediaFolder = writeMediaFolder(dir, { totalBytes: want });
+  const folder: MediaFolder = REUSE
+    ? (JSON.parse(readFileSync(`${dir}.json`, 'utf8')) as MediaFolder)
+    : writeMediaFolder(dir, { totalBytes: want });
+  if (KEEP && !REUSE) writeFileSync(`${dir}.json`, JSON.stringify(folder));
   const mb = folder.bytes / 1e6;
   const share = (n: number): string => `${((100 * n) / folder.bytes).toFixed(0)} %`;
   process.stdout.write(
-    `generated ${folder.files.length} event files in 8 runs, ${mb.toFixed(0)} MB in ${((performance.now() - g0) / 1000).toFixed(0)} s: ` +
+    `${REUSE ? `reused ${dir}: ` : 'generated '}${folder.files.length} event files in 8 runs, ${mb.toFixed(0)} MB in ${((performance.now() - g0) / 1000).toFixed(0)} s: ` +
       `images ${share(folder.imageBytes)} (${folder.images}, 50–500 KB), histograms ${share(folder.histogramBytes)} ` +
       `(${folder.histograms}, 30–100 buckets), scalars ${share(folder.scalarBytes)} (${folder.scalarPoints} points)\n`,
   );
@@ -223,14 +232,18 @@ try {
     }
   }
 
-  const best = inspectPasses.reduce((a, b) => (a.wallMs <= b.wallMs ? a : b));
-  const peak = Math.max(...inspectPasses.map((p) => p.peakRssMb));
   process.stdout.write(
-    `\ntargets: ≥ 500 MB/s, RSS ≤ 1024 MB (inspect, warm, best of ${N}); load at the end ${load()}\n` +
-      `figure bulk_read.mb_per_s ${(mb / (best.wallMs / 1000)).toFixed(1)}\n` +
-      `figure bulk_read.mb_per_core_s ${(mb / (best.cpuMs / 1000)).toFixed(1)}\n` +
-      `figure bulk_read.peak_rss_mb ${peak.toFixed(0)}\n`,
+    `\ntargets: ≥ 500 MB/s, RSS ≤ 1024 MB (inspect, warm, best of ${N}); load at the end ${load()}\n`,
   );
+  if (inspectPasses.length > 0) {
+    const best = inspectPasses.reduce((a, b) => (a.wallMs <= b.wallMs ? a : b));
+    const peak = Math.max(...inspectPasses.map((p) => p.peakRssMb));
+    process.stdout.write(
+      `figure bulk_read.mb_per_s ${(mb / (best.wallMs / 1000)).toFixed(1)}\n` +
+        `figure bulk_read.mb_per_core_s ${(mb / (best.cpuMs / 1000)).toFixed(1)}\n` +
+        `figure bulk_read.peak_rss_mb ${peak.toFixed(0)}\n`,
+    );
+  }
 } finally {
   cleanup();
 }
