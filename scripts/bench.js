@@ -15,8 +15,9 @@ import {
 
 const filter = process.argv[2] ?? '';
 if (filter === 'alerts') process.exit(await alertsBench(process.argv.slice(3)));
-// Benches that take too long for a plain run: only when the argument names them (`npm run bench soak`).
-const explicitOnly = ['soak', 'job-faults'];
+// Benches that take too long for a plain run: only when the argument names them (`npm run bench soak`; bulk-read
+// writes 10 GiB).
+const explicitOnly = ['soak', 'job-faults', 'bulk-read'];
 const matching = readdirSync(join(root, 'bench'))
   .filter((f) => f.endsWith('.bench.ts') && f.includes(filter))
   .sort();
