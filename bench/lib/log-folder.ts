@@ -78,7 +78,7 @@ export function tagNames(k: number): string[] {
 }
 
 /** A 32-bit integer hash (deterministic noise without state). */
-function hash(a: number, b: number, c: number): number {
+export function hash(a: number, b: number, c: number): number {
   let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b + 0x27d4eb2f, 0xc2b2ae35) ^ (c * 0x165667b1);
   h ^= h >>> 15;
   h = Math.imul(h, 0x2c1b3c6d);

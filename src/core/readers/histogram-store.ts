@@ -37,6 +37,9 @@ interface TagSteps {
   stride: number;
   seen: number;
   newest: HistogramStep | null;
+  /** The newest is not kept and no one was handed it yet (steps(), snapshot()): the next step not kept overwrites
+   * it in place, so a long tag's thinned-out steps cost no allocation each. */
+  newestPrivate: boolean;
 }
 
 /** The plain-data form of a store (what a read worker posts back; typed arrays survive structured clone). */
@@ -60,12 +63,22 @@ function held(t: TagSteps): number {
   return t.kept.length + (t.newest !== null && !isKept(t, t.newest) ? 1 : 0);
 }
 
+/** What the newest step costs when it is not also kept (0 when it is, or there is none). */
+function newestCost(t: TagSteps): number {
+  return t.newest !== null && !isKept(t, t.newest) ? cost(t.newest) : 0;
+}
+
+/** How many buckets `mergeBuckets` leaves of k. */
+function mergedBuckets(k: number, max: number): number {
+  return k <= max ? k : Math.ceil(k / Math.ceil(k / max));
+}
+
 /** `buckets` (k triples) merged into at most `max` buckets of ⌈k/max⌉ neighbours each: first left, last right, summed counts. */
 export function mergeBuckets(buckets: Float64Array, max: number): Float64Array {
   const k = Math.floor(buckets.length / 3);
   if (k <= max) return buckets;
   const group = Math.ceil(k / max);
-  const n = Math.ceil(k / group);
+  const n = mergedBuckets(k, max);
   const out = new Float64Array(n * 3);
   for (let g = 0; g < n; g++) {
     const from = g * group;
@@ -95,34 +108,48 @@ export class HistogramStore implements HistogramSource {
   }
 
   /**
-   * Adds a logged histogram (buckets as (left, right, count) triples; the store owns the array). It becomes the
-   * tag's newest step; when the budget is spent, kept steps are thinned to make room (makeRoom).
+   * Adds a logged histogram: the first `length` values of `buckets`, (left, right, count) triples, copied (the caller
+   * may reuse its array). It becomes the tag's newest step; when the budget is spent, kept steps are thinned to make
+   * room (makeRoom).
    */
-  add(tag: string, step: number, wallTime: number, buckets: Float64Array): void {
+  add(tag: string, step: number, wallTime: number, buckets: Float64Array, length = buckets.length): void {
     let t = this.byTag.get(tag);
-    if (!t) this.byTag.set(tag, (t = { kept: [], stride: 1, seen: 0, newest: null }));
+    if (!t) this.byTag.set(tag, (t = { kept: [], stride: 1, seen: 0, newest: null, newestPrivate: false }));
     const index = t.seen++;
-    const item: HistogramStep = { step, wallTime, buckets: mergeBuckets(buckets, this.limits.stepBuckets) };
-    const size = cost(item);
-    // The newest step is held whether or not the stride keeps it; the one it replaces is freed unless it is
-    // among the kept (then it is the last kept: the newest is always the last logged).
-    const freed = (): number => (t.newest !== null && !isKept(t, t.newest) ? cost(t.newest) : 0);
+    const keep = index % t.stride === 0;
+    const k = Math.floor(length / 3);
+    const size = mergedBuckets(k, this.limits.stepBuckets) * 24 + STEP_OVERHEAD;
     if (size > this.limits.sourceBytes) {
       // Larger than the whole budget: nothing kept is let go for it.
       this.dropped++;
       return;
     }
-    while (this.bytes - freed() + size > this.limits.sourceBytes) {
+    // The newest step is held whether or not the stride keeps it; the one it replaces is freed unless it is
+    // among the kept (then it is the last kept: the newest is always the last logged).
+    while (this.bytes - newestCost(t) + size > this.limits.sourceBytes) {
       if (!this.makeRoom()) {
         // Not even one step of each tag fits besides this one: this step cannot be held.
         this.dropped++;
         return;
       }
     }
-    this.bytes += size - freed();
-    t.newest = item;
+    this.bytes += size - newestCost(t);
+    const old = t.newest;
     this.version++;
-    const keep = index % t.stride === 0;
+    let item: HistogramStep;
+    if (!keep && t.newestPrivate && old !== null && old.buckets.length === 3 * k) {
+      // A thinned-out step replacing one no one holds: its array is reused.
+      item = old;
+      item.step = step;
+      item.wallTime = wallTime;
+      item.buckets.set(buckets.subarray(0, 3 * k));
+    } else {
+      const whole = buckets.subarray(0, 3 * k);
+      const merged = mergeBuckets(whole, this.limits.stepBuckets);
+      item = { step, wallTime, buckets: merged === whole ? whole.slice() : merged };
+    }
+    t.newest = item;
+    t.newestPrivate = !keep;
     if (!keep) return;
     t.kept.push(item);
     this.kept++;
@@ -197,10 +224,14 @@ export class HistogramStore implements HistogramSource {
   steps(tag: string): readonly HistogramStep[] {
     const t = this.byTag.get(tag);
     if (!t) return [];
-    return t.newest === null || isKept(t, t.newest) ? t.kept : [...t.kept, t.newest];
+    if (t.newest === null || isKept(t, t.newest)) return t.kept;
+    // Handed out: never overwritten after this.
+    t.newestPrivate = false;
+    return [...t.kept, t.newest];
   }
 
   snapshot(): HistogramStoreSnapshot {
+    for (const t of this.byTag.values()) t.newestPrivate = false;
     return { tags: [...this.byTag.entries()], bytes: this.bytes, dropped: this.dropped };
   }
 

@@ -109,7 +109,14 @@ export class EventDecoder {
   private pendingTexts: { entry: TagEntry; text: DecodedText }[] = [];
   private pendingHparams: Record<string, unknown> | null = null;
   // Histogram buckets of the event being decoded (only with a histogram store): kept once the event decoded whole.
-  private pendingHistos: { entry: TagEntry; buckets: Float64Array }[] = [];
+  // The i-th is the first pendingLengths[i] values of histoScratch[i], arrays reused event after event (the store
+  // copies what it keeps): a histogram costs no allocation of its own.
+  private pendingHistos: TagEntry[] = [];
+  private readonly pendingLengths: number[] = [];
+  private readonly histoScratch: Float64Array[] = [];
+  // A legacy HistogramProto's bucket limits and counts, reused.
+  private limits = new Float64Array(64);
+  private counts = new Float64Array(64);
   // Any of them is set: one check per event (scalar-only files never set it).
   private pendingExtras = false;
 
@@ -119,6 +126,11 @@ export class EventDecoder {
     private readonly texts: TextStore | null = null,
     private readonly histos: HistogramStore | null = null,
   ) {}
+
+  /** Whether a tensor of the tag buf[start, end) is skipped whole: its plugin, known from an earlier value, is one the
+   * decoder does not read (images, audio, pr_curves…). */
+  readonly tensorSkippable = (buf: Uint8Array, start: number, end: number): boolean =>
+    this.tags.intern(buf, start, end, new DataView(buf.buffer, buf.byteOffset), 0).plugin === PLUGIN_OTHER;
 
   /** Decodes one Event payload; throws ProtoError (storing nothing) when it is malformed. */
   decode(payload: Uint8Array): void {
@@ -477,8 +489,14 @@ export class EventDecoder {
         text.bytes,
       );
     }
-    for (const { entry, buckets } of this.pendingHistos)
-      this.histos!.add(entry.name, step, wallTime, buckets);
+    for (let i = 0; i < this.pendingHistos.length; i++)
+      this.histos!.add(
+        this.pendingHistos[i]!.name,
+        step,
+        wallTime,
+        this.histoScratch[i]!,
+        this.pendingLengths[i],
+      );
     this.dropExtras();
   }
 
@@ -523,13 +541,19 @@ export class EventDecoder {
       weighted += n * ((left + right) / 2);
     }
     this.histogram(entry, total, min, max, total > 0 ? weighted / total : NaN);
-    if (this.histos !== null) this.pendHistogram(entry, v.slice(0, t.count));
+    if (this.histos !== null) this.pendHistogram(entry, t.count).set(v.subarray(0, t.count));
   }
 
-  /** A histogram's buckets, kept (in the store) once the event turns out whole. */
-  private pendHistogram(entry: TagEntry, buckets: Float64Array): void {
-    this.pendingHistos.push({ entry, buckets });
+  /** A histogram of `length` values to be kept (in the store) once the event turns out whole: the array to fill. */
+  private pendHistogram(entry: TagEntry, length: number): Float64Array {
+    const i = this.pendingHistos.length;
+    let b = this.histoScratch[i];
+    if (b === undefined || b.length < length)
+      b = this.histoScratch[i] = new Float64Array(Math.max(length, (b?.length ?? 0) * 2, 192));
+    this.pendingHistos.push(entry);
+    this.pendingLengths[i] = length;
     this.pendingExtras = true;
+    return b;
   }
 
   private classicHistogram(entry: TagEntry, start: number, end: number): void {
@@ -541,45 +565,61 @@ export class EventDecoder {
     let num = 0;
     let sum = 0;
     const keep = this.histos !== null;
-    const limits: number[] = [];
-    const counts: number[] = [];
+    let nLimits = 0;
+    let nCounts = 0;
     while (c.pos < end) {
       const key = c.key();
       if (key === HISTO_MIN) min = c.double();
       else if (key === HISTO_MAX) max = c.double();
       else if (key === HISTO_NUM) num = c.double();
       else if (key === HISTO_SUM) sum = c.double();
-      else if (keep && key === HISTO_LIMIT) limits.push(c.double());
-      else if (keep && key === HISTO_BUCKET) counts.push(c.double());
-      else if (keep && (key === HISTO_LIMITS_PACKED || key === HISTO_BUCKETS_PACKED))
-        this.packedDoubles(key === HISTO_LIMITS_PACKED ? limits : counts);
+      else if (keep && key === HISTO_LIMIT) nLimits = this.addDouble(true, nLimits, c.double());
+      else if (keep && key === HISTO_BUCKET) nCounts = this.addDouble(false, nCounts, c.double());
+      else if (keep && key === HISTO_LIMITS_PACKED) nLimits = this.packedDoubles(true, nLimits);
+      else if (keep && key === HISTO_BUCKETS_PACKED) nCounts = this.packedDoubles(false, nCounts);
       else c.skip(key);
     }
     this.histogram(entry, num, num > 0 ? min : NaN, num > 0 ? max : NaN, num > 0 ? sum / num : NaN);
     if (keep) {
       // As TensorBoard migrates a HistogramProto (data_compat.py): bucket i spans the previous limit
       // (the first: `min`) to its own limit (the last: `max`, not the DBL_MAX TF writes).
-      if (limits.length !== counts.length) this.stagedSkips++;
+      if (nLimits !== nCounts) this.stagedSkips++;
       else {
-        const k = counts.length;
-        const b = new Float64Array(3 * k);
+        const k = nCounts;
+        const limits = this.limits;
+        const counts = this.counts;
+        const b = this.pendHistogram(entry, 3 * k);
         for (let i = 0; i < k; i++) {
           b[3 * i] = i === 0 ? min : limits[i - 1]!;
           b[3 * i + 1] = i === k - 1 ? max : limits[i]!;
           b[3 * i + 2] = counts[i]!;
         }
-        this.pendHistogram(entry, b);
       }
     }
   }
 
-  /** A packed repeated double at the cursor, appended to `out`. */
-  private packedDoubles(out: number[]): void {
+  /** Sets value n of the limits (or counts) scratch, growing it; returns n + 1. */
+  private addDouble(limits: boolean, n: number, v: number): number {
+    let a = limits ? this.limits : this.counts;
+    if (n === a.length) {
+      const next = new Float64Array(a.length * 2);
+      next.set(a);
+      a = next;
+      if (limits) this.limits = a;
+      else this.counts = a;
+    }
+    a[n] = v;
+    return n + 1;
+  }
+
+  /** A packed repeated double at the cursor, appended to the limits (or counts) scratch from n; returns the new count. */
+  private packedDoubles(limits: boolean, n: number): number {
     const c = this.c;
-    const n = c.length();
-    if (n % 8 !== 0) throw new ProtoError('packed doubles of a length not a multiple of 8');
-    const stop = c.pos + n;
-    while (c.pos < stop) out.push(c.double());
+    const len = c.length();
+    if (len % 8 !== 0) throw new ProtoError('packed doubles of a length not a multiple of 8');
+    const stop = c.pos + len;
+    while (c.pos < stop) n = this.addDouble(limits, n, c.double());
+    return n;
   }
 
   /** Stores one scalar value (`f32`: known to be a float32, so its series needs no precision check). */

@@ -44,6 +44,9 @@ interface CallState {
 }
 
 const DEFAULT_CHUNK = 1 << 20;
+/** After a jump over a skipped part (an image…), reads are this long, doubling back to the chunk while none follows:
+ * the next record is often another image, whose first bytes are all that is read of it. */
+const PROBE_BYTES = 16 << 10;
 // Synchronous reads: the stream copies any partial record, so one buffer serves every reader.
 let sharedBuffer: Uint8Array | null = null;
 // Asynchronous reads can overlap across readers: each takes a buffer from a small pool for the call.
@@ -63,6 +66,10 @@ export class EventFileReader {
   private ioError: ReadError | null = null;
   private readonly buffer: Uint8Array | null;
   private buffer2: Uint8Array | null = null;
+  /** Bytes the next read asks for (at most the buffer): PROBE_BYTES after a jump, doubling back. */
+  private readLength = Number.POSITIVE_INFINITY;
+  /** Bytes read from the file (a jumped-over part is not). */
+  bytesFetched = 0;
 
   constructor(
     readonly path: string,
@@ -98,11 +105,7 @@ export class EventFileReader {
     try {
       fd = openSync(this.path, 'r');
       call.reset = this.follow(fstatSync(fd));
-      const buf = this.buffer ?? (sharedBuffer ??= new Uint8Array(DEFAULT_CHUNK));
-      while (
-        this.stream.state !== 'stopped' &&
-        this.consume(buf, readSync(fd, buf, 0, buf.length, this.offset), call)
-      );
+      this.readAllSync(fd, this.buffer ?? (sharedBuffer ??= new Uint8Array(DEFAULT_CHUNK)), call);
       this.ioError = null;
     } catch (e) {
       this.ioError = { kind: 'io', offset: this.offset, message: message(e) };
@@ -134,11 +137,7 @@ export class EventFileReader {
       const st = fstatSync(fd);
       if (fileIdentity(st) !== this.identity || st.size < this.offset || st.size - this.offset > maxBytes)
         return null;
-      const buf = this.buffer ?? (sharedBuffer ??= new Uint8Array(DEFAULT_CHUNK));
-      while (
-        this.stream.state !== 'stopped' &&
-        this.consume(buf, readSync(fd, buf, 0, buf.length, this.offset), call)
-      );
+      this.readAllSync(fd, this.buffer ?? (sharedBuffer ??= new Uint8Array(DEFAULT_CHUNK)), call);
       this.ioError = null;
       return this.end(call);
     } catch (e) {
@@ -171,14 +170,28 @@ export class EventFileReader {
       fh = await open(this.path, 'r');
       call.reset = this.follow(await fh.stat());
       let which = 0;
-      if (this.stream.state !== 'stopped') ahead = fh.read(bufs[0]!, 0, bufs[0]!.length, this.offset);
+      let aheadAt = this.offset;
+      if (this.stream.state !== 'stopped') ahead = fh.read(bufs[0]!, 0, this.readSize(bufs[0]!), this.offset);
       while (ahead) {
         const n = (await ahead).bytesRead;
         ahead = null;
         const buf = bufs[which]!;
         which ^= 1;
-        if (n > 0) ahead = fh.read(bufs[which]!, 0, bufs[which]!.length, this.offset + n);
-        if (this.consume(buf, n, call) && this.stream.state !== 'stopped') continue;
+        aheadAt = this.offset + n;
+        if (n > 0) ahead = fh.read(bufs[which]!, 0, this.readSize(bufs[which]!), aheadAt);
+        let go = this.consume(buf, n, call);
+        const skip = this.stream.skip;
+        if (skip) {
+          const suffix = new Uint8Array(skip.length);
+          const got = (await fh.read(suffix, 0, skip.length, skip.at)).bytesRead;
+          go = this.resume(suffix.subarray(0, got), call) || go;
+        }
+        if (ahead && aheadAt !== this.offset) {
+          // A jump: the read ahead was for bytes no longer wanted.
+          await ahead.catch(() => null);
+          ahead = fh.read(bufs[which]!, 0, this.readSize(bufs[which]!), this.offset);
+        }
+        if (go && this.stream.state !== 'stopped') continue;
         if (!call.more || !options.pause || this.stream.state === 'stopped') break;
         call.more = false;
         call.budget += options.maxBytes ?? 0;
@@ -210,12 +223,46 @@ export class EventFileReader {
     return { budget, bytes: 0, more: false, reset: false, recordsBefore: this.stream.records };
   }
 
+  /** Reads to the end of the file (or the call's budget) with synchronous calls, jumping where the stream asks. */
+  private readAllSync(fd: number, buf: Uint8Array, call: CallState): void {
+    while (this.stream.state !== 'stopped') {
+      let go = this.consume(buf, readSync(fd, buf, 0, this.readSize(buf), this.offset), call);
+      const skip = this.stream.skip;
+      if (skip) {
+        const suffix = new Uint8Array(skip.length);
+        const got = readSync(fd, suffix, 0, skip.length, skip.at);
+        go = this.resume(suffix.subarray(0, got), call) || go;
+      }
+      if (!go) return;
+    }
+  }
+
+  /** How much of `buf` the next read fills. */
+  private readSize(buf: Uint8Array): number {
+    return Math.min(buf.length, this.readLength);
+  }
+
   /** Feeds `n` bytes just read into the stream; false when the call should stop (end of file, or budget). */
   private consume(buf: Uint8Array, n: number, call: CallState): boolean {
     if (n === 0) return false;
     this.offset += n;
+    this.bytesFetched += n;
     call.bytes += n;
     this.stream.push(buf.subarray(0, n));
+    // Reads grow back to the whole buffer while no jump follows.
+    if (this.readLength < buf.length) this.readLength *= 2;
+    if (call.bytes < call.budget) return true;
+    call.more = true;
+    return false;
+  }
+
+  /** Hands the stream the bytes of its skip request; after a jump, reading goes on at the record's end with a short
+   * read. Returns whether it jumped (the call goes on, even past its budget: the jump read next to nothing). */
+  private resume(suffix: Uint8Array, call: CallState): boolean {
+    this.bytesFetched += suffix.length;
+    if (!this.stream.resumeSkip(suffix)) return false;
+    this.offset = this.stream.bytes;
+    this.readLength = PROBE_BYTES;
     if (call.bytes < call.budget) return true;
     call.more = true;
     return false;

@@ -10,6 +10,7 @@ import type { RecordReaderOptions } from './record-reader';
 import { configFromTexts } from './text-config';
 import { TextStore } from './text-store';
 import { HistogramStore } from '../readers/histogram-store';
+import { findEventHole, stitchEvent, type EventHole } from './event-hole';
 
 export interface TfEventsReadOptions extends RecordReaderOptions {
   /** The series of this whole read are short-lived (summarised by inspect, handed over by a read worker): a
@@ -42,6 +43,17 @@ export type StreamState = 'idle' | 'pending' | 'stopped';
 /** sizeHint estimates points per byte from at least this many decoded bytes (smaller sources need no hint). */
 const RESERVE_AFTER_BYTES = 256 * 1024;
 
+/** Records at least this long are looked into, from their first bytes, for a part the decoder skips (an image…),
+ * which the file reader then jumps over instead of reading (#36). */
+export const HOLE_MIN_BYTES = 64 * 1024;
+
+/** Bytes of the file the stream needs before it goes on: the rest of an event after the part it skips. */
+export interface SkipRequest {
+  /** File offset and length of the bytes to read and hand to `resumeSkip` (the event's rest and its data CRC). */
+  at: number;
+  length: number;
+}
+
 /** Keeps a garbage file from growing an unbounded error list; the count goes on. */
 const MAX_ERRORS = 1000;
 
@@ -65,9 +77,24 @@ export class EventStream {
 
   /** Trim a reserved series whose capacity exceeds its length by more than length >> trimShift. */
   private readonly trimShift: number;
+  /**
+   * After a push: a large event's skipped part (an image, audio, a graph, another plugin's tensor) reaches past the
+   * bytes pushed, so the caller may read just the event's bytes after it (`at`, `length`) and call `resumeSkip`
+   * instead of pushing on; pushing on reads the record whole as before. Never with data CRCs checked (the CRC
+   * covers the bytes jumped over).
+   */
+  skip: SkipRequest | null = null;
+  /** Bytes of the file jumped over by `resumeSkip` (never pushed). */
+  bytesSkipped = 0;
+  private readonly jumps: boolean;
+  private hole: EventHole | null = null;
+  /** The payload offset of a record whose skip failed (a short read, a decode error): read whole. */
+  private cancelledAt = -1;
+  private stitched: Uint8Array = new Uint8Array(256);
 
   constructor(opts: TfEventsReadOptions = {}) {
     this.trimShift = opts.shortLived ? 4 : 7;
+    this.jumps = opts.checkDataCrc !== true;
     this.reader = new RecordReader(opts);
     this.decoder = new EventDecoder(this.scalars, this.histograms, this.texts, this.histos);
   }
@@ -109,6 +136,8 @@ export class EventStream {
    * The chunk may be reused by the caller afterwards: a partial tail is copied. */
   push(chunk: Uint8Array): number {
     if (this.reader.stopped) return 0;
+    this.skip = null;
+    this.hole = null;
     this.bytes += chunk.length;
     this.reader.push(chunk);
     const before = this.records;
@@ -136,6 +165,7 @@ export class EventStream {
         this.pendingOffset = reader.recordBoundary;
         this.pendingBytes = reader.pendingBytes;
         if (this.expectedBytes !== 0) this.reserve();
+        if (this.jumps) this.planSkip();
         return this.records - before;
       } else {
         this.addError(reader.recError!);
@@ -145,6 +175,52 @@ export class EventStream {
         }
       }
     }
+  }
+
+  /** Sets `skip` when the record being assembled is large and its part the decoder skips reaches past its bytes so far. */
+  private planSkip(): void {
+    const part = this.reader.partialPayload();
+    if (part === null || part.total < HOLE_MIN_BYTES || part.at === this.cancelledAt) return;
+    const hole = findEventHole(part.buf, 0, part.have, part.total, this.decoder.tensorSkippable);
+    if (hole === null) return;
+    this.hole = hole;
+    // With the record's data CRC: the record's last bytes being there says it is whole on disk (a writer may be
+    // half-way through it), so the jump never lands past the end of the file.
+    this.skip = { at: part.at + hole.end, length: part.total - hole.end + 4 };
+  }
+
+  /**
+   * The bytes `skip` asked for (fewer: the file ends before them): the event is decoded without its skipped part and
+   * the stream goes on at the record's end (true; the caller's next push starts at `bytes`). false when it cannot
+   * (too few bytes, the stitched event does not decode): the caller pushes on from where it was, reading the record
+   * whole, which reports what is wrong with it as before.
+   */
+  resumeSkip(suffix: Uint8Array): boolean {
+    const hole = this.hole;
+    const want = this.skip?.length ?? -1;
+    this.skip = null;
+    this.hole = null;
+    const part = this.reader.partialPayload();
+    if (hole === null || part === null) return false;
+    if (suffix.length < want) {
+      this.cancelledAt = part.at;
+      return false;
+    }
+    const { bytes, length } = stitchEvent(part.buf, 0, hole, suffix.subarray(0, want - 4), this.stitched);
+    this.stitched = bytes;
+    try {
+      this.decoder.decodeRange(bytes, 0, length);
+    } catch (e) {
+      if (!(e instanceof ProtoError)) throw e;
+      this.cancelledAt = part.at;
+      return false;
+    }
+    this.records++;
+    const end = this.reader.jumpPastPartial();
+    this.bytesSkipped += end - this.bytes;
+    this.bytes = end;
+    this.pendingBytes = 0;
+    return true;
   }
 
   /** The result so far. `final` reports a partial last record as `truncated` (a one-shot read of a

@@ -102,6 +102,30 @@ export class RecordReader {
     return HEADER + this.body.length;
   }
 
+  /** The record being assembled, once its header is known: its payload's first `have` bytes at buf[0…], its length
+   * and the file offset of its first payload byte. null at a record boundary or inside a header. */
+  partialPayload(): { buf: Uint8Array; have: number; total: number; at: number } | null {
+    if (this.headerFill < HEADER || this.stoppedWith) return null;
+    const have = Math.min(this.bodyFill, this.payloadLength);
+    return { buf: this.body, have, total: this.payloadLength, at: this.recordStart + HEADER };
+  }
+
+  /** Drops the record being assembled as if it had been read whole: framing goes on at the file offset after it
+   * (returned), where the caller's next bytes must start. */
+  jumpPastPartial(): number {
+    const end = this.recordStart + HEADER + this.payloadLength + FOOTER;
+    this.consumed = end;
+    this.recordStart = end;
+    this.headerFill = 0;
+    this.bodyFill = 0;
+    this.body = EMPTY;
+    this.cur = EMPTY;
+    this.pos = 0;
+    this.queue = [];
+    this.queueAt = 0;
+    return end;
+  }
+
   /** File offset just after the last complete record (where a resumed read would restart framing). */
   get recordBoundary(): number {
     return this.recordStart;

@@ -107,3 +107,31 @@ describe('the byte budget evicts by thinning', () => {
     expect(store.bytes).toBeLessThanOrEqual(limits.sourceBytes);
   });
 });
+
+describe('add copies what it keeps (#36: a bulk read allocates no array per thinned-out step)', () => {
+  test('a caller reusing one array for every step leaves every kept step and the newest as logged', () => {
+    const store = new HistogramStore({ tagSteps: 8, stepBuckets: 4096, sourceBytes: 1 << 20 });
+    const scratch = new Float64Array(64);
+    for (let i = 0; i < 100; i++) {
+      scratch.fill(-1);
+      scratch.set(bucketsOf(i, 5));
+      store.add('t', i, i, scratch, 15);
+    }
+    const steps = store.steps('t');
+    expect(steps.at(-1)!.step).toBe(99);
+    for (const s of steps) expect([...s.buckets]).toEqual([...bucketsOf(s.step, 5)]);
+    expect(store.bytes).toBe(steps.length * stepCost(5));
+  });
+
+  test('a newest step once handed out is never overwritten by the steps after it', () => {
+    const store = new HistogramStore({ tagSteps: 4, stepBuckets: 4096, sourceBytes: 1 << 20 });
+    for (let i = 0; i < 50; i++) store.add('t', i, i, bucketsOf(i, 3));
+    const held = store.steps('t').at(-1)!;
+    const snap = structuredClone(store.snapshot());
+    for (let i = 50; i < 90; i++) store.add('t', i, i, bucketsOf(i, 3));
+    expect([held.step, held.wallTime, [...held.buckets]]).toEqual([49, 49, [...bucketsOf(49, 3)]]);
+    const copy = HistogramStore.fromSnapshot(snap, store.limits);
+    expect(copy.steps('t').at(-1)!.step).toBe(49);
+    for (const s of store.steps('t')) expect([...s.buckets]).toEqual([...bucketsOf(s.step, 3)]);
+  });
+});
