@@ -69,6 +69,12 @@ class ReplayWorkspace {
   listRuns(): RunInfo[] {
     return this.rec.runs;
   }
+  runInfoOf(run: string): RunInfo | null {
+    return this.rec.runs.find((r) => r.run === run) ?? null;
+  }
+  runNames(): string[] {
+    return this.rec.runs.map((r) => r.run);
+  }
   runDirs(): { run: string; dir: string }[] {
     return this.rec.runs.map((r) => ({ run: r.run, dir: join(this.root ?? '', r.run) }));
   }
