@@ -2,7 +2,7 @@
 // Run: npm run bench soak-serve   (never part of a plain `npm run bench`; a smoke run: SOAK_MINUTES=2;
 // env: SOAK_MINUTES (30), RATE (demo steps/s, 50), RUNS (100, the demo included), WINDOW_S (30), FLAP_RAISES (2))
 
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
@@ -12,6 +12,7 @@ import { launchChromium } from '../test/e2e/browser';
 import { runCli } from '../test/e2e/cli-process';
 import { openPage, serveIsolated, servedUrl } from '../test/e2e/demo-server';
 import { envNumber, logFolder } from './lib/log-folder';
+import { procMemory } from './lib/proc';
 import { pct } from './lib/stats';
 
 const MINUTES = envNumber('SOAK_MINUTES', 30);
@@ -32,13 +33,6 @@ interface Window {
   rssKb: number;
   fds: number;
   lat: number[];
-}
-
-/** VmRSS and VmHWM (peak) of a process, in kB, from /proc/PID/status. */
-function procMemory(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
-  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
 
 const openFds = (pid: number): number => readdirSync(`/proc/${pid}/fd`).length;
