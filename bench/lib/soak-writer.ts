@@ -1,6 +1,7 @@
 // Child process of the soak benches: simulated trainers writing TAGS scalars per step at HZ into one event file per run, flushed per step.
 // Usage: tsx bench/lib/soak-writer.ts RUN_DIR TAGS HZ SECONDS [RUNS HISTORY] — prints "ready", waits for "start" on
-// stdin, then one "s STEP T" line per step. RUNS > 1: DIR/run_000 … each a run, each with HISTORY steps written before "ready".
+// stdin, then one "s STEP T" line per step. RUNS > 1: DIR/run_000 … each a run, each with HISTORY steps written before "ready"
+// (one Event per step holding every tag).
 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,8 +32,16 @@ const writeStep = (step: number, wall: number): void => {
       writers[r]!.scalars(step, [{ tag: tags[k]!, value: valueAt(r, k, step) }], 'simple', wall);
 };
 
+// The history: one Event per step holding every tag (the per-tag layout's 50× more encode calls took minutes on a busy machine).
 const historyWall = now() / 1000 - history;
-for (let step = 0; step < history; step++) writeStep(step, historyWall + step);
+for (let step = 0; step < history; step++)
+  for (let r = 0; r < writers.length; r++)
+    writers[r]!.scalars(
+      step,
+      tags.map((tag, k) => ({ tag, value: valueAt(r, k, step) })),
+      'simple',
+      historyWall + step,
+    );
 for (const w of writers) w.flush();
 process.stdout.write('ready\n');
 
