@@ -71,7 +71,8 @@ const usageText = (u: Usage): string =>
   `CPU ${u.cpuPct.toFixed(2)} % of one core, RSS median ${mb(u.rssMedianKb)} MB / max ${mb(u.rssMaxKb)} MB`;
 
 /** Node flags that make the rlwatch process write a CPU profile into `dir` when it exits. */
-const profiled = (dir: string | null): string[] => (dir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+const profiled = (dir: string | null): string[] =>
+  dir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`];
 
 /** Stops a profiled process and prints the steady state's top self-time functions. */
 async function stopAndSummarise(p: CliProcess, dir: string | null, measuredUntil: number): Promise<void> {

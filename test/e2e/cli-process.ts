@@ -18,7 +18,10 @@ export function runCli(
   env: NodeJS.ProcessEnv = process.env,
   nodeArgs: readonly string[] = [],
 ): CliProcess {
-  const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const waiters = new Set<() => void>();
   const onData = (d: Buffer): void => {

@@ -200,7 +200,12 @@ export class EventFileReader {
         // Closing a read-only descriptor cannot lose data; nothing to report.
       });
       for (const buf of bufs)
-        if (buf.length === DEFAULT_CHUNK && buf !== this.buffer && buf !== this.buffer2 && pool.length < POOL_MAX)
+        if (
+          buf.length === DEFAULT_CHUNK &&
+          buf !== this.buffer &&
+          buf !== this.buffer2 &&
+          pool.length < POOL_MAX
+        )
           pool.push(buf);
     }
     return this.end(call);

@@ -15,8 +15,12 @@ class FakeSocket extends EventEmitter {
   readonly OPEN = 1;
   readyState = 1;
   bufferedAmount = 0;
-  readonly sent: { id?: number; result?: { ok: boolean }; event?: string; payload?: { run?: string; tag?: string } }[] =
-    [];
+  readonly sent: {
+    id?: number;
+    result?: { ok: boolean };
+    event?: string;
+    payload?: { run?: string; tag?: string };
+  }[] = [];
   send(text: string): void {
     this.sent.push(decodeWire(text) as never);
   }
@@ -43,7 +47,8 @@ test('a client gets every series until it follows some, then only those (appends
   const request = async (channel: string, args: unknown): Promise<boolean> => {
     const mine = ++id;
     ws.emit('message', Buffer.from(JSON.stringify({ id: mine, channel, args })), false);
-    for (let i = 0; i < 100 && !ws.sent.some((m) => m.id === mine); i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 100 && !ws.sent.some((m) => m.id === mine); i++)
+      await new Promise((r) => setImmediate(r));
     return ws.sent.find((m) => m.id === mine)!.result!.ok;
   };
   const pushed = (): string[] => {
@@ -61,7 +66,12 @@ test('a client gets every series until it follows some, then only those (appends
   };
 
   emitAll();
-  expect(pushed()).toEqual(['series.appended r/a', 'series.appended r/b', 'series.reset r/b', 'runs.changed']);
+  expect(pushed()).toEqual([
+    'series.appended r/a',
+    'series.appended r/b',
+    'series.reset r/b',
+    'runs.changed',
+  ]);
 
   expect(await request('series.follow', { run: 'r', tag: 'a', follow: true })).toBe(true);
   pushed();

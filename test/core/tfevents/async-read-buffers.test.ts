@@ -1,6 +1,7 @@
 // readMoreAsync's cost per call: a check of an unchanged file issues no read, and a small append is read into
 // buffers its size, not the pool's 1 MiB ones (fifty live runs swept at once allocated 100 MiB a second).
 
+import type * as FsPromises from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, expect, test, vi } from 'vitest';
 import { EventFileReader, EventFileWriter } from '../../../src/core/tfevents';
@@ -9,7 +10,7 @@ import { tempDir } from './helpers';
 /** The size of the buffer each read on a file handle was given. */
 const reads = vi.hoisted(() => [] as number[]);
 vi.mock('node:fs/promises', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs/promises')>();
+  const fs = await importOriginal<typeof FsPromises>();
   return {
     ...fs,
     open: async (...args: Parameters<typeof fs.open>) => {
@@ -35,7 +36,8 @@ test('an unchanged file is checked without a read; a small append is read into s
   expect(await r.readMoreAsync()).toMatchObject({ records: 101, reset: false });
 
   reads.length = 0;
-  for (let i = 0; i < 5; i++) expect(await r.readMoreAsync()).toMatchObject({ records: 0, bytes: 0, reset: false });
+  for (let i = 0; i < 5; i++)
+    expect(await r.readMoreAsync()).toMatchObject({ records: 0, bytes: 0, reset: false });
   expect(reads).toEqual([]);
 
   for (let s = 100; s < 150; s++) w.scalars(s, [{ tag: 'loss', value: s }], 'simple', 1e9 + s);

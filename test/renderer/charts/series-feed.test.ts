@@ -83,7 +83,10 @@ describe('createSeriesFeed', () => {
   test("a series' first subscriber follows it, its last unfollows it, and a new connection follows again before re-querying", () => {
     const b = fakeBackend();
     const said: string[] = [];
-    const invoke = (channel: string, args: { run: string; tag: string; follow: boolean }): Promise<unknown> => {
+    const invoke = (
+      channel: string,
+      args: { run: string; tag: string; follow: boolean },
+    ): Promise<unknown> => {
       said.push(`${channel} ${args.run}/${args.tag} ${args.follow}`);
       return Promise.resolve({ ok: true, value: null });
     };
