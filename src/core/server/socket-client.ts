@@ -15,12 +15,15 @@ export interface ClientLimits {
   maxPendingRequests: number;
   /** How long a client may leave half its byte budget unread before its next answer is given up. */
   stallMs: number;
+  /** Series one client may follow (`series.follow`); past it the client gets every series again (its memory bounded). */
+  maxFollowedSeries: number;
 }
 
 export const DEFAULT_CLIENT_LIMITS: ClientLimits = {
   maxQueuedBytes: 32 * 1024 * 1024,
   maxPendingRequests: 512,
   stallMs: 30_000,
+  maxFollowedSeries: 100_000,
 };
 
 const yieldToOthers = (): Promise<void> => new Promise((res) => setImmediate(res));
@@ -59,13 +62,18 @@ export function attachClient(
     ws.send(text);
   };
 
-  /** The series this client said it follows (`series.follow`), by `run\0tag`; null until it says: it gets them all. */
+  /** The series this client said it follows (`series.follow`), by `run\0tag`; null until it says, and for good once it
+   * follows more than its limit: it gets them all. */
   let followed: Set<string> | null = null;
+  let saidAny = false;
   const follow = (args: RequestArgs['series.follow']): void => {
-    followed ??= new Set();
+    if (!saidAny) followed = new Set();
+    saidAny = true;
+    if (followed === null) return;
     const key = `${args.run}\u0000${args.tag}`;
-    if (args.follow) followed.add(key);
-    else followed.delete(key);
+    if (!args.follow) followed.delete(key);
+    else if (followed.size < limits.maxFollowedSeries) followed.add(key);
+    else followed = null;
   };
   const unsubscribe = forwardToRenderer(
     opts.bus,

@@ -1,11 +1,11 @@
-// One serve client's pushes: every series until it says which it follows (series.follow), then only those; the
-// other push events are never held back.
+// One serve client's pushes: every series until it says which it follows (series.follow), then only those (up to its
+// limit); the other push events are never held back.
 
 import { EventEmitter } from 'node:events';
 import { expect, test } from 'vitest';
 import type { WebSocket } from 'ws';
 import { AppBus } from '../../../src/core/app/bus';
-import { attachClient } from '../../../src/core/server/socket-client';
+import { attachClient, type ClientLimits } from '../../../src/core/server/socket-client';
 import type { Handlers } from '../../../src/shared/contract';
 import type { SeriesDelta } from '../../../src/shared/domain';
 import { decodeWire } from '../../../src/shared/wire-codec';
@@ -38,11 +38,12 @@ const delta = (run: string, tag: string): SeriesDelta => ({
   values: new Float64Array([1]),
 });
 
-test('a client gets every series until it follows some, then only those (appends and resets); other events all', async () => {
+/** A client attached to a bus, with its requests (answered ok?) and the push events it got since the last look. */
+function client(limits: Partial<ClientLimits> = {}) {
   const bus = new AppBus();
   const ws = new FakeSocket();
   const handlers = { 'series.follow': () => null } as unknown as Handlers;
-  attachClient(ws as unknown as WebSocket, { bus, handlers, log: () => {} });
+  attachClient(ws as unknown as WebSocket, { bus, handlers, log: () => {}, limits });
   let id = 0;
   const request = async (channel: string, args: unknown): Promise<boolean> => {
     const mine = ++id;
@@ -64,7 +65,11 @@ test('a client gets every series until it follows some, then only those (appends
     bus.emit('series.reset', { run: 'r', tag: 'b', reason: 'bulk' });
     bus.emit('runs.changed', []);
   };
+  return { request, pushed, emitAll };
+}
 
+test('a client gets every series until it follows some, then only those (appends and resets); other events all', async () => {
+  const { request, pushed, emitAll } = client();
   emitAll();
   expect(pushed()).toEqual([
     'series.appended r/a',
@@ -84,4 +89,22 @@ test('a client gets every series until it follows some, then only those (appends
   pushed();
   emitAll();
   expect(pushed()).toEqual(['runs.changed']);
+});
+
+test('a client following more series than its limit gets every series again', async () => {
+  const { request, pushed, emitAll } = client({ maxFollowedSeries: 2 });
+  expect(await request('series.follow', { run: 'r', tag: 'a', follow: true })).toBe(true);
+  expect(await request('series.follow', { run: 'x', tag: 'y', follow: true })).toBe(true);
+  pushed();
+  emitAll();
+  expect(pushed()).toEqual(['series.appended r/a', 'runs.changed']);
+  expect(await request('series.follow', { run: 'x', tag: 'z', follow: true })).toBe(true);
+  pushed();
+  emitAll();
+  expect(pushed()).toEqual([
+    'series.appended r/a',
+    'series.appended r/b',
+    'series.reset r/b',
+    'runs.changed',
+  ]);
 });
