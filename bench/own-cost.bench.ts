@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { launchChromium } from '../test/e2e/browser';
 import { runCli, type CliProcess } from '../test/e2e/cli-process';
 import { openPage, serveIsolated, servedUrl } from '../test/e2e/demo-server';
+import { apiClient } from './lib/api-client';
 import { selfTimes, profiles } from './lib/cpu-profile';
 import { envNumber } from './lib/log-folder';
 import { cmdline, descendants, treeUsage } from './lib/proc';
@@ -29,6 +30,8 @@ const PROFILE = process.env.PROFILE === '1';
 /** RSS is read this often during a measurement (ms). */
 const RSS_EVERY_MS = 5000;
 const TOP = 15;
+/** The runs' writer names them run_000, run_001, …: the last one read. */
+const lastRun = `run_${String(RUNS - 1).padStart(3, '0')}`;
 
 const root = join(import.meta.dirname, '..');
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -109,6 +112,19 @@ async function serveCost(dir: string, profDir: string | null): Promise<Usage> {
   const browser = await launchChromium();
   const { page, errors } = await openPage(browser, url);
   await page.locator('.run-list button[data-run="run_000"]').waitFor({ timeout: 120_000 });
+  // The folder's first read done (every run loaded) before the warm-up: on a busy machine it outlasted 30 s. The
+  // probe closes then: a client that follows no series would be pushed them all.
+  const t0 = performance.now();
+  const api = await apiClient(url);
+  for (;;) {
+    const runs = ((await api.request('runs.list', {})).value ?? []) as { loaded: boolean }[];
+    if (runs.length >= RUNS && runs.every((r) => r.loaded)) break;
+    await sleep(1000);
+  }
+  api.close();
+  console.log(
+    `  serve: every run read ${((performance.now() - t0) / 1000).toFixed(0)} s after the page showed`,
+  );
   await sleep(WARMUP_S * 1000);
   const chromium = chromiumPids();
   const u = await measure({ serve: [serve.child.pid!], renderer: chromium.renderers, browser: chromium.all });
@@ -131,7 +147,8 @@ async function startWatch(dir: string, storeDir: string, profDir: string | null)
     { ...process.env, RLWATCH_STORE: join(storeDir, 'rlwatch.db') },
     profiled(profDir),
   );
-  await w.waitFor(/run_0/, 120_000);
+  // The last run by name (read last) printed its points: the folder's first read is done; then the caller's warm-up.
+  await w.waitFor(new RegExp(`${lastRun} step \\d`), 300_000);
   return w;
 }
 
