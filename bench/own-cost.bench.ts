@@ -148,7 +148,7 @@ async function startWatch(dir: string, storeDir: string, profDir: string | null)
     profiled(profDir),
   );
   // The last run by name (read last) printed its points: the folder's first read is done; then the caller's warm-up.
-  await w.waitFor(new RegExp(`${lastRun} step \\d`), 300_000);
+  await w.waitFor(new RegExp(`${lastRun}\\s+step \\d`), 300_000);
   return w;
 }
 
