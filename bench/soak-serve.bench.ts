@@ -2,16 +2,15 @@
 // Run: npm run bench soak-serve   (never part of a plain `npm run bench`; a smoke run: SOAK_MINUTES=2;
 // env: SOAK_MINUTES (30), RATE (demo steps/s, 50), RUNS (100, the demo included), WINDOW_S (30), FLAP_RAISES (2))
 
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WebSocket } from 'ws';
-import { decodeWire } from '../src/shared/wire-codec';
-import type { AlertChange } from '../src/shared/domain';
 import { launchChromium } from '../test/e2e/browser';
 import { runCli } from '../test/e2e/cli-process';
 import { openPage, serveIsolated, servedUrl } from '../test/e2e/demo-server';
 import { envNumber, logFolder } from './lib/log-folder';
+import { apiClient } from './lib/api-client';
+import { procMemory } from './lib/proc';
 import { pct } from './lib/stats';
 
 const MINUTES = envNumber('SOAK_MINUTES', 30);
@@ -34,13 +33,6 @@ interface Window {
   lat: number[];
 }
 
-/** VmRSS and VmHWM (peak) of a process, in kB, from /proc/PID/status. */
-function procMemory(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
-  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
-}
-
 const openFds = (pid: number): number => readdirSync(`/proc/${pid}/fd`).length;
 
 const latText = (lat: readonly number[]): string => {
@@ -48,47 +40,6 @@ const latText = (lat: readonly number[]): string => {
   const s = [...lat].sort((a, b) => a - b);
   return `p50 ${pct(s, 50).toFixed(1)} / p95 ${pct(s, 95).toFixed(1)} / max ${s[s.length - 1]!.toFixed(1)} ms (${s.length})`;
 };
-
-/** A socket as the page opens it (token in the URL, Origin = this server), with request timing. */
-async function apiClient(pageUrl: string): Promise<{
-  request(channel: string, args: unknown): Promise<{ ms: number; ok: boolean; value?: unknown }>;
-  onAlert(fn: (c: AlertChange) => void): void;
-  close(): void;
-}> {
-  const u = new URL(pageUrl);
-  const ws = new WebSocket(`ws://${u.host}/ws${u.search}`, { headers: { Origin: u.origin } });
-  await new Promise<void>((res, rej) => {
-    ws.once('open', () => res());
-    ws.once('error', rej);
-  });
-  const pending = new Map<number, (result: { ok: boolean; value?: unknown }) => void>();
-  const alertListeners: ((c: AlertChange) => void)[] = [];
-  let nextId = 1;
-  ws.on('message', (data: Buffer) => {
-    const m = decodeWire(data.toString()) as {
-      id?: number;
-      result?: { ok: boolean; value?: unknown };
-      event?: string;
-      payload?: unknown;
-    };
-    if (m.id !== undefined && m.result) {
-      pending.get(m.id)?.(m.result);
-      pending.delete(m.id);
-    } else if (m.event === 'alerts.changed') alertListeners.forEach((fn) => fn(m.payload as AlertChange));
-  });
-  return {
-    request(channel, args) {
-      const id = nextId++;
-      const t0 = performance.now();
-      return new Promise((res) => {
-        pending.set(id, (r) => res({ ms: performance.now() - t0, ...r }));
-        ws.send(JSON.stringify({ id, channel, args }));
-      });
-    },
-    onAlert: (fn) => alertListeners.push(fn),
-    close: () => ws.close(),
-  };
-}
 
 async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'rlwatch-bench-soak-serve-'));

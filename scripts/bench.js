@@ -18,7 +18,7 @@ if (filter === 'alerts') process.exit(await alertsBench(process.argv.slice(3)));
 // Benches that take too long for a plain run: only when the argument names them (`npm run bench soak`; bulk-read
 // writes 10 GiB). The memory cap's regression bench (a 500 M-point folder made on the fly, ≈ 7 GB) is part of a plain
 // run, as #36 asks.
-const explicitOnly = ['soak', 'job-faults', 'bulk-read'];
+const explicitOnly = ['soak', 'job-faults', 'bulk-read', 'own-cost'];
 const matching = readdirSync(join(root, 'bench'))
   .filter((f) => f.endsWith('.bench.ts') && f.includes(filter))
   .sort();
@@ -26,8 +26,8 @@ const skipped = matching.filter((b) =>
   explicitOnly.some((name) => b.startsWith(name) && !filter.includes(name)),
 );
 const benches = matching.filter((b) => !skipped.includes(b));
-// The watch-latency, metrics, serve-soak, reading, export-process and job-faults benches drive the built CLI.
-const needsBuild = ['watch', 'metrics', 'soak-serve', 'reading', 'export-process', 'job-faults'];
+// The watch-latency, metrics, serve-soak, reading, export-process, job-faults and own-cost benches drive the built CLI.
+const needsBuild = ['watch', 'metrics', 'soak-serve', 'reading', 'export-process', 'job-faults', 'own-cost'];
 if (benches.some((b) => needsBuild.some((n) => b.startsWith(n))) && buildIfStale() !== 0) process.exit(1);
 let failed = 0;
 for (const b of benches) {

@@ -51,7 +51,8 @@ export async function runWatch(args: string[]): Promise<number> {
   let flushTimer: NodeJS.Timeout | null = null;
   const flush = (): void => {
     flushTimer = null;
-    if (compact) process.stdout.write(compact.flush(Date.now()));
+    const text = compact?.flush(Date.now()) ?? '';
+    if (text !== '') process.stdout.write(text);
   };
 
   const workspace = createWorkspace({ usePolling: values.poll === true });
@@ -60,9 +61,10 @@ export async function runWatch(args: string[]): Promise<number> {
   const critical = new Promise<void>((res) => (resolveCritical = res));
 
   const emit = (line: WatchLine): void => {
-    process.stdout.write(
-      json ? JSON.stringify(line) + '\n' : compact ? compact.push(line) : formatLine(line),
-    );
+    // The compact form keeps a run's points for its next line: nothing to write (each empty write was a syscall,
+    // 2,500 a second with 50 runs × 50 tags, a tenth of watch's time).
+    const text = json ? JSON.stringify(line) + '\n' : compact ? compact.push(line) : formatLine(line);
+    if (text !== '') process.stdout.write(text);
     if (compact?.due && flushTimer === null) flushTimer = setTimeout(flush, COMPACT_FLUSH_MS);
     if (exitOn === 'critical' && exitsOnCritical(line)) resolveCritical();
   };

@@ -11,6 +11,7 @@ export const REQUEST_CHANNELS = [
   'runs.saveView',
   'runs.table',
   'series.get',
+  'series.follow',
   'alerts.list',
   'alerts.ack',
   'alerts.snooze',

@@ -105,6 +105,9 @@ export const requestSchemas = {
     /** One session's own points (1-based, `SeriesWindow.sessions`) instead of the live view. */
     session: z.number().int().min(1).max(1_000_000).optional(),
   }),
+  /** This client shows (`follow`) or no longer shows a series: once a client has said, serve pushes it
+   * series.appended / series.reset of the series it follows only (a client that never says gets them all). */
+  'series.follow': z.strictObject({ run: runName, tag: tagName, follow: z.boolean() }),
   'alerts.list': z.strictObject({ run: runName.optional() }),
   'alerts.ack': z.strictObject({ id: z.string().min(1).max(8192) }),
   'alerts.snooze': z.strictObject({
@@ -207,6 +210,7 @@ export interface RequestResults {
   'runs.saveView': null;
   'runs.table': RunsTable;
   'series.get': SeriesWindow;
+  'series.follow': null;
   'alerts.list': AlertInfo[];
   'alerts.ack': AlertInfo;
   'alerts.snooze': AlertInfo;

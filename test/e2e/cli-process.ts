@@ -12,8 +12,16 @@ export interface CliProcess {
   stop(): Promise<number | null>;
 }
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv = process.env): CliProcess {
-  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `nodeArgs`: node's own flags before the script (`--cpu-prof`, which NODE_OPTIONS refuses). */
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  nodeArgs: readonly string[] = [],
+): CliProcess {
+  const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const waiters = new Set<() => void>();
   const onData = (d: Buffer): void => {

@@ -17,12 +17,18 @@ export interface DemoServer {
 /**
  * `rlwatch serve DIR` with its own database in a temporary folder (never the per-user one: settings and
  * alerts the tests write must not leak into the user's app or into the next test run). `more`: a fixed port,
- * further arguments and environment (RLWATCH_TOKEN, to restart an endpoint at the same URL); `command`
- * 'agent' starts `rlwatch agent` (the API without the UI) instead of serve.
+ * further arguments and environment (RLWATCH_TOKEN, to restart an endpoint at the same URL), node's own flags;
+ * `command` 'agent' starts `rlwatch agent` (the API without the UI) instead of serve.
  */
 export function serveIsolated(
   dir: string,
-  more: { command?: 'serve' | 'agent'; port?: number; args?: string[]; env?: NodeJS.ProcessEnv } = {},
+  more: {
+    command?: 'serve' | 'agent';
+    port?: number;
+    args?: string[];
+    env?: NodeJS.ProcessEnv;
+    nodeArgs?: string[];
+  } = {},
 ): { serve: CliProcess; storeDir: string } {
   const storeDir = mkdtempSync(join(tmpdir(), 'rlwatch-e2e-store-'));
   const serve = runCli(
@@ -32,6 +38,7 @@ export function serveIsolated(
       ...more.env,
       RLWATCH_STORE: join(storeDir, 'rlwatch.db'),
     },
+    more.nodeArgs,
   );
   return { serve, storeDir };
 }

@@ -42,6 +42,8 @@ export function createHandlers(core: AppCore): Handlers {
     },
     'series.get': ({ run, tag, ...q }) =>
       remotes.owns(run) ? remotes.series(run, tag, q) : core.series(run, tag, q),
+    // Which series a client follows is the transport's to keep (server/socket-client.ts); the IPC window gets all.
+    'series.follow': () => null,
     // Job alerts (core's) cite a node's run, which may be a remote one.
     'alerts.list': ({ run }) =>
       run === undefined

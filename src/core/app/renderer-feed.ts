@@ -25,14 +25,23 @@ export function toRendererMessage<E extends PushEvent>(
   return { event, payload } as RendererMessage;
 }
 
-/** Subscribes `send` to every push event of the bus, through toRendererMessage; returns the unsubscribe. */
+/** Subscribes `send` to every push event of the bus, through toRendererMessage; returns the unsubscribe. `follows`:
+ * series.appended / series.reset of a series it says no to are not sent (a page shows a few of 2,500 live series:
+ * encoding and sending every one was a third of serve's time, and the page's own time went on dropping them). */
 export function forwardToRenderer(
   bus: AppBus,
   send: (message: RendererMessage) => void,
   bulkPoints = BULK_DELTA_POINTS,
+  follows: (run: string, tag: string) => boolean = () => true,
 ): () => void {
   const offs = PUSH_EVENTS.map((event) =>
-    bus.on(event, (payload) => send(toRendererMessage(event, payload as never, bulkPoints))),
+    bus.on(event, (payload) => {
+      if (event === 'series.appended' || event === 'series.reset') {
+        const s = payload as PushPayloads['series.reset'];
+        if (!follows(s.run, s.tag)) return;
+      }
+      send(toRendererMessage(event, payload as never, bulkPoints));
+    }),
   );
   return () => offs.forEach((off) => off());
 }

@@ -1,12 +1,12 @@
 // One WebSocket client of serve: its requests answered one at a time, its queued bytes bounded.
 
 import type { WebSocket } from 'ws';
-import type { Handlers } from '../../shared/contract';
+import type { Handlers, RequestArgs } from '../../shared/contract';
 import { fail } from '../../shared/result';
 import { encodeWire } from '../../shared/wire-codec';
 import { dispatch } from '../api/dispatch';
 import type { AppBus } from '../app/bus';
-import { forwardToRenderer } from '../app/renderer-feed';
+import { BULK_DELTA_POINTS, forwardToRenderer } from '../app/renderer-feed';
 
 export interface ClientLimits {
   /** Bytes the server may hold for a client that does not read; past it the client is dropped. */
@@ -15,12 +15,15 @@ export interface ClientLimits {
   maxPendingRequests: number;
   /** How long a client may leave half its byte budget unread before its next answer is given up. */
   stallMs: number;
+  /** Series one client may follow (`series.follow`); past it the client gets every series again (its memory bounded). */
+  maxFollowedSeries: number;
 }
 
 export const DEFAULT_CLIENT_LIMITS: ClientLimits = {
   maxQueuedBytes: 32 * 1024 * 1024,
   maxPendingRequests: 512,
   stallMs: 30_000,
+  maxFollowedSeries: 100_000,
 };
 
 const yieldToOthers = (): Promise<void> => new Promise((res) => setImmediate(res));
@@ -59,7 +62,25 @@ export function attachClient(
     ws.send(text);
   };
 
-  const unsubscribe = forwardToRenderer(opts.bus, send);
+  /** The series this client said it follows (`series.follow`), by `run\0tag`; null until it says, and for good once it
+   * follows more than its limit: it gets them all. */
+  let followed: Set<string> | null = null;
+  let saidAny = false;
+  const follow = (args: RequestArgs['series.follow']): void => {
+    if (!saidAny) followed = new Set();
+    saidAny = true;
+    if (followed === null) return;
+    const key = `${args.run}\u0000${args.tag}`;
+    if (!args.follow) followed.delete(key);
+    else if (followed.size < limits.maxFollowedSeries) followed.add(key);
+    else followed = null;
+  };
+  const unsubscribe = forwardToRenderer(
+    opts.bus,
+    send,
+    BULK_DELTA_POINTS,
+    (run, tag) => followed === null || followed.has(`${run}\u0000${tag}`),
+  );
 
   const drain = async (): Promise<void> => {
     draining = true;
@@ -67,7 +88,7 @@ export function attachClient(
       while (pending.length > 0 && !dropped) {
         if (!(await roomToAnswer())) return drop(`it left its answers unread for ${limits.stallMs} ms`);
         const next = pending.shift()!;
-        send(await answer(opts.handlers, next.text, next.isBinary));
+        send(await answer(opts.handlers, next.text, next.isBinary, follow));
         await yieldToOthers();
       }
     } finally {
@@ -105,11 +126,13 @@ export function attachClient(
   ws.on('error', () => ws.terminate());
 }
 
-/** One request's id (echoed in the answer; null when it has none) and its result. */
+/** One request's id (echoed in the answer; null when it has none) and its result; a valid `series.follow` is
+ * handed to `follow` (the client's own state, kept here). */
 async function answer(
   handlers: Handlers,
   text: string,
   isBinary: boolean,
+  follow: (args: RequestArgs['series.follow']) => void,
 ): Promise<{ id: string | number | null; result: unknown }> {
   let msg: unknown;
   try {
@@ -123,5 +146,8 @@ async function answer(
     return { id, result: fail('bad-request', 'expected a JSON object {id, channel, args}') };
   }
   const m = msg as { channel?: unknown; args?: unknown };
-  return { id, result: await dispatch(handlers, m.channel, m.args) };
+  const result = await dispatch(handlers, m.channel, m.args);
+  // Validated by dispatch: the arguments are the contract's.
+  if (result.ok && m.channel === 'series.follow') follow(m.args as RequestArgs['series.follow']);
+  return { id, result };
 }

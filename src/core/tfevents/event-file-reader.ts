@@ -52,6 +52,8 @@ let sharedBuffer: Uint8Array | null = null;
 // Asynchronous reads can overlap across readers: each takes a buffer from a small pool for the call.
 const pool: Uint8Array[] = [];
 const POOL_MAX = 8;
+/** New bytes up to this are read into two buffers of this size rather than the pool's 1 MiB ones. */
+const SMALL_READ = 64 * 1024;
 
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -162,16 +164,21 @@ export class EventFileReader {
    * Calls on one reader must not overlap. */
   async readMoreAsync(options: ReadMoreOptions = {}): Promise<ReadMoreResult> {
     const call = this.begin(options);
-    const bufs = this.asyncBuffers();
+    let bufs: Uint8Array[] = [];
     let fh: Awaited<ReturnType<typeof open>> | null = null;
     // A read issued ahead: awaited before the file is closed, whatever happens.
     let ahead: Promise<{ bytesRead: number }> | null = null;
     try {
       fh = await open(this.path, 'r');
-      call.reset = this.follow(await fh.stat());
+      const st = await fh.stat();
+      call.reset = this.follow(st);
       let which = 0;
       let aheadAt = this.offset;
-      if (this.stream.state !== 'stopped') ahead = fh.read(bufs[0]!, 0, this.readSize(bufs[0]!), this.offset);
+      // Nothing new (a sweep's or a repeated event's check): no buffers, no read.
+      if (this.stream.state !== 'stopped' && st.size > this.offset) {
+        bufs = this.asyncBuffers(st.size - this.offset);
+        ahead = fh.read(bufs[0]!, 0, this.readSize(bufs[0]!), this.offset);
+      }
       while (ahead) {
         const n = (await ahead).bytesRead;
         ahead = null;
@@ -206,15 +213,23 @@ export class EventFileReader {
         // Closing a read-only descriptor cannot lose data; nothing to report.
       });
       for (const buf of bufs)
-        if (buf !== this.buffer && buf !== this.buffer2 && pool.length < POOL_MAX) pool.push(buf);
+        if (
+          buf.length === DEFAULT_CHUNK &&
+          buf !== this.buffer &&
+          buf !== this.buffer2 &&
+          pool.length < POOL_MAX
+        )
+          pool.push(buf);
     }
     return this.end(call);
   }
 
   /** Two buffers for an asynchronous call (one parsed while the other is filled): the reader's own size if it
-   * has one, else from the pool. */
-  private asyncBuffers(): [Uint8Array, Uint8Array] {
+   * has one; for `expected` new bytes well under a chunk, two small ones (an append of a few KiB does not take
+   * 2 MiB: fifty at once emptied the pool and allocated 100 MiB); else from the pool. */
+  private asyncBuffers(expected: number): [Uint8Array, Uint8Array] {
     if (this.buffer) return [this.buffer, (this.buffer2 ??= new Uint8Array(this.buffer.length))];
+    if (expected <= SMALL_READ) return [new Uint8Array(SMALL_READ), new Uint8Array(SMALL_READ)];
     return [pool.pop() ?? new Uint8Array(DEFAULT_CHUNK), pool.pop() ?? new Uint8Array(DEFAULT_CHUNK)];
   }
 

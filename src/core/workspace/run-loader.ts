@@ -126,9 +126,11 @@ export class RunLoader {
   /**
    * The sweep that catches missed file events: asks up to `max` live sources for what is new, going
    * round the sources over successive calls (every source each call while there are at most `max`).
-   * Bounded so 10k runs do not cost 10k stat calls a second.
+   * Bounded so 10k runs do not cost 10k stat calls a second. `syncTail` (a local disk): each source's check is the
+   * synchronous tail read (open, fstat, close: microseconds), not a threadpool read with its two 1 MiB buffers
+   * (with 50 live runs, 100 MiB allocated a second and a sixth of the process's time in the collector).
    */
-  sweep(max: number): void {
+  sweep(max: number, opts: { syncTail?: boolean } = {}): void {
     for (let n = 0; n < max; n++) {
       this.sweepCursor ??= this.sources.values();
       const next = this.sweepCursor.next();
@@ -136,7 +138,7 @@ export class RunLoader {
         this.sweepCursor = null;
         return;
       }
-      void this.requestRead(next.value.run, next.value.entry);
+      void this.requestRead(next.value.run, next.value.entry, opts);
     }
   }
 

@@ -235,8 +235,11 @@ export class Workspace {
     // File events can be missed (appends racing chokidar's attach to a new file, or network
     // filesystems): a cheap periodic re-read of every source catches up; reads cost O(new bytes).
     // At most SWEEP_MAX_SOURCES a sweep, round-robin: with more sources each is re-read less often.
-    this.loader.sweep(SWEEP_MAX_SOURCES);
-    this.sweepTimer = setInterval(() => this.loader.sweep(SWEEP_MAX_SOURCES), this.opts.sweepMs ?? 1000);
+    this.loader.sweep(SWEEP_MAX_SOURCES, { syncTail: this.localDisk });
+    this.sweepTimer = setInterval(
+      () => this.loader.sweep(SWEEP_MAX_SOURCES, { syncTail: this.localDisk }),
+      this.opts.sweepMs ?? 1000,
+    );
     this.sweepTimer.unref();
   }
 

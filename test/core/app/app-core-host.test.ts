@@ -92,6 +92,7 @@ describe('every channel through dispatch', () => {
         'runs.saveView': { view: { pinned: ['approx_kl'] } },
         'runs.table': {},
         'series.get': { run: 'run1', tag: 'approx_kl', pixels: 100 },
+        'series.follow': { run: 'run1', tag: 'approx_kl', follow: true },
         'alerts.list': {},
         'alerts.ack': { id },
         'alerts.snooze': { id, minutes: 5 },

@@ -1,6 +1,15 @@
-// The workspace's sweep (re-reading sources in case a file event was missed) is bounded per tick and goes round every source.
+// The workspace's sweep (re-reading sources in case a file event was missed) is bounded per tick, goes round every
+// source, and on a local disk costs each source a synchronous tail read.
 
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from 'vitest';
+import { createSource } from '../../../src/core/sources/registry';
+import { EventFileWriter } from '../../../src/core/tfevents/writer';
+import { discover } from '../../../src/core/workspace/create';
+import { Workspace } from '../../../src/core/workspace/workspace';
+import { waitFor } from '../../helpers/wait-for';
 import { SeriesSet } from '../../../src/core/series/series-set';
 import type { LiveSource } from '../../../src/core/sources/live-source';
 import { LoadProgressTracker } from '../../../src/core/workspace/load-progress';
@@ -69,4 +78,44 @@ test('a sweep reads at most its budget of sources and the next sweep goes on whe
   // A budget above the number of sources reads each once per sweep (the small-folder case: unchanged).
   expect(await counts(10)).toEqual([3, 3, 3, 3, 3]);
   expect(await counts(10)).toEqual([4, 4, 4, 4, 4]);
+});
+
+test("a local folder's sweep checks each event file with a synchronous tail read, never a threadpool read", async () => {
+  const root = mkdtempSync(join(tmpdir(), 'rlwatch-sweep-'));
+  const runs = ['a', 'b', 'c'];
+  for (const r of runs) {
+    mkdirSync(join(root, r));
+    const w = new EventFileWriter(join(root, r), { wallTime: 1_700_000_000 });
+    w.scalars(0, [{ tag: 'loss', value: 1 }], 'simple', 1_700_000_000);
+    w.close();
+  }
+  // Every read each source is asked for, with its options (the sweep's are the only ones once the folder is read).
+  const reads: { path: string; sync: boolean }[] = [];
+  const ws = new Workspace({
+    discover,
+    sweepMs: 20,
+    // No network filesystem: the folder is on a local disk.
+    readMountInfo: async () => '',
+    createSource: (path, format, opts) => {
+      const source = createSource(path, format, opts);
+      const readMore = source.readMore.bind(source);
+      source.readMore = (o) => {
+        reads.push({ path, sync: o?.syncTailBytes !== undefined });
+        return readMore(o);
+      };
+      return source;
+    },
+  });
+  try {
+    await ws.open(root);
+    const loaded = reads.length;
+    await waitFor(() => reads.length >= loaded + 3 * runs.length, 'three sweeps');
+    const swept = reads.slice(loaded);
+    expect(new Set(swept.map((r) => r.path)).size).toBe(runs.length);
+    expect(swept.filter((r) => !r.sync)).toEqual([]);
+    expect(ws.listRuns().map((r) => r.points)).toEqual([1, 1, 1]);
+  } finally {
+    await ws.close();
+    rmSync(root, { recursive: true, force: true });
+  }
 });

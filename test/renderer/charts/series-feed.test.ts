@@ -79,4 +79,32 @@ describe('createSeriesFeed', () => {
     b.connection('connected');
     expect(resets).toEqual(['a:bulk', 'b:bulk']);
   });
+
+  test("a series' first subscriber follows it, its last unfollows it, and a new connection follows again before re-querying", () => {
+    const b = fakeBackend();
+    const said: string[] = [];
+    const invoke = (
+      channel: string,
+      args: { run: string; tag: string; follow: boolean },
+    ): Promise<unknown> => {
+      said.push(`${channel} ${args.run}/${args.tag} ${args.follow}`);
+      return Promise.resolve({ ok: true, value: null });
+    };
+    const feed = createSeriesFeed({ ...b, invoke } as never);
+    const l = (name: string) => ({ append: () => {}, reset: () => said.push(`reset ${name}`) });
+    const offA1 = feed.subscribe('r', 'a', l('a1'));
+    const offA2 = feed.subscribe('r', 'a', l('a2'));
+    const offB = feed.subscribe('r', 'b', l('b'));
+    expect(said).toEqual(['series.follow r/a true', 'series.follow r/b true']);
+    offA1();
+    expect(said).toHaveLength(2);
+    said.length = 0;
+    b.connection('reconnecting');
+    b.connection('connected');
+    expect(said).toEqual(['series.follow r/a true', 'series.follow r/b true', 'reset a2', 'reset b']);
+    said.length = 0;
+    offA2();
+    offB();
+    expect(said).toEqual(['series.follow r/a false', 'series.follow r/b false']);
+  });
 });

@@ -1,0 +1,110 @@
+// One serve client's pushes: every series until it says which it follows (series.follow), then only those (up to its
+// limit); the other push events are never held back.
+
+import { EventEmitter } from 'node:events';
+import { expect, test } from 'vitest';
+import type { WebSocket } from 'ws';
+import { AppBus } from '../../../src/core/app/bus';
+import { attachClient, type ClientLimits } from '../../../src/core/server/socket-client';
+import type { Handlers } from '../../../src/shared/contract';
+import type { SeriesDelta } from '../../../src/shared/domain';
+import { decodeWire } from '../../../src/shared/wire-codec';
+
+/** The little of a ws socket attachClient uses: what it sent, decoded. */
+class FakeSocket extends EventEmitter {
+  readonly OPEN = 1;
+  readyState = 1;
+  bufferedAmount = 0;
+  readonly sent: {
+    id?: number;
+    result?: { ok: boolean };
+    event?: string;
+    payload?: { run?: string; tag?: string };
+  }[] = [];
+  send(text: string): void {
+    this.sent.push(decodeWire(text) as never);
+  }
+  terminate(): void {
+    this.readyState = 3;
+  }
+}
+
+const delta = (run: string, tag: string): SeriesDelta => ({
+  run,
+  tag,
+  from: 0,
+  steps: new Float64Array([1]),
+  wallTimes: new Float64Array([1]),
+  values: new Float64Array([1]),
+});
+
+/** A client attached to a bus, with its requests (answered ok?) and the push events it got since the last look. */
+function client(limits: Partial<ClientLimits> = {}) {
+  const bus = new AppBus();
+  const ws = new FakeSocket();
+  const handlers = { 'series.follow': () => null } as unknown as Handlers;
+  attachClient(ws as unknown as WebSocket, { bus, handlers, log: () => {}, limits });
+  let id = 0;
+  const request = async (channel: string, args: unknown): Promise<boolean> => {
+    const mine = ++id;
+    ws.emit('message', Buffer.from(JSON.stringify({ id: mine, channel, args })), false);
+    for (let i = 0; i < 100 && !ws.sent.some((m) => m.id === mine); i++)
+      await new Promise((r) => setImmediate(r));
+    return ws.sent.find((m) => m.id === mine)!.result!.ok;
+  };
+  const pushed = (): string[] => {
+    const out = ws.sent
+      .filter((m) => m.event !== undefined)
+      .map((m) => `${m.event}${m.payload?.tag === undefined ? '' : ` ${m.payload.run}/${m.payload.tag}`}`);
+    ws.sent.length = 0;
+    return out;
+  };
+  const emitAll = (): void => {
+    bus.emit('series.appended', delta('r', 'a'));
+    bus.emit('series.appended', delta('r', 'b'));
+    bus.emit('series.reset', { run: 'r', tag: 'b', reason: 'bulk' });
+    bus.emit('runs.changed', []);
+  };
+  return { request, pushed, emitAll };
+}
+
+test('a client gets every series until it follows some, then only those (appends and resets); other events all', async () => {
+  const { request, pushed, emitAll } = client();
+  emitAll();
+  expect(pushed()).toEqual([
+    'series.appended r/a',
+    'series.appended r/b',
+    'series.reset r/b',
+    'runs.changed',
+  ]);
+
+  expect(await request('series.follow', { run: 'r', tag: 'a', follow: true })).toBe(true);
+  pushed();
+  emitAll();
+  expect(pushed()).toEqual(['series.appended r/a', 'runs.changed']);
+
+  // A malformed one is refused and changes nothing.
+  expect(await request('series.follow', { run: 'r', follow: true })).toBe(false);
+  expect(await request('series.follow', { run: 'r', tag: 'a', follow: false })).toBe(true);
+  pushed();
+  emitAll();
+  expect(pushed()).toEqual(['runs.changed']);
+});
+
+test('a client following more series than its limit gets every series again', async () => {
+  const { request, pushed, emitAll } = client({ maxFollowedSeries: 2 });
+  expect(await request('series.follow', { run: 'r', tag: 'a', follow: true })).toBe(true);
+  expect(await request('series.follow', { run: 'x', tag: 'y', follow: true })).toBe(true);
+  pushed();
+  emitAll();
+  expect(pushed()).toEqual(['series.appended r/a', 'runs.changed']);
+  expect(await request('series.follow', { run: 'x', tag: 'z', follow: true })).toBe(true);
+  pushed();
+  emitAll();
+  expect(pushed()).toEqual([
+    'series.appended r/a',
+    'series.appended r/b',
+    'series.reset r/b',
+    'runs.changed',
+  ]);
+});
