@@ -2,6 +2,7 @@
 
 import { DEFAULT_SETTINGS, type Settings } from '../../../shared/domain';
 import type { Backend } from '../backend/backend';
+import { EditsDuringLoad } from './edits-during-load';
 
 type Patch = Partial<
   Pick<Settings, 'theme' | 'smoothing' | 'xAxis' | 'logY' | 'ignoreOutliers' | 'earlierSessions'>
@@ -25,16 +26,21 @@ export class SettingsStore {
   reason = $state<string | null>(null);
   private pending: Patch = {};
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** A setting changed while settings.get was in flight (the first seconds, a reconnect) is not undone by its answer. */
+  private readonly duringLoad = new EditsDuringLoad<Settings>();
 
   constructor(private readonly backend: Backend) {}
 
   async load(): Promise<void> {
+    const edits = this.duringLoad.begin();
     const r = await this.backend.invoke('settings.get', {});
     if (r.ok) {
-      this.value = r.value;
+      // Edits not yet sent (the 300 ms pause) are laid over too: the answer cannot know them.
+      this.value = { ...this.duringLoad.settle(edits, r.value), ...this.pending };
       this.source = 'backend';
       this.reason = null;
     } else {
+      this.duringLoad.drop(edits);
       this.source = 'local';
       this.reason = r.error.message;
     }
@@ -43,6 +49,7 @@ export class SettingsStore {
   /** Applies at once; saves after a short pause so a dragged slider is one request. */
   set(patch: Patch): void {
     this.value = { ...this.value, ...patch };
+    this.duringLoad.edited(patch);
     this.pending = { ...this.pending, ...patch };
     try {
       localStorage.setItem(LOCAL_KEY, JSON.stringify({ ...readLocal(), ...patch }));
