@@ -1,5 +1,6 @@
 // Per-series min/max summaries of fixed blocks, so min/max downsampling of a long range costs O(pixels), not O(points).
 
+import { finite } from './finite';
 import type { ScalarSeries } from './scalar-series';
 
 /** Points per block: summaries cost 12 bytes per block (< 0.05 B per point). */
@@ -7,8 +8,6 @@ export const BLOCK = 256;
 
 /** Below this many points in range, scanning them directly is as fast as using the blocks. */
 export const BLOCK_SCAN_THRESHOLD = 1 << 16;
-
-const finite = (v: number): boolean => v - v === 0;
 
 /** Summaries of the complete blocks of one append-only series: index of the min and max finite value
  * (-1 when none) and of the first non-finite value (-1 when none). */

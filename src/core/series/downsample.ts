@@ -1,9 +1,8 @@
 // Display downsampling: per-pixel min/max over an x-range (spikes and gaps survive); the binary searches re-exported.
 
-export { lowerBound, upperBound } from '../../shared/bisect';
+import { finite } from './finite';
 
-/** `v - v === 0` is false exactly for NaN and ±Infinity: one subtraction instead of isFinite's call. */
-const finite = (v: number): boolean => v - v === 0;
+export { lowerBound, upperBound } from '../../shared/bisect';
 
 /** Kept indices in a preallocated array: one allocation per call, none per point. */
 class IndexOut {

@@ -1,9 +1,7 @@
 // Thins a series in place into a min/max envelope per bucket of points: first, last, min, max, every NaN/±Inf and every restart kept.
 
+import { finite } from './finite';
 import type { ScalarSeries } from './scalar-series';
-
-/** `v - v === 0` is false exactly for NaN and ±Infinity. */
-const finite = (v: number): boolean => v - v === 0;
 
 /**
  * The indices an envelope of `bucket` consecutive points keeps, in order: per bucket its first and last point,
