@@ -1,5 +1,6 @@
 // The workspace's memory guard: checks the held series against the memory cap between reads (throttled by its own cost), thins past it, starts the thinned runs' views over and says what it thinned.
 
+import { thinnedOf } from './run-info';
 import { message } from './run-loader';
 import type { RunState } from './run-state';
 import {
@@ -63,15 +64,11 @@ export class MemoryGuard {
     let read = 0;
     let runs = 0;
     for (const run of this.host.runs()) {
-      let any = false;
-      for (const e of run.entries)
-        for (const [, s] of e.set.entries())
-          if (s.dropped > 0) {
-            any = true;
-            kept += s.length;
-            read += s.length + s.dropped;
-          }
-      if (any) runs++;
+      const t = thinnedOf(run);
+      if (!t) continue;
+      kept += t.kept;
+      read += t.read;
+      runs++;
     }
     return runs > 0 ? { kept, read, runs } : null;
   }

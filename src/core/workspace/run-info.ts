@@ -5,7 +5,21 @@ import type { LiveView } from '../series/live-view';
 import { speaksForSessions } from '../series/sessions';
 import { errorsOf, recordsOf, sourceProgress, type RunState } from './run-state';
 
+/** What the memory cap thinned of a run: points kept and read in its thinned series; null when none was. */
+export function thinnedOf(state: RunState): { kept: number; read: number } | null {
+  let kept = 0;
+  let read = 0;
+  for (const e of state.entries)
+    for (const [, s] of e.set.entries())
+      if (s.dropped > 0) {
+        kept += s.length;
+        read += s.length + s.dropped;
+      }
+  return read > 0 ? { kept, read } : null;
+}
+
 export function runInfo(state: RunState): RunInfo {
+  const thinned = thinnedOf(state);
   let points = 0;
   let restarts = 0;
   // The run's sessions are those of the tag that restarted most (one preemption shows in every tag), of the tags
@@ -24,16 +38,10 @@ export function runInfo(state: RunState): RunInfo {
   }
   let lastWall = -Infinity;
   let progress: RunInfo['progress'] = null;
-  let kept = 0;
-  let dropped = 0;
   for (const e of state.entries) {
     // The newest logged time; a point without one (a source that logs none) counts at the write time of
     // its bytes, so freshness moves for every format (the point itself keeps no time).
     for (const [, series] of e.set.entries()) {
-      if (series.dropped > 0) {
-        kept += series.length;
-        dropped += series.dropped;
-      }
       if (series.length === 0) continue;
       let w = series.wallTime(series.length - 1);
       if (w !== w && e.mtimeMs !== null) w = e.mtimeMs / 1000;
@@ -75,6 +83,6 @@ export function runInfo(state: RunState): RunInfo {
     worstAlert: null,
     stalled: false,
     ended: state.ended,
-    ...(dropped > 0 ? { thinned: { kept, read: kept + dropped } } : {}),
+    ...(thinned ? { thinned } : {}),
   };
 }
