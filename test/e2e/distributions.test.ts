@@ -8,7 +8,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
-import { openPage, servedUrl, serveIsolated } from './demo-server';
+import { collectErrors, openPage, servedUrl, serveIsolated } from './demo-server';
 import { wandbHistogramLog } from '../core/wandb/histogram-run';
 import { TrackioDb, trackioHistogram } from '../helpers/tracker-dbs';
 
@@ -238,15 +238,17 @@ describe("a model's per-layer histograms", () => {
     ({ serve, storeDir } = serveIsolated(dir));
     const url = await servedUrl(serve);
     browser = await launchChromium();
-    ({ page, errors } = await openPage(browser, url, { width: 1280, height: 900 }));
-    // Counted from a fresh load, the listener on before any frame is sent.
+    // Counted from the page's first load: the listener is on before the page exists, so no socket opened by an
+    // earlier load (one still connecting when a reload began) is counted with it.
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    errors = collectErrors(page);
     histogramGets = 0;
     page.on('websocket', (ws) =>
       ws.on('framesent', (f) => {
         if (String(f.payload).includes('"histograms.get"')) histogramGets++;
       }),
     );
-    await page.reload();
+    await page.goto(url);
   });
 
   afterAll(async () => {
