@@ -27,6 +27,7 @@ function measure(label) {
   const measured = new Map();
   for (const bench of [...new Set(figures.map((f) => f.bench))]) {
     process.stdout.write(`\n-- ${bench} (${label})\n`);
+    const started = Date.now();
     const r = spawnSync(
       process.execPath,
       [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join('bench', `${bench}.bench.ts`)],
@@ -34,6 +35,7 @@ function measure(label) {
     );
     process.stdout.write(r.stdout.replace(/^figure .*\n/gm, ''));
     if (r.status !== 0) process.stdout.write(`bench ${bench} failed (${r.status}): ${r.stderr}\n`);
+    process.stdout.write(`-- ${bench} took ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
     for (const m of r.stdout.matchAll(/^figure (\S+) (\S+)$/gm)) measured.set(m[1], Number(m[2]));
   }
   return {

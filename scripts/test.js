@@ -8,6 +8,16 @@ import { findChromium } from '../test/e2e/chromium-path.js';
 
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** Wall time of each step, printed before the last line (CI time is a #36 target). */
+const took = [];
+
+/** Runs `step` and notes how long it took under `name`. */
+function timed(name, step) {
+  const started = Date.now();
+  const result = step();
+  took.push(`${name} ${((Date.now() - started) / 60_000).toFixed(1)} min`);
+  return result;
+}
 
 function runProject(project, extra = []) {
   const out = join(root, `.vitest-results.json`);
@@ -55,24 +65,24 @@ function runBudget() {
   rmSync(out, { force: true });
 }
 
-runProject('unit', process.argv.slice(2));
+timed('unit', () => runProject('unit', process.argv.slice(2)));
 
-const built = buildIfStale() === 0;
+const built = timed('build', () => buildIfStale()) === 0;
 if (!built) totals.failed += 1;
 else {
-  runProject('built');
+  timed('built', () => runProject('built'));
   // Needs prometheus and prometheus-alertmanager (apt): its tests fail saying so when they are missing.
-  runProject('cluster');
+  timed('cluster', () => runProject('cluster'));
   // The alert benchmark (issue 20): python3 and ../shared/scenarios; its test fails saying so when either is missing.
   // Replays the labelled recordings in real time: ≈ 6 min.
-  runProject('alerts');
+  timed('alerts', () => runProject('alerts'));
   // The performance budget (issue 22): each figure of bench/budget.json is a test, failed past 2× its budget.
-  runBudget();
+  timed('budget', () => runBudget());
 }
 
 const chromium = findChromium();
 if (chromium) {
-  if (built) runProject('e2e');
+  if (built) timed('e2e', () => runProject('e2e'));
 } else if (process.env.CI || process.env.RLWATCH_REQUIRE_E2E) {
   process.stdout.write(
     '\ne2e: FAILED — no Chromium found; install it (apt-get install -y chromium) or set RLWATCH_CHROMIUM.\n',
@@ -84,6 +94,7 @@ if (chromium) {
   );
 }
 
+process.stdout.write(`\ntime: ${took.join(', ')}\n`);
 process.stdout.write(
   `\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`,
 );
