@@ -10,6 +10,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { SourceFormatName } from '../shared/formats';
 import { errorCode } from './readers/file-io';
+import { RUN_CONFIG_ENTRIES } from './readers/run-config';
 import { isBelow } from './readers/side-file';
 import { classifyFile } from './sources/sniff';
 import { dumpStep } from './samples/completions';
@@ -115,6 +116,8 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
 
   const visited = new Set<string>();
   const dirs: string[] = [];
+  /** The run config names (RUN_CONFIG_ENTRIES) in each folder walked: its run's config needs no second listing. */
+  const configNames = new Map<string, string[]>();
   /** MLflow metric files by the run folder they belong to. */
   const mlflowMetrics = new Map<string, DiscoveredSource[]>();
   /** MLflow file-store run folders (named by `nameMlflowRuns`). */
@@ -150,6 +153,10 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
     }
     dirs.push(item.dir);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    configNames.set(
+      item.dir,
+      entries.filter((e) => RUN_CONFIG_ENTRIES.has(e.name)).map((e) => e.name),
+    );
     const sources: DiscoveredSource[] = [];
     const inMetrics = basename(item.dir) === 'metrics';
     // An MLflow run (mlruns/EXP/RUN/meta.yaml): its metrics/ files are its sources, params/ and tags/ its
@@ -282,6 +289,10 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
       runs.map((r) => r.run),
     );
   runs.sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0));
+  for (const r of runs) {
+    const names = configNames.get(r.dir);
+    if (names) r.configNames = names;
+  }
   // Batches finish in any order: shallow folders first, then by path.
   const depthOf = (p: string): number => p.split(sep).length;
   dirs.sort((a, b) => depthOf(a) - depthOf(b) || byCodeUnits(a, b));

@@ -71,7 +71,7 @@ export async function rediscoverOnce(host: RediscoveryHost, onFirstRun?: () => v
     config:
       host.runs.has(d.run) || !ownFolder(d)
         ? null
-        : await readRunConfig(d.dir, (m) => host.notice('warning', `${d.dir}: ${m}`)),
+        : await readRunConfig(d.dir, (m) => host.notice('warning', `${d.dir}: ${m}`), d.configNames),
     infos: await Promise.all(d.sources.map((s) => (unknown(s) ? fileInfo(s.path) : null))),
   }));
   if (epoch !== host.epoch()) return;

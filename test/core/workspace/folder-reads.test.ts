@@ -1,0 +1,59 @@
+// Opening a folder of many runs touches the disk as little as it can (#36): each run folder listed once, small files' heads read once.
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type * as FsPromises from 'node:fs/promises';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { createWorkspace } from '../../../src/core/workspace/create';
+import type { Workspace } from '../../../src/core/workspace/workspace';
+
+/** Every folder listed through node:fs/promises, in order. */
+const seen = vi.hoisted(() => ({ readdir: [] as string[] }));
+
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const fs = await importOriginal<typeof FsPromises>();
+  const readdir = ((path: string, ...rest: unknown[]) => {
+    seen.readdir.push(String(path));
+    return (fs.readdir as (...a: unknown[]) => unknown)(path, ...rest);
+  }) as typeof fs.readdir;
+  return { ...fs, readdir };
+});
+
+let ws: Workspace | null = null;
+const dirs: string[] = [];
+afterEach(async () => {
+  await ws?.close();
+  ws = null;
+  seen.readdir.length = 0;
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** A folder of `n` runs, each a folder with a small CSV; run_1 also has a config.json, run_2 a Hydra config. */
+function runsFolder(n: number): string {
+  const root = mkdtempSync(join(tmpdir(), 'rlwatch-folder-reads-'));
+  dirs.push(root);
+  for (let i = 0; i < n; i++) {
+    mkdirSync(join(root, `run_${i}`));
+    writeFileSync(join(root, `run_${i}`, 'metrics.csv'), `step,x\n1,${i}\n2,${i + 1}\n`);
+  }
+  writeFileSync(join(root, 'run_1', 'config.json'), JSON.stringify({ lr: 0.1 }));
+  mkdirSync(join(root, 'run_2', '.hydra'));
+  writeFileSync(join(root, 'run_2', '.hydra', 'config.yaml'), 'lr: 0.2\n');
+  return root;
+}
+
+describe('opening a folder of many runs', () => {
+  test('opening 300 runs lists each run folder once: their configs are found from the walk', async () => {
+    const root = runsFolder(300);
+    ws = createWorkspace({ watch: false });
+    await ws.open(root);
+    expect(ws.listRuns()).toHaveLength(300);
+    const perFolder = new Map<string, number>();
+    for (const p of seen.readdir) perFolder.set(p, (perFolder.get(p) ?? 0) + 1);
+    for (let i = 0; i < 300; i++) expect(perFolder.get(join(root, `run_${i}`)), `run_${i}`).toBe(1);
+    expect(ws.configOf('run_0')).toBeNull();
+    expect(ws.configOf('run_1')).toEqual({ lr: 0.1 });
+    expect(ws.configOf('run_2')).toEqual({ lr: 0.2 });
+  });
+});
