@@ -5,11 +5,12 @@
 // This file walks the folder; what it finds is discovery/discovered.ts's shapes, the runs a tracker names
 // discovery/tracker-runs.ts's, the folders a run adopts (snapshots, sample dumps) discovery/adopted.ts's.
 
-import type { Dirent } from 'node:fs';
+import { readdirSync, type Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { SourceFormatName } from '../shared/formats';
 import { errorCode } from './readers/file-io';
+import { yieldToLoop } from './readers/reader';
 import { RUN_CONFIG_ENTRIES } from './readers/run-config';
 import { isBelow } from './readers/side-file';
 import { classifyFile } from './sources/sniff';
@@ -47,6 +48,9 @@ export interface DiscoverOptions {
   /** Keys already given to runs, by run folder: an MLflow run found there keeps its key (renamed since, or a
    * name now taken by another), so a run's key changes only when the folder is opened again. */
   keep?: ReadonlyMap<string, string>;
+  /** The folder is on a local disk: folders are listed and files' heads read with synchronous calls, WALK_BATCH
+   * folders between yields to the event loop (10k run folders through the threadpool took seconds, #36). */
+  localDisk?: boolean;
 }
 
 /** Folders that hold code or caches, never runs; skipping them keeps big checkouts cheap. */
@@ -82,6 +86,7 @@ export function rootRunName(folder: string, names: readonly string[]): string {
 export async function discoverRuns(root: string, options: DiscoverOptions = {}): Promise<Discovery> {
   const maxDepth = options.maxDepth ?? 64;
   const maxDirs = options.maxDirs ?? 50_000;
+  const sync = options.localDisk === true;
   const runs: DiscoveredRun[] = [];
   const errors: DiscoveryError[] = [];
   const rel = (p: string): string => {
@@ -146,7 +151,9 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
     }
     let entries: Dirent[];
     try {
-      entries = await readdir(item.dir, { withFileTypes: true });
+      entries = sync
+        ? readdirSync(item.dir, { withFileTypes: true })
+        : await readdir(item.dir, { withFileTypes: true });
     } catch (e) {
       errors.push({ kind: 'io', path: rel(item.dir), message: message(e) });
       return;
@@ -164,7 +171,7 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
     const isMlflowRun = item.mlflowRun === undefined && (await isMlflowRunDir(item.dir, entries));
     if (isMlflowRun) mlflowRuns.add(item.dir);
     const classify = (path: string, name: string): Promise<SourceFormatName | null> =>
-      item.mlflowRun !== undefined ? Promise.resolve('mlflow') : classifyFile(path, name, inMetrics);
+      item.mlflowRun !== undefined ? Promise.resolve('mlflow') : classifyFile(path, name, inMetrics, sync);
     const childMlflowRun = (name: string): string | undefined =>
       item.mlflowRun ?? (isMlflowRun && name === 'metrics' ? item.dir : undefined);
     const add = (path: string, name: string, format: SourceFormatName): void => {
@@ -249,6 +256,7 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
       // Real folders a batch at a time: readdir and sniffing overlap in the threadpool (10k run
       // folders one by one took 7.4 s). Links wait until every real folder is walked.
       await Promise.all(queue.splice(0, WALK_BATCH).map(walk));
+      if (sync) await yieldToLoop();
       continue;
     }
     const link = links.shift();

@@ -20,6 +20,8 @@ const FIRST_RUN_WAIT_MS = 1000;
 export interface RediscoveryHost {
   /** The opened folder (null once closed). */
   root(): string | null;
+  /** Whether the opened folder is on a local disk (read with synchronous calls where that is cheaper). */
+  localDisk(): boolean;
   /** Bumped by open/close: a walk of an older folder stops when it sees a newer epoch. */
   epoch(): number;
   readonly runs: Map<string, RunState>;
@@ -50,7 +52,7 @@ export async function rediscoverOnce(host: RediscoveryHost, onFirstRun?: () => v
     const keep = new Map<string, string>();
     for (const r of host.runs.values())
       if (r.entries.some((e) => e.format === 'mlflow' && e.member === undefined)) keep.set(r.dir, r.run);
-    found = await host.discover(root, keep);
+    found = await host.discover(root, keep, host.localDisk());
   } catch (e) {
     host.notice('error', `cannot list ${root}: ${message(e)}`);
     found = { runs: [], errors: [] };

@@ -1,6 +1,7 @@
 // Opening a folder of many runs touches the disk as little as it can (#36): each run folder listed once, small files' heads read once.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type * as Fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as FsPromises from 'node:fs/promises';
@@ -8,8 +9,8 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createWorkspace } from '../../../src/core/workspace/create';
 import type { Workspace } from '../../../src/core/workspace/workspace';
 
-/** Every folder listed through node:fs/promises, in order. */
-const seen = vi.hoisted(() => ({ readdir: [] as string[] }));
+/** Every folder listed (through node:fs/promises or node:fs), and every file opened through node:fs/promises. */
+const seen = vi.hoisted(() => ({ readdir: [] as string[], opened: [] as string[] }));
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const fs = await importOriginal<typeof FsPromises>();
@@ -17,7 +18,20 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     seen.readdir.push(String(path));
     return (fs.readdir as (...a: unknown[]) => unknown)(path, ...rest);
   }) as typeof fs.readdir;
-  return { ...fs, readdir };
+  const open = ((path: string, ...rest: unknown[]) => {
+    seen.opened.push(String(path));
+    return (fs.open as (...a: unknown[]) => unknown)(path, ...rest);
+  }) as typeof fs.open;
+  return { ...fs, readdir, open };
+});
+
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof Fs>();
+  const readdirSync = ((path: string, ...rest: unknown[]) => {
+    seen.readdir.push(String(path));
+    return (fs.readdirSync as (...a: unknown[]) => unknown)(path, ...rest);
+  }) as typeof fs.readdirSync;
+  return { ...fs, readdirSync };
 });
 
 let ws: Workspace | null = null;
@@ -26,6 +40,7 @@ afterEach(async () => {
   await ws?.close();
   ws = null;
   seen.readdir.length = 0;
+  seen.opened.length = 0;
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
@@ -55,5 +70,16 @@ describe('opening a folder of many runs', () => {
     expect(ws.configOf('run_0')).toBeNull();
     expect(ws.configOf('run_1')).toEqual({ lr: 0.1 });
     expect(ws.configOf('run_2')).toEqual({ lr: 0.2 });
+  });
+
+  test('on a local disk the walk reads no metrics file through the threadpool: heads are read with synchronous calls', async () => {
+    const root = runsFolder(50);
+    ws = createWorkspace({ watch: false });
+    let atFirstList: string[] | null = null;
+    ws.on('runs.changed', () => void (atFirstList ??= [...seen.opened]));
+    await ws.open(root);
+    expect(ws.listRuns().map((r) => r.sources.map((s) => s.format))).toEqual(Array(50).fill(['csv']));
+    // Before the first list, only the first run's file is opened (its read), not one per run to classify it.
+    expect(atFirstList!.filter((p) => p.endsWith('metrics.csv')).length).toBeLessThanOrEqual(1);
   });
 });
