@@ -10,7 +10,7 @@ import { createWorkspace } from '../../../src/core/workspace/create';
 import type { Workspace } from '../../../src/core/workspace/workspace';
 
 /** Every folder listed (through node:fs/promises or node:fs), and every file opened through node:fs/promises. */
-const seen = vi.hoisted(() => ({ readdir: [] as string[], opened: [] as string[] }));
+const seen = vi.hoisted(() => ({ readdir: [] as string[], opened: [] as string[], stats: [] as string[] }));
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const fs = await importOriginal<typeof FsPromises>();
@@ -22,7 +22,11 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     seen.opened.push(String(path));
     return (fs.open as (...a: unknown[]) => unknown)(path, ...rest);
   }) as typeof fs.open;
-  return { ...fs, readdir, open };
+  const stat = ((path: string, ...rest: unknown[]) => {
+    seen.stats.push(String(path));
+    return (fs.stat as (...a: unknown[]) => unknown)(path, ...rest);
+  }) as typeof fs.stat;
+  return { ...fs, readdir, open, stat };
 });
 
 vi.mock('node:fs', async (importOriginal) => {
@@ -41,6 +45,7 @@ afterEach(async () => {
   ws = null;
   seen.readdir.length = 0;
   seen.opened.length = 0;
+  seen.stats.length = 0;
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
@@ -81,5 +86,16 @@ describe('opening a folder of many runs', () => {
     expect(ws.listRuns().map((r) => r.sources.map((s) => s.format))).toEqual(Array(50).fill(['csv']));
     // Before the first list, only the first run's file is opened (its read), not one per run to classify it.
     expect(atFirstList!.filter((p) => p.endsWith('metrics.csv')).length).toBeLessThanOrEqual(1);
+  });
+
+  test("on a local disk new sources' sizes are stat'ed with synchronous calls, not one threadpool call each", async () => {
+    const root = runsFolder(50);
+    ws = createWorkspace({ watch: false });
+    let atFirstList: string[] | null = null;
+    ws.on('runs.changed', () => void (atFirstList ??= [...seen.stats]));
+    await ws.open(root);
+    expect(ws.listRuns().map((r) => r.run)).toHaveLength(50);
+    // Before the first list only the first run's read stats its file.
+    expect(atFirstList!.filter((p) => p.endsWith('metrics.csv')).length).toBeLessThanOrEqual(2);
   });
 });
