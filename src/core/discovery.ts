@@ -5,11 +5,13 @@
 // This file walks the folder; what it finds is discovery/discovered.ts's shapes, the runs a tracker names
 // discovery/tracker-runs.ts's, the folders a run adopts (snapshots, sample dumps) discovery/adopted.ts's.
 
-import type { Dirent } from 'node:fs';
+import { readdirSync, type Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { SourceFormatName } from '../shared/formats';
 import { errorCode } from './readers/file-io';
+import { yieldToLoop } from './readers/reader';
+import { RUN_CONFIG_ENTRIES } from './readers/run-config';
 import { isBelow } from './readers/side-file';
 import { classifyFile } from './sources/sniff';
 import { dumpStep } from './samples/completions';
@@ -46,6 +48,9 @@ export interface DiscoverOptions {
   /** Keys already given to runs, by run folder: an MLflow run found there keeps its key (renamed since, or a
    * name now taken by another), so a run's key changes only when the folder is opened again. */
   keep?: ReadonlyMap<string, string>;
+  /** The folder is on a local disk: folders are listed and files' heads read with synchronous calls, WALK_BATCH
+   * folders between yields to the event loop (10k run folders through the threadpool took seconds, #36). */
+  localDisk?: boolean;
 }
 
 /** Folders that hold code or caches, never runs; skipping them keeps big checkouts cheap. */
@@ -81,6 +86,7 @@ export function rootRunName(folder: string, names: readonly string[]): string {
 export async function discoverRuns(root: string, options: DiscoverOptions = {}): Promise<Discovery> {
   const maxDepth = options.maxDepth ?? 64;
   const maxDirs = options.maxDirs ?? 50_000;
+  const sync = options.localDisk === true;
   const runs: DiscoveredRun[] = [];
   const errors: DiscoveryError[] = [];
   const rel = (p: string): string => {
@@ -115,6 +121,8 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
 
   const visited = new Set<string>();
   const dirs: string[] = [];
+  /** The run config names (RUN_CONFIG_ENTRIES) in each folder walked: its run's config needs no second listing. */
+  const configNames = new Map<string, string[]>();
   /** MLflow metric files by the run folder they belong to. */
   const mlflowMetrics = new Map<string, DiscoveredSource[]>();
   /** MLflow file-store run folders (named by `nameMlflowRuns`). */
@@ -143,13 +151,19 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
     }
     let entries: Dirent[];
     try {
-      entries = await readdir(item.dir, { withFileTypes: true });
+      entries = sync
+        ? readdirSync(item.dir, { withFileTypes: true })
+        : await readdir(item.dir, { withFileTypes: true });
     } catch (e) {
       errors.push({ kind: 'io', path: rel(item.dir), message: message(e) });
       return;
     }
     dirs.push(item.dir);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    configNames.set(
+      item.dir,
+      entries.filter((e) => RUN_CONFIG_ENTRIES.has(e.name)).map((e) => e.name),
+    );
     const sources: DiscoveredSource[] = [];
     const inMetrics = basename(item.dir) === 'metrics';
     // An MLflow run (mlruns/EXP/RUN/meta.yaml): its metrics/ files are its sources, params/ and tags/ its
@@ -157,7 +171,7 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
     const isMlflowRun = item.mlflowRun === undefined && (await isMlflowRunDir(item.dir, entries));
     if (isMlflowRun) mlflowRuns.add(item.dir);
     const classify = (path: string, name: string): Promise<SourceFormatName | null> =>
-      item.mlflowRun !== undefined ? Promise.resolve('mlflow') : classifyFile(path, name, inMetrics);
+      item.mlflowRun !== undefined ? Promise.resolve('mlflow') : classifyFile(path, name, inMetrics, sync);
     const childMlflowRun = (name: string): string | undefined =>
       item.mlflowRun ?? (isMlflowRun && name === 'metrics' ? item.dir : undefined);
     const add = (path: string, name: string, format: SourceFormatName): void => {
@@ -242,6 +256,7 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
       // Real folders a batch at a time: readdir and sniffing overlap in the threadpool (10k run
       // folders one by one took 7.4 s). Links wait until every real folder is walked.
       await Promise.all(queue.splice(0, WALK_BATCH).map(walk));
+      if (sync) await yieldToLoop();
       continue;
     }
     const link = links.shift();
@@ -282,6 +297,10 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
       runs.map((r) => r.run),
     );
   runs.sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0));
+  for (const r of runs) {
+    const names = configNames.get(r.dir);
+    if (names) r.configNames = names;
+  }
   // Batches finish in any order: shallow folders first, then by path.
   const depthOf = (p: string): number => p.split(sep).length;
   dirs.sort((a, b) => depthOf(a) - depthOf(b) || byCodeUnits(a, b));

@@ -145,7 +145,7 @@ export async function readRunWhole<T = ScalarSeries>(
   }
   // A database's run has no folder of its own: a config.json beside the database is not its.
   const own = d.sources.every((s) => s.member === undefined)
-    ? await readRunConfig(d.dir, onConfigError)
+    ? await readRunConfig(d.dir, onConfigError, d.configNames)
     : null;
   const config = effectiveConfig(own, sourceConfigs);
   return { run: d.run, sources, series, progress, config };

@@ -157,6 +157,21 @@ describe('discoverRuns', () => {
     expect(rootRunName('/x/run_7/', [])).toBe('run_7');
   });
 
+  it('on a local disk (synchronous listings and head reads) finds the same runs, sources, formats and errors', async () => {
+    // A long comment before a CSV's header: what decides lies past the first 4 KiB read.
+    write('late/train_log.csv', `# ${'x'.repeat(9000)}\nstep,loss\n1,0.5\n`);
+    write('empty/metrics.csv', '');
+    write('table/data.csv', 'name,colour\napple,red\n');
+    for (const root of [fixture(''), tmp]) {
+      const threadpool = await discoverRuns(root);
+      const local = await discoverRuns(root, { localDisk: true });
+      expect(local).toEqual(threadpool);
+      expect(local.runs.length).toBeGreaterThan(3);
+    }
+    const late = await discoverRuns(join(tmp, 'late'), { localDisk: true });
+    expect(late.runs.map((r) => [r.run, r.sources.map((x) => x.format)])).toEqual([['late', ['csv']]]);
+  });
+
   it('sniffs JSON documents by shape', () => {
     expect(sniffJson('  [ {"a": 1}]')).toBe('json');
     expect(sniffJson('[1, 2]')).toBeNull();

@@ -22,6 +22,9 @@ export interface DiscoveredRun {
   run: string;
   dir: string;
   sources: DiscoveredSource[];
+  /** The run config names (RUN_CONFIG_ENTRIES) discovery's listing of `dir` held: its config is read without
+   * listing the folder again. Absent where discovery did not list `dir` (an opened file's folder). */
+  configNames?: string[];
 }
 
 export type DiscoveryErrorKind = 'io' | 'symlink-loop' | 'limit' | 'database';

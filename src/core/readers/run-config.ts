@@ -20,20 +20,27 @@ export const RUN_CONFIG_FILES = [
   join('.hydra', 'config.yaml'),
 ] as const;
 
+/** The names in a run folder that say one of RUN_CONFIG_FILES may be there (`.hydra` for `.hydra/config.yaml`). */
+export const RUN_CONFIG_ENTRIES: ReadonlySet<string> = new Set(
+  RUN_CONFIG_FILES.map((f) => f.split(/[\\/]/)[0]!),
+);
+
 /**
  * The run folder's own config: the first of RUN_CONFIG_FILES that exists, is at most 4 MB (a YAML one
  * MAX_YAML_BYTES) and parses to a mapping (JSON, or YAML through the bounded reader, in slices); null when there is
  * none. A YAML file too large or that does not parse is told to `onError`, named as in RUN_CONFIG_FILES (the next
  * file is tried). One listing of the folder says which exist (a folder of thousands of runs, most with no config,
- * costs one call per run, not one per name).
+ * costs one call per run, not one per name); `listed`, the RUN_CONFIG_ENTRIES a listing of `dir` just made holds
+ * (discovery's), stands for it: the folder is not listed again.
  */
 export async function readRunConfig(
   dir: string,
   onError: (message: string) => void = () => {},
+  listed?: readonly string[],
 ): Promise<RunConfig | null> {
-  let entries: Set<string>;
+  let entries: ReadonlySet<string>;
   try {
-    entries = new Set(await readdir(dir));
+    entries = new Set(listed ?? (await readdir(dir)));
   } catch {
     return null;
   }

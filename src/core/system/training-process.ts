@@ -51,7 +51,8 @@ const KIB_PER_MIB = 1024;
 
 export class TrainingProcessTracker {
   private runs: RunDir[] = [];
-  private runsKey = '';
+  /** The list `setRuns` was last given, as given: the same list again (every run list of 10k runs) changes nothing. */
+  private given: readonly RunDir[] = [];
   /** Resolved folders of the runs (the kernel's /proc links hold resolved paths). */
   private readonly resolved = new Map<string, string>();
   /** run → pid → how it was tied to the run. Kept while the process lives (a file may be open only now and then). */
@@ -81,10 +82,17 @@ export class TrainingProcessTracker {
 
   /** The runs of the open folder (empty: none open). A new or moved run is looked for on the next sample. */
   setRuns(runs: readonly RunDir[]): void {
+    const was = this.given;
+    if (runs.length === was.length && runs.every((r, i) => r.run === was[i]!.run && r.dir === was[i]!.dir))
+      return;
+    this.given = runs.map((r) => ({ run: r.run, dir: r.dir }));
     const next = runs.map((r) => ({ run: r.run, dir: resolve(r.dir) }));
-    const key = JSON.stringify(next);
-    if (key === this.runsKey) return;
-    this.runsKey = key;
+    // Another name for the same folders is the same list.
+    if (
+      next.length === this.runs.length &&
+      next.every((r, i) => r.run === this.runs[i]!.run && r.dir === this.runs[i]!.dir)
+    )
+      return;
     const names = new Set(next.map((r) => r.run));
     for (const run of [...this.known.keys()]) if (!names.has(run)) this.forget(run);
     const dirs = new Set(next.map((r) => r.dir));

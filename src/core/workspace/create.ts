@@ -6,7 +6,8 @@ import type { CapSetting } from '../series/memory-cap';
 import type { Discover } from './ports';
 import { Workspace } from './workspace';
 
-export const discover: Discover = (root, keep) => discoverRuns(root, keep ? { keep } : {});
+export const discover: Discover = (root, keep, localDisk) =>
+  discoverRuns(root, { ...(keep ? { keep } : {}), ...(localDisk ? { localDisk } : {}) });
 
 export function createWorkspace(opts: {
   usePolling?: boolean;
@@ -19,8 +20,8 @@ export function createWorkspace(opts: {
 }): Workspace {
   const { runs: only, ...rest } = opts;
   const find: Discover = only
-    ? async (root, keep) => {
-        const found = await discover(root, keep);
+    ? async (root, keep, localDisk) => {
+        const found = await discover(root, keep, localDisk);
         return { ...found, runs: found.runs.filter((r) => only(r.run)) };
       }
     : discover;

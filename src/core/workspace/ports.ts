@@ -8,6 +8,11 @@ import type { LiveSource, SourceOptions } from '../sources/live-source';
  * folders walked (watched; without them, the folder and its runs' folders). */
 export type Discovery = Pick<FolderDiscovery, 'runs' | 'errors'> & Partial<Pick<FolderDiscovery, 'dirs'>>;
 
-/** `keep`: keys already given, by run folder, that a run found there again keeps (`DiscoverOptions.keep`). */
-export type Discover = (root: string, keep?: ReadonlyMap<string, string>) => Promise<Discovery>;
+/** `keep`: keys already given, by run folder, that a run found there again keeps (`DiscoverOptions.keep`);
+ * `localDisk`: the folder is on a local disk (`DiscoverOptions.localDisk`). */
+export type Discover = (
+  root: string,
+  keep?: ReadonlyMap<string, string>,
+  localDisk?: boolean,
+) => Promise<Discovery>;
 export type SourceFactory = (path: string, format: SourceFormatName, opts?: SourceOptions) => LiveSource;

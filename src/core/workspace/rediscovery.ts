@@ -1,15 +1,16 @@
 // Rediscovery: a walk of the folder merged into the workspace's runs (new runs and sources, moved snapshots, aliases), new runs read by name.
 
 import { foldersToWatch } from '../discovery';
+import { yieldToLoop } from '../readers/reader';
 import { readRunConfig } from '../readers/run-config';
 import { mapBounded } from './bounded-map';
-import { fileInfo } from './file-info';
+import { fileInfo, fileInfoSync, type FileInfo } from './file-info';
 import type { LoadProgressTracker } from './load-progress';
 import type { Discover, Discovery, SourceFactory } from './ports';
 import { message, type RunLoader } from './run-loader';
 import { byRunName, newRunState, sourceKey, type LiveEntry, type RunState } from './run-state';
 
-/** New runs' config.json and new files' stat calls in flight at once while (re)discovering. */
+/** New runs' config.json and (off a local disk) new files' stat calls in flight at once while (re)discovering. */
 const SETUP_CONCURRENCY = 32;
 
 /** On opening, the runs found are listed once the first run is read, or after this long (ms) if its read is slow (a
@@ -20,6 +21,8 @@ const FIRST_RUN_WAIT_MS = 1000;
 export interface RediscoveryHost {
   /** The opened folder (null once closed). */
   root(): string | null;
+  /** Whether the opened folder is on a local disk (read with synchronous calls where that is cheaper). */
+  localDisk(): boolean;
   /** Bumped by open/close: a walk of an older folder stops when it sees a newer epoch. */
   epoch(): number;
   readonly runs: Map<string, RunState>;
@@ -50,7 +53,7 @@ export async function rediscoverOnce(host: RediscoveryHost, onFirstRun?: () => v
     const keep = new Map<string, string>();
     for (const r of host.runs.values())
       if (r.entries.some((e) => e.format === 'mlflow' && e.member === undefined)) keep.set(r.dir, r.run);
-    found = await host.discover(root, keep);
+    found = await host.discover(root, keep, host.localDisk());
   } catch (e) {
     host.notice('error', `cannot list ${root}: ${message(e)}`);
     found = { runs: [], errors: [] };
@@ -61,19 +64,18 @@ export async function rediscoverOnce(host: RediscoveryHost, onFirstRun?: () => v
   host.watchFolders(folders.runTree, folders.others);
 
   // What a new run or source needs from the disk (config.json, each file's identity and size) is
-  // fetched for all of them at once, SETUP_CONCURRENCY at a time: 10k runs one by one took seconds
+  // fetched for all of them at once (SETUP_CONCURRENCY at a time; stats on a local disk by sourceInfos): 10k runs one by one took seconds
   // before the list could show. The pass below then runs without awaiting, so it sees one state.
   const unknown = (s: { path: string; member?: string }): boolean =>
     !host.loader.find(sourceKey(s)) && !host.aliasPaths.has(s.path);
   // A database's run has no folder of its own: a config.json beside the database is not its.
   const ownFolder = (d: Discovery['runs'][number]): boolean => d.sources.every((s) => s.member === undefined);
-  const fetched = await mapBounded(found.runs, SETUP_CONCURRENCY, async (d) => ({
-    config:
-      host.runs.has(d.run) || !ownFolder(d)
-        ? null
-        : await readRunConfig(d.dir, (m) => host.notice('warning', `${d.dir}: ${m}`)),
-    infos: await Promise.all(d.sources.map((s) => (unknown(s) ? fileInfo(s.path) : null))),
-  }));
+  const configs = await mapBounded(found.runs, SETUP_CONCURRENCY, (d) =>
+    host.runs.has(d.run) || !ownFolder(d)
+      ? Promise.resolve(null)
+      : readRunConfig(d.dir, (m) => host.notice('warning', `${d.dir}: ${m}`), d.configNames),
+  );
+  const infos = await sourceInfos(found.runs, unknown, host.localDisk());
   if (epoch !== host.epoch()) return;
 
   const newRuns: RunState[] = [];
@@ -81,7 +83,7 @@ export async function rediscoverOnce(host: RediscoveryHost, onFirstRun?: () => v
   const moved: { run: RunState; entry: LiveEntry }[] = [];
   const snapshotPaths = new Set<string>();
   found.runs.forEach((d, i) => {
-    const { config, infos } = fetched[i]!;
+    const config = configs[i]!;
     let state = host.runs.get(d.run);
     if (!state) {
       state = newRunState(d.run, d.dir, config);
@@ -93,7 +95,7 @@ export async function rediscoverOnce(host: RediscoveryHost, onFirstRun?: () => v
       if (!unknown(s)) return;
       const movedEntry = s.snapshot ? host.loader.moveSnapshot(state, s.path, s.name) : null;
       if (movedEntry) return void moved.push({ run: state, entry: movedEntry });
-      const info = infos[k] ?? null;
+      const info = infos[i]![k] ?? null;
       if (
         info &&
         s.member === undefined &&
@@ -179,6 +181,31 @@ export async function rediscoverOnce(host: RediscoveryHost, onFirstRun?: () => v
   if (epoch !== host.epoch()) return;
   host.loadDone();
   host.progress.setPhase('done');
+}
+
+/** Runs whose sources are stat'ed between yields to the event loop, on a local disk. */
+const STAT_SLICE = 256;
+
+/**
+ * Each run's sources' identity and size (null for a source already known, or gone). On a local disk with synchronous
+ * calls, STAT_SLICE runs between yields to the event loop (10k stats through the threadpool took a second at load, #36);
+ * else SETUP_CONCURRENCY runs at a time.
+ */
+async function sourceInfos(
+  runs: Discovery['runs'],
+  unknown: (s: { path: string; member?: string }) => boolean,
+  localDisk: boolean,
+): Promise<(FileInfo | null)[][]> {
+  if (!localDisk)
+    return mapBounded(runs, SETUP_CONCURRENCY, (d) =>
+      Promise.all(d.sources.map((s) => (unknown(s) ? fileInfo(s.path) : null))),
+    );
+  const out: (FileInfo | null)[][] = [];
+  for (let i = 0; i < runs.length; i++) {
+    if (i > 0 && i % STAT_SLICE === 0) await yieldToLoop();
+    out.push(runs[i]!.sources.map((s) => (unknown(s) ? fileInfoSync(s.path) : null)));
+  }
+  return out;
 }
 
 function discoveryMessage(e: Discovery['errors'][number]): string {

@@ -133,6 +133,7 @@ export class Workspace {
     });
     this.rediscovery = {
       root: () => this._root,
+      localDisk: () => this.localDisk,
       epoch: () => this.epoch,
       runs: this.runs,
       aliasPaths: this.aliasPaths,

@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { GpuProcess } from '../../../src/shared/system-types';
 import { TrainingProcessTracker } from '../../../src/core/system/training-process';
 import type { TrainingProcessOptions } from '../../../src/core/system/training-process';
@@ -181,5 +181,20 @@ describe('TrainingProcessTracker', () => {
     const t = tracker();
     t.setRuns([{ run: 'linked', dir: join(tmp, 'link-run') }]);
     expect((await t.sample([])).processes.map((p) => p.run)).toEqual(['linked']);
+  });
+  it('the same list of 10k runs again is taken in without serialising it, and a changed one still counts', async () => {
+    const many = (n: number) => Array.from({ length: n }, (_, i) => ({ run: `r${i}`, dir: `${ROOT}/r${i}` }));
+    const t = tracker();
+    t.setRuns(many(10_000));
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      t.setRuns(many(10_000));
+      expect(stringify).not.toHaveBeenCalled();
+    } finally {
+      stringify.mockRestore();
+    }
+    proc.add(100, { fds: [`${ROOT}/r10000/x`] });
+    t.setRuns(many(10_001));
+    expect((await t.sample([])).processes.map((p) => p.run)).toEqual(['r10000']);
   });
 });
