@@ -44,7 +44,7 @@ export interface LoaderHost {
   isCurrent(run: RunState): boolean;
   emit<E extends 'series.reset' | 'series.appended'>(event: E, payload: PushPayloads[E]): void;
   notice(level: 'info' | 'warning' | 'error', text: string): void;
-  /** The runs' RunInfo changed: now (structure) or throttled. */
+  /** The runs' RunInfo changed: now (structure) or throttled (the run that moved has its revision bumped first). */
   runsChanged(now?: boolean): void;
   /** Walk the folder again (a path's file was replaced: what is there now becomes a new source). */
   rediscover(): void;
@@ -100,6 +100,7 @@ export class RunLoader {
     }
     run.entries.push(entry);
     sortEntries(run.entries);
+    run.revision++;
   }
 
   /**
@@ -115,6 +116,7 @@ export class RunLoader {
     Object.assign(entry, { path, name, identity: null, mtimeMs: null, head: null, unlinkSeen: false });
     this.sources.set(path, { run, entry });
     sortEntries(run.entries);
+    run.revision++;
     return entry;
   }
 
@@ -170,9 +172,13 @@ export class RunLoader {
   // ---- the read queue ----
 
   enqueue(run: RunState, job: () => Promise<void>): Promise<void> {
-    const p = run.chain.then(job).catch((e: unknown) => {
-      this.host.notice('error', `${run.run}: internal error while reading: ${message(e)}`);
-    });
+    const p = run.chain
+      .then(job)
+      .catch((e: unknown) => {
+        this.host.notice('error', `${run.run}: internal error while reading: ${message(e)}`);
+      })
+      // Whatever the job moved (points fed again after thinning, a file's time) shows in its next RunInfo.
+      .finally(() => void run.revision++);
     run.chain = p;
     return p;
   }
@@ -221,8 +227,10 @@ export class RunLoader {
       if (
         ended ||
         (this.isLive(entry) && (live.records !== recordsBefore || live.errors.length !== errorsBefore))
-      )
+      ) {
+        run.revision++;
         this.host.runsChanged();
+      }
     });
     entry.queued = job;
     return job;

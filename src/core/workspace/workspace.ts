@@ -28,7 +28,7 @@ import { detectNetworkFilesystem, pollingSuggestion } from './mount-info';
 import type { Discover, SourceFactory } from './ports';
 import { rediscoverOnce, type RediscoveryHost } from './rediscovery';
 import { RunLoader } from './run-loader';
-import { runInfo } from './run-info';
+import { RunInfoCache } from './run-info-cache';
 import {
   RunFactsCache,
   runHistograms,
@@ -79,6 +79,7 @@ export class Workspace {
   private readonly emitter = new EventEmitter();
   private readonly runs = new Map<string, RunState>();
   private readonly facts = new RunFactsCache();
+  private readonly infos = new RunInfoCache();
   /** Paths found to be other names of a rotated-away file whose data a dead source already holds. */
   private readonly aliasPaths = new Set<string>();
   private watcher: FolderWatcher | null = null;
@@ -281,13 +282,13 @@ export class Workspace {
   }
 
   listRuns(): RunInfo[] {
-    return [...this.runs.values()].sort(byRunName).map(runInfo);
+    return [...this.runs.values()].sort(byRunName).map((r) => this.infos.of(r));
   }
 
   /** One run's info (null for an unknown run): listRuns builds every run's (10k runs: ~0.1 s). */
   runInfoOf(run: string): RunInfo | null {
     const state = this.runs.get(run);
-    return state ? runInfo(state) : null;
+    return state ? this.infos.of(state) : null;
   }
 
   /** The runs' names, in listRuns' order, without building their infos. */
@@ -410,8 +411,10 @@ export class Workspace {
 
   // ---- runs.changed and notices ----
 
-  /** runs.changed now (structure changed), or paced (runs-changed.ts). */
+  /** runs.changed now (structure changed: every run's info is built again), or paced (runs-changed.ts; the caller
+   * bumped the revision of the run that moved). */
   private runsChanged(now = false): void {
+    if (now) this.infos.clear();
     this.runsPacer.changed(now);
   }
 
