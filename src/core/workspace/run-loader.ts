@@ -172,13 +172,9 @@ export class RunLoader {
   // ---- the read queue ----
 
   enqueue(run: RunState, job: () => Promise<void>): Promise<void> {
-    const p = run.chain
-      .then(job)
-      .catch((e: unknown) => {
-        this.host.notice('error', `${run.run}: internal error while reading: ${message(e)}`);
-      })
-      // Whatever the job moved (points fed again after thinning, a file's time) shows in its next RunInfo.
-      .finally(() => void run.revision++);
+    const p = run.chain.then(job).catch((e: unknown) => {
+      this.host.notice('error', `${run.run}: internal error while reading: ${message(e)}`);
+    });
     run.chain = p;
     return p;
   }
@@ -200,6 +196,7 @@ export class RunLoader {
     this.host.checkMemory('loaded');
     await this.syncViews(run, dirty);
     await updateRunEnd(run);
+    run.revision++;
   }
 
   /** Reads one source of a loaded run and updates the views; requests while one waits are coalesced.
@@ -217,6 +214,8 @@ export class RunLoader {
       const dirty = new Map<string, ResetReason>();
       const recordsBefore = live.records;
       const errorsBefore = live.errors.length;
+      const writtenBefore = run.fileWrittenAt;
+      const mtimeBefore = entry.mtimeMs;
       await this.readEntry(run, entry, dirty, syncTail);
       if (epoch !== this.host.epoch()) return;
       this.host.checkMemory('append');
@@ -224,13 +223,13 @@ export class RunLoader {
       // Points (freshness, counts), errors and the run's end are RunInfo: announce them. Only a W&B log or an
       // MLflow run's status says how a run ended: other sources' reads (every second by the sweep) cost no extra stat.
       const ended = entry.format === 'wandb' || entry.format === 'mlflow' ? await updateRunEnd(run) : false;
-      if (
+      const announce =
         ended ||
-        (this.isLive(entry) && (live.records !== recordsBefore || live.errors.length !== errorsBefore))
-      ) {
+        (this.isLive(entry) && (live.records !== recordsBefore || live.errors.length !== errorsBefore));
+      // The sweep's reads that found nothing new (every source every second) leave the run's RunInfo as it was.
+      if (announce || dirty.size > 0 || run.fileWrittenAt !== writtenBefore || entry.mtimeMs !== mtimeBefore)
         run.revision++;
-        this.host.runsChanged();
-      }
+      if (announce) this.host.runsChanged();
     });
     entry.queued = job;
     return job;
@@ -401,6 +400,7 @@ export class RunLoader {
     const epoch = this.host.epoch();
     const job = this.enqueue(run, async () => {
       if (epoch === this.host.epoch() && this.host.isCurrent(run)) await this.syncViews(run, tags);
+      run.revision++;
     });
     this.resyncing.add(job);
     void job.finally(() => this.resyncing.delete(job));

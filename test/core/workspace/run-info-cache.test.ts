@@ -1,4 +1,4 @@
-// runs.changed after an append to one run builds that run's info only; the others' are kept from the last list (#36).
+// runs.changed after an append to one run builds that run's info only; the others' (swept, nothing new) are kept (#36).
 
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,22 +40,23 @@ test("an append to one run builds that run's info, not every run's; the list sti
     w.flush();
     writers.set(name, w);
   }
-  // No sweep during the test: only the append's own read announces the run.
-  ws = createWorkspace({ sweepMs: 3_600_000 });
+  // A sweep every 20 ms: its reads find nothing new and move no run's info.
+  ws = createWorkspace({ sweepMs: 20 });
   const lists: RunInfo[][] = [];
   ws.on('runs.changed', (runs) => lists.push(runs));
   await ws.open(root);
   await waitFor(() => ws!.listRuns().every((r) => r.loaded && r.points === 1), 'every run read');
-  // The reads that follow each run's first read settle; then a list built again builds no info: nothing moved.
+  // The reads that follow each run's first read settle; then a list built again builds no info: nothing moved
+  // (15 sweeps meanwhile).
   const builds = (): number => {
     built.mockClear();
     ws!.listRuns();
     return built.mock.calls.length;
   };
   await waitFor(() => builds() === 0, 'a list that builds no run info (the first reads settled)');
-  await sleep(300);
   ws.listRuns();
   built.mockClear();
+  await sleep(300);
   expect(ws.listRuns().map((r) => r.points)).toEqual([1, 1, 1, 1, 1]);
   expect(built).not.toHaveBeenCalled();
 
