@@ -221,7 +221,7 @@ export class Workspace {
           `watching ${watched} folders, the most allowed: ${skipped} more are not followed live (new runs there show on reopening)`,
         ),
       onStructureChange: () => void this.rediscover(),
-      onFileChange: (path) => this.fileChanged(path),
+      onFileChange: (path, reported) => this.fileChanged(path, reported === true),
       onFileWritten: (path) => this.fileWritten(path),
       onFileRemoved: (path) => this.loader.removeIfGone(path),
       onError: (message) => this.notice('warning', message),
@@ -397,9 +397,12 @@ export class Workspace {
       void this.loader.requestRead(found.run, found.entry, { syncTail: this.localDisk });
   }
 
-  private fileChanged(path: string): void {
+  /** chokidar's `add` or `change`; `reported`: fs.watch's report of each write already read the sources (2,500
+   * tags logging every second read each append three times: at the report, at `change`, at its trailing read). */
+  private fileChanged(path: string, reported = false): void {
     const found = this.loader.findFile(path);
-    for (const f of found) void this.loader.requestRead(f.run, f.entry, { syncTail: this.localDisk });
+    if (!reported)
+      for (const f of found) void this.loader.requestRead(f.run, f.entry, { syncTail: this.localDisk });
     // A database's write (or one to a companion `-wal`, `-shm`, `-journal` of a database with no run yet) may hold
     // new runs: a throttled rediscovery, not one per write.
     const member = found.find((f) => f.entry.member !== undefined)?.entry;
