@@ -397,8 +397,8 @@ export class Workspace {
       void this.loader.requestRead(found.run, found.entry, { syncTail: this.localDisk });
   }
 
-  /** chokidar's `add` or `change`; `reported`: fs.watch's report of each write already read the sources (2,500
-   * tags logging every second read each append three times: at the report, at `change`, at its trailing read). */
+  /** chokidar's `add` or `change`; `reported`: fs.watch's report of each write already read the sources (each
+   * append was read three times: at the report, at `change`, at its trailing read). */
   private fileChanged(path: string, reported = false): void {
     const found = this.loader.findFile(path);
     if (!reported)
