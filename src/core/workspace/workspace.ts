@@ -2,8 +2,8 @@
 //
 // This class opens, closes and follows the folder (watcher, sweep, file events); merging a walk's findings is
 // rediscovery.ts's, reading the RunLoader's (run-loader.ts), load progress the LoadProgressTracker's, RunInfo
-// run-info.ts's, what a run holds run-reads.ts's, runs.changed's pace runs-changed.ts's, databases' new runs
-// database-walks.ts's.
+// run-info.ts's (kept per run by run-info-cache.ts), what a run holds run-reads.ts's, runs.changed's pace
+// runs-changed.ts's, databases' new runs database-walks.ts's.
 
 import { EventEmitter } from 'node:events';
 import type { Stats } from 'node:fs';
