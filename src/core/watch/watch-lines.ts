@@ -140,17 +140,15 @@ export type WatchLine =
   | JobLine;
 
 export function scalarsLine(d: SeriesDelta, t: number): ScalarsLine {
-  return {
-    t,
-    type: 'scalars',
-    run: d.run,
-    tag: d.tag,
-    points: Array.from(d.steps, (step, i): [number, number | null, number | null] => {
-      const v = d.values[i]!;
-      const w = d.wallTimes[i]!;
-      return [step, Number.isFinite(w) ? w : null, Number.isFinite(v) ? v : null];
-    }),
-  };
+  // A plain loop: Array.from over a typed array with a map function cost ~3 µs a delta, one per tag per append
+  // (2,500 a second with 50 runs × 50 tags: 5 % of `watch`'s busy time, #36).
+  const points: ScalarsLine['points'] = new Array(d.steps.length);
+  for (let i = 0; i < d.steps.length; i++) {
+    const v = d.values[i]!;
+    const w = d.wallTimes[i]!;
+    points[i] = [d.steps[i]!, Number.isFinite(w) ? w : null, Number.isFinite(v) ? v : null];
+  }
+  return { t, type: 'scalars', run: d.run, tag: d.tag, points };
 }
 
 const finiteOrNull = (v: number): number | null => (Number.isFinite(v) ? v : null);

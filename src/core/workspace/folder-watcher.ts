@@ -11,8 +11,9 @@ export interface FolderWatcherHandlers {
   maxOtherFolders?: number;
   /** A folder appeared: runs may have appeared with it. */
   onStructureChange(): void;
-  /** A file appeared (new, or replaced by a rename) or grew. */
-  onFileChange(path: string): void;
+  /** A file appeared (new, or replaced by a rename) or grew. `reported`: each write to it since its last change was
+   * already given to `onFileWritten` (a source known by its path was read then). */
+  onFileChange(path: string, reported?: boolean): void;
   /** fs.watch says a file in a watched folder was written: every report, at once (a source is read; a file
    * nobody knows is left to `onFileChange`, which chokidar reports after its own stat, throttled). */
   onFileWritten?(path: string): void;
@@ -43,6 +44,8 @@ export class FolderWatcher {
   private readonly fsw: FSWatcher;
   private readonly readyPromise: Promise<void>;
   private readonly trailing = new Map<string, NodeJS.Timeout>();
+  /** Files fs.watch reported written (to `onFileWritten`) since chokidar's last `change` for them. */
+  private readonly reported = new Set<string>();
   private readonly watched = new Set<string>();
   /** The watched folders outside the run tree. */
   private readonly otherSet = new Set<string>();
@@ -75,7 +78,11 @@ export class FolderWatcher {
       if (!this.watched.has(path)) h.onStructureChange();
     });
     this.fsw.on('change', (path) => {
-      h.onFileChange(path);
+      // fs.watch reported the write (a file written in a watched folder, not through a link): it was read then, and
+      // each later write is reported too; a swallowed `change` needs no trailing read.
+      const reported = this.reported.delete(path);
+      h.onFileChange(path, reported);
+      if (reported) return;
       // Re-armed on every reported change: each report opens a new 50 ms window of swallowed events.
       clearTimeout(this.trailing.get(path));
       const timer = setTimeout(() => {
@@ -93,10 +100,16 @@ export class FolderWatcher {
       this.fsw.on('raw', (event, name, details) => {
         const folder = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
         if (event !== 'change' || typeof name !== 'string' || typeof folder !== 'string') return;
-        if (this.watched.has(folder) && !basename(name).startsWith('.')) written(join(folder, name));
+        if (!this.watched.has(folder) || basename(name).startsWith('.')) return;
+        const path = join(folder, name);
+        this.reported.add(path);
+        written(path);
       });
     }
-    this.fsw.on('unlink', (path) => h.onFileRemoved(path));
+    this.fsw.on('unlink', (path) => {
+      this.reported.delete(path);
+      h.onFileRemoved(path);
+    });
     // A watched folder removed: chokidar drops it; if it comes back, rediscovery watches it again.
     this.fsw.on('unlinkDir', (path) => {
       this.watched.delete(path);
@@ -127,6 +140,7 @@ export class FolderWatcher {
   close(): Promise<void> {
     for (const timer of this.trailing.values()) clearTimeout(timer);
     this.trailing.clear();
+    this.reported.clear();
     return this.fsw.close();
   }
 

@@ -165,6 +165,7 @@ export async function rediscoverOnce(host: RediscoveryHost, onFirstRun?: () => v
     listWait = null;
     if (epoch !== host.epoch()) return;
     run.loaded = true;
+    run.revision++;
     host.emit('run.read', run.run);
     // Appends that arrived while the run was being read: read them now rather than at the next sweep.
     for (const e of run.entries) void host.loader.requestRead(run, e);

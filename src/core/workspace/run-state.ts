@@ -80,6 +80,9 @@ export interface RunState {
   /** Reads and view updates of one run run one at a time, in order. */
   chain: Promise<void>;
   gens: number;
+  /** Bumped when what its RunInfo shows may have moved (after each read job, before a paced runs.changed): the
+   * run-info cache builds it again then. */
+  revision: number;
 }
 
 export function newRunState(run: string, dir: string, config: RunConfig | null): RunState {
@@ -97,6 +100,7 @@ export function newRunState(run: string, dir: string, config: RunConfig | null):
     loaded: false,
     chain: Promise.resolve(),
     gens: 0,
+    revision: 0,
   };
 }
 

@@ -2,8 +2,8 @@
 //
 // This class opens, closes and follows the folder (watcher, sweep, file events); merging a walk's findings is
 // rediscovery.ts's, reading the RunLoader's (run-loader.ts), load progress the LoadProgressTracker's, RunInfo
-// run-info.ts's, what a run holds run-reads.ts's, runs.changed's pace runs-changed.ts's, databases' new runs
-// database-walks.ts's.
+// run-info.ts's (kept per run by run-info-cache.ts), what a run holds run-reads.ts's, runs.changed's pace
+// runs-changed.ts's, databases' new runs database-walks.ts's.
 
 import { EventEmitter } from 'node:events';
 import type { Stats } from 'node:fs';
@@ -28,7 +28,7 @@ import { detectNetworkFilesystem, pollingSuggestion } from './mount-info';
 import type { Discover, SourceFactory } from './ports';
 import { rediscoverOnce, type RediscoveryHost } from './rediscovery';
 import { RunLoader } from './run-loader';
-import { runInfo } from './run-info';
+import { RunInfoCache } from './run-info-cache';
 import {
   RunFactsCache,
   runHistograms,
@@ -79,6 +79,7 @@ export class Workspace {
   private readonly emitter = new EventEmitter();
   private readonly runs = new Map<string, RunState>();
   private readonly facts = new RunFactsCache();
+  private readonly infos = new RunInfoCache();
   /** Paths found to be other names of a rotated-away file whose data a dead source already holds. */
   private readonly aliasPaths = new Set<string>();
   private watcher: FolderWatcher | null = null;
@@ -221,7 +222,7 @@ export class Workspace {
           `watching ${watched} folders, the most allowed: ${skipped} more are not followed live (new runs there show on reopening)`,
         ),
       onStructureChange: () => void this.rediscover(),
-      onFileChange: (path) => this.fileChanged(path),
+      onFileChange: (path, reported) => this.fileChanged(path, reported === true),
       onFileWritten: (path) => this.fileWritten(path),
       onFileRemoved: (path) => this.loader.removeIfGone(path),
       onError: (message) => this.notice('warning', message),
@@ -282,13 +283,13 @@ export class Workspace {
   }
 
   listRuns(): RunInfo[] {
-    return [...this.runs.values()].sort(byRunName).map(runInfo);
+    return [...this.runs.values()].sort(byRunName).map((r) => this.infos.of(r));
   }
 
   /** One run's info (null for an unknown run): listRuns builds every run's (10k runs: ~0.1 s). */
   runInfoOf(run: string): RunInfo | null {
     const state = this.runs.get(run);
-    return state ? runInfo(state) : null;
+    return state ? this.infos.of(state) : null;
   }
 
   /** The runs' names, in listRuns' order, without building their infos. */
@@ -397,9 +398,12 @@ export class Workspace {
       void this.loader.requestRead(found.run, found.entry, { syncTail: this.localDisk });
   }
 
-  private fileChanged(path: string): void {
+  /** chokidar's `add` or `change`; `reported`: fs.watch's report of each write already read the sources (each
+   * append was read three times: at the report, at `change`, at its trailing read). */
+  private fileChanged(path: string, reported = false): void {
     const found = this.loader.findFile(path);
-    for (const f of found) void this.loader.requestRead(f.run, f.entry, { syncTail: this.localDisk });
+    if (!reported)
+      for (const f of found) void this.loader.requestRead(f.run, f.entry, { syncTail: this.localDisk });
     // A database's write (or one to a companion `-wal`, `-shm`, `-journal` of a database with no run yet) may hold
     // new runs: a throttled rediscovery, not one per write.
     const member = found.find((f) => f.entry.member !== undefined)?.entry;
@@ -411,8 +415,10 @@ export class Workspace {
 
   // ---- runs.changed and notices ----
 
-  /** runs.changed now (structure changed), or paced (runs-changed.ts). */
+  /** runs.changed now (structure changed: every run's info is built again), or paced (runs-changed.ts; the caller
+   * bumped the revision of the run that moved). */
   private runsChanged(now = false): void {
+    if (now) this.infos.clear();
     this.runsPacer.changed(now);
   }
 
