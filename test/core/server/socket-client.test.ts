@@ -1,5 +1,5 @@
 // One serve client's pushes: every series until it says which it follows (series.follow), then only those (up to its
-// limit); the other push events are never held back.
+// limit); the other push events are never held back; its waiting requests answered back to back within a turn.
 
 import { EventEmitter } from 'node:events';
 import { expect, test } from 'vitest';
@@ -65,7 +65,30 @@ function client(limits: Partial<ClientLimits> = {}) {
     bus.emit('series.reset', { run: 'r', tag: 'b', reason: 'bulk' });
     bus.emit('runs.changed', []);
   };
-  return { request, pushed, emitAll };
+  /** Sends `n` requests in one go (a page's first screen) and counts the turns of the event loop until all are
+   * answered: how often other work (timers, I/O, another client) got in between. */
+  const turnsToAnswer = async (n: number): Promise<number> => {
+    const first = id + 1;
+    for (let i = 0; i < n; i++)
+      ws.emit(
+        'message',
+        Buffer.from(
+          JSON.stringify({
+            id: ++id,
+            channel: 'series.follow',
+            args: { run: 'r', tag: `t${i}`, follow: true },
+          }),
+        ),
+        false,
+      );
+    let turns = 0;
+    while (ws.sent.filter((m) => m.id !== undefined && m.id >= first).length < n && turns < 1000) {
+      await new Promise((r) => setImmediate(r));
+      turns++;
+    }
+    return turns;
+  };
+  return { request, pushed, emitAll, turnsToAnswer };
 }
 
 test('a client gets every series until it follows some, then only those (appends and resets); other events all', async () => {
@@ -107,4 +130,15 @@ test('a client following more series than its limit gets every series again', as
     'series.reset r/b',
     'runs.changed',
   ]);
+});
+
+test('requests sent at once are answered back to back in one turn of the event loop, not one a turn (#36)', async () => {
+  // Before, 34 requests of a first screen took 34 turns, a first read's judging and the sampler run between each.
+  const { turnsToAnswer } = client({ answerTurnMs: 60_000 });
+  expect(await turnsToAnswer(34)).toBe(1);
+});
+
+test('past answerTurnMs the client waits for the next turn: a flood does not hold the event loop', async () => {
+  const { turnsToAnswer } = client({ answerTurnMs: 0 });
+  expect(await turnsToAnswer(5)).toBe(5);
 });
