@@ -30,15 +30,16 @@ function serveStartupGraph(): { packages: string[]; modules: string[] } {
   return { packages: [...packages].sort(), modules };
 }
 
-test('before its URL, serve loads no package from node_modules, nor the WebSocket API and its contract', () => {
+test('before its URL, serve loads no package from node_modules, nor the WebSocket API, its contract or the samples search', () => {
   const { packages, modules } = serveStartupGraph();
   // Bundled or loaded later: a package's files resolved and read one by one cost serve ≈ 0.2 s (zod alone is 71).
   expect(packages).toEqual([]);
   // What serve does before printing its URL is there (a check that the walk reads the chunks)…
   expect(modules).toEqual(expect.arrayContaining(['src/cli/host.ts', 'src/core/server/serve.ts']));
-  // …and the socket API, with the contract's schemas, loads behind the URL.
+  // …and the socket API, with the contract's schemas, loads behind the URL; the samples search (re2js) on its first use.
   expect(modules).not.toContain('src/core/server/socket-client.ts');
   expect(modules).not.toContain('src/shared/contract.ts');
+  expect(modules).not.toContain('src/shared/user-regex.ts');
 });
 
 const folder = mkdtempSync(join(tmpdir(), 'rlwatch-serve-startup-'));
