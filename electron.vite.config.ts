@@ -7,7 +7,10 @@ import { defineConfig } from 'electron-vite';
 export default defineConfig({
   main: {
     build: {
-      externalizeDeps: true,
+      // Pure-JS dependencies are bundled in: resolving and loading their files one by one (zod alone is 71
+      // modules) cost `rlwatch serve` ≈ 0.2 s before its URL (#36). Native, lazily loaded and large
+      // Node-side-only packages (better-sqlite3, @napi-rs/canvas, systeminformation, prom-client, …) stay in node_modules.
+      externalizeDeps: { exclude: ['zod', 're2js', 'chokidar', 'ws'] },
       rollupOptions: {
         input: {
           index: resolve('src/main/index.ts'),

@@ -6,10 +6,13 @@ import { ApiError } from '../../shared/result';
 import type { AppCore } from './app-core';
 import { appTableSource, runsTableOf } from './runs-table-source';
 import { textPage, textTags } from './run-texts';
-import { samplePage, sampleSources } from './run-samples';
 import type { SampleSource } from '../../shared/samples';
+import type * as RunSamples from './run-samples';
 import { histogramTags, histogramTagView } from './run-histograms';
 import type { HistogramSource } from '../../shared/histogram-items';
+
+/** The samples' paging and search (with re2js, ≈ 250 KB), loaded by the first samples request, not at start-up (#36). */
+const runSamples = (): Promise<typeof RunSamples> => import('./run-samples');
 
 export function createHandlers(core: AppCore): Handlers {
   const host = core.host;
@@ -82,12 +85,14 @@ export function createHandlers(core: AppCore): Handlers {
       remotes.owns(a.run)
         ? remotes.items('texts.get', a)
         : textPage(a.run, a.tag, localTexts(core, a.run), a.step, a.limit),
-    'samples.list': (a) =>
-      remotes.owns(a.run) ? remotes.items('samples.list', a) : sampleSources(localSamples(core, a.run)),
-    'samples.get': (a) => {
+    'samples.list': async (a) =>
+      remotes.owns(a.run)
+        ? remotes.items('samples.list', a)
+        : (await runSamples()).sampleSources(localSamples(core, a.run)),
+    'samples.get': async (a) => {
       if (remotes.owns(a.run)) return remotes.items('samples.get', a);
       const { run, source, step, ...page } = a;
-      return samplePage(run, source, step ?? null, localSamples(core, run), page);
+      return (await runSamples()).samplePage(run, source, step ?? null, localSamples(core, run), page);
     },
     'histograms.list': (a) =>
       remotes.owns(a.run) ? remotes.items('histograms.list', a) : histogramTags(localHistograms(core, a.run)),

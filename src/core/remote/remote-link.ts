@@ -1,6 +1,6 @@
 // One WebSocket link to a remote rlwatch endpoint: requests with ids and timeouts, pushes, reconnects with backoff.
 
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import type { EndpointState } from '../../shared/domain';
 import { fail, type Result } from '../../shared/result';
 import { resultShape } from '../../shared/remote-shapes';
@@ -55,6 +55,19 @@ interface Waiting {
   timer: NodeJS.Timeout;
 }
 
+/** ws's client, loaded by the first link's first connect: a process that follows no endpoint never loads it
+ * (`rlwatch serve` prints its URL sooner, #36). */
+let Client: typeof WebSocket | null = null;
+let loadingClient: Promise<typeof WebSocket> | null = null;
+const loadClient = (): Promise<typeof WebSocket> =>
+  (loadingClient ??= import('ws').then(
+    (m) => (Client = m.default),
+    (err: unknown) => {
+      loadingClient = null; // the next retry tries again
+      throw err;
+    },
+  ));
+
 /** Reconnects until closed. Every entry point is total: requests always resolve to a Result. */
 export class RemoteLink {
   private socket: WebSocket | null = null;
@@ -73,6 +86,8 @@ export class RemoteLink {
   private windowBytes = 0;
   private windowMessages = 0;
   private closed = false;
+  /** Waiting for ws to load before its first connect. */
+  private loading = false;
   private current: EndpointState = 'connecting';
   private readonly limits: LinkLimits;
   private readonly backoff: BackoffOptions;
@@ -91,7 +106,7 @@ export class RemoteLink {
   }
 
   start(): void {
-    if (!this.closed && this.socket === null && this.retryTimer === null) this.connect();
+    if (!this.closed && this.socket === null && this.retryTimer === null && !this.loading) this.connect();
   }
 
   /** Stops for good: the socket closes, waiting requests fail, no more retries. */
@@ -108,7 +123,7 @@ export class RemoteLink {
 
   request(channel: string, args: unknown): Promise<Result<unknown>> {
     const ws = this.socket;
-    if (ws === null || ws.readyState !== WebSocket.OPEN || this.current !== 'connected') {
+    if (ws === null || ws.readyState !== ws.OPEN || this.current !== 'connected') {
       return Promise.resolve(fail('unavailable', `${this.url.id} is not connected`));
     }
     if (this.waiting.size >= this.limits.maxPending) {
@@ -134,6 +149,7 @@ export class RemoteLink {
 
   private connect(): void {
     this.retryTimer = null;
+    if (Client === null) return this.loadThenConnect();
     let failure: string | null = null;
     let authFailed = false;
     let ws: WebSocket;
@@ -198,6 +214,22 @@ export class RemoteLink {
     });
   }
 
+  private loadThenConnect(): void {
+    this.loading = true;
+    loadClient().then(
+      () => {
+        this.loading = false;
+        if (!this.closed) this.connect();
+      },
+      (err: unknown) => {
+        this.loading = false;
+        if (this.closed) return;
+        this.setState('disconnected', err instanceof Error ? err.message : String(err));
+        this.scheduleRetry();
+      },
+    );
+  }
+
   private scheduleRetry(): void {
     this.retryTimer = setTimeout(
       () => this.connect(),
@@ -207,7 +239,7 @@ export class RemoteLink {
   }
 
   private open(): WebSocket {
-    return new WebSocket(this.url.socket, {
+    return new Client!(this.url.socket, {
       // serve requires Origin = http:// + the Host it is asked for: exactly what a page it served sends.
       origin: this.url.origin,
       maxPayload: this.limits.maxMessageBytes,

@@ -2,12 +2,12 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type ServerOptions } from 'ws';
+import type { ServerOptions, WebSocketServer } from 'ws';
 import type { Handlers } from '../../shared/contract';
 import type { AppBus } from '../app/bus';
 import { allowedHostNames, hostAllowed, originMatches } from './host-guard';
 import { closeHttp, listen, urlHost } from './listen';
-import { attachClient, type ClientLimits } from './socket-client';
+import type { attachClient, ClientLimits } from './socket-client';
 import { assetCookie, assetCookieName, assetPass, queryToken, requestCookie, sameToken } from './token';
 import { isPagePath, rendererPathFor, securityHeaders, sendFile, warmCompressedCopies } from './static-files';
 import {
@@ -54,6 +54,12 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** What serves the WebSocket API, loaded after the server listens. */
+interface SocketApi {
+  wss: WebSocketServer;
+  attachClient: typeof attachClient;
+}
+
 const WS_PATH = '/ws';
 /** Most fragments one WebSocket message may arrive in (ws's default is 16384). */
 export const MAX_FRAGMENTS = 256;
@@ -69,7 +75,17 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     maxPayload: opts.maxMessageBytes ?? 1 << 20,
     maxFragments: MAX_FRAGMENTS,
   };
-  const wss = new WebSocketServer(wsOptions);
+  // The WebSocket API (ws, the request dispatch and its contract's schemas) loads once the server listens, not before
+  // serve prints its URL: the page asks for its socket only after it has loaded (#36). An upgrade waits for it.
+  let wss: WebSocketServer | null = null;
+  let closed = false;
+  let socketApi: Promise<SocketApi> | null = null;
+  const loadSocketApi = (): Promise<SocketApi> =>
+    (socketApi ??= Promise.all([import('ws'), import('./socket-client')]).then(([ws, client]) => {
+      wss = new ws.WebSocketServer(wsOptions);
+      wss.on('error', (err) => log(`websocket server: ${describeError(err)}`));
+      return { wss, attachClient: client.attachClient };
+    }));
   // What every request checks against, computed once (the cookie name needs the port: set on listen).
   const access: MetricsAccess | null = opts.metrics
     ? { scraper: opts.metrics.scraper, token: opts.metrics.token }
@@ -90,26 +106,39 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       else res.destroy();
     });
   });
-  wss.on('error', (err) => log(`websocket server: ${describeError(err)}`));
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const refuse = (status: string): void => {
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     };
+    const failed = (err: unknown): void => {
+      log(`upgrade failed: ${describeError(err)}`);
+      refuse('500 Internal Server Error');
+    };
     socket.on('error', () => socket.destroy());
     try {
       const why = upgradeRefusal(req, opts.token, allowed);
       if (why !== null) return refuse(why);
-      wss.handleUpgrade(req, socket, head, (ws) =>
-        attachClient(ws, { bus: opts.bus, handlers: opts.handlers, log, limits: opts.clientLimits }),
-      );
     } catch (err) {
-      log(`upgrade failed: ${describeError(err)}`);
-      refuse('500 Internal Server Error');
+      return failed(err);
     }
+    // The handshake is answered once the API has loaded (the client is attached as it opens, so nothing the page
+    // sends is missed); a server closed meanwhile drops it.
+    loadSocketApi()
+      .then((api) => {
+        if (closed) return socket.destroy();
+        api.wss.handleUpgrade(req, socket, head, (ws) =>
+          api.attachClient(ws, { bus: opts.bus, handlers: opts.handlers, log, limits: opts.clientLimits }),
+        );
+      })
+      .catch(failed);
   });
 
   const port = await listen(server, host, opts.port ?? 0);
+  // Loading starts now, behind the URL being printed, so it is done by the time a page connects.
+  loadSocketApi().catch(() => {
+    // Said at the upgrade that needs it.
+  });
   ctx.port = port;
   // The page's compressed copies are made while the URL is on its way to the browser (best effort: a failure here
   // leaves each request to compress its file, as before).
@@ -123,6 +152,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     try {
       metricsServer = await startMetricsServer({ access, ...opts.metrics.bind, log });
     } catch (err) {
+      closed = true;
       await closeServer(server, wss);
       throw err;
     }
@@ -136,6 +166,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     port,
     metricsUrl,
     close: async () => {
+      closed = true;
       await Promise.all([closeServer(server, wss), metricsServer?.close()]);
     },
   };
@@ -172,9 +203,11 @@ function describeError(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
 
-function closeServer(server: Server, wss: WebSocketServer): Promise<void> {
-  for (const c of wss.clients) c.terminate();
-  wss.close();
+function closeServer(server: Server, wss: WebSocketServer | null): Promise<void> {
+  if (wss !== null) {
+    for (const c of wss.clients) c.terminate();
+    wss.close();
+  }
   return closeHttp(server);
 }
 
