@@ -99,11 +99,11 @@ export async function rediscoverOnce(host: RediscoveryHost, onFirstRun?: () => v
       if (
         info &&
         s.member === undefined &&
-        state.entries.some(
-          (e) => e.state === 'dead' && e.identity === info.identity && e.mtimeMs === info.mtimeMs,
-        )
+        state.entries.some((e) => e.identity === info.identity && e.mtimeMs === info.mtimeMs)
       ) {
-        // A rotated-away file renamed to another recognised name: its data is already shown.
+        // A rotated-away file renamed to another recognised name: its data is already shown. Its entry may still
+        // be live: a walk that comes before the rotation is seen (the old path's next read marks it dead) finds
+        // the same file, unchanged since it was read, under its new name.
         host.aliasPaths.add(s.path);
         return;
       }
