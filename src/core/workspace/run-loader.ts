@@ -6,7 +6,7 @@ import type { PushPayloads } from '../../shared/contract';
 import type { SourceFormatName } from '../../shared/formats';
 import { LiveView, type ResetReason } from '../series/live-view';
 import type { ScalarSeries } from '../series/scalar-series';
-import { shownSeriesWriters, wallSpan, writerTag, type Writer } from '../series/writers';
+import { shownSeriesWriters, writerTag, type Writer } from '../series/writers';
 import { yieldToLoop } from '../readers/reader';
 import type { LoadProgressTracker } from './load-progress';
 import { headsDiffer, HEAD_BYTES, readFileHead } from './file-head';
@@ -454,19 +454,6 @@ export class RunLoader {
 /** The writers of `tag`: the sources of the best-ranked format carrying it, in file order, split where they
  * were written at the same time (series/writers.ts). */
 function writersOf(run: RunState, tag: string): Writer<ScalarSeries>[] {
-  // One source carrying the tag (most runs' every tag, at every read) is its one writer, whatever its times: no
-  // split to work out (2,500 tags read a second with 50 runs × 50 tags).
-  let only: SourceEntry | null = null;
-  let carrying = 0;
-  for (const e of run.entries)
-    if (e.set.has(tag)) {
-      only = e;
-      carrying++;
-    }
-  if (carrying === 1) {
-    const series = only!.set.get(tag);
-    return [{ label: null, sources: [{ name: only!.name, ...wallSpan(series), ref: series }] }];
-  }
   return shownSeriesWriters(
     run.entries
       .filter((e) => e.set.has(tag))

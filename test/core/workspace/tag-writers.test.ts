@@ -4,17 +4,18 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test, vi } from 'vitest';
-import * as writersModule from '../../../src/core/series/writers';
 import { EventFileWriter } from '../../../src/core/tfevents/writer';
 import { createWorkspace } from '../../../src/core/workspace/create';
 import type { Workspace } from '../../../src/core/workspace/workspace';
+import * as formatsModule from '../../../src/shared/formats';
 import { waitFor } from '../../helpers/wait-for';
 
-vi.mock('../../../src/core/series/writers', async (original) => {
-  const actual = await original<typeof writersModule>();
-  return { ...actual, shownSeriesWriters: vi.fn(actual.shownSeriesWriters) };
+// Working out a tag's writers ranks its sources' formats first (series/writers.ts shownWriters): counted here.
+vi.mock('../../../src/shared/formats', async (original) => {
+  const actual = await original<typeof formatsModule>();
+  return { ...actual, bestFormatParts: vi.fn(actual.bestFormatParts) };
 });
-const splits = vi.mocked(writersModule.shownSeriesWriters);
+const splits = vi.mocked(formatsModule.bestFormatParts);
 
 let ws: Workspace | null = null;
 let root: string | null = null;
