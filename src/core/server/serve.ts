@@ -9,7 +9,7 @@ import { allowedHostNames, hostAllowed, originMatches } from './host-guard';
 import { closeHttp, listen, urlHost } from './listen';
 import type { attachClient, ClientLimits } from './socket-client';
 import { assetCookie, assetCookieName, assetPass, queryToken, requestCookie, sameToken } from './token';
-import { isPagePath, rendererPathFor, securityHeaders, sendFile, warmCompressedCopies } from './static-files';
+import { isPagePath, rendererPathFor, securityHeaders, sendFile } from './static-files';
 import {
   answerMetrics,
   METRICS_PATH,
@@ -140,12 +140,6 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     // Said at the upgrade that needs it.
   });
   ctx.port = port;
-  // The page's compressed copies are made while the URL is on its way to the browser (best effort: a failure here
-  // leaves each request to compress its file, as before).
-  if (opts.rendererDir !== null)
-    warmCompressedCopies(opts.rendererDir).catch((err: unknown) =>
-      log(`compressing the page ahead: ${describeError(err)}`),
-    );
   const shownHost = urlHost(host);
   let metricsServer: MetricsServer | null = null;
   if (access && opts.metrics?.bind) {

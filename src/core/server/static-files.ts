@@ -1,6 +1,6 @@
 // Serves the built renderer's files, confined to its folder, with types and security headers.
 
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp';
@@ -58,7 +58,7 @@ export function rendererPathFor(rendererDir: string, urlPath: string): string | 
 const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.svg', '.json']);
 
 /** Compressed copies of the renderer's files, made once per file version and coding (the bundle is a few files); a
- * copy being made is shared, so a request during the warm-up (or two pages at once) never compresses a file twice. */
+ * copy being made is shared, so two requests at once (a page opened twice) never compress a file twice. */
 const compressed = new Map<string, { version: string; body: Promise<Buffer> }>();
 const MAX_COMPRESSED = 64;
 
@@ -72,24 +72,6 @@ function compressedCopy(path: string, version: string, body: Buffer, coding: Cod
   // A failed compression is not kept: the next request tries again.
   out.catch(() => compressed.get(key)?.body === out && compressed.delete(key));
   return out;
-}
-
-/**
- * Makes the brotli copies of the renderer's text files (the page first, then the largest) before a browser asks:
- * a fresh `serve`'s first page otherwise waits on compressing the 0.6 MB script (≈ 60 ms of CPU quiet, several times
- * that on a busy machine) between its request and the first byte (#36 target 1). One file at a time; best effort.
- */
-export async function warmCompressedCopies(rendererDir: string): Promise<void> {
-  const names = (await readdir(rendererDir, { recursive: true })).filter((n) => COMPRESSIBLE.has(extname(n)));
-  const files = await Promise.all(
-    names.map(async (n) => ({ path: join(rendererDir, n), st: await stat(join(rendererDir, n)) })),
-  );
-  const page = join(rendererDir, 'index.html');
-  files.sort((a, b) => Number(b.path === page) - Number(a.path === page) || b.st.size - a.st.size);
-  for (const { path, st } of files) {
-    if (!st.isFile()) continue;
-    await compressedCopy(path, `${st.size}:${st.mtimeMs}`, await readFile(path), 'br');
-  }
 }
 
 /**
