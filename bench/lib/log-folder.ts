@@ -13,7 +13,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { maskedCrc32c } from '../../src/core/tfevents/crc32c';
+import { RecordFile } from './record-file';
 
 export const DATA_DIR = fileURLToPath(new URL('../.data', import.meta.url));
 
@@ -121,15 +121,12 @@ function putVarint(buf: Buffer, pos: number, v: number): number {
  * produces the same bytes but is ~10× slower, too slow for a 1 GB folder).
  */
 export class FastEventWriter {
-  private readonly fd: number;
-  private readonly buf = Buffer.allocUnsafe(4 << 20);
-  private pos = 0;
-  bytes = 0;
+  private readonly file: RecordFile;
   /** Encoded Summary.Value prefix per tag: 0x0a len(value) 0x0a len(tag) tag 0x15. */
   private readonly valuePrefix: Buffer[];
 
   constructor(path: string, tags: readonly string[]) {
-    this.fd = openSync(path, 'w');
+    this.file = new RecordFile(path, 4 << 20);
     this.valuePrefix = tags.map((t) => {
       const tb = Buffer.from(t, 'utf8');
       const valueLen = 2 + tb.length + 5;
@@ -148,17 +145,13 @@ export class FastEventWriter {
     });
   }
 
+  /** Bytes framed so far. */
+  get bytes(): number {
+    return this.file.bytes;
+  }
+
   private record(len: number, fill: (b: Buffer, p: number) => void): void {
-    if (this.pos + len + 16 > this.buf.length) this.flush();
-    const b = this.buf;
-    const p = this.pos;
-    b.writeUInt32LE(len, p);
-    b.writeUInt32LE(0, p + 4);
-    b.writeUInt32LE(maskedCrc32c(b, p, p + 8), p + 8);
-    fill(b, p + 12);
-    b.writeUInt32LE(maskedCrc32c(b, p + 12, p + 12 + len), p + 12 + len);
-    this.pos = p + 16 + len;
-    this.bytes += 16 + len;
+    this.file.record(len, fill);
   }
 
   /** One Event at `step` with the values of tags `ks` (indices into the constructor's tags). */
@@ -185,14 +178,11 @@ export class FastEventWriter {
   }
 
   flush(): void {
-    let off = 0;
-    while (off < this.pos) off += writeSync(this.fd, this.buf, off, this.pos - off);
-    this.pos = 0;
+    this.file.flush();
   }
 
   close(): void {
-    this.flush();
-    closeSync(this.fd);
+    this.file.close();
   }
 }
 

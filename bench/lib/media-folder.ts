@@ -1,9 +1,9 @@
 // Generator of a large folder of event files mostly of images and histograms (the bulk-read bench), written on the fly.
 
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { maskedCrc32c } from '../../src/core/tfevents/crc32c';
 import { hash, valueAt, wallAt } from './log-folder';
+import { RecordFile } from './record-file';
 
 /** How a run logs: PyTorch / tensorboardX (`add_image`'s Image proto, `add_histogram`'s HistogramProto, simple
  * values) or TF2 `tf.summary` (string tensors with plugin `images`, [k, 3] double tensors, scalar tensors). */
@@ -114,47 +114,30 @@ class Parts {
   }
 }
 
-/** Appends framed records to one file through a large buffer. */
-class RecordFile {
-  private readonly fd: number;
-  private buf = Buffer.allocUnsafe(8 << 20);
-  private pos = 0;
-  bytes = 0;
+/** One event file of the folder: each Event (its parts) a TFRecord. */
+class EventParts {
+  private readonly file: RecordFile;
 
   constructor(readonly path: string) {
-    this.fd = openSync(path, 'w');
+    this.file = new RecordFile(path, 8 << 20);
+  }
+
+  get bytes(): number {
+    return this.file.bytes;
   }
 
   /** Writes one Event (its parts) as a TFRecord; returns the record's size. */
   record(event: Parts): number {
-    const len = event.length;
-    if (this.pos + len + 16 > this.buf.length) this.flush();
-    if (len + 16 > this.buf.length) this.buf = Buffer.allocUnsafe(len + 16);
-    const b = this.buf;
-    const p = this.pos;
-    b.writeUInt32LE(len, p);
-    b.writeUInt32LE(0, p + 4);
-    b.writeUInt32LE(maskedCrc32c(b, p, p + 8), p + 8);
-    let q = p + 12;
-    for (const part of event.list) {
-      b.set(part, q);
-      q += part.length;
-    }
-    b.writeUInt32LE(maskedCrc32c(b, p + 12, q), q);
-    this.pos = q + 4;
-    this.bytes += len + 16;
-    return len + 16;
-  }
-
-  flush(): void {
-    let off = 0;
-    while (off < this.pos) off += writeSync(this.fd, this.buf, off, this.pos - off);
-    this.pos = 0;
+    return this.file.record(event.length, (b, at) => {
+      for (const part of event.list) {
+        b.set(part, at);
+        at += part.length;
+      }
+    });
   }
 
   close(): void {
-    this.flush();
-    closeSync(this.fd);
+    this.file.close();
   }
 }
 
@@ -282,7 +265,7 @@ export class MediaFolderWriter {
     const perFile = bytes / plan.files;
     let step = 0;
     for (let n = 0; n < plan.files; n++) {
-      const out = new RecordFile(
+      const out = new EventParts(
         join(dir, `events.out.tfevents.${1_700_000_000 + r * 1000 + n}.bench.${r}.${n}`),
       );
       out.record(new Parts().double(1, wallAt(r, step)).string(3, 'brain.Event:2'));
