@@ -296,11 +296,14 @@ export class AppCore {
     );
   }
 
-  series(
+  /** A window of a run's series; a zoomed or session window of a series the memory cap thinned reads its exact
+   * values back from the files first. */
+  async series(
     run: string,
     tag: string,
     q: { pixels: number; xMin?: number; xMax?: number; axis?: 'step' | 'wall'; session?: number },
-  ): SeriesWindow {
+  ): Promise<SeriesWindow> {
+    if (q.xMin !== undefined || q.xMax !== undefined || q.session !== undefined) await this.ws.readExact(run, tag, q);
     const w = this.ws.getWindow(run, tag, q);
     if (!w)
       throw new ApiError(

@@ -42,7 +42,7 @@ export class AppExports {
 
   /** One chart as a standalone PNG or SVG, drawn from the series the app holds (export.figure). */
   async figure(args: RequestArgs['export.figure']): Promise<ExportedFigure> {
-    const { exportChartFigure } = await import('./chart-figure');
+    const { chartFigure, exportChartFigure } = await import('./chart-figure');
     const ws = this.app.workspace();
     const source: ChartSource = {
       runs: () => ws.runNames(),
@@ -54,6 +54,17 @@ export class AppExports {
       }),
       scope: (run) => runScope(ws.runInfoOf(run)?.tags ?? [], ws.configOf(run)),
     };
+    if (ws.thinned()) {
+      // A zoomed chart of series the memory cap thinned is drawn from their exact values: the windows the figure
+      // asks for are read back from the files first (a failing figure fails below, as it would anyway).
+      const asked: Parameters<ChartSource['window']>[] = [];
+      try {
+        chartFigure({ ...source, window: (...a) => (asked.push(a), source.window(...a)) }, args);
+      } catch {
+        // Said by the figure itself below.
+      }
+      for (const [run, tag, q] of asked) await ws.readExact(run, tag, q);
+    }
     return exportChartFigure(source, args);
   }
 

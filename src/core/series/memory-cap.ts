@@ -127,8 +127,9 @@ export function thinnedStatement(fact: ThinnedFact, cap: CapSetting, overCap = f
   const where = cap.fromEnv ? `set by ${MEMORY_CAP_ENV}` : `${MEMORY_CAP_ENV} sets it`;
   const head =
     `rlwatch kept 1 in ${ratio} points (${fact.kept.toLocaleString('en-US')} of ${fact.read.toLocaleString('en-US')}) ` +
-    `of ${runs} to stay under the ${capWords(cap.bytes)} memory cap (${where}): charts, zoom and export show ` +
-    `each thinned series' min/max envelope (every spike, NaN and Inf kept); the files still hold every point`;
+    `of ${runs} to stay under the ${capWords(cap.bytes)} memory cap (${where}): charts show each thinned ` +
+    `series' min/max envelope (every spike, NaN and Inf kept); a zoomed chart and its export read the exact points ` +
+    `back from the files, which still hold every point`;
   return overCap
     ? `${head}. The cap is still passed: every series is down to its shortest envelope (open fewer runs, or raise ${MEMORY_CAP_ENV})`
     : head;

@@ -453,7 +453,7 @@ export class RunLoader {
 
 /** The writers of `tag`: the sources of the best-ranked format carrying it, in file order, split where they
  * were written at the same time (series/writers.ts). */
-function writersOf(run: RunState, tag: string): Writer<ScalarSeries>[] {
+export function writersOf(run: RunState, tag: string): Writer<ScalarSeries>[] {
   return shownSeriesWriters(
     run.entries
       .filter((e) => e.set.has(tag))

@@ -17,10 +17,10 @@ import type { SampleSource } from '../../shared/samples';
 import type { HistogramSource } from '../../shared/histogram-items';
 import { effectiveConfig } from '../readers/run-config';
 import type { ProgressInfo } from '../readers/types';
-import type { WindowQuery } from '../series/live-view';
 import type { RunFacts } from '../series/run-facts';
 import { memoryCapSetting, type CapSetting, type ThinnedFact } from '../series/memory-cap';
 import { DatabaseWalks } from './database-walks';
+import { ExactReadBack, readBackLimits, type ExactQuery } from './exact-read-back';
 import { FolderWatcher } from './folder-watcher';
 import { LoadProgressTracker } from './load-progress';
 import { MemoryGuard } from './memory-guard';
@@ -104,10 +104,14 @@ export class Workspace {
   private readonly databaseWalks: DatabaseWalks;
   private readonly rediscovery: RediscoveryHost;
   private readonly memory: MemoryGuard;
+  /** Exact values of thinned series read back from their files for zoom, sessions and export. */
+  private readonly exact: ExactReadBack;
 
   constructor(private readonly opts: WorkspaceOptions) {
     this.emitter.setMaxListeners(100);
-    this.memory = new MemoryGuard(opts.memoryCap ?? memoryCapSetting(process.env, totalmem()), {
+    const cap = opts.memoryCap ?? memoryCapSetting(process.env, totalmem());
+    this.exact = new ExactReadBack(readBackLimits(cap.bytes));
+    this.memory = new MemoryGuard(cap, {
       runs: () => this.runs.values(),
       resync: (name) => {
         const run = this.runs.get(name);
@@ -265,6 +269,7 @@ export class Workspace {
     this.sweepTimer = null;
     this.runsPacer.cancel();
     this.memory.reset();
+    this.exact.clear();
     this.databaseWalks.cancel();
     await this.watcher?.close();
     this.watcher = null;
@@ -340,9 +345,19 @@ export class Workspace {
     return runProgress(this.runs.get(run));
   }
 
-  /** The live view of `tag` in `run` over an x-range (run-reads.ts); null for an unknown run/tag/session. */
-  getWindow(run: string, tag: string, q: WindowQuery & { session?: number }): SeriesWindow | null {
-    return runWindow(this.runs.get(run), tag, q);
+  /** The live view of `tag` in `run` over an x-range (run-reads.ts); null for an unknown run/tag/session. A series
+   * the memory cap thinned answers from its exact values where they were read back (`readExact`) and still hold. */
+  getWindow(run: string, tag: string, q: ExactQuery): SeriesWindow | null {
+    const state = this.runs.get(run);
+    return (state && this.exact.window(state, tag, q)) ?? runWindow(state, tag, q);
+  }
+
+  /** Reads back from the files the exact values of `tag` in `run` where the memory cap thinned it, so that
+   * `getWindow` answers `q` with them: a zoomed or session window, an export. Resolves when done (or not
+   * possible: the file gone, replaced or over the read-back limit); never rejects. */
+  async readExact(run: string, tag: string, q: ExactQuery): Promise<void> {
+    const state = this.runs.get(run);
+    if (state) await this.exact.prepare(state, tag, q);
   }
 
   /** Folders the watcher follows (0 when not watching): bounded whatever links the folder holds. */

@@ -153,8 +153,9 @@ describe('the setting and the words', () => {
     );
     expect(text).toBe(
       'rlwatch kept 1 in 40 points (12,500,000 of 500,000,000) of 12 runs to stay under the 2 GB memory cap ' +
-        `(${MEMORY_CAP_ENV} sets it): charts, zoom and export show each thinned series' min/max envelope ` +
-        '(every spike, NaN and Inf kept); the files still hold every point',
+        `(${MEMORY_CAP_ENV} sets it): charts show each thinned series' min/max envelope ` +
+        '(every spike, NaN and Inf kept); a zoomed chart and its export read the exact points back from the files, ' +
+        'which still hold every point',
     );
     const over = thinnedStatement(
       { kept: 10, read: 20, runs: 1 },
