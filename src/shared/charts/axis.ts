@@ -75,13 +75,26 @@ export function formatWall(seconds: number, spanSeconds: number): string {
   return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${hms.slice(0, 5)}`;
 }
 
-/** Compact step labels: 1200 → "1.2k", 3_000_000 → "3M". */
-export function formatStep(step: number): string {
+/** Compact step labels: 1200 → "1.2k", 3_000_000 → "3M"; `digits` significant digits for k/M/G (more where a
+ * zoomed axis's ticks would read alike: 20,020 → "20.02k" at 4). */
+export function formatStep(step: number, digits = 3): string {
   const a = Math.abs(step);
-  if (a >= 1e9) return `${Number((step / 1e9).toPrecision(3))}G`;
-  if (a >= 1e6) return `${Number((step / 1e6).toPrecision(3))}M`;
-  if (a >= 1e4) return `${Number((step / 1e3).toPrecision(3))}k`;
+  if (a >= 1e9) return `${Number((step / 1e9).toPrecision(digits))}G`;
+  if (a >= 1e6) return `${Number((step / 1e6).toPrecision(digits))}M`;
+  if (a >= 1e4) return `${Number((step / 1e3).toPrecision(digits))}k`;
   return String(Number(step.toPrecision(6)));
+}
+
+/** The fewest significant digits (3 to 12) at which no two neighbouring step ticks read the same: a zoom of
+ * steps 20,000–20,100 reads "20.02k, 20.04k…", never "20k" on every tick. */
+export function stepTickDigits(values: readonly number[]): number {
+  for (let digits = 3; digits < 12; digits++) {
+    let distinct = true;
+    for (let i = 1; i < values.length && distinct; i++)
+      distinct = formatStep(values[i]!, digits) !== formatStep(values[i - 1]!, digits);
+    if (distinct) return digits;
+  }
+  return 12;
 }
 
 export function formatX(mode: XAxisMode, x: number, span: number): string {

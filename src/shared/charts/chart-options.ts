@@ -2,7 +2,7 @@
 
 import type { ChartConfiguration, ChartDataset, ChartOptions, Scale } from 'chart.js';
 import { formatFull, formatNumber } from '../format';
-import { AXIS_TITLES, formatX, type XAxisMode } from './axis';
+import { AXIS_TITLES, formatStep, formatX, stepTickDigits, type XAxisMode } from './axis';
 import type { BandRange } from './band';
 import { EARLIER_SESSION_DASH, lineLook, withAlpha, type ChartTheme } from './chart-theme';
 import type { ChartSpec, SeriesLines } from './chart-spec';
@@ -110,7 +110,8 @@ export function xScaleOptions(xAxis: XAxisMode, theme: ChartTheme): ScaleOptions
       sampleSize: 4,
       includeBounds: false,
       font: { size: 10 },
-      callback(v) {
+      callback(v, _i, ticks) {
+        if (xAxis === 'step') return formatStep(Number(v), stepTickDigits(ticks.map((t) => t.value)));
         return formatX(xAxis, Number(v), this.max - this.min);
       },
     },

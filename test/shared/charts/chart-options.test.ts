@@ -94,6 +94,27 @@ describe('x axis', () => {
     expect((x as { title: { text: string } }).title.text).toBe('step');
   });
 
+  test('a zoomed step axis labels every tick apart: as many digits as neighbouring ticks need', () => {
+    const x = xScaleOptions('step', theme);
+    const callback = (
+      x as {
+        ticks: { callback: (this: Partial<Scale>, v: number, i: number, t: { value: number }[]) => unknown };
+      }
+    ).ticks.callback;
+    const labels = (values: number[]): unknown[] =>
+      values.map((v, i) =>
+        callback.call(
+          { min: values[0], max: values[values.length - 1] },
+          v,
+          i,
+          values.map((value) => ({ value })),
+        ),
+      );
+    expect(labels([20_020, 20_040, 20_060, 20_080])).toEqual(['20.02k', '20.04k', '20.06k', '20.08k']);
+    expect(labels([2_000_001, 2_000_002, 2_000_003])).toEqual(['2.000001M', '2.000002M', '2.000003M']);
+    expect(labels([0, 20_000, 40_000])).toEqual(['0', '20k', '40k']);
+  });
+
   test('the x axis ends where the data ends, not at the next round tick; its ticks stay round', () => {
     for (const mode of ['step', 'relative', 'wall'] as const)
       expect((xScaleOptions(mode, theme) as { bounds?: string }).bounds).toBe('data');
