@@ -71,20 +71,28 @@ const anyArgs = fc.oneof(
 );
 const anyChannel = fc.oneof(fc.constantFrom(...REQUEST_CHANNELS), fc.string(), anyJson);
 
+/** The three runs of thousands of requests take seconds alone and many times that beside other test lanes on a
+ * loaded 2-core machine: a wall-clock guard, not a speed check. */
+const HEAVY_MS = 180_000;
+
 describe('fuzz: the contract behind both transports', () => {
-  test('70,000 random channel/argument pairs: a typed Result every time, never a throw', async () => {
-    let n = 0;
-    await fc.assert(
-      fc.asyncProperty(anyChannel, anyArgs, async (channel, args) => {
-        // runs.openFolder is refused in serve mode; chooseFolder has no picker: nothing leaves the sandbox.
-        const r = await dispatch(handlers, channel, args);
-        n++;
-        return typeof r === 'object' && r !== null && typeof r.ok === 'boolean';
-      }),
-      { numRuns: 70_000, seed: SEED },
-    );
-    expect(n).toBe(70_000);
-  });
+  test(
+    '70,000 random channel/argument pairs: a typed Result every time, never a throw',
+    async () => {
+      let n = 0;
+      await fc.assert(
+        fc.asyncProperty(anyChannel, anyArgs, async (channel, args) => {
+          // runs.openFolder is refused in serve mode; chooseFolder has no picker: nothing leaves the sandbox.
+          const r = await dispatch(handlers, channel, args);
+          n++;
+          return typeof r === 'object' && r !== null && typeof r.ok === 'boolean';
+        }),
+        { numRuns: 70_000, seed: SEED },
+      );
+      expect(n).toBe(70_000);
+    },
+    HEAVY_MS,
+  );
 });
 
 /** Sends one raw request on its own connection; resolves with the status code, or 0 when it was closed unanswered. */
@@ -168,58 +176,66 @@ const rawRequest = fc
   });
 
 describe('fuzz: HTTP and upgrade requests without and with the token', () => {
-  test('20,000 random requests, each on its own connection: each gets a status code, the server keeps serving', async () => {
-    const requests = fc.sample(rawRequest, { numRuns: 20_000, seed: SEED });
-    const statuses = new Map<number, number>();
-    for (let i = 0; i < requests.length; i += 50) {
-      const batch = await Promise.all(requests.slice(i, i + 50).map((r) => oneRequest(server.port, r)));
-      for (const code of batch) statuses.set(code, (statuses.get(code) ?? 0) + 1);
-    }
-    // Node's parser answers malformed requests 400 itself; everything else is ours: 101/200/400/401/403/404/405/421.
-    expect(statuses.get(0) ?? 0).toBe(0);
-    expect([...statuses.keys()].every((c) => [101, 200, 400, 401, 403, 404, 405, 421].includes(c))).toBe(
-      true,
-    );
-    expect(statuses.get(421)).toBeGreaterThan(0);
-    expect(statuses.get(401)).toBeGreaterThan(0);
-    const page = await fetch(`http://127.0.0.1:${server.port}/?token=${TOKEN}`);
-    expect(page.status).toBe(200);
-  });
+  test(
+    '20,000 random requests, each on its own connection: each gets a status code, the server keeps serving',
+    async () => {
+      const requests = fc.sample(rawRequest, { numRuns: 20_000, seed: SEED });
+      const statuses = new Map<number, number>();
+      for (let i = 0; i < requests.length; i += 50) {
+        const batch = await Promise.all(requests.slice(i, i + 50).map((r) => oneRequest(server.port, r)));
+        for (const code of batch) statuses.set(code, (statuses.get(code) ?? 0) + 1);
+      }
+      // Node's parser answers malformed requests 400 itself; everything else is ours: 101/200/400/401/403/404/405/421.
+      expect(statuses.get(0) ?? 0).toBe(0);
+      expect([...statuses.keys()].every((c) => [101, 200, 400, 401, 403, 404, 405, 421].includes(c))).toBe(
+        true,
+      );
+      expect(statuses.get(421)).toBeGreaterThan(0);
+      expect(statuses.get(401)).toBeGreaterThan(0);
+      const page = await fetch(`http://127.0.0.1:${server.port}/?token=${TOKEN}`);
+      expect(page.status).toBe(200);
+    },
+    HEAVY_MS,
+  );
 });
 
 describe('fuzz: WebSocket messages', () => {
-  test('10,000 random text and binary messages on one socket: each answered with an error or a result', async () => {
-    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=${TOKEN}`, {
-      headers: { Origin: `http://127.0.0.1:${server.port}` },
-    });
-    await new Promise((res, rej) => {
-      ws.once('open', res);
-      ws.once('error', rej);
-    });
-    const message = fc.oneof(
-      fc.string({ maxLength: 200 }),
-      fc
-        .record({ id: fc.oneof(fc.integer(), fc.string(), anyJson), channel: anyChannel, args: anyArgs })
-        .map((m) => JSON.stringify(m)),
-      fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b)),
-    );
-    const messages = fc.sample(message, { numRuns: 10_000, seed: SEED });
-    let answers = 0;
-    let wanted = 0;
-    let wake: () => void = () => {};
-    ws.on('message', (d: Buffer) => {
-      if (d.toString().startsWith('{"id"')) answers++;
-      if (answers === wanted) wake();
-    });
-    // In batches under the per-client limit of waiting requests (a flood beyond it is dropped by design).
-    for (let i = 0; i < messages.length; i += 250) {
-      const batch = messages.slice(i, i + 250);
-      wanted += batch.length;
-      const done = new Promise<void>((res) => (wake = res));
-      for (const m of batch) ws.send(m);
-      await done;
-    }
-    expect(answers).toBe(10_000);
-    ws.close();
-  });
+  test(
+    '10,000 random text and binary messages on one socket: each answered with an error or a result',
+    async () => {
+      const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=${TOKEN}`, {
+        headers: { Origin: `http://127.0.0.1:${server.port}` },
+      });
+      await new Promise((res, rej) => {
+        ws.once('open', res);
+        ws.once('error', rej);
+      });
+      const message = fc.oneof(
+        fc.string({ maxLength: 200 }),
+        fc
+          .record({ id: fc.oneof(fc.integer(), fc.string(), anyJson), channel: anyChannel, args: anyArgs })
+          .map((m) => JSON.stringify(m)),
+        fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b)),
+      );
+      const messages = fc.sample(message, { numRuns: 10_000, seed: SEED });
+      let answers = 0;
+      let wanted = 0;
+      let wake: () => void = () => {};
+      ws.on('message', (d: Buffer) => {
+        if (d.toString().startsWith('{"id"')) answers++;
+        if (answers === wanted) wake();
+      });
+      // In batches under the per-client limit of waiting requests (a flood beyond it is dropped by design).
+      for (let i = 0; i < messages.length; i += 250) {
+        const batch = messages.slice(i, i + 250);
+        wanted += batch.length;
+        const done = new Promise<void>((res) => (wake = res));
+        for (const m of batch) ws.send(m);
+        await done;
+      }
+      expect(answers).toBe(10_000);
+      ws.close();
+    },
+    HEAVY_MS,
+  );
 });
