@@ -31,7 +31,7 @@ const E2E_WAITING = [
 ];
 /**
  * The render check replays the labelled recordings at 20× real time and must see a restarted trainer's truncation as
- * it happens, so it starts after the alert gate (≈ 6 min), when the unit tests are over: only e2e files run beside it.
+ * it happens, so it starts once the alert gate (≈ 6 min) and the unit tests are over: only e2e files run beside it.
  */
 const E2E_AFTER_ALERTS = ['test/e2e/render-check.test.ts'];
 
@@ -107,13 +107,11 @@ function runVitest(name, project, extra, log) {
 /** The log files of the steps that ran off the terminal, in the order they started. */
 const logs = [];
 
-/** One lane: its steps ([name, project, extra]) one after the other, on the terminal (`shown`) or each into a log. */
-async function lane(steps, shown) {
-  for (const [name, project, extra] of steps) {
-    const log = shown ? null : join(tmpdir(), `rlwatch-npm-test-${name}-${process.pid}.log`);
-    if (log) logs.push({ name, log });
-    await runVitest(name, project, extra, log);
-  }
+/** A log file for step `name`, printed by `printLogs` once everything is over. */
+function logFor(name) {
+  const log = join(tmpdir(), `rlwatch-npm-test-${name}-${process.pid}.log`);
+  logs.push({ name, log });
+  return log;
 }
 
 function printLogs() {
@@ -164,22 +162,29 @@ if (!chromium && (process.env.CI || process.env.RLWATCH_REQUIRE_E2E)) {
 // 2. the checks of the built bundles, cluster (Prometheus and Alertmanager from apt: its tests fail saying so when
 //    they are missing), then the e2e files that mostly wait;
 // 3. the alert benchmark's gate (issue 20: python3 and ../shared/scenarios, its test fails saying so when either is
-//    missing; it replays the labelled recordings in real time, ≈ 6 min at ≈ 10 % of one core), then the render check.
+//    missing; it replays the labelled recordings in real time, ≈ 6 min at ≈ 10 % of one core), then, once the unit
+//    tests are over too, the render check.
 // Every e2e file runs in exactly one lane: the first lane's e2e step excludes the files of the others.
 const elsewhere = [...E2E_WAITING, ...E2E_AFTER_ALERTS].flatMap((f) => ['--exclude', f]);
 const sideBySide = Date.now();
+const unit = runVitest('unit', 'unit', process.argv.slice(2), null);
 await Promise.all([
-  lane([['unit', 'unit', process.argv.slice(2)], ...(e2e ? [['e2e', 'e2e', elsewhere]] : [])], true),
+  (async () => {
+    await unit;
+    if (e2e) await runVitest('e2e', 'e2e', elsewhere, null);
+  })(),
   built &&
-    lane(
-      [
-        ['built', 'built', []],
-        ['cluster', 'cluster', []],
-        ...(e2e ? [['e2e-waiting', 'e2e', E2E_WAITING]] : []),
-      ],
-      false,
-    ),
-  built && lane([['alerts', 'alerts', []], ...(e2e ? [['render-check', 'e2e', E2E_AFTER_ALERTS]] : [])], false),
+    (async () => {
+      await runVitest('built', 'built', [], logFor('built'));
+      await runVitest('cluster', 'cluster', [], logFor('cluster'));
+      if (e2e) await runVitest('e2e-waiting', 'e2e', E2E_WAITING, logFor('e2e-waiting'));
+    })(),
+  built &&
+    (async () => {
+      await runVitest('alerts', 'alerts', [], logFor('alerts'));
+      await unit;
+      if (e2e) await runVitest('render-check', 'e2e', E2E_AFTER_ALERTS, logFor('render-check'));
+    })(),
 ]);
 note('side by side', sideBySide);
 printLogs();
