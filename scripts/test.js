@@ -15,15 +15,14 @@ const took = [];
 /**
  * e2e files that mostly wait rather than compute (#36: CI time), so they run beside other work: live writers at their
  * own cadence and the product's stop deadlines (`stopped-run`: 18 s of CPU in 122 s), a remote's request timeout and
- * a job's silence (`job-nodes`: 22 s in 73 s), the demo's KL blow-up and notification limits (`dashboard`,
- * `browser-notifications`, `incident`, `alerts-cleared`), a flood's and a remote's back-off (`remote-flood`,
- * `remote-endpoints`).
+ * a job's silence (`job-nodes`: 22 s in 73 s), the demo's KL blow-up (`dashboard`, `incident`, `alerts-cleared`), a
+ * flood's and a remote's back-off (`remote-flood`, `remote-endpoints`). Not `browser-notifications`: its page must be
+ * up before the demo's blow-up at ≈ 14 s, a race a loaded start loses (seen at load 25).
  */
 const E2E_WAITING = [
   'test/e2e/stopped-run.test.ts',
   'test/e2e/job-nodes.test.ts',
   'test/e2e/dashboard.test.ts',
-  'test/e2e/browser-notifications.test.ts',
   'test/e2e/remote-flood.test.ts',
   'test/e2e/incident.test.ts',
   'test/e2e/remote-endpoints.test.ts',
