@@ -120,7 +120,9 @@ function logFor(name) {
 
 function printLogs() {
   for (const { name, log } of logs) {
-    process.stdout.write(`\n== ${name} (ran beside unit and e2e)\n${existsSync(log) ? readFileSync(log, 'utf8') : ''}`);
+    process.stdout.write(
+      `\n== ${name} (ran beside unit and e2e)\n${existsSync(log) ? readFileSync(log, 'utf8') : ''}`,
+    );
     rmSync(log, { force: true });
   }
 }
@@ -169,7 +171,10 @@ if (!chromium && (process.env.CI || process.env.RLWATCH_REQUIRE_E2E)) {
 //    missing; it replays the labelled recordings in real time, ≈ 6 min at ≈ 10 % of one core), then, once the unit
 //    tests are over too, the render check.
 // Every e2e file runs in exactly one lane: the first lane's e2e step excludes the files of the others.
-const elsewhere = [...E2E_WAITING, ...E2E_WAITING_AFTER_UNIT, ...E2E_AFTER_ALERTS].flatMap((f) => ['--exclude', f]);
+const elsewhere = [...E2E_WAITING, ...E2E_WAITING_AFTER_UNIT, ...E2E_AFTER_ALERTS].flatMap((f) => [
+  '--exclude',
+  f,
+]);
 const sideBySide = Date.now();
 const unit = runVitest('unit', 'unit', process.argv.slice(2), null);
 await Promise.all([
