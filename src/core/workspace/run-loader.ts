@@ -10,7 +10,7 @@ import { shownSeriesWriters, writerTag, type Writer } from '../series/writers';
 import { yieldToLoop } from '../readers/reader';
 import type { LoadProgressTracker } from './load-progress';
 import { headsDiffer, HEAD_BYTES, readFileHead } from './file-head';
-import { fileInfo, fileInfoSync, isGone, type FileInfo } from './file-info';
+import { fileInfo, fileInfoSync, fileStampSync, isGone, type FileInfo } from './file-info';
 import { updateRunEnd } from './run-end';
 import { settleRewrites } from './rewrites';
 import {
@@ -25,6 +25,10 @@ import {
 
 /** Formats appended to in place: a file replaced at their path is a rotation (old data stays, dead). */
 const APPEND_FORMATS = new Set<SourceFormatName>(['tfevents', 'csv', 'jsonl', 'wandb', 'completions']);
+
+/** Formats whose read depends on the file's bytes alone (no time-based close of a quiet file, no other file
+ * beside it, no database of many runs): the sweep passes over one whose stamp is unchanged since its last read. */
+const STAMPED_FORMATS = new Set<SourceFormatName>(['tfevents', 'csv', 'jsonl']);
 
 /** View points fed per slice, and the largest delta pushed at once (~6 MB of arrays). */
 const FEED_SLICE = 1 << 18;
@@ -140,8 +144,31 @@ export class RunLoader {
         this.sweepCursor = null;
         return;
       }
-      void this.requestRead(next.value.run, next.value.entry, opts);
+      const { run, entry } = next.value;
+      // A local file whose stamp is the one taken before its last read has nothing new: one stat, no open.
+      if (
+        opts.syncTail &&
+        run.loaded &&
+        entry.stamp &&
+        this.stamped(entry) &&
+        entry.stamp === fileStampSync(entry.path)
+      )
+        continue;
+      void this.requestRead(run, entry, opts);
     }
+  }
+
+  /** Whether the sweep may pass over `entry` on an unchanged stamp: a format read from its bytes alone, and
+   * nothing pending (a deleted path, an unreadable file's io error waiting to be retried). */
+  private stamped(entry: LiveEntry): boolean {
+    return (
+      STAMPED_FORMATS.has(entry.format) &&
+      entry.member === undefined &&
+      !entry.snapshot &&
+      !entry.unlinkSeen &&
+      !entry.live.samples &&
+      !entry.live.errors.some((e) => e.kind === 'io')
+    );
   }
 
   closeAll(): void {
@@ -216,6 +243,8 @@ export class RunLoader {
       const errorsBefore = live.errors.length;
       const writtenBefore = run.fileWrittenAt;
       const mtimeBefore = entry.mtimeMs;
+      // Taken before the read: whatever it saw, the read reads (a write after it changes the stamp).
+      entry.stamp = syncTail && this.stamped(entry) ? fileStampSync(entry.path) : null;
       await this.readEntry(run, entry, dirty, syncTail);
       if (epoch !== this.host.epoch()) return;
       this.host.checkMemory('append');
