@@ -2,10 +2,19 @@
 // (thinning at the cap, the notice, the runs started over) is what the cap's check decides.
 
 import { afterEach, expect, test, vi } from 'vitest';
+import type { SeriesDelta } from '../../../src/shared/domain';
 import { MemoryCap, SERIES_SHARE, TRIGGER_SHARE } from '../../../src/core/series/memory-cap';
 import { SeriesSet } from '../../../src/core/series/series-set';
+import type { LiveSource } from '../../../src/core/sources/live-source';
+import { LoadProgressTracker } from '../../../src/core/workspace/load-progress';
 import { MemoryGuard } from '../../../src/core/workspace/memory-guard';
-import { newRunState, type RunState, type SourceEntry } from '../../../src/core/workspace/run-state';
+import { RunLoader } from '../../../src/core/workspace/run-loader';
+import {
+  newRunState,
+  type LiveEntry,
+  type RunState,
+  type SourceEntry,
+} from '../../../src/core/workspace/run-state';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -85,4 +94,63 @@ test('past the trigger in all (each series within its share) the guard thins the
   expect(total()).toBeLessThanOrEqual(CAP * TRIGGER_SHARE);
   expect(resynced.sort()).toEqual(['a', 'b']);
   expect(said).toHaveLength(1);
+});
+
+test('feeding a run’s views asks the memory guard nothing; the reading slices and the read’s end do (#36)', async () => {
+  const whens: string[] = [];
+  const deltas: number[] = [];
+  const loader = new RunLoader(
+    {
+      epoch: () => 1,
+      isCurrent: () => true,
+      emit: (event, payload) => {
+        if (event === 'series.appended') deltas.push((payload as SeriesDelta).steps.length);
+      },
+      notice: () => {},
+      runsChanged: () => {},
+      rediscover: () => {},
+      checkMemory: (when) => whens.push(when),
+    },
+    new LoadProgressTracker(() => {}),
+  );
+  const run = newRunState('r', '/nonexistent-rlwatch-run', null);
+  const series = new SeriesSet();
+  const path = '/nonexistent-rlwatch-run/a.csv';
+  // One read of 700k points in one slice of its own (one pause, as a reader's slice), then the views are fed: in
+  // slices of 2^18 points, each followed by a yield.
+  const live: LiveSource = {
+    path,
+    format: 'csv',
+    series,
+    records: 0,
+    errors: [],
+    progress: null,
+    config: null,
+    bytesRead: null,
+    readMore: async () => {
+      const s = series.get('loss');
+      for (let i = 0; i < 700_000; i++) s.append(i, Number.NaN, i);
+      (live as { records: number }).records = 700_000;
+      await loader.pause();
+    },
+    close: () => {},
+  };
+  const entry: LiveEntry = {
+    ...{ state: 'live', path, name: 'a', format: 'csv', gen: 0, live, set: series },
+    ...{
+      identity: null,
+      size: 0,
+      mtimeMs: null,
+      queued: null,
+      head: null,
+      unlinkSeen: false,
+      snapshot: false,
+    },
+  };
+  loader.add(run, entry);
+  await loader.loadRun(run);
+  // The views were fed in slices (several deltas), with no check between them.
+  expect(deltas.reduce((a, b) => a + b, 0)).toBe(700_000);
+  expect(deltas.length).toBeGreaterThan(2);
+  expect(whens).toEqual(['slice', 'loaded']);
 });
