@@ -104,4 +104,51 @@ describe('wire codec', () => {
       delete ctor.fromBase64;
     }
   });
+  it('writes a message with no typed array and no non-finite number as plain JSON.stringify does, without a replacer (#36)', () => {
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      fc.assert(
+        fc.property(fc.jsonValue(), (v) => {
+          stringify.mockClear();
+          const text = encodeWire(v);
+          expect(stringify.mock.calls.map((c) => c[1])).toEqual([undefined]);
+          expect(text).toBe(JSON.stringify(v));
+          expect(decodeWire(text)).toEqual(JSON.parse(JSON.stringify(v)));
+        }),
+        { numRuns: 300 },
+      );
+      // A run list as runs.changed carries it, a Date (its toJSON) and nulls: the same text either way.
+      const runs = {
+        type: 'runs.changed',
+        runs: [{ name: 'run_000', points: 1000, freshAt: 1.5e12, tags: ['a'] }],
+      };
+      stringify.mockClear();
+      expect(encodeWire(runs)).toBe(JSON.stringify(runs));
+      expect(stringify.mock.calls[0]![1]).toBeUndefined();
+      const at = new Date(0);
+      expect(encodeWire({ at, none: null })).toBe('{"at":"1970-01-01T00:00:00.000Z","none":null}');
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
+  it('round-trips typed arrays and non-finite numbers at any depth beside plain values; a cycle still throws', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.float64Array({ maxLength: 8 }), (v, xs) => {
+        const message = { v, deep: [{ xs, n: [1, Number.NaN, -Infinity] }] };
+        const back = decodeWire(encodeWire(message)) as typeof message;
+        expect(back.v).toEqual(JSON.parse(JSON.stringify(v)));
+        expect(back.deep[0]!.xs).toBeInstanceOf(Float64Array);
+        expect(new Uint8Array(back.deep[0]!.xs.buffer)).toEqual(
+          new Uint8Array(xs.buffer, xs.byteOffset, xs.byteLength),
+        );
+        expect(back.deep[0]!.n).toEqual([1, Number.NaN, -Infinity]);
+      }),
+      { numRuns: 300 },
+    );
+    const cycle: Record<string, unknown> = { a: 1 };
+    cycle.self = cycle;
+    expect(() => encodeWire(cycle)).toThrow(TypeError);
+    expect(() => encodeWire({ view: new DataView(new ArrayBuffer(2)) })).toThrow(/cannot encode DataView/);
+  });
 });

@@ -66,6 +66,12 @@ export class MemoryCap {
     return this.capBytes * TRIGGER_SHARE;
   }
 
+  /** Whether series holding `total` bytes in all, the largest `largest`, need no thinning: under the trigger, and
+   * each within its share. What `enforce` decides first (a caller may sum the bytes without listing the series). */
+  within(total: number, largest: number): boolean {
+    return total <= this.triggerBytes && largest <= this.capBytes * SERIES_SHARE;
+  }
+
   /** Checks the held series; past the trigger (in all, or one series past its share) thins the largest until
    * they are under the target. null when nothing needed thinning. Never throws. */
   enforce(held: Iterable<HeldSeries>): ThinReport | null {
@@ -78,8 +84,8 @@ export class MemoryCap {
       if (b > largest) largest = b;
       all.push(h);
     }
+    if (this.within(before, largest)) return null;
     const seriesMax = this.capBytes * SERIES_SHARE;
-    if (before <= this.triggerBytes && largest <= seriesMax) return null;
     const target = this.capBytes * TARGET_SHARE;
     const thinned = new Set<HeldSeries>();
     let total = before;

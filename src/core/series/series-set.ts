@@ -43,6 +43,11 @@ export class SeriesSet {
     return this.byTag.entries();
   }
 
+  /** The series, in insertion order (no tags: the memory guard's count of bytes). */
+  series(): IterableIterator<ScalarSeries> {
+    return this.byTag.values();
+  }
+
   get size(): number {
     return this.byTag.size;
   }

@@ -30,6 +30,18 @@ export function fileInfoSync(path: string): FileInfo | null {
   }
 }
 
+/** What a synchronous stat says of the file's contents as one string (device, inode, size, mtime and ctime): two
+ * equal stamps mean nothing was written (appended, truncated, rewritten in place) nor the file replaced between
+ * them. null when the stat fails. */
+export function fileStampSync(path: string): string | null {
+  try {
+    const st = statSync(path);
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+  } catch {
+    return null;
+  }
+}
+
 function toFileInfo(st: Stats): FileInfo {
   return {
     identity: fileIdentity(st),

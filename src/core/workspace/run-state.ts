@@ -41,6 +41,9 @@ export interface LiveEntry extends EntryBase {
   /** A checkpoint's trainer_state.json read for the run beside it: it moves to the newest checkpoint
    * (rediscovery decides), and dies only when discovery lists no snapshot of it and its file is gone. */
   snapshot: boolean;
+  /** The file's stamp (fileStampSync) taken just before the last read started on a local disk: the sweep finds the
+   * same stamp and opens nothing (the read that followed it read all of it). */
+  stamp?: string | null;
 }
 
 /** A source whose file is gone (deleted or rotated away) or whose earlier contents were rewritten shorter (a

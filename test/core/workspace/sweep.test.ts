@@ -1,10 +1,19 @@
 // The workspace's sweep (re-reading sources in case a file event was missed) is bounded per tick, goes round every
-// source, and on a local disk costs each source a synchronous tail read.
+// source, and on a local disk costs each source a synchronous tail read, and an unchanged one a stat alone.
 
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import fs, {
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+  readFileSync,
+} from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from 'vitest';
+import { afterEach, expect, test } from 'vitest';
 import { createSource } from '../../../src/core/sources/registry';
 import { EventFileWriter } from '../../../src/core/tfevents/writer';
 import { discover } from '../../../src/core/workspace/create';
@@ -109,13 +118,120 @@ test("a local folder's sweep checks each event file with a synchronous tail read
   try {
     await ws.open(root);
     const loaded = reads.length;
-    await waitFor(() => reads.length >= loaded + 3 * runs.length, 'three sweeps');
+    // A sweep reads only a file written since its last read: each is touched (a new mtime) until three sweeps read.
+    const touch = setInterval(() => {
+      const at = Date.now() / 1000;
+      for (const r of runs)
+        for (const f of fs.readdirSync(join(root, r))) utimesSync(join(root, r, f), at, at);
+    }, 10);
+    await waitFor(() => reads.length >= loaded + 3 * runs.length, 'three sweeps').finally(() =>
+      clearInterval(touch),
+    );
     const swept = reads.slice(loaded);
     expect(new Set(swept.map((r) => r.path)).size).toBe(runs.length);
     expect(swept.filter((r) => !r.sync)).toEqual([]);
     expect(ws.listRuns().map((r) => r.points)).toEqual([1, 1, 1]);
   } finally {
     await ws.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+/** Paths opened (sync or through fs/promises) while counting: node:fs's own functions, wrapped. */
+const opened: string[] = [];
+const realOpenSync = fs.openSync;
+const realOpen = fs.promises.open;
+function countOpens(): void {
+  fs.openSync = ((path: fs.PathLike, ...rest: unknown[]) => {
+    opened.push(String(path));
+    return (realOpenSync as (...a: unknown[]) => number)(path, ...rest);
+  }) as typeof fs.openSync;
+  fs.promises.open = ((path: fs.PathLike, ...rest: unknown[]) => {
+    opened.push(String(path));
+    return (realOpen as (...a: unknown[]) => Promise<fs.promises.FileHandle>)(path, ...rest);
+  }) as typeof fs.promises.open;
+  syncBuiltinESMExports();
+}
+afterEach(() => {
+  fs.openSync = realOpenSync;
+  fs.promises.open = realOpen;
+  syncBuiltinESMExports();
+});
+
+test('a local sweep opens only the sources written since their last read: appended, truncated, rewritten in place (#36)', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'rlwatch-sweep-stamp-'));
+  const loader = new RunLoader(
+    {
+      epoch: () => 1,
+      isCurrent: () => true,
+      emit: () => {},
+      notice: () => {},
+      runsChanged: () => {},
+      rediscover: () => {},
+      checkMemory: () => {},
+    },
+    new LoadProgressTracker(() => {}),
+  );
+  const run = newRunState('r', root, null);
+  const names = ['a', 'b', 'c'];
+  const writers = names.map((n) => {
+    const w = new EventFileWriter(root, { fileName: `events.out.tfevents.1.${n}`, wallTime: 1_700_000_000 });
+    w.scalars(0, [{ tag: 'loss', value: 1 }], 'simple', 1_700_000_000);
+    w.flush();
+    return w;
+  });
+  const entries = writers.map((w, i): LiveEntry => {
+    const live = createSource(w.path, 'tfevents', {});
+    return {
+      ...{ state: 'live', path: w.path, name: names[i]!, format: 'tfevents', gen: i, live, set: live.series },
+      ...{
+        identity: null,
+        size: 0,
+        mtimeMs: null,
+        queued: null,
+        head: null,
+        unlinkSeen: false,
+        snapshot: false,
+      },
+    };
+  });
+  for (const e of entries) loader.add(run, e);
+  const points = (i: number): number => entries[i]!.live.series.pointCount();
+  try {
+    await loader.loadRun(run);
+    run.loaded = true;
+    countOpens();
+    /** The files one sweep opened (each source's name). */
+    const sweep = async (): Promise<string[]> => {
+      opened.length = 0;
+      loader.sweep(10, { syncTail: true });
+      await run.chain;
+      return names.filter((_, i) => opened.includes(writers[i]!.path));
+    };
+    // The first sweep reads every source (nothing stamped yet); then nothing changed, nothing is opened.
+    expect(await sweep()).toEqual(names);
+    expect(await sweep()).toEqual([]);
+    expect(await sweep()).toEqual([]);
+    // An append to b: only b is opened, and its new point is read.
+    writers[1]!.scalars(1, [{ tag: 'loss', value: 2 }], 'simple', 1_700_000_001);
+    writers[1]!.flush();
+    expect(await sweep()).toEqual(['b']);
+    expect(points(1)).toBe(2);
+    expect(await sweep()).toEqual([]);
+    // a rewritten in place, the same size, a new mtime: opened.
+    const bytes = readFileSync(writers[0]!.path);
+    writeFileSync(writers[0]!.path, bytes);
+    utimesSync(writers[0]!.path, 1_700_000_100, 1_700_000_100);
+    expect(await sweep()).toEqual(['a']);
+    expect(await sweep()).toEqual([]);
+    // c truncated: opened, and its reader starts over (the old points kept as a dead source).
+    truncateSync(writers[2]!.path, 0);
+    expect(await sweep()).toContain('c');
+    expect(run.entries.filter((e) => e.state === 'dead').map((e) => e.name)).toEqual(['c']);
+    expect(points(0)).toBe(1);
+  } finally {
+    for (const w of writers) w.close();
+    loader.closeAll();
     rmSync(root, { recursive: true, force: true });
   }
 });
