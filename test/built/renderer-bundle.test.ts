@@ -8,7 +8,14 @@ import { expect, test } from 'vitest';
 const RENDERER = join(import.meta.dirname, '..', '..', 'out', 'renderer');
 const ASSETS = join(RENDERER, 'assets');
 /** Loaded on first use, each a script of its own. */
-const LAZY = ['user-regex', 'RunsTable', 'SamplesView', 'ComposeDialog', 'SnapshotDialog', 'ServeFolderDialog'];
+const LAZY = [
+  'user-regex',
+  'RunsTable',
+  'SamplesView',
+  'ComposeDialog',
+  'SnapshotDialog',
+  'ServeFolderDialog',
+];
 
 /** The scripts a module imports statically (`import … from "./x.js"`, `import "./x.js"`), not `import("./x.js")`. */
 function staticImports(code: string): string[] {

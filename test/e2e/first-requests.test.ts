@@ -55,7 +55,10 @@ let browser: Browser;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rlwatch-first-requests-'));
   mkdirSync(join(dir, 'run'));
-  const w = new EventFileWriter(join(dir, 'run'), { fileName: 'events.out.tfevents.1700000000.e2e', wallTime: 1.7e9 });
+  const w = new EventFileWriter(join(dir, 'run'), {
+    fileName: 'events.out.tfevents.1700000000.e2e',
+    wallTime: 1.7e9,
+  });
   const tags = ['train/reward', 'train/loss', 'train/kl', 'train/entropy'];
   for (let s = 0; s < 500; s++)
     w.scalars(
@@ -88,12 +91,18 @@ test('series are asked while settings.get is unanswered; settings applied later 
   const errors = collectErrors(page);
   await page.addInitScript(HOLD_SETTINGS);
   await page.goto(url);
-  await page.locator('figure.chart[data-tag="train/reward"][data-state="ready"]').waitFor({ timeout: 30_000 });
+  await page
+    .locator('figure.chart[data-tag="train/reward"][data-state="ready"]')
+    .waitFor({ timeout: 30_000 });
   // The saved settings are applied: the dark theme, the smoothing.
   await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
   await expect.poll(() => page.locator('figure.chart[data-state="ready"]').count()).toBe(4);
   await page.waitForTimeout(500);
-  const sent = (await page.evaluate('window.__sent')) as { channel: string; args: unknown; heldSettings: boolean }[];
+  const sent = (await page.evaluate('window.__sent')) as {
+    channel: string;
+    args: unknown;
+    heldSettings: boolean;
+  }[];
   const series = sent.filter((s) => s.channel === 'series.get');
   // The first series were asked while the settings' answer was still held back.
   expect(series.length).toBeGreaterThan(0);

@@ -79,7 +79,11 @@ function sectionsOf(
  * The regex of the tag filter, or the reason it is not one. Empty text matches everything; so does any text while the
  * regex engine is still loading (`pending`: the caller asks again once `loadUserRegex` resolves).
  */
-export function compileFilter(text: string): { re: UserPattern | null; error: string | null; pending?: true } {
+export function compileFilter(text: string): {
+  re: UserPattern | null;
+  error: string | null;
+  pending?: true;
+} {
   if (!text.trim()) return { re: null, error: null };
   const compile = userRegexNow();
   return compile ? compile(text, 'i') : { re: null, error: null, pending: true };
