@@ -3,6 +3,19 @@
 import { resolve } from 'node:path';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
+import { precompressFolder } from './src/core/server/precompress';
+
+/** After the renderer is written: each text file's brotli and gzip copies beside it, sent as they are by serve (#36). */
+function precompress(): Plugin {
+  return {
+    name: 'rlwatch-precompress',
+    apply: 'build',
+    async writeBundle(options) {
+      if (options.dir) await precompressFolder(options.dir);
+    },
+  };
+}
 
 export default defineConfig({
   main: {
@@ -32,7 +45,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve('src/renderer'),
-    plugins: [svelte({ configFile: resolve('svelte.config.js') })],
+    plugins: [svelte({ configFile: resolve('svelte.config.js') }), precompress()],
     build: {
       // The page is served over SSH tunnels too (`rlwatch serve`): minified, it is a third of the bytes.
       minify: true,

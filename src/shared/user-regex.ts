@@ -82,12 +82,6 @@ export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** `/pattern/flags` typed into a search box: its pattern and flags; null for any other text. */
-export function slashPattern(text: string): { source: string; flags: string } | null {
-  const m = /^\s*\/(.*)\/([a-z]*)\s*$/s.exec(text);
-  return m ? { source: m[1]!, flags: m[2]! } : null;
-}
-
 /** Escapes that stand for one literal character (a punctuation mark escaped). */
 const LITERAL_ESCAPE = /[^0-9A-Za-z]/;
 

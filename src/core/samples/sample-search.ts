@@ -2,7 +2,8 @@
 
 import { ApiError } from '../../shared/result';
 import { SAMPLE_CELL_CHARS, type SampleTable } from '../../shared/samples';
-import { compileUserRegex, requiredLiteral, slashPattern, type UserPattern } from '../../shared/user-regex';
+import { slashPattern } from '../../shared/slash-pattern';
+import { compileUserRegex, requiredLiteral, type UserPattern } from '../../shared/user-regex';
 
 /** Which rows of a table match a search (1: it does), in the table's row order. */
 export type SampleMatcher = (table: SampleTable) => Uint8Array;

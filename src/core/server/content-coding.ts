@@ -1,9 +1,20 @@
 // Which compression a client takes (Accept-Encoding), and compressed copies of served bytes kept per file.
 
+import { extname } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 
 export type Coding = 'br' | 'gzip';
+
+/** Text files worth compressing (images and fonts are compressed already). */
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.svg', '.json']);
+
+/** Whether a renderer file goes compressed to a client that takes it. */
+export const isCompressible = (path: string): boolean => COMPRESSIBLE.has(extname(path));
+
+/** Where the build puts a file's copy compressed with `coding`: beside it (`index-….js.br`, `….js.gz`). */
+export const precompressedPath = (path: string, coding: Coding): string =>
+  `${path}${coding === 'br' ? '.br' : '.gz'}`;
 
 /** The codings an Accept-Encoding header takes (`*` counts for both; `;q=0` refuses), preferred first. */
 export function acceptedCodings(header: unknown): Coding[] {
@@ -23,9 +34,12 @@ export function acceptedCodings(header: unknown): Coding[] {
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
-/** `body` compressed with `coding` (brotli at quality 6: near its best ratio at a fraction of quality 11's time). */
-export function compress(body: Buffer | string, coding: Coding): Promise<Buffer> {
+/**
+ * `body` compressed with `coding`: at request time brotli at quality 6 (near its best ratio at a fraction of quality
+ * 11's time); at build time (`best`) brotli 11 and gzip 9, made once and served as they are.
+ */
+export function compress(body: Buffer | string, coding: Coding, best = false): Promise<Buffer> {
   return coding === 'br'
-    ? brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 6 } })
-    : gzipAsync(body);
+    ? brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: best ? 11 : 6 } })
+    : gzipAsync(body, { level: best ? 9 : 6 });
 }

@@ -4,7 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp';
-import { acceptedCodings, compress, type Coding } from './content-coding';
+import { acceptedCodings, compress, isCompressible, precompressedPath, type Coding } from './content-coding';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -54,21 +54,35 @@ export function rendererPathFor(rendererDir: string, urlPath: string): string | 
   return isPagePath(urlPath) ? join(rendererDir, 'index.html') : resolveInside(rendererDir, urlPath);
 }
 
-/** Text files worth compressing (images and fonts are compressed already). */
-const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.svg', '.json']);
-
 /** Compressed copies of the renderer's files, made once per file version and coding (the bundle is a few files); a
  * copy being made is shared, so two requests at once (a page opened twice) never compress a file twice. */
 const compressed = new Map<string, { version: string; body: Promise<Buffer> }>();
 const MAX_COMPRESSED = 64;
 
-function compressedCopy(path: string, version: string, body: Buffer, coding: Coding): Promise<Buffer> {
+/** The build's copy of `path` in `coding` (`precompress.ts`) when it is there and no older than the file; else null. */
+async function builtCopy(path: string, mtimeMs: number, coding: Coding): Promise<Buffer | null> {
+  const copy = precompressedPath(path, coding);
+  try {
+    if ((await stat(copy)).mtimeMs < mtimeMs) return null;
+    return await readFile(copy);
+  } catch {
+    return null;
+  }
+}
+
+function compressedCopy(
+  path: string,
+  st: { version: string; mtimeMs: number },
+  body: Buffer,
+  coding: Coding,
+): Promise<Buffer> {
   const key = `${coding}:${path}`;
   const hit = compressed.get(key);
-  if (hit?.version === version) return hit.body;
-  const out = compress(body, coding);
+  if (hit?.version === st.version) return hit.body;
+  // The build's copy is sent as it is; without one (a dev tree, a file changed since) it is made here.
+  const out = builtCopy(path, st.mtimeMs, coding).then((b) => b ?? compress(body, coding));
   if (compressed.size >= MAX_COMPRESSED) compressed.clear();
-  compressed.set(key, { version, body: out });
+  compressed.set(key, { version: st.version, body: out });
   // A failed compression is not kept: the next request tries again.
   out.catch(() => compressed.get(key)?.body === out && compressed.delete(key));
   return out;
@@ -76,7 +90,8 @@ function compressedCopy(path: string, version: string, body: Buffer, coding: Cod
 
 /**
  * Sends a renderer file; a text file goes brotli- or gzip-compressed when the client takes it (`acceptEncoding`,
- * the request's header), so the page crosses an SSH tunnel in a third of the bytes.
+ * the request's header), so the page crosses an SSH tunnel in a third of the bytes: the build's copy when there is
+ * one, so the page's first request does not wait for its script to be compressed (#36).
  */
 export async function sendFile(
   res: ServerResponse,
@@ -85,21 +100,21 @@ export async function sendFile(
   acceptEncoding?: string,
 ): Promise<boolean> {
   let body: Buffer;
-  let version: string;
+  let st: { version: string; mtimeMs: number };
   try {
-    const st = await stat(path);
-    version = `${st.size}:${st.mtimeMs}`;
+    const { size, mtimeMs } = await stat(path);
+    st = { version: `${size}:${mtimeMs}`, mtimeMs };
     body = await readFile(path);
   } catch {
     return false;
   }
-  const coding = COMPRESSIBLE.has(extname(path)) ? (acceptedCodings(acceptEncoding)[0] ?? null) : null;
-  const sent = coding ? await compressedCopy(path, version, body, coding) : body;
+  const coding = isCompressible(path) ? (acceptedCodings(acceptEncoding)[0] ?? null) : null;
+  const sent = coding ? await compressedCopy(path, st, body, coding) : body;
   res.writeHead(200, {
     'Content-Type': contentTypeOf(path),
     'Content-Length': String(sent.length),
     'Cache-Control': extname(path) === '.html' ? 'no-store' : 'private, max-age=3600',
-    ...(COMPRESSIBLE.has(extname(path)) ? { Vary: 'Accept-Encoding' } : {}),
+    ...(isCompressible(path) ? { Vary: 'Accept-Encoding' } : {}),
     ...(coding ? { 'Content-Encoding': coding } : {}),
     ...securityHeaders(),
     ...extraHeaders,

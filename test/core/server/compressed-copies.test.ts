@@ -1,15 +1,16 @@
-// serve makes each renderer file's brotli copy once, shared by the requests that ask while it is being made (#36).
+// serve sends the build's brotli/gzip copy of a renderer file as it is, else makes the copy once, shared by the requests that ask meanwhile (#36).
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliDecompressSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { AppBus } from '../../../src/core/app/bus';
 import type { Handlers } from '../../../src/shared/contract';
 import type * as ContentCoding from '../../../src/core/server/content-coding';
 import { startServer, type RunningServer } from '../../../src/core/server/serve';
+import { precompressFolder } from '../../../src/core/server/precompress';
 
 const calls = vi.hoisted(() => ({ compress: [] as string[] }));
 vi.mock('../../../src/core/server/content-coding', async (importActual) => {
@@ -26,15 +27,16 @@ vi.mock('../../../src/core/server/content-coding', async (importActual) => {
 const TOKEN = 'compressed-copies-token-0123456789';
 const SCRIPT = `/* app */ ${'console.log("rlwatch");\n'.repeat(2000)}`;
 
-/** GET a path with the asset cookie and `Accept-Encoding: br`: its status, coding and decoded body. */
+/** GET a path with the asset cookie and `Accept-Encoding` (br by default): its status, coding, bytes and decoded body. */
 function get(
   port: number,
   path: string,
   cookie: string,
-): Promise<{ status: number; coding?: string; body: string; cookie: string }> {
+  accept = 'br',
+): Promise<{ status: number; coding?: string; body: string; raw: Buffer; cookie: string }> {
   return new Promise((res, rej) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port, path, headers: { cookie, 'Accept-Encoding': 'br' } },
+      { host: '127.0.0.1', port, path, headers: { cookie, 'Accept-Encoding': accept } },
       (r) => {
         const chunks: Buffer[] = [];
         r.on('data', (c: Buffer) => chunks.push(c));
@@ -44,7 +46,10 @@ function get(
           res({
             status: r.statusCode!,
             coding,
-            body: String(coding === 'br' ? brotliDecompressSync(raw) : raw),
+            raw,
+            body: String(
+              coding === 'br' ? brotliDecompressSync(raw) : coding === 'gzip' ? gunzipSync(raw) : raw,
+            ),
             cookie: String(r.headers['set-cookie']?.[0] ?? cookie).split(';')[0]!,
           });
         });
@@ -95,8 +100,43 @@ describe('serve compresses each file once', () => {
       get(s.port, '/assets/app.js', page.cookie),
     ]);
     expect(a).toMatchObject({ status: 200, coding: 'br', body: SCRIPT });
-    expect(b).toEqual(a);
+    expect(b.body).toEqual(a.body);
     expect(calls.compress.filter((c) => c.startsWith('br:/* app */'))).toHaveLength(1);
     expect(calls.compress.filter((c) => c.startsWith('br:<!doctype'))).toHaveLength(1);
+  });
+
+  test("the build's brotli and gzip copies are sent byte for byte as written, and nothing is compressed", async () => {
+    expect(await precompressFolder(renderer)).toHaveLength(3);
+    calls.compress.length = 0;
+    const s = await start();
+    const page = await get(s.port, `/?token=${TOKEN}`, '');
+    for (const [accept, suffix] of [
+      ['br', '.br'],
+      ['gzip', '.gz'],
+    ] as const) {
+      const js = await get(s.port, '/assets/app.js', page.cookie, accept);
+      expect(js).toMatchObject({ status: 200, coding: accept, body: SCRIPT });
+      expect(js.raw.equals(readFileSync(join(renderer, 'assets', `app.js${suffix}`)))).toBe(true);
+    }
+    expect(page.raw.equals(readFileSync(join(renderer, 'index.html.br')))).toBe(true);
+    expect(calls.compress).toEqual([]);
+  });
+
+  test("without the build's copy, or with one older than its file, the file is compressed on the fly", async () => {
+    await precompressFolder(renderer);
+    calls.compress.length = 0;
+    rmSync(join(renderer, 'assets', 'app.css.br'));
+    // app.js rewritten after the build: its copy is stale (older than the file) and must not be sent.
+    const later = `/* app v2 */ ${SCRIPT}`;
+    writeFileSync(join(renderer, 'assets', 'app.js'), later);
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(join(renderer, 'assets', 'app.js.br'), past, past);
+    const s = await start();
+    const page = await get(s.port, `/?token=${TOKEN}`, '');
+    const css = await get(s.port, '/assets/app.css', page.cookie);
+    expect(css).toMatchObject({ status: 200, coding: 'br', body: 'body { color: red }' });
+    const js = await get(s.port, '/assets/app.js', page.cookie);
+    expect(js).toMatchObject({ status: 200, coding: 'br', body: later });
+    expect(calls.compress.map((c) => c.slice(0, 14)).sort()).toEqual(['br:/* app v2 *', 'br:body { colo']);
   });
 });

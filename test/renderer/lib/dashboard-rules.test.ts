@@ -1,11 +1,15 @@
 // The dashboard's pure rules: which tags chart in which group, a run's status dot, the config table, formatting.
 
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { RunInfo } from '../../../src/shared/domain';
 import { filterConfig, flattenConfig } from '../../../src/renderer/src/lib/config';
 import { formatAgo, formatDuration } from '../../../src/renderer/src/lib/format';
 import { LIVE_WINDOW_MS, runStatus } from '../../../src/shared/run-status';
 import { compileFilter, groupTags } from '../../../src/renderer/src/lib/tags';
+import { loadUserRegex } from '../../../src/renderer/src/lib/user-regex-loader';
+
+// The page loads the regex engine when a filter first needs it; these tests filter with it in.
+beforeAll(() => loadUserRegex());
 
 describe('tag groups', () => {
   const tags = [

@@ -1,7 +1,11 @@
 // The run filter's regex mode: /pattern/ selects matching names, a bad or catastrophic pattern is an error, never a throw.
 
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { filterRuns, MAX_NAME_TESTED, parseRunQuery } from '../../../src/renderer/src/lib/run-filter';
+import { loadUserRegex } from '../../../src/renderer/src/lib/user-regex-loader';
+
+// The page loads the regex engine when a filter first needs it; these tests filter with it in.
+beforeAll(() => loadUserRegex());
 
 const RUNS = [
   'A2C_debug_seed_0/A2C_1',

@@ -56,6 +56,8 @@ export class ChartData {
   private readonly earlier = new Map<string, { key: string; lines: EarlierSession[] }>();
   /** Lines whose earlier sessions are being fetched: the chart is still loading (data-state says so). */
   private readonly earlierPending = new Set<string>();
+  /** Per line: the request and answer of its latest window, whose earlier sessions are fetched when turned on. */
+  private readonly landed = new Map<string, { args: RequestArgs['series.get']; window: SeriesWindow }>();
 
   constructor(private readonly host: ChartDataHost) {}
 
@@ -76,6 +78,7 @@ export class ChartData {
     this.keyOf.clear();
     this.earlier.clear();
     this.earlierPending.clear();
+    this.landed.clear();
     this.queued.clear();
     this.missing.clear();
     this.loadState = 'loading';
@@ -99,7 +102,8 @@ export class ChartData {
     if (on === this.earlierOn) return;
     this.earlierOn = on;
     this.earlier.clear();
-    if (on) this.reloadAll(this.host.zoomRange());
+    // Only the earlier sessions are fetched: the windows shown stay (a line still loading fetches them as it lands).
+    if (on) for (const [key, l] of this.landed) void this.loadEarlier(key, l.args, l.window, this.generation);
     else this.host.windowLoaded();
   }
 
@@ -169,6 +173,7 @@ export class ChartData {
     for (const d of pending) if (s.applyDelta(d) === 'gap') gap = true;
     if (gap) void this.load(key, this.host.zoomRange());
     this.host.windowLoaded();
+    this.landed.set(key, { args, window: r.value });
     void this.loadEarlier(key, args, r.value, gen);
   }
 

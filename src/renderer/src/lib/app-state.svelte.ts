@@ -135,7 +135,10 @@ export class AppState {
   /** Everything a (re)connected backend can tell: info, settings, runs, alerts, system history. */
   async refresh(): Promise<void> {
     const b = this.backend;
-    // One round trip: everything the first screen needs is asked at once (the charts wait on runs.list).
+    // One round trip: everything the first screen needs is asked at once (the charts wait on runs.list). Settings
+    // are applied when they come, not waited for: the charts ask for their series meanwhile (#36; what settings
+    // change, the charts take in place: colours, smoothing, axes, earlier sessions; none fetches a series again).
+    const settings = this.settings.load();
     const [info, runs, alerts, history, endpoints, jobs] = await Promise.all([
       b.invoke('app.info', {}),
       b.invoke('runs.list', {}),
@@ -143,7 +146,6 @@ export class AppState {
       b.invoke('system.history', { sinceMs: Date.now() - 10 * 60_000 }),
       b.invoke('endpoints.list', {}),
       b.invoke('jobs.list', {}),
-      this.settings.load(),
     ]);
     if (info.ok) {
       this.info = info.value;
@@ -179,6 +181,7 @@ export class AppState {
       const recent = await b.invoke('runs.recent', {});
       this.recent = recent.ok ? recent.value : [];
     }
+    await settings;
   }
 
   private infoAsked = false;

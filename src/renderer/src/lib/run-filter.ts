@@ -1,6 +1,7 @@
 // The sidebar's run filter: every word typed must appear in the run's name (any case, any order), or `/regex/flags`.
 
-import { compileUserRegex, slashPattern } from '../../../shared/user-regex';
+import { slashPattern } from '../../../shared/slash-pattern';
+import { userRegexNow } from './user-regex-loader';
 
 /**
  * Names are tested on their first MAX_NAME_TESTED characters only: run names are short, and a pattern's cost grows
@@ -13,6 +14,8 @@ export interface RunQuery {
   regex: boolean;
   /** Why the regex cannot be used (shown inline); null when it can, or for words. */
   error: string | null;
+  /** The regex engine is still loading: every name matches until the caller asks again (`loadUserRegex`). */
+  pending?: true;
   /** Whether a run name matches (nothing matches an invalid regex). */
   test(name: string): boolean;
 }
@@ -21,7 +24,9 @@ export interface RunQuery {
 export function parseRunQuery(text: string): RunQuery {
   const slash = slashPattern(text);
   if (slash) {
-    const { re, error } = compileUserRegex(slash.source, slash.flags === '' ? 'i' : slash.flags);
+    const compile = userRegexNow();
+    if (compile === null) return { regex: true, error: null, pending: true, test: () => true };
+    const { re, error } = compile(slash.source, slash.flags === '' ? 'i' : slash.flags);
     if (re === null) return { regex: true, error, test: () => false };
     return { regex: true, error: null, test: (name) => re.test(name.slice(0, MAX_NAME_TESTED)) };
   }

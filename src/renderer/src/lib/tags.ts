@@ -1,7 +1,8 @@
 // Which tags become charts and in which group: every series is a chart, in catalog groups split by tag namespace.
 
 import { GROUPS, groupOf, type MetricGroup } from '../../../shared/catalog';
-import { compileUserRegex, type UserPattern } from '../../../shared/user-regex';
+import type { UserPattern } from '../../../shared/user-regex';
+import { userRegexNow } from './user-regex-loader';
 
 /** The charts of one namespace (`train/`, `rollout/`, `system/cpu`…) inside a catalog group. */
 export interface TagSection {
@@ -74,10 +75,18 @@ function sectionsOf(
     }));
 }
 
-/** The regex of the tag filter, or the reason it is not one. Empty text matches everything. */
-export function compileFilter(text: string): { re: UserPattern | null; error: string | null } {
+/**
+ * The regex of the tag filter, or the reason it is not one. Empty text matches everything; so does any text while the
+ * regex engine is still loading (`pending`: the caller asks again once `loadUserRegex` resolves).
+ */
+export function compileFilter(text: string): {
+  re: UserPattern | null;
+  error: string | null;
+  pending?: true;
+} {
   if (!text.trim()) return { re: null, error: null };
-  return compileUserRegex(text, 'i');
+  const compile = userRegexNow();
+  return compile ? compile(text, 'i') : { re: null, error: null, pending: true };
 }
 
 /**

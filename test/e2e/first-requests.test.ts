@@ -1,0 +1,118 @@
+// The page asks for its first charts' series without waiting for settings.get, and settings arriving later (another theme, earlier sessions) fetch no series again (#36).
+
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { EventFileWriter } from '../../src/core/tfevents/writer';
+import { launchChromium } from './browser';
+import type { CliProcess } from './cli-process';
+import { collectErrors, serveIsolated, servedUrl } from './demo-server';
+import { apiOf } from './socket-api';
+
+/**
+ * In the page, before its script: every request sent on the socket is logged (channel, args, time), and the answer to
+ * settings.get is held back until a series.get has been sent (or 5 s have passed), as a slow settings store would.
+ */
+const HOLD_SETTINGS = `(() => {
+  window.__sent = [];
+  const W = window.WebSocket;
+  window.WebSocket = class extends W {
+    constructor(...a) {
+      super(...a);
+      let settingsId = null;
+      let release = null;
+      const send = this.send.bind(this);
+      this.send = (text) => {
+        const m = JSON.parse(text);
+        window.__sent.push({ channel: m.channel, args: m.args, heldSettings: release !== null });
+        if (m.channel === 'settings.get') settingsId = m.id;
+        if (m.channel === 'series.get' && release) release();
+        return send(text);
+      };
+      let handler = null;
+      super.onmessage = (ev) => {
+        const id = /^\\{"id":(\\d+)/.exec(String(ev.data));
+        if (id && Number(id[1]) === settingsId && !window.__sent.some((s) => s.channel === 'series.get')) {
+          const timer = setTimeout(() => release(), 5000);
+          release = () => { clearTimeout(timer); release = null; window.__settingsAnsweredAt = window.__sent.length; handler?.(ev); };
+          return;
+        }
+        if (id && Number(id[1]) === settingsId) window.__settingsAnsweredAt = window.__sent.length;
+        handler?.(ev);
+      };
+      Object.defineProperty(this, 'onmessage', { set: (f) => (handler = f), get: () => handler });
+    }
+  };
+})()`;
+
+let dir: string;
+let serve: CliProcess;
+let url: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'rlwatch-first-requests-'));
+  mkdirSync(join(dir, 'run'));
+  const w = new EventFileWriter(join(dir, 'run'), {
+    fileName: 'events.out.tfevents.1700000000.e2e',
+    wallTime: 1.7e9,
+  });
+  const tags = ['train/reward', 'train/loss', 'train/kl', 'train/entropy'];
+  for (let s = 0; s < 500; s++)
+    w.scalars(
+      s,
+      tags.map((tag, i) => ({ tag, value: Math.sin(s / 40 + i) + i })),
+      'simple',
+      1.7e9 + s,
+    );
+  w.close();
+  ({ serve } = serveIsolated(dir));
+  url = await servedUrl(serve);
+  // Saved settings this browser has never seen: dark differs from the page's default ('system'), smoothing from its 0.6.
+  const api = await apiOf(url);
+  try {
+    expect((await api.ask('settings.set', { patch: { theme: 'dark', smoothing: 0.2 } })).ok).toBe(true);
+  } finally {
+    api.close();
+  }
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await serve?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('series are asked while settings.get is unanswered; settings applied later fetch none again (#36)', async () => {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const errors = collectErrors(page);
+  await page.addInitScript(HOLD_SETTINGS);
+  await page.goto(url);
+  await page
+    .locator('figure.chart[data-tag="train/reward"][data-state="ready"]')
+    .waitFor({ timeout: 30_000 });
+  // The saved settings are applied: the dark theme, the smoothing.
+  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+  await expect.poll(() => page.locator('figure.chart[data-state="ready"]').count()).toBe(4);
+  await page.waitForTimeout(500);
+  const sent = (await page.evaluate('window.__sent')) as {
+    channel: string;
+    args: unknown;
+    heldSettings: boolean;
+  }[];
+  const series = sent.filter((s) => s.channel === 'series.get');
+  // The first series were asked while the settings' answer was still held back.
+  expect(series.length).toBeGreaterThan(0);
+  expect(series[0]!.heldSettings).toBe(true);
+  // Each series is asked once: the settings that came after changed no request.
+  const keys = series.map((s) => JSON.stringify(s.args));
+  expect(new Set(keys).size).toBe(keys.length);
+  expect(new Set(series.map((s) => (s.args as { tag: string }).tag))).toEqual(
+    new Set(['train/reward', 'train/loss', 'train/kl', 'train/entropy']),
+  );
+  expect(errors).toEqual([]);
+  await page.close();
+});
