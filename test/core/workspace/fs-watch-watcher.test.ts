@@ -236,7 +236,10 @@ describe.runIf(onLinux)('over the inotify limits', () => {
       onBudgetHit: () => {},
       onStructureChange: () => {},
       onFileChange: (p) => changed.add(p),
-      onFileWritten: (p) => (changed.add(p), true),
+      onFileWritten: (p) => {
+        changed.add(p);
+        return true;
+      },
       onFileRemoved: () => {},
       onError: (m) => errors.push(m),
       onFallback: (f) => fallbacks.push(f),
