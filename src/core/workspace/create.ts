@@ -25,5 +25,7 @@ export function createWorkspace(opts: {
         return { ...found, runs: found.runs.filter((r) => only(r.run)) };
       }
     : discover;
-  return new Workspace({ discover: find, createSource, ...rest });
+  // RLWATCH_WATCHER=chokidar: chokidar even where plain fs.watch would follow the folder (a way back, and A/B benches).
+  const watcher = process.env.RLWATCH_WATCHER === 'chokidar' ? { watcher: 'chokidar' as const } : {};
+  return new Workspace({ discover: find, createSource, ...watcher, ...rest });
 }

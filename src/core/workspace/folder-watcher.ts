@@ -2,6 +2,7 @@
 
 import { basename, join } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
+import { DEFAULT_MAX_OTHER_FOLDERS, DEFAULT_MAX_WATCHED_FOLDERS, FolderBudget } from './folder-budget';
 
 export interface FolderWatcherHandlers {
   usePolling: boolean;
@@ -15,24 +16,34 @@ export interface FolderWatcherHandlers {
    * already given to `onFileWritten` (a source known by its path was read then). */
   onFileChange(path: string, reported?: boolean): void;
   /** fs.watch says a file in a watched folder was written: every report, at once (a source is read; a file
-   * nobody knows is left to `onFileChange`, which chokidar reports after its own stat, throttled). */
-  onFileWritten?(path: string): void;
+   * nobody knows is left to `onFileChange`, which chokidar reports after its own stat, throttled). True when a
+   * source of its own took it (nothing more to do: the fs.watch watcher then checks nothing on the disk). */
+  onFileWritten?(path: string): boolean;
   /** A file was deleted or renamed away. */
   onFileRemoved(path: string): void;
+  /** A watched folder was deleted or renamed away (the fs.watch watcher: its files' removals are not each reported). */
+  onFolderRemoved?(path: string): void;
   onError(message: string): void;
   /** The folder budget was hit: `skipped` folders found by discovery are not watched. */
   onBudgetHit(watched: number, skipped: number): void;
+}
+
+/** What the workspace needs of a watcher, whichever follows the folders. */
+export interface FolderWatching {
+  /** The first folders are followed (chokidar: its first scan is done). */
+  ready(): Promise<void>;
+  /** Starts watching the folders not watched yet, within the budgets: `runTree` first, then `others`. */
+  watchFolders(runTree: readonly string[], others: readonly string[]): void;
+  /** How many folders are watched (each one inotify watch, or one poller). */
+  watchedCount(): number;
+  close(): Promise<void>;
 }
 
 /** chokidar drops a file's `change` events for 50 ms after one it reported (and never reports them
  * later): one trailing read just after that window picks up appends it swallowed. */
 const TRAILING_READ_MS = 55;
 
-/** Each watched folder is an inotify watch and chokidar state (a stat per entry): a link out to /usr
- * must not cost GBs. Run folders hold a few files; other folders can hold thousands, hence their own
- * smaller budget (measured: 2000 folders of /usr cost 350 MB and 25 s; 2000 run folders ~130 MB). */
-const DEFAULT_MAX_WATCHED_FOLDERS = 1000;
-export const DEFAULT_MAX_OTHER_FOLDERS = 64;
+export { DEFAULT_MAX_OTHER_FOLDERS } from './folder-budget';
 
 /**
  * Watches exactly the folders it is given (discovery's list: real folders once, symlink loops
@@ -40,27 +51,25 @@ export const DEFAULT_MAX_OTHER_FOLDERS = 64;
  * or out to /usr cannot make it recurse. A new sub-folder shows as a structure change; the caller
  * rediscovers and passes the new list.
  */
-export class FolderWatcher {
+export class FolderWatcher implements FolderWatching {
   private readonly fsw: FSWatcher;
   private readonly readyPromise: Promise<void>;
   private readonly trailing = new Map<string, NodeJS.Timeout>();
   /** Files fs.watch reported written (to `onFileWritten`) since chokidar's last `change` for them. */
   private readonly reported = new Set<string>();
-  private readonly watched = new Set<string>();
-  /** The watched folders outside the run tree. */
-  private readonly otherSet = new Set<string>();
-  private readonly maxFolders: number;
-  private readonly maxOthers: number;
-  private budgetNoticed = false;
+  private readonly budget: FolderBudget;
 
   /** Starts with `root` (then `watchFolders` with what discovery found). */
   constructor(
     root: string,
     private readonly h: FolderWatcherHandlers,
   ) {
-    this.maxFolders = h.maxFolders ?? DEFAULT_MAX_WATCHED_FOLDERS;
-    this.maxOthers = h.maxOtherFolders ?? DEFAULT_MAX_OTHER_FOLDERS;
-    const first = this.admit([root], []);
+    this.budget = new FolderBudget(
+      h.maxFolders ?? DEFAULT_MAX_WATCHED_FOLDERS,
+      h.maxOtherFolders ?? DEFAULT_MAX_OTHER_FOLDERS,
+      (watched, skipped) => h.onBudgetHit(watched, skipped),
+    );
+    const first = this.budget.admit([root], []);
     // No awaitWriteFinish: a file a trainer keeps appending to would never be "finished".
     this.fsw = watch(first, {
       ignoreInitial: true,
@@ -71,11 +80,11 @@ export class FolderWatcher {
       followSymlinks: true,
       depth: 0,
       // Dot-files are editors' and trainers' temporaries (written, then renamed into place).
-      ignored: (path: string) => !this.watched.has(path) && basename(path).startsWith('.'),
+      ignored: (path: string) => !this.budget.has(path) && basename(path).startsWith('.'),
     });
     this.fsw.on('add', (path) => h.onFileChange(path));
     this.fsw.on('addDir', (path) => {
-      if (!this.watched.has(path)) h.onStructureChange();
+      if (!this.budget.has(path)) h.onStructureChange();
     });
     this.fsw.on('change', (path) => {
       // fs.watch reported the write (a file written in a watched folder, not through a link): it was read then, and
@@ -100,7 +109,7 @@ export class FolderWatcher {
       this.fsw.on('raw', (event, name, details) => {
         const folder = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
         if (event !== 'change' || typeof name !== 'string' || typeof folder !== 'string') return;
-        if (!this.watched.has(folder) || basename(name).startsWith('.')) return;
+        if (!this.budget.has(folder) || basename(name).startsWith('.')) return;
         const path = join(folder, name);
         this.reported.add(path);
         written(path);
@@ -112,8 +121,7 @@ export class FolderWatcher {
     });
     // A watched folder removed: chokidar drops it; if it comes back, rediscovery watches it again.
     this.fsw.on('unlinkDir', (path) => {
-      this.watched.delete(path);
-      this.otherSet.delete(path);
+      this.budget.release(path);
     });
     this.fsw.on('error', (err) =>
       h.onError(`watching folders: ${err instanceof Error ? err.message : String(err)}`),
@@ -128,13 +136,13 @@ export class FolderWatcher {
   /** Starts watching the folders not watched yet, within the budgets: `runTree` first (the opened
    * folder, run folders and the folders between), then `others`. */
   watchFolders(runTree: readonly string[], others: readonly string[]): void {
-    const added = this.admit(runTree, others);
+    const added = this.budget.admit(runTree, others);
     if (added.length > 0) this.fsw.add(added);
   }
 
   /** How many folders are watched (each one inotify watch, or one poller). */
   watchedCount(): number {
-    return this.watched.size;
+    return this.budget.size;
   }
 
   close(): Promise<void> {
@@ -142,28 +150,5 @@ export class FolderWatcher {
     this.trailing.clear();
     this.reported.clear();
     return this.fsw.close();
-  }
-
-  /** The folders newly admitted under the budgets; one notice the first time one is hit. */
-  private admit(runTree: readonly string[], others: readonly string[]): string[] {
-    const added: string[] = [];
-    let skipped = 0;
-    const take = (f: string, other: boolean): void => {
-      if (this.watched.has(f)) return;
-      if (this.watched.size >= this.maxFolders || (other && this.otherSet.size >= this.maxOthers)) {
-        skipped++;
-        return;
-      }
-      this.watched.add(f);
-      if (other) this.otherSet.add(f);
-      added.push(f);
-    };
-    for (const f of runTree) take(f, false);
-    for (const f of others) take(f, true);
-    if (skipped > 0 && !this.budgetNoticed) {
-      this.budgetNoticed = true;
-      this.h.onBudgetHit(this.watched.size, skipped);
-    }
-    return added;
   }
 }

@@ -79,21 +79,33 @@ export function networkFilesystem(
   return label ? { fsType: m.fsType, label, mountPoint: m.mountPoint } : null;
 }
 
+/** Whether plain fs.watch (inotify) on a folder of this filesystem type sees every write made on this machine by its
+ * name: not on a network filesystem (other machines' writes never arrive) nor through FUSE (the daemon decides what
+ * the kernel hears of). Unknown (null: no mountinfo) counts as local, as for the network check. */
+export function fsWatchTrusted(fsType: string | null): boolean {
+  return fsType === null || (!NETWORK_TYPES.has(fsType) && !fsType.startsWith('fuse'));
+}
+
 export function pollingSuggestion(label: string): string {
   return `this folder is on ${label}: turn on polling (--poll) if new points stop arriving`;
 }
 
-/** Looks the folder up on this machine. Linux only (macOS's statfs type names are not exposed by
- * Node's fs.statfs, so there the answer is always null). Never throws. */
-export async function detectNetworkFilesystem(
+/** Looks the folder up on this machine: the network filesystem it lies on (null for a local one) and its mount's
+ * type (null when unknown). Linux only (macOS's statfs type names are not exposed by Node's fs.statfs, so there both
+ * are always null). Never throws. */
+export async function detectFilesystem(
   folder: string,
   readMountInfo: () => Promise<string> = () => readFile('/proc/self/mountinfo', 'utf8'),
-): Promise<{ fsType: string; label: string; mountPoint: string } | null> {
-  if (process.platform !== 'linux') return null;
+): Promise<{ network: { fsType: string; label: string; mountPoint: string } | null; fsType: string | null }> {
+  if (process.platform !== 'linux') return { network: null, fsType: null };
   try {
     const real = await realpath(folder);
-    return networkFilesystem(await readMountInfo(), real);
+    const text = await readMountInfo();
+    return {
+      network: networkFilesystem(text, real),
+      fsType: mountOf(parseMountInfo(text), real)?.fsType ?? null,
+    };
   } catch {
-    return null;
+    return { network: null, fsType: null };
   }
 }

@@ -2,6 +2,7 @@
 // rotation, and syncing the live views (series.reset / series.appended), paced so the event loop never waits long.
 
 import { performance } from 'node:perf_hooks';
+import { sep } from 'node:path';
 import type { PushPayloads } from '../../shared/contract';
 import type { SourceFormatName } from '../../shared/formats';
 import { LiveView, type ResetReason } from '../series/live-view';
@@ -273,6 +274,14 @@ export class RunLoader {
    */
   removeIfGone(path: string): void {
     for (const found of this.findFile(path, false)) this.removeSourceIfGone(path, found);
+  }
+
+  /** A watched folder was deleted or moved away: each source under it is checked as `removeIfGone` checks one. */
+  removeUnderIfGone(folder: string): void {
+    const under = folder + sep;
+    const paths = new Set<string>();
+    for (const { entry } of this.sources.values()) if (entry.path.startsWith(under)) paths.add(entry.path);
+    for (const path of paths) this.removeIfGone(path);
   }
 
   private removeSourceIfGone(path: string, found: Found): void {

@@ -6,7 +6,7 @@
 // runs-changed.ts's, databases' new runs database-walks.ts's.
 
 import { EventEmitter } from 'node:events';
-import type { Stats } from 'node:fs';
+import type { Stats, watch } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { totalmem } from 'node:os';
 import { resolve } from 'node:path';
@@ -21,10 +21,11 @@ import type { RunFacts } from '../series/run-facts';
 import { memoryCapSetting, type CapSetting, type ThinnedFact } from '../series/memory-cap';
 import { DatabaseWalks } from './database-walks';
 import { ExactReadBack, readBackLimits, type ExactQuery } from './exact-read-back';
-import { FolderWatcher } from './folder-watcher';
+import { FolderWatcher, type FolderWatcherHandlers, type FolderWatching } from './folder-watcher';
+import { FsWatchFolderWatcher, type WatchFallback } from './fs-watch-watcher';
 import { LoadProgressTracker } from './load-progress';
 import { MemoryGuard } from './memory-guard';
-import { detectNetworkFilesystem, pollingSuggestion } from './mount-info';
+import { detectFilesystem, fsWatchTrusted, pollingSuggestion } from './mount-info';
 import type { Discover, SourceFactory } from './ports';
 import { rediscoverOnce, type RediscoveryHost } from './rediscovery';
 import { RunLoader } from './run-loader';
@@ -48,10 +49,15 @@ export interface WorkspaceOptions {
   watch?: boolean;
   /** Poll instead of inotify (network filesystems). */
   usePolling?: boolean;
+  /** Which watcher follows a folder that is not polled: 'auto' (default) plain fs.watch on a local Linux disk, else
+   * chokidar; 'chokidar' always chokidar (RLWATCH_WATCHER=chokidar, create.ts). */
+  watcher?: 'auto' | 'chokidar';
   /** How often every source is re-read in case a file event was missed (ms, default 1000). */
   sweepMs?: number;
   /** Most folders watched (default: the watcher's budget). */
   maxWatchedFolders?: number;
+  /** fs.watch as the fs.watch watcher calls it (tests: a watch limit). */
+  fsWatch?: typeof watch;
   /** /proc/self/mountinfo reader (tests); the network-filesystem check uses it. */
   readMountInfo?: () => Promise<string>;
   /** The memory cap on stored points (default: RLWATCH_MEMORY_CAP_MB, else min(2 GB, a quarter of the memory)). */
@@ -61,6 +67,18 @@ export interface WorkspaceOptions {
 export interface OpenOptions {
   /** Resolve once every run is read (default), or once the first run (by name) is. */
   until?: 'loaded' | 'first-run';
+}
+
+/** Which watcher follows the opened folder: plain fs.watch, chokidar over fs.watch, or chokidar polling. */
+export type WatcherKind = 'fs.watch' | 'chokidar' | 'polling';
+
+/** The notice when the inotify limits leave folders to polling. */
+export function watchLimitNotice(f: WatchFallback): string {
+  const limit =
+    f.code === 'ENOSPC'
+      ? 'the inotify watch limit (fs.inotify.max_user_watches)'
+      : 'the inotify instance or open-file limit (fs.inotify.max_user_instances, ulimit -n)';
+  return `${f.code}: ${limit} reached at ${f.folder}: it and any folder after it are polled every 0.5 s instead; raise the limit to follow them with inotify`;
 }
 
 /** Sources the sweep re-reads per tick at most (each source every ⌈sources / this⌉ ticks). */
@@ -82,7 +100,9 @@ export class Workspace {
   private readonly infos = new RunInfoCache();
   /** Paths found to be other names of a rotated-away file whose data a dead source already holds. */
   private readonly aliasPaths = new Set<string>();
-  private watcher: FolderWatcher | null = null;
+  private watcher: FolderWatching | null = null;
+  /** Which watcher the opened folder gets (decided on opening). */
+  private kind: WatcherKind = 'chokidar';
   /** The folders the last discovery walked: what the watcher follows once it starts. */
   private walked: { runTree: string[]; others: string[] } | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
@@ -186,9 +206,19 @@ export class Workspace {
     this._root = root;
     const polling = this.opts.usePolling ?? false;
     this.watch = { polling, suggestion: null };
-    const fs = await detectNetworkFilesystem(root, this.opts.readMountInfo);
+    const { network: fs, fsType } = await detectFilesystem(root, this.opts.readMountInfo);
     if (epoch !== this.epoch) return;
     this.localDisk = !polling && fs === null;
+    // Plain fs.watch where inotify sees every write by its name: a local Linux disk (macOS and Windows, network and
+    // FUSE filesystems keep chokidar, which lists a folder again at each of its events).
+    this.kind = polling
+      ? 'polling'
+      : this.opts.watcher !== 'chokidar' &&
+          process.platform === 'linux' &&
+          this.localDisk &&
+          fsWatchTrusted(fsType)
+        ? 'fs.watch'
+        : 'chokidar';
     if (fs && !polling) {
       this.watch.suggestion = pollingSuggestion(fs.label);
       this.notice('info', this.watch.suggestion);
@@ -210,15 +240,14 @@ export class Workspace {
   }
 
   /**
-   * Starts following the folder: chokidar on the opened folder and the folders discovery walked. chokidar reports only
-   * what happens after it watches, so an opened folder whose mtime or link count moved since `before` (taken before
+   * Starts following the folder: a watcher (fs.watch or chokidar, `kind`) on the opened folder and the folders
+   * discovery walked. A watcher reports only what happens after it watches, so an opened folder whose mtime or link count moved since `before` (taken before
    * discovery's walk: a run folder made meanwhile) is walked again, and every source is swept once for appends made
    * meanwhile.
    */
   private async startWatching(root: string, before: Stats, epoch: number): Promise<void> {
     if (epoch !== this.epoch) return;
-    this.watcher = new FolderWatcher(root, {
-      usePolling: this.watch.polling,
+    const handlers: Omit<FolderWatcherHandlers, 'usePolling'> = {
       ...(this.opts.maxWatchedFolders === undefined ? {} : { maxFolders: this.opts.maxWatchedFolders }),
       onBudgetHit: (watched, skipped) =>
         this.notice(
@@ -229,8 +258,17 @@ export class Workspace {
       onFileChange: (path, reported) => this.fileChanged(path, reported === true),
       onFileWritten: (path) => this.fileWritten(path),
       onFileRemoved: (path) => this.loader.removeIfGone(path),
+      onFolderRemoved: (path) => this.loader.removeUnderIfGone(path),
       onError: (message) => this.notice('warning', message),
-    });
+    };
+    this.watcher =
+      this.kind === 'fs.watch'
+        ? new FsWatchFolderWatcher(root, {
+            ...handlers,
+            ...(this.opts.fsWatch ? { watch: this.opts.fsWatch } : {}),
+            onFallback: (f) => this.notice('warning', watchLimitNotice(f)),
+          })
+        : new FolderWatcher(root, { ...handlers, usePolling: this.kind === 'polling' });
     if (this.walked) this.watcher.watchFolders(this.walked.runTree, this.walked.others);
     const closed = new Promise<void>((res) => (this.stopWaiting = res));
     await Promise.race([this.watcher.ready(), closed]);
@@ -238,7 +276,7 @@ export class Workspace {
     const now = await stat(root).catch(() => null);
     if (epoch !== this.epoch) return;
     if (now?.mtimeMs !== before.mtimeMs || now.nlink !== before.nlink) void this.rediscover();
-    // File events can be missed (appends racing chokidar's attach to a new file, or network
+    // File events can be missed (appends racing the watcher's attach to a new file, or network
     // filesystems): a cheap periodic re-read of every source catches up; reads cost O(new bytes).
     // At most SWEEP_MAX_SOURCES a sweep, round-robin: with more sources each is re-read less often.
     this.loader.sweep(SWEEP_MAX_SOURCES, { syncTail: this.localDisk });
@@ -252,6 +290,11 @@ export class Workspace {
   /** Resolves when the folder's initial load (and any rediscovery under way) is done. */
   whenLoaded(): Promise<void> {
     return this.loading;
+  }
+
+  /** Which watcher follows the opened folder (decided on opening; 'chokidar' before any). */
+  watcherKind(): WatcherKind {
+    return this.kind;
   }
 
   /** Whether the folder is polled, and a suggestion to poll when it is on a network filesystem. */
@@ -406,11 +449,13 @@ export class Workspace {
     return job;
   }
 
-  /** A source's append, as soon as fs.watch reports it; anything else waits for chokidar's `change`. A database's
-   * write (to it or its `-wal`) reads each of its runs. */
-  private fileWritten(path: string): void {
-    for (const found of this.loader.findFile(path))
-      void this.loader.requestRead(found.run, found.entry, { syncTail: this.localDisk });
+  /** A source's append, as soon as fs.watch reports it; anything else waits for the watcher's `change`. A database's
+   * write (to it or its `-wal`) reads each of its runs. True when a file source of its own took it: nothing else
+   * (no database walk, no rediscovery) can follow from the write. */
+  private fileWritten(path: string): boolean {
+    const found = this.loader.findFile(path);
+    for (const f of found) void this.loader.requestRead(f.run, f.entry, { syncTail: this.localDisk });
+    return found.length > 0 && found.every((f) => f.entry.member === undefined);
   }
 
   /** chokidar's `add` or `change`; `reported`: fs.watch's report of each write already read the sources (each

@@ -58,7 +58,10 @@ test('every append fs.watch reports reaches onFileWritten at once, inside the th
     usePolling: false,
     onStructureChange: () => {},
     onFileChange: () => {},
-    onFileWritten: (p) => written.push(p),
+    onFileWritten: (p) => {
+      written.push(p);
+      return true;
+    },
     onFileRemoved: () => {},
     onError: () => {},
   });
