@@ -87,8 +87,9 @@ export class ChartHover {
     const right = spot.left < this.host.boxWidth() / 2;
     if (right !== this.readoutRight) this.readoutRight = right;
     crosshair.style.transform = `translate(${spot.left}px, ${spot.top}px)`;
-    crosshair.style.height = `${spot.height}px`;
-    crosshair.hidden = false;
+    const height = `${spot.height}px`;
+    if (crosshair.style.height !== height) crosshair.style.height = height;
+    if (crosshair.hidden) crosshair.hidden = false;
     figure.dataset.hoverX = String(x);
   }
 
