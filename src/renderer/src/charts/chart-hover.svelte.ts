@@ -87,9 +87,8 @@ export class ChartHover {
     const right = spot.left < this.host.boxWidth() / 2;
     if (right !== this.readoutRight) this.readoutRight = right;
     crosshair.style.transform = `translate(${spot.left}px, ${spot.top}px)`;
-    const height = `${spot.height}px`;
-    if (crosshair.style.height !== height) crosshair.style.height = height;
-    if (crosshair.hidden) crosshair.hidden = false;
+    crosshair.style.height = `${spot.height}px`;
+    crosshair.hidden = false;
     figure.dataset.hoverX = String(x);
   }
 
