@@ -86,6 +86,8 @@ const PROBE_FN = `() => {
   addEventListener('pointermove', (e) => {
     const t0 = e.timeStamp;
     const source = e.target instanceof Element ? e.target.closest('figure.chart') : null;
+    // The pointer had rested (every chart listed its values): this move's frame also takes the other readouts away.
+    const rested = document.querySelectorAll('figure.chart:has(.chart-readout-row)').length > 1;
     let frames = 0;
     const check = (frameStart) => {
       const script = performance.now() - frameStart;
@@ -96,11 +98,11 @@ const PROBE_FN = `() => {
         const ch = new MessageChannel();
         ch.port1.onmessage = () => {
           const now = performance.now();
-          window.__hover.push({ ms: now - t0, work: now - frameStart, script, frames, charts: charts.length });
+          window.__hover.push({ ms: now - t0, work: now - frameStart, script, frames, charts: charts.length, rested });
         };
         ch.port2.postMessage(0);
       } else if (frames < 60) requestAnimationFrame(check);
-      else window.__hover.push({ ms: NaN, work: NaN, frames, charts: charts.length });
+      else window.__hover.push({ ms: NaN, work: NaN, frames, charts: charts.length, rested });
     };
     requestAnimationFrame(check);
   });
@@ -160,6 +162,8 @@ interface Sample {
   script: number;
   work: number;
   frames: number;
+  /** The move came after the pointer rested (SETTLE_MS): its frame also took every other chart's readout away. */
+  rested?: boolean;
 }
 
 /** `MOVES` pointer moves back and forth along y between x0 and x0 + width, each waited for until drawn. */
@@ -195,8 +199,13 @@ function summary(label: string, samples: Sample[]): { p50: number; p95: number }
   const fr = ok.map((x) => x.frames).sort((a, b) => a - b);
   const sc = ok.map((x) => x.script).sort((a, b) => a - b);
   const missed = samples.length - ok.length;
+  const rested = samples.filter((x) => x.rested);
+  const rw = rested
+    .filter((x) => !Number.isNaN(x.work))
+    .map((x) => x.work)
+    .sort((a, b) => a - b);
   console.log(
-    `  ${label}: event → drawn p50 ${ms(pct(t, 50))}, p95 ${ms(pct(t, 95))}; the frame's work p50 ${ms(pct(w, 50))}, p95 ${ms(pct(w, 95))} (scripts p50 ${ms(pct(sc, 50))}); frames p50 ${pct(fr, 50)}, p95 ${pct(fr, 95)}${missed ? `; ${missed} moves never reached every chart` : ''}`,
+    `  ${label}: event → drawn p50 ${ms(pct(t, 50))}, p95 ${ms(pct(t, 95))}; the frame's work p50 ${ms(pct(w, 50))}, p95 ${ms(pct(w, 95))} (scripts p50 ${ms(pct(sc, 50))}); frames p50 ${pct(fr, 50)}, p95 ${pct(fr, 95)}${missed ? `; ${missed} moves never reached every chart` : ''}${rested.length > 0 ? `; ${rested.length} moves came after the pointer rested (their frame's work p50 ${ms(pct(rw, 50))})` : ''}`,
   );
   return { p50: pct(w, 50), p95: pct(w, 95) };
 }
