@@ -1,6 +1,6 @@
 // One opened folder: its runs, their live sources and live views; deltas pushed as files grow. Hosted by Electron main and `serve`.
 //
-// This class opens, closes and follows the folder (watcher, sweep, file events); merging a walk's findings is
+// This class opens, closes and follows the folder (watcher, sweep, file events; which watcher is watcher-choice.ts's); merging a walk's findings is
 // rediscovery.ts's, reading the RunLoader's (run-loader.ts), load progress the LoadProgressTracker's, RunInfo
 // run-info.ts's (kept per run by run-info-cache.ts), what a run holds run-reads.ts's, runs.changed's pace
 // runs-changed.ts's, databases' new runs database-walks.ts's.
@@ -21,11 +21,11 @@ import type { RunFacts } from '../series/run-facts';
 import { memoryCapSetting, type CapSetting, type ThinnedFact } from '../series/memory-cap';
 import { DatabaseWalks } from './database-walks';
 import { ExactReadBack, readBackLimits, type ExactQuery } from './exact-read-back';
-import { FolderWatcher, type FolderWatcherHandlers, type FolderWatching } from './folder-watcher';
-import { FsWatchFolderWatcher, type WatchFallback } from './fs-watch-watcher';
+import type { FolderWatcherHandlers, FolderWatching } from './folder-watcher';
 import { LoadProgressTracker } from './load-progress';
+import { makeWatcher, watcherKind, watchLimitNotice, type WatcherKind } from './watcher-choice';
 import { MemoryGuard } from './memory-guard';
-import { detectFilesystem, fsWatchTrusted, pollingSuggestion } from './mount-info';
+import { detectFilesystem, pollingSuggestion } from './mount-info';
 import type { Discover, SourceFactory } from './ports';
 import { rediscoverOnce, type RediscoveryHost } from './rediscovery';
 import { RunLoader } from './run-loader';
@@ -67,18 +67,6 @@ export interface WorkspaceOptions {
 export interface OpenOptions {
   /** Resolve once every run is read (default), or once the first run (by name) is. */
   until?: 'loaded' | 'first-run';
-}
-
-/** Which watcher follows the opened folder: plain fs.watch, chokidar over fs.watch, or chokidar polling. */
-export type WatcherKind = 'fs.watch' | 'chokidar' | 'polling';
-
-/** The notice when the inotify limits leave folders to polling. */
-export function watchLimitNotice(f: WatchFallback): string {
-  const limit =
-    f.code === 'ENOSPC'
-      ? 'the inotify watch limit (fs.inotify.max_user_watches)'
-      : 'the inotify instance or open-file limit (fs.inotify.max_user_instances, ulimit -n)';
-  return `${f.code}: ${limit} reached at ${f.folder}: it and any folder after it are polled every 0.5 s instead; raise the limit to follow them with inotify`;
 }
 
 /** Sources the sweep re-reads per tick at most (each source every ⌈sources / this⌉ ticks). */
@@ -209,16 +197,7 @@ export class Workspace {
     const { network: fs, fsType } = await detectFilesystem(root, this.opts.readMountInfo);
     if (epoch !== this.epoch) return;
     this.localDisk = !polling && fs === null;
-    // Plain fs.watch where inotify sees every write by its name: a local Linux disk (macOS and Windows, network and
-    // FUSE filesystems keep chokidar, which lists a folder again at each of its events).
-    this.kind = polling
-      ? 'polling'
-      : this.opts.watcher !== 'chokidar' &&
-          process.platform === 'linux' &&
-          this.localDisk &&
-          fsWatchTrusted(fsType)
-        ? 'fs.watch'
-        : 'chokidar';
+    this.kind = watcherKind({ polling, forced: this.opts.watcher, localDisk: this.localDisk, fsType });
     if (fs && !polling) {
       this.watch.suggestion = pollingSuggestion(fs.label);
       this.notice('info', this.watch.suggestion);
@@ -261,14 +240,10 @@ export class Workspace {
       onFolderRemoved: (path) => this.loader.removeUnderIfGone(path),
       onError: (message) => this.notice('warning', message),
     };
-    this.watcher =
-      this.kind === 'fs.watch'
-        ? new FsWatchFolderWatcher(root, {
-            ...handlers,
-            ...(this.opts.fsWatch ? { watch: this.opts.fsWatch } : {}),
-            onFallback: (f) => this.notice('warning', watchLimitNotice(f)),
-          })
-        : new FolderWatcher(root, { ...handlers, usePolling: this.kind === 'polling' });
+    this.watcher = makeWatcher(this.kind, root, handlers, {
+      ...(this.opts.fsWatch ? { fsWatch: this.opts.fsWatch } : {}),
+      onFallback: (f) => this.notice('warning', watchLimitNotice(f)),
+    });
     if (this.walked) this.watcher.watchFolders(this.walked.runTree, this.walked.others);
     const closed = new Promise<void>((res) => (this.stopWaiting = res));
     await Promise.race([this.watcher.ready(), closed]);

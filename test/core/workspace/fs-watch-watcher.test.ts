@@ -21,7 +21,8 @@ import { createSource } from '../../../src/core/sources/registry';
 import { discover } from '../../../src/core/workspace/create';
 import { FsWatchFolderWatcher, type WatchFallback } from '../../../src/core/workspace/fs-watch-watcher';
 import { fsWatchTrusted } from '../../../src/core/workspace/mount-info';
-import { watchLimitNotice, Workspace, type WorkspaceOptions } from '../../../src/core/workspace/workspace';
+import { watchLimitNotice } from '../../../src/core/workspace/watcher-choice';
+import { Workspace, type WorkspaceOptions } from '../../../src/core/workspace/workspace';
 import type { AppNotice } from '../../../src/shared/domain';
 import { waitFor } from '../../helpers/wait-for';
 
