@@ -303,7 +303,8 @@ export class AppCore {
     tag: string,
     q: { pixels: number; xMin?: number; xMax?: number; axis?: 'step' | 'wall'; session?: number },
   ): Promise<SeriesWindow> {
-    if (q.xMin !== undefined || q.xMax !== undefined || q.session !== undefined) await this.ws.readExact(run, tag, q);
+    if (q.xMin !== undefined || q.xMax !== undefined || q.session !== undefined)
+      await this.ws.readExact(run, tag, q);
     const w = this.ws.getWindow(run, tag, q);
     if (!w)
       throw new ApiError(
