@@ -9,7 +9,9 @@ import { compileFilter, groupTags } from '../../../src/renderer/src/lib/tags';
 import { loadUserRegex } from '../../../src/renderer/src/lib/user-regex-loader';
 
 // The page loads the regex engine when a filter first needs it; these tests filter with it in.
-beforeAll(() => loadUserRegex());
+beforeAll(async () => {
+  await loadUserRegex();
+});
 
 describe('tag groups', () => {
   const tags = [

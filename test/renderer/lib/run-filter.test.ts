@@ -4,8 +4,11 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { filterRuns, MAX_NAME_TESTED, parseRunQuery } from '../../../src/renderer/src/lib/run-filter';
 import { loadUserRegex } from '../../../src/renderer/src/lib/user-regex-loader';
 
-// The page loads the regex engine when a filter first needs it; these tests filter with it in.
-beforeAll(() => loadUserRegex());
+// The page loads the regex engine when a filter first needs it; these tests filter with it in (awaited, not
+// returned: a hook that resolves to a function has vitest call it as teardown).
+beforeAll(async () => {
+  await loadUserRegex();
+});
 
 const RUNS = [
   'A2C_debug_seed_0/A2C_1',
