@@ -296,15 +296,14 @@ export class AppCore {
     );
   }
 
-  /** A window of a run's series; a zoomed or session window of a series the memory cap thinned reads its exact
-   * values back from the files first. */
+  /** A window of a run's series; a zoomed window of a series the memory cap thinned reads its exact values back
+   * from the files first. */
   async series(
     run: string,
     tag: string,
     q: { pixels: number; xMin?: number; xMax?: number; axis?: 'step' | 'wall'; session?: number },
   ): Promise<SeriesWindow> {
-    if (q.xMin !== undefined || q.xMax !== undefined || q.session !== undefined)
-      await this.ws.readExact(run, tag, q);
+    if (q.xMin !== undefined && q.xMax !== undefined) await this.ws.readExact(run, tag, q);
     const w = this.ws.getWindow(run, tag, q);
     if (!w)
       throw new ApiError(

@@ -3,6 +3,7 @@
 
 import { lstatSync, readdirSync, statSync, watch, type FSWatcher, type Stats } from 'node:fs';
 import { basename, join, sep } from 'node:path';
+import { errorCode } from '../readers/file-io';
 import { yieldToLoop } from '../readers/reader';
 import { DEFAULT_MAX_OTHER_FOLDERS, DEFAULT_MAX_WATCHED_FOLDERS, FolderBudget } from './folder-budget';
 import { FolderWatcher, type FolderWatcherHandlers, type FolderWatching } from './folder-watcher';
@@ -33,9 +34,6 @@ interface Followed {
   /** The folder's linked files, each followed by a watch of its own (its folder's watch does not see its writes). */
   links: Map<string, FSWatcher>;
 }
-
-const errorCode = (e: unknown): string =>
-  typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
 
 /** lstat (or stat, following a link) of one path; undefined when nothing (readable) is there. */
 function statOf(path: string, follow: boolean): Stats | undefined {

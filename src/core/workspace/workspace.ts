@@ -371,8 +371,8 @@ export class Workspace {
   }
 
   /** Reads back from the files the exact values of `tag` in `run` where the memory cap thinned it, so that
-   * `getWindow` answers `q` with them: a zoomed or session window, an export. Resolves when done (or not
-   * possible: the file gone, replaced or over the read-back limit); never rejects. */
+   * `getWindow` answers `q` with them: a zoomed window (of the live view or one session), a zoomed export. Resolves
+   * when done (or not possible: no range asked, the file gone, replaced or over the read-back limit); never rejects. */
   async readExact(run: string, tag: string, q: ExactQuery): Promise<void> {
     const state = this.runs.get(run);
     if (state) await this.exact.prepare(state, tag, q);

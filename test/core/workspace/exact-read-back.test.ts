@@ -1,9 +1,8 @@
 // A series the memory cap thinned answers a zoomed window with its exact values read back from the file: every point
 // of the range, the live view's bookkeeping kept; a file replaced since gets the envelope, never another file's points.
 
-import { mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { renameSync } from 'node:fs';
+import { basename } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { createSource } from '../../../src/core/sources/registry';
 import { discover } from '../../../src/core/workspace/create';
@@ -17,19 +16,18 @@ import {
   writeThinnedRun,
   ZOOM,
 } from '../../helpers/thinned-run';
+import { tempDirs } from '../../helpers/temp-dirs';
 
+const tmp = tempDirs();
 let ws: Workspace | null = null;
-let dir: string | null = null;
 afterEach(async () => {
   await ws?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
   ws = null;
-  dir = null;
 });
 
 /** The run opened under the cap: both tags thinned in the zoomed range. */
-async function openThinned(): Promise<{ run: string; file: string }> {
-  dir = mkdtempSync(join(tmpdir(), 'rlwatch-exact-'));
+async function openThinned(): Promise<{ run: string; file: string; dir: string }> {
+  const dir = tmp('rlwatch-exact-');
   const file = writeThinnedRun(dir);
   ws = new Workspace({
     discover,
@@ -41,7 +39,7 @@ async function openThinned(): Promise<{ run: string; file: string }> {
   const run = basename(dir);
   expect(ws.listRuns()[0]!.thinned?.read).toBe(2 * STEPS);
   for (const tag of ['loss', 'reward']) expect(ws.getWindow(run, tag, ZOOM)!.inRange).toBeLessThan(1000);
-  return { run, file };
+  return { run, file, dir };
 }
 
 test('a zoomed window of a thinned series is read back exact: every step of the range, as the file holds it', async () => {
@@ -63,7 +61,7 @@ test('a zoomed window of a thinned series is read back exact: every step of the 
 });
 
 test('the read-back view answers later zooms without the file; a file replaced since is never read back', async () => {
-  const { run, file } = await openThinned();
+  const { run, file, dir } = await openThinned();
   await ws!.readExact(run, 'loss', ZOOM);
   // The file goes away: a zoom already read back still answers exactly (from the cache, no read).
   renameSync(file, `${file}.moved`);
@@ -72,7 +70,7 @@ test('the read-back view answers later zooms without the file; a file replaced s
   expect(ws!.getWindow(run, 'loss', narrower)!.inRange).toBe(900);
 
   // Another file now at the path (other values, another inode): reward, never read back, keeps its envelope.
-  writeThinnedRun(dir!, 3);
+  writeThinnedRun(dir, 3);
   await ws!.readExact(run, 'reward', ZOOM);
   const w = ws!.getWindow(run, 'reward', ZOOM)!;
   expect(w.inRange).toBeLessThan(1000);
