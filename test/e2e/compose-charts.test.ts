@@ -16,10 +16,9 @@ import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
 import { openPage, servedUrl, serveIsolated } from './demo-server';
 import { seeChart } from './lazy-charts';
+import { RESULTS, saveScreenshot } from './screenshots';
 
 const CORPUS = join(import.meta.dirname, '..', 'fixtures', 'tfevents', '0pk0__rl4avs');
-const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
-const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 /** Each corpus file back at its path in 0pk0/rl4avs (test/fixtures/tfevents/ORIGIN.md). */
 const LAYOUT: Record<string, string> = {
   'PPO_debug_seed_0/PPO_1': 'events.out.tfevents.1754323433.MacBookPro.75921.0',
@@ -390,10 +389,7 @@ describe('composed charts, sweep overlay, regex selection, line styles', () => {
     await page.getByLabel(/Filter runs by name/).fill('');
 
     await page.locator('main.content').evaluate((m) => m.scrollTo(0, 0));
-    const shot = join(RESULTS, 'compose-charts.png');
-    mkdirSync(RESULTS, { recursive: true });
-    await page.screenshot({ path: shot });
-    if (process.env.UPDATE_SCREENSHOTS) copyFileSync(shot, join(SCREENSHOTS, 'compose-charts.png'));
+    await saveScreenshot(page, 'compose-charts.png', { docs: 'screenshots/compose-charts.png' });
     expect(errors).toEqual([]);
   });
 });

@@ -1,25 +1,14 @@
 // End to end: the dashboard on the live demo — groups in seed order, bands, toolbar, zoom, filter, the KL alert, ack.
 
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
 import { startDemoServer, type DemoServer, openPage } from './demo-server';
 import { seeAllCharts } from './lazy-charts';
 import { settingsSaved } from './socket-api';
+import { saveScreenshot } from './screenshots';
 
-const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
-const DOCS = join(import.meta.dirname, '..', '..', 'docs');
 const chart = (tag: string): string => `figure.chart[data-tag="${tag}"]`;
-
-/** Saves a screenshot under test-results, and into docs/ when UPDATE_SCREENSHOTS is set (the README's images). */
-async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(RESULTS, { recursive: true });
-  const path = join(RESULTS, name);
-  await page.screenshot({ path });
-  if (process.env.UPDATE_SCREENSHOTS) copyFileSync(path, join(DOCS, name));
-}
 
 /** Every chart figure's value of one data attribute. */
 const allAttrs = (page: Page, attr: string): Promise<(string | null)[]> =>
@@ -238,7 +227,7 @@ describe('the dashboard on the live demo', () => {
         }),
       )
       .toBe(true);
-    await screenshot(page, 'screenshot-alerts.png');
+    await saveScreenshot(page, 'screenshot-alerts.png', { docs: 'screenshot-alerts.png' });
   });
 
   test('pinned charts come first, in their own group', async () => {
@@ -260,7 +249,7 @@ describe('the dashboard on the live demo', () => {
     await page.locator('.content').evaluate((el) => el.scrollTo(0, 0));
     // The alert click's highlight fades by itself; the README image shows the plain dashboard.
     await expect.poll(() => page.locator('.chart-cell.focused').count(), { timeout: 30_000 }).toBe(0);
-    await screenshot(page, 'screenshot.png');
+    await saveScreenshot(page, 'screenshot.png', { docs: 'screenshot.png' });
   });
 
   test('Ack and Snooze act on an active alert through alerts.ack / alerts.snooze', async () => {

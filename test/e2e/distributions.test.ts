@@ -9,13 +9,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
 import { collectErrors, openPage, servedUrl, serveIsolated } from './demo-server';
+import { saveScreenshot } from './screenshots';
 import { wandbHistogramLog } from '../core/wandb/histogram-run';
 import { TrackioDb, trackioHistogram } from '../helpers/tracker-dbs';
 
 const TFEVENTS = join(import.meta.dirname, '..', 'fixtures', 'tfevents');
 const ORACLE = join(import.meta.dirname, '..', 'core', 'tfevents', 'histogram_oracle.py');
-const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
-const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 const GAN = 'events.out.tfevents.111.complex.localdomain';
 const RL = 'events.out.tfevents.1756827963.pkMac.local.46956.0';
 const TAG = 'gradient/D/norm/histogram';
@@ -143,10 +142,7 @@ describe('the distributions view', () => {
     await page.setViewportSize({ width: 1440, height: 900 });
     await cell(TAG).evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await expect.poll(() => inked(cell(TAG).locator('canvas.distribution-bands'))).toBeGreaterThan(2000);
-    mkdirSync(RESULTS, { recursive: true });
-    const shot = join(RESULTS, 'distributions.png');
-    await page.screenshot({ path: shot });
-    if (process.env.UPDATE_SCREENSHOTS) copyFileSync(shot, join(SCREENSHOTS, 'distributions.png'));
+    await saveScreenshot(page, 'distributions.png', { docs: 'screenshots/distributions.png' });
     expect(errors).toEqual([]);
   });
 });

@@ -8,9 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
 import { openPage, serveIsolated, servedUrl } from './demo-server';
-
-const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
-const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
+import { saveScreenshot } from './screenshots';
 
 /** Serves `dir` in a fresh Chromium page; `stop` ends both. */
 async function served(dir: string): Promise<{ page: Page; errors: string[]; stop: () => Promise<void> }> {
@@ -59,8 +57,7 @@ describe('a folder with no runs, served to a browser', () => {
     expect(await s.page.locator('.empty-folder [data-try-demo] code').innerText()).toBe(
       `rlwatch demo '${dir}/demo'`,
     );
-    mkdirSync(RESULTS, { recursive: true });
-    await s.page.screenshot({ path: join(RESULTS, 'first-hour-empty-folder.png') });
+    await saveScreenshot(s.page, 'first-hour-empty-folder.png');
     expect(s.errors).toEqual([]);
   });
 
@@ -85,8 +82,7 @@ describe('a folder with no runs, served to a browser', () => {
     await expect
       .poll(() => dialog.locator('[role="status"]').innerText())
       .toMatch(/^(Copied|Selected: press Ctrl\+C)$/);
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await s.page.screenshot({ path: join(SCREENSHOTS, 'serve-open-folder.png') });
+    await saveScreenshot(s.page, 'serve-open-folder.png', { docs: 'screenshots/serve-open-folder.png' });
     await dialog.locator('button', { hasText: 'Close' }).click();
     await expect.poll(() => dialog.count()).toBe(0);
     expect(s.errors).toEqual([]);
@@ -117,8 +113,7 @@ describe('a healthy run with no completions, served to a browser', () => {
     expect((await line.innerText()).trim()).toBe(
       'No alerts — every rule holds; a metric leaving its healthy band shows here.',
     );
-    mkdirSync(RESULTS, { recursive: true });
-    await s.page.screenshot({ path: join(RESULTS, 'first-hour-no-alerts.png') });
+    await saveScreenshot(s.page, 'first-hour-no-alerts.png');
   });
 
   test('no samples: the view says this run logs none and which files count', async () => {
@@ -128,7 +123,7 @@ describe('a healthy run with no completions, served to a browser', () => {
     expect((await line.innerText()).trim()).toBe(
       'No samples — this run logs no completions: a JSONL file with prompt / completion fields, W&B or trackio tables, trackio traces or TensorBoard text summaries in its folder show here.',
     );
-    await s.page.screenshot({ path: join(RESULTS, 'first-hour-no-samples.png') });
+    await saveScreenshot(s.page, 'first-hour-no-samples.png');
     expect(s.errors).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@
 // node-c's agent killed is "agent unreachable" at once (its writing unknown), never silent, with its own critical.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -16,9 +16,8 @@ import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
 import { openPage, servedUrl, serveIsolated } from './demo-server';
 import { apiOf, type SocketApi } from './socket-api';
+import { saveScreenshot } from './screenshots';
 
-const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
-const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 const JOB = 'grpo-3n';
 const NODES = ['node-a', 'node-b', 'node-c'] as const;
 /** The head's silent-after: seconds, so a frozen node is silent within the test (the default is 120 s). */
@@ -242,13 +241,7 @@ describe('one job across three nodes, one of them frozen', () => {
     await expect
       .poll(() => page.locator('figure.chart .chart-overlay-note').count(), { timeout: 40_000 })
       .toBe(0);
-    mkdirSync(RESULTS, { recursive: true });
-    const shot = join(RESULTS, 'job-nodes.png');
-    await page.screenshot({ path: shot });
-    if (process.env.UPDATE_SCREENSHOTS) {
-      mkdirSync(SCREENSHOTS, { recursive: true });
-      copyFileSync(shot, join(SCREENSHOTS, 'job-nodes.png'));
-    }
+    await saveScreenshot(page, 'job-nodes.png', { docs: 'screenshots/job-nodes.png' });
 
     await nodeRow('node-b').locator('.job-node-select').click();
     await expect

@@ -1,7 +1,7 @@
 // End to end: "x: metric…" draws every chart against a chosen tag (reward = 10 × kl lies on that line, coloured by step),
 // says how the pairs were joined, leaves the x tag's own chart out, and switching back to Step restores the step axis.
 
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -10,9 +10,7 @@ import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
 import { openPage, servedUrl, serveIsolated } from './demo-server';
 import { seeChart } from './lazy-charts';
-
-const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
-const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
+import { saveScreenshot } from './screenshots';
 
 const RUNS = ['ppo-a', 'ppo-b'] as const;
 const STEPS = Array.from({ length: 41 }, (_, i) => i * 10);
@@ -206,8 +204,6 @@ describe('any metric as the x axis', () => {
     expect(a.data).toHaveLength(STEPS.length - 1);
 
     // The figure for the README: the toolbar, reward against kl (same step) and loss against kl (interpolated).
-    mkdirSync(RESULTS, { recursive: true });
-    const shot = join(RESULTS, 'metric-x.png');
     await page.locator('main.content').evaluate((el) => el.scrollTo(0, 0));
     const top = (await page.locator('main.content').boundingBox())!;
     const bottom = Math.max(
@@ -215,8 +211,8 @@ describe('any metric as the x axis', () => {
         (b) => b.y + b.height,
       ),
     );
-    await page.screenshot({
-      path: shot,
+    await saveScreenshot(page, 'metric-x.png', {
+      docs: 'screenshots/metric-x.png',
       clip: {
         x: top.x,
         y: top.y,
@@ -224,10 +220,6 @@ describe('any metric as the x axis', () => {
         height: Math.min(bottom + 8, top.y + top.height) - top.y,
       },
     });
-    if (process.env.UPDATE_SCREENSHOTS) {
-      mkdirSync(SCREENSHOTS, { recursive: true });
-      copyFileSync(shot, join(SCREENSHOTS, 'metric-x.png'));
-    }
   });
 
   test('the choice lasts the session (a reload keeps it); Step restores the step axis and the kl chart', async () => {

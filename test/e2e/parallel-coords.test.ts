@@ -2,7 +2,7 @@
 // together by sorting, folding, charting a group) and parallel coordinates (brushing an axis filters rows, the chip
 // clears it, hovering a line marks its row) on that sweep and on the RLHF W&B corpus runs.
 
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -14,9 +14,8 @@ import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
 import { openPage, servedUrl, serveIsolated } from './demo-server';
 import { seeChart } from './lazy-charts';
+import { saveScreenshot } from './screenshots';
 
-const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
-const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 const RLHF = join(import.meta.dirname, '..', 'fixtures', 'wandb', '480284856__RLHF_Training');
 
 const CONFIGS = [
@@ -202,12 +201,9 @@ describe('seed-group rows and parallel coordinates on a 3 × 3 seed sweep', () =
       )
       .toEqual(expect.arrayContaining(['lr0.1_seed0', 'lr0.1_seed1', 'lr0.1_seed2']));
     expect(await group('clip_range=0.2, lr=0.1').getAttribute('class')).toContain('drawn');
-    mkdirSync(RESULTS, { recursive: true });
-    const shot = join(RESULTS, 'runs-table-groups.png');
     await page.setViewportSize({ width: 1920, height: 620 });
     await scrollToMetrics(page);
-    await page.screenshot({ path: shot });
-    if (process.env.UPDATE_SCREENSHOTS) copyFileSync(shot, join(SCREENSHOTS, 'runs-table-groups.png'));
+    await saveScreenshot(page, 'runs-table-groups.png', { docs: 'screenshots/runs-table-groups.png' });
     await page.setViewportSize({ width: 1440, height: 900 });
   });
 
@@ -251,9 +247,7 @@ describe('seed-group rows and parallel coordinates on a 3 × 3 seed sweep', () =
     expect(await line.getAttribute('class')).toContain('hover');
     await page.mouse.move(0, 0);
     await scrollToMetrics(page);
-    const shot = join(RESULTS, 'parallel-coords.png');
-    await page.screenshot({ path: shot });
-    if (process.env.UPDATE_SCREENSHOTS) copyFileSync(shot, join(SCREENSHOTS, 'parallel-coords.png'));
+    await saveScreenshot(page, 'parallel-coords.png', { docs: 'screenshots/parallel-coords.png' });
     expect(errors).toEqual([]);
   });
 

@@ -11,8 +11,8 @@ import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
 import { openPage, servedUrl, serveIsolated } from './demo-server';
 import { seeChart } from './lazy-charts';
+import { saveScreenshot } from './screenshots';
 
-const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 const RUNS = ['PPO_1', 'PPO_2', 'PPO_3', 'PPO_4', 'PPO_5'];
 
 describe('run selection a user can predict', () => {
@@ -75,7 +75,9 @@ describe('run selection a user can predict', () => {
     await expect.poll(charted).toBe('PPO_5,PPO_1,PPO_3');
     expect(await focused()).toBe('PPO_5');
 
-    await page.locator('nav.sidebar').screenshot({ path: join(SCREENSHOTS, 'run-selection.png') });
+    await saveScreenshot(page.locator('nav.sidebar'), 'run-selection.png', {
+      docs: 'screenshots/run-selection.png',
+    });
     expect(errors).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 // End to end: the runs table view on the tfevents corpus (a copy, each run given a config.json) — a row per run,
 // sorting, filter expressions and their errors, equal config keys folded, CSV, and ticked rows overlaid on the charts.
 
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -10,10 +10,9 @@ import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
 import { openPage, servedUrl, serveIsolated } from './demo-server';
 import { seeChart } from './lazy-charts';
+import { saveScreenshot } from './screenshots';
 
 const TFEVENTS = join(import.meta.dirname, '..', 'fixtures', 'tfevents');
-const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
-const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 /** The corpus runs (inspect's names) with the steps each reached. */
 const STEPS: Record<string, number> = {
   '0pk0__rl4avs': 49999,
@@ -201,10 +200,7 @@ describe('the runs table view', () => {
     // Scrolled to the config columns: the checkbox and the run's name stay.
     await page.locator('.runs-table-wrap').evaluate((el) => (el.scrollLeft = el.scrollWidth));
     expect(await page.locator('.runs-table tr[data-run="0pk0__rl4avs"] .run-cell').isVisible()).toBe(true);
-    mkdirSync(RESULTS, { recursive: true });
-    await page.screenshot({ path: join(RESULTS, 'runs-table.png') });
-    if (process.env.UPDATE_SCREENSHOTS)
-      copyFileSync(join(RESULTS, 'runs-table.png'), join(SCREENSHOTS, 'runs-table.png'));
+    await saveScreenshot(page, 'runs-table.png', { docs: 'screenshots/runs-table.png' });
     await page.setViewportSize({ width: 1440, height: 900 });
 
     await page.locator('.toolbar label', { hasText: 'Charts' }).click();

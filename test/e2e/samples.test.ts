@@ -1,6 +1,6 @@
 // End to end: the samples view in Chromium on a TRL-like completions JSONL (a 10,000-sample step, hostile text), a W&B run with tables and a verl rollout dump.
 
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -10,9 +10,8 @@ import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
 import { openPage, servedUrl, serveIsolated } from './demo-server';
 import { samplesColumn } from './samples-table';
+import { saveScreenshot } from './screenshots';
 
-const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
-const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 const WANDB_RUN = 'wandb/run-20260101_000000-smp00001';
 
 describe('the samples view', () => {
@@ -229,8 +228,7 @@ describe('the samples view', () => {
     await pane()
       .locator('.samples-wrap')
       .evaluate((el) => (el.scrollLeft = 0));
-    mkdirSync(RESULTS, { recursive: true });
-    await page.screenshot({ path: join(RESULTS, 'samples-search.png') });
+    await saveScreenshot(page, 'samples-search.png');
     // A pattern RE2 cannot run is refused with the filter's message.
     await page.locator('input[aria-label="search samples"]').fill('/(?=x)/');
     await waitText(() => pane().locator('.error').innerText(), /lookahead/);
@@ -267,8 +265,7 @@ describe('the samples view', () => {
         });
       expect(fits).toEqual({ reward: true, scrolls: false, cut: 0 });
     }
-    mkdirSync(RESULTS, { recursive: true });
-    await page.screenshot({ path: join(RESULTS, 'samples-compare.png') });
+    await saveScreenshot(page, 'samples-compare.png');
     await page.locator('label.check', { hasText: 'compare with' }).locator('input').uncheck();
     await expect.poll(() => page.locator('.samples-pane').count()).toBe(1);
     // The README's picture: the 10,000-sample step, best rewards first.
@@ -284,11 +281,8 @@ describe('the samples view', () => {
     for (const wrap of await page.locator('.samples-wrap').all())
       await wrap.evaluate((el) => (el.scrollLeft = 0));
     await page.setViewportSize({ width: 1920, height: 1000 });
-    mkdirSync(RESULTS, { recursive: true });
-    await page.screenshot({ path: join(RESULTS, 'samples.png') });
+    await saveScreenshot(page, 'samples.png', { docs: 'screenshots/samples.png' });
     await page.setViewportSize({ width: 1440, height: 900 });
-    if (process.env.UPDATE_SCREENSHOTS)
-      copyFileSync(join(RESULTS, 'samples.png'), join(SCREENSHOTS, 'samples.png'));
   });
 
   test('the Charts view’s samples row: samples per step of the run, and a step opens the Samples view there', async () => {
@@ -303,8 +297,7 @@ describe('the samples view', () => {
     const steps = await bars.evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-step'))));
     expect(steps).toContain(10);
     expect(await row.locator('rect.current').getAttribute('data-step')).toBe(String(Math.max(...steps)));
-    mkdirSync(RESULTS, { recursive: true });
-    await page.screenshot({ path: join(RESULTS, 'samples-row.png') });
+    await saveScreenshot(page, 'samples-row.png');
     await row.locator('rect[data-step="10"]').click({ force: true });
     await page.locator('.samples-view').waitFor();
     await waitText(() => count(0), /^8 samples$/);
@@ -371,8 +364,7 @@ describe('the samples view', () => {
     expect(await cards.nth(1).locator('.del').allInnerTexts()).toEqual(['41. ', '41.']);
     expect(await cards.nth(0).locator('.add, .del').count()).toBe(0);
     await expect.poll(() => cards.nth(1).locator('header').innerText()).toContain('score 1');
-    mkdirSync(RESULTS, { recursive: true });
-    await page.screenshot({ path: join(RESULTS, 'samples-diff.png') });
+    await saveScreenshot(page, 'samples-diff.png');
     await across.locator('button.close').click();
     await expect.poll(() => page.locator('.samples-across').count()).toBe(0);
     expect(errors).toEqual([]);
@@ -395,8 +387,7 @@ describe('the samples view', () => {
     expect(await tokens.nth(3).getAttribute('title')).toBe('logprobs -3.5');
     await page.locator('select[aria-label="colour tokens by"]').selectOption('entropy');
     await waitText(hottest, ' answer');
-    mkdirSync(RESULTS, { recursive: true });
-    await page.screenshot({ path: join(RESULTS, 'samples-tokens.png') });
+    await saveScreenshot(page, 'samples-tokens.png');
     expect(errors).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 // End to end: 2 configs × 3 seeds overlaid; "Seed groups" draws each config as a mean line with a filled band, says the
 // band's meaning and where a group thins out, reads the group in the hover, and turning it off restores the 6 lines.
 
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -12,9 +12,8 @@ import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
 import { openPage, servedUrl, serveIsolated } from './demo-server';
 import { seeChart } from './lazy-charts';
+import { saveScreenshot } from './screenshots';
 
-const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
-const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 const CONFIGS = [
   { name: 'lr0.1', lr: 0.1, base: 0 },
   { name: 'lr0.01', lr: 0.01, base: 8 },
@@ -251,18 +250,15 @@ describe('seed groups drawn as mean and band', () => {
     await page.getByLabel('Seed group band').selectOption('std');
     const fig = page.locator('figure.chart[data-tag="reward"]');
     await expect.poll(() => fig.locator('[data-seed-band]').innerText()).toContain(BAND_MEANING.std);
-    mkdirSync(RESULTS, { recursive: true });
     // The figure for the README: ± std bands (with 3 runs the IQM is the mean, so it is left off here).
     await page.locator('main.content').evaluate((el) => el.scrollTo(0, 0));
-    const shot = join(RESULTS, 'seed-bands.png');
     // The toolbar and the reward chart.
     const top = (await page.locator('main.content').boundingBox())!;
     const chart = (await fig.boundingBox())!;
-    await page.screenshot({
-      path: shot,
+    await saveScreenshot(page, 'seed-bands.png', {
+      docs: 'screenshots/seed-bands.png',
       clip: { x: top.x, y: top.y, width: top.width, height: chart.y + chart.height + 8 - top.y },
     });
-    if (process.env.UPDATE_SCREENSHOTS) copyFileSync(shot, join(SCREENSHOTS, 'seed-bands.png'));
     await page.getByRole('checkbox', { name: 'IQM' }).check();
     await expect
       .poll(() => fig.locator('[data-seed-band]').innerText())
