@@ -36,6 +36,9 @@ export interface ReaderOptions {
   /** A one-shot whole read whose series are dropped soon (`readSource`: inspect, export): event files keep a
    * size-hint reservation's small overshoot instead of copying every column to trim it. */
   shortLived?: boolean;
+  /** Keeps only these tags' values (TfEventsReadOptions.onlyScalars): event files honour it; the other formats read
+   * every tag. */
+  onlyScalars?: readonly string[];
   /** Clock (ms since the epoch) deciding when a broken document has stopped changing; tests inject it. */
   now?: () => number;
 }

@@ -96,7 +96,10 @@ export async function readSource(
   options: ReadSourceOptions = {},
 ): Promise<SourceReadResult> {
   if (format === 'tfevents' && options.workers) {
-    const read = await readPool().readIfLarge(path);
+    const read = await readPool().readIfLarge(
+      path,
+      options.onlyScalars ? { onlyScalars: options.onlyScalars } : {},
+    );
     if (read) return read;
   }
   const reader = createReader(path, format, { ...options, shortLived: true });

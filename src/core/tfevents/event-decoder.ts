@@ -84,7 +84,7 @@ export class EventDecoder {
   hparams: Record<string, unknown> | null = null;
 
   private readonly c = new ProtoCursor();
-  private readonly tags = new TagTable();
+  private readonly tags: TagTable;
   private readonly tensor = new TensorValues();
   // Direct mode: the event's step and wall time are known, values are appended as they decode.
   private direct = false;
@@ -125,12 +125,17 @@ export class EventDecoder {
     private readonly histograms: SeriesSet,
     private readonly texts: TextStore | null = null,
     private readonly histos: HistogramStore | null = null,
-  ) {}
+    onlyScalars: readonly string[] | null = null,
+  ) {
+    this.tags = new TagTable(onlyScalars === null ? null : new Set(onlyScalars));
+  }
 
   /** Whether a tensor of the tag buf[start, end) is skipped whole: its plugin, known from an earlier value, is one the
-   * decoder does not read (images, audio, pr_curves…). */
-  readonly tensorSkippable = (buf: Uint8Array, start: number, end: number): boolean =>
-    this.tags.intern(buf, start, end, new DataView(buf.buffer, buf.byteOffset), 0).plugin === PLUGIN_OTHER;
+   * decoder does not read (images, audio, pr_curves…), or the tag is not one this read keeps. */
+  readonly tensorSkippable = (buf: Uint8Array, start: number, end: number): boolean => {
+    const entry = this.tags.intern(buf, start, end, new DataView(buf.buffer, buf.byteOffset), 0);
+    return entry.plugin === PLUGIN_OTHER || entry.ignored;
+  };
 
   /** Decodes one Event payload; throws ProtoError (storing nothing) when it is malformed. */
   decode(payload: Uint8Array): void {
@@ -341,6 +346,7 @@ export class EventDecoder {
       tagEnd = nodeStart < 0 ? 0 : nodeEnd;
     }
     const entry = this.tags.intern(buf, tagStart, tagEnd, c.view, c.base);
+    if (entry.ignored) return;
     if (metaStart >= 0 && entry.plugin === PLUGIN_UNSET) {
       entry.plugin = this.pluginOf(metaStart, metaEnd);
       this.pluginsSet.push(entry);
@@ -363,6 +369,7 @@ export class EventDecoder {
 
   /** A value's tensor at [start, end): stored if its tag's plugin is scalars, histograms or text. Moves c. */
   private tensorValue(entry: TagEntry, start: number, end: number): void {
+    if (entry.ignored) return;
     const plugin = entry.plugin;
     if (plugin === PLUGIN_SCALARS) {
       if (this.scalarTensorFast(entry, this.c.buf, start, end)) return;
@@ -624,6 +631,7 @@ export class EventDecoder {
 
   /** Stores one scalar value (`f32`: known to be a float32, so its series needs no precision check). */
   private scalar(entry: TagEntry, value: number, f32: boolean): void {
+    if (entry.ignored) return;
     if (!this.direct) {
       this.stage(entry, KIND_SCALAR, value, 0, 0, 0);
       return;

@@ -17,6 +17,9 @@ export interface TfEventsReadOptions extends RecordReaderOptions {
    * size-hint reservation that overshot by at most 1/16 is kept, not copied to trim it (live series trim past
    * 1/128, so a loaded file holds 16 B per point). */
   shortLived?: boolean;
+  /** Keeps only these tags' values (an exact read-back of a few tags of a file too large to hold whole): every other
+   * tag's scalars, histograms and texts are skipped as they decode. */
+  onlyScalars?: readonly string[];
 }
 
 /** A tfevents source: scalars in `series` (the inspect contract's scalar tags), histograms apart. */
@@ -96,7 +99,13 @@ export class EventStream {
     this.trimShift = opts.shortLived ? 4 : 7;
     this.jumps = opts.checkDataCrc !== true;
     this.reader = new RecordReader(opts);
-    this.decoder = new EventDecoder(this.scalars, this.histograms, this.texts, this.histos);
+    this.decoder = new EventDecoder(
+      this.scalars,
+      this.histograms,
+      this.texts,
+      this.histos,
+      opts.onlyScalars ?? null,
+    );
   }
 
   // The config derived from the texts, kept until a text or the hparams change.

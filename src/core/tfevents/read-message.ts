@@ -12,6 +12,8 @@ export interface ReadJob {
   id: number;
   path: string;
   checkDataCrc: boolean;
+  /** Only these tags' values are kept (TfEventsReadOptions.onlyScalars); absent: every tag. */
+  onlyScalars?: readonly string[];
 }
 
 /** A read's result with each series as its columns. */

@@ -20,6 +20,8 @@ const MAX_FAILURES = 3;
 
 export interface PoolReadOptions {
   checkDataCrc?: boolean;
+  /** Only these tags' values are kept (TfEventsReadOptions.onlyScalars). */
+  onlyScalars?: readonly string[];
 }
 
 interface Job extends ReadJob {
@@ -79,7 +81,14 @@ export class ReadPool {
   /** Reads the whole file on a worker, exactly as `readEventFile` does in-thread (and in-thread when no worker can). */
   read(path: string, opts: PoolReadOptions = {}): Promise<TfEventsReadResult> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, path, checkDataCrc: opts.checkDataCrc ?? false, resolve, reject });
+      this.queue.push({
+        id: this.nextId++,
+        path,
+        checkDataCrc: opts.checkDataCrc ?? false,
+        ...(opts.onlyScalars ? { onlyScalars: opts.onlyScalars } : {}),
+        resolve,
+        reject,
+      });
       this.pump();
     });
   }
@@ -113,7 +122,12 @@ export class ReadPool {
       const job = this.queue.shift()!;
       slot.job = job;
       slot.worker.ref();
-      const msg: ReadJob = { id: job.id, path: job.path, checkDataCrc: job.checkDataCrc };
+      const msg: ReadJob = {
+        id: job.id,
+        path: job.path,
+        checkDataCrc: job.checkDataCrc,
+        ...(job.onlyScalars ? { onlyScalars: job.onlyScalars } : {}),
+      };
       slot.worker.postMessage(msg);
     }
     this.armIdle();
@@ -158,7 +172,12 @@ export class ReadPool {
 
   private inThread(job: Job): void {
     try {
-      job.resolve(readEventFile(job.path, { checkDataCrc: job.checkDataCrc }));
+      job.resolve(
+        readEventFile(job.path, {
+          checkDataCrc: job.checkDataCrc,
+          ...(job.onlyScalars ? { onlyScalars: job.onlyScalars } : {}),
+        }),
+      );
     } catch (e) {
       job.reject(e);
     }

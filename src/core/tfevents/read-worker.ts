@@ -11,7 +11,11 @@ parentPort?.on('message', (job: ReadJob) => {
   try {
     const packed = packRead(
       job.id,
-      readEventFile(job.path, { checkDataCrc: job.checkDataCrc, shortLived: true }),
+      readEventFile(job.path, {
+        checkDataCrc: job.checkDataCrc,
+        shortLived: true,
+        ...(job.onlyScalars ? { onlyScalars: job.onlyScalars } : {}),
+      }),
     );
     answer = { id: job.id, ok: true, read: packed.read };
     transfer = packed.transfer;

@@ -29,6 +29,8 @@ export interface TagEntry {
   readonly words: Int32Array;
   readonly hash: number;
   plugin: PluginKind;
+  /** A tag this read does not keep (`onlyScalars`): its values are skipped as they decode. */
+  readonly ignored: boolean;
   /** Resolved lazily, the first time a point of that kind is stored. */
   scalar: ScalarSeries | null;
   histogram: HistogramColumns | null;
@@ -88,6 +90,9 @@ export class TagTable {
   private mask = 31;
   private count = 0;
 
+  /** `keep`: the tags whose values are kept (null: every tag). */
+  constructor(private readonly keep: ReadonlySet<string> | null = null) {}
+
   get size(): number {
     return this.count;
   }
@@ -114,12 +119,14 @@ export class TagTable {
       i = (i + 1) & this.mask;
     }
     const bytes = buf.slice(start, end);
+    const name = decoder.decode(bytes);
     const entry: TagEntry = {
-      name: decoder.decode(bytes),
+      name,
       bytes,
       words: toWords(bytes),
       hash,
       plugin: PLUGIN_UNSET,
+      ignored: this.keep !== null && !this.keep.has(name),
       scalar: null,
       histogram: null,
       next: null,

@@ -27,7 +27,10 @@ export class TfeventsReader implements IncrementalReader {
     readonly path: string,
     options: ReaderOptions = {},
   ) {
-    this.reader = new EventFileReader(path, { shortLived: options.shortLived === true });
+    this.reader = new EventFileReader(path, {
+      shortLived: options.shortLived === true,
+      ...(options.onlyScalars ? { onlyScalars: options.onlyScalars } : {}),
+    });
     this.pause = options.pause ?? yieldToLoop;
     this.sliceBytes = options.sliceBytes ?? TFEVENTS_SLICE_BYTES;
   }

@@ -20,7 +20,8 @@ const POINT_BYTES = 24;
 export interface ReadBackLimits {
   /** Bytes the cached exact views may take in all (oldest dropped first). */
   cacheBytes: number;
-  /** A file whose points (every tag's, as read) would take more than this is not read back: its envelope stays. */
+  /** A file whose points (every tag's, as read) would take more than this is read back only for the tag asked, and
+   * only an event file (the one format whose read skips other tags); past it for that tag too, its envelope stays. */
   fileBytes: number;
 }
 
@@ -183,32 +184,40 @@ export class ExactReadBack {
   private async exactPart(state: RunState, p: Part, shownTag: string): Promise<ScalarSeries | null> {
     const e = p.entry;
     if (e.state !== 'live' || e.identity === null) return null;
+    const tag = sourceTagOf(state, shownTag);
     let points = 0;
     for (const [, s] of e.set.entries()) points += readCount(s);
-    if (points * POINT_BYTES > this.limits.fileBytes) return null;
-    const key = e.member === undefined ? e.path : `${e.path}\0${e.member}`;
+    // A file too large to read whole: an event file's read keeps just this tag where that fits (read for it alone).
+    let only: string | null = null;
+    if (points * POINT_BYTES > this.limits.fileBytes) {
+      if (e.format !== 'tfevents' || readCount(p.stored) * POINT_BYTES > this.limits.fileBytes) return null;
+      only = tag;
+    }
+    let key = e.member === undefined ? e.path : `${e.path}\0${e.member}`;
+    if (only !== null) key += `\0\0${only}`;
     let pending = this.reading.get(key);
     if (!pending) {
-      pending = this.queue.then(() => this.readFile(e));
+      pending = this.queue.then(() => this.readFile(e, only));
       this.queue = pending;
       this.reading.set(key, pending);
       void pending.finally(() => this.reading.delete(key));
     }
     const set = await pending;
-    const tag = sourceTagOf(state, shownTag);
     if (!set?.has(tag)) return null;
     const s = set.get(tag);
     // Fewer points than were read from it: not the file the stored series came from.
     return s.length >= readCount(p.stored) ? s : null;
   }
 
-  private async readFile(e: SourceEntry): Promise<SeriesSet | null> {
+  /** The series of `e`'s file (`only`: just that tag's), or null: the file replaced since, or a failed read. */
+  private async readFile(e: SourceEntry, only: string | null): Promise<SeriesSet | null> {
     try {
       const before = await fileInfo(e.path);
       if (!before || before.identity !== e.identity) return null;
       const r = await this.read(e.path, e.format, {
         workers: true,
         ...(e.member === undefined ? {} : { member: e.member }),
+        ...(only === null ? {} : { onlyScalars: [only] }),
       });
       return r.series;
     } catch {

@@ -55,6 +55,31 @@ describe('read pool', () => {
     expect(pool.workerReads).toBe(2 * files.length);
   });
 
+  it('keeps only the tags asked (onlyScalars), on a worker and in-thread: each exactly as the whole read has it', async () => {
+    let kept = 0;
+    for (const f of files) {
+      const path = join(FIXTURES, f);
+      const whole = readEventFile(path);
+      const tags = whole.series.tags();
+      if (tags.length < 2) continue;
+      // The last tag and the first (other tags, histograms and texts are skipped as they decode).
+      const only = [tags[tags.length - 1]!, tags[0]!];
+      const want = columns(whole.series);
+      for (const got of [
+        readEventFile(path, { onlyScalars: only }),
+        await pool.read(path, { onlyScalars: only }),
+      ]) {
+        expect(got.series.tags(), f).toEqual([...only].sort());
+        const cols = columns(got.series);
+        for (const tag of only) expect(cols[tag], `${f} ${tag}`).toEqual(want[tag]);
+        expect(got.histograms.tags(), f).toEqual([]);
+        expect(got.texts.count, f).toBe(0);
+      }
+      kept++;
+    }
+    expect(kept).toBeGreaterThan(3);
+  });
+
   it('reports a corrupt, truncated or missing file with the in-thread typed errors', async () => {
     const good = frameRecord(encodeScalarEvent(1700000000, 1, [{ tag: 'loss', value: 0.5 }]));
     const corrupt = Uint8Array.from(good);

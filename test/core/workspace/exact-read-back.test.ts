@@ -25,15 +25,15 @@ afterEach(async () => {
   ws = null;
 });
 
-/** The run opened under the cap: both tags thinned in the zoomed range. */
-async function openThinned(): Promise<{ run: string; file: string; dir: string }> {
+/** The run opened under the cap (`capMb`): both tags thinned in the zoomed range. */
+async function openThinned(capMb = CAP_MB): Promise<{ run: string; file: string; dir: string }> {
   const dir = tmp('rlwatch-exact-');
   const file = writeThinnedRun(dir);
   ws = new Workspace({
     discover,
     createSource,
     watch: false,
-    memoryCap: { bytes: CAP_MB * 2 ** 20, fromEnv: true },
+    memoryCap: { bytes: capMb * 2 ** 20, fromEnv: true },
   });
   await ws.open(dir);
   const run = basename(dir);
@@ -76,4 +76,16 @@ test('the read-back view answers later zooms without the file; a file replaced s
   expect(w.inRange).toBeLessThan(1000);
   // Every point shown is one the run read from its own file (the envelope keeps real points), none of the new file's.
   for (let i = 0; i < w.steps.length; i++) expect(w.values[i]).toBe(Math.fround(reward(w.steps[i]!)));
+});
+
+test('a file too large to read back whole is read back for the zoomed tag alone (an event file)', async () => {
+  // Under a 6 MB cap one file's read may take 1.5 MB: both tags' 80k points (24 B each, 1.9 MB) do not fit, one
+  // tag's 40k (0.96 MB) does.
+  const { run } = await openThinned(6);
+  await ws!.readExact(run, 'loss', ZOOM);
+  expect(exact(ws!.getWindow(run, 'loss', ZOOM)!, loss)).toBe(true);
+  // The other tag was not read with it: its zoom is still the envelope until asked.
+  expect(exact(ws!.getWindow(run, 'reward', ZOOM)!, reward)).toBe(false);
+  await ws!.readExact(run, 'reward', ZOOM);
+  expect(exact(ws!.getWindow(run, 'reward', ZOOM)!, reward)).toBe(true);
 });
