@@ -58,6 +58,9 @@ export interface AlertServiceOptions {
   sliceFirstReadsOver?: number;
   /** ms of the engine's work per slice of such a read (default 8). */
   judgeSliceMs?: number;
+  /** Sliced judging starts once this resolves (the app: after the page's first screen, app/first-screen-gate.ts);
+   * points that come meanwhile wait, as during the slices. Unset: at once. */
+  judgeFirstReadsAfter?: () => Promise<void>;
 }
 
 /** A run's status turning stalled (silent past its own rhythm), exited (its trainer process is gone and its files
@@ -241,7 +244,9 @@ export class AlertService {
       this.deferred = [];
       for (const f of waiting) f();
     };
-    setImmediate(slice);
+    const after = this.opts.judgeFirstReadsAfter;
+    if (after) void after().then(() => setImmediate(slice));
+    else setImmediate(slice);
   }
 
   /** A run's first read judged: what it raised is recorded (as history when the run was last written long ago). */

@@ -27,6 +27,7 @@ import type { Workspace } from '../workspace/workspace';
 import { AppBus } from './bus';
 import { AppExports } from './exports';
 import type { AppCoreOptions, HostCapabilities } from './app-options';
+import { FirstScreenGate } from './first-screen-gate';
 import { FolderSession } from './folder-session';
 import { KeyNumberTracker } from './key-numbers';
 import { buildRunDetails } from './run-details';
@@ -64,6 +65,8 @@ export class AppCore {
   /** The open folder's view settings (x-axis mode, ignore outliers); null while no folder is open. */
   private folderView: FolderView | null = null;
   private readonly alertService: AlertService;
+  /** The page's first screen asked for: first reads are judged after it. */
+  private readonly firstScreen = new FirstScreenGate();
   private readonly keys = new KeyNumberTracker();
   private readonly tags = new TagTracker();
   private readonly system: SystemFeed;
@@ -94,6 +97,9 @@ export class AppCore {
       notifyWindowMs: opts.notifyWindowMs,
       // A large run's first read is judged in slices: the page's first answers do not wait behind it (#36).
       sliceFirstReadsOver: FIRST_READ_JUDGED_AT_ONCE,
+      // …and only once the page has asked for its first screen's series (or a few seconds passed): under contention
+      // that judging otherwise took the cores the page's first chart needed (#36).
+      judgeFirstReadsAfter: () => this.firstScreen.opened(),
     });
     this.alertService.onBatch((b) => this.onAlerts(b));
     // The limiter's decisions reach every client too: a browser tab (serve) shows them as Notifications.
@@ -305,6 +311,7 @@ export class AppCore {
   ): Promise<SeriesWindow> {
     if (q.xMin !== undefined && q.xMax !== undefined) await this.ws.readExact(run, tag, q);
     const w = this.ws.getWindow(run, tag, q);
+    this.firstScreen.seriesAnswered();
     if (!w)
       throw new ApiError(
         'not-found',

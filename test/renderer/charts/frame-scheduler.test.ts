@@ -153,3 +153,70 @@ describe('light tasks (a linked hover: no canvas drawn)', () => {
     expect(ran).toEqual(['other', 'draw']);
   });
 });
+
+describe('the first screen (#36: page open → first chart drawn)', () => {
+  /** A chart that is drawn by its first flush once its data is in (`ready`), and at `order` on the page. */
+  function chart(name: string, order: number, ran: string[], tick: () => void, ready = true) {
+    let drawn = false;
+    return {
+      flush: () => {
+        ran.push(name);
+        tick();
+        if (ready) drawn = true;
+      },
+      firstDraw: () => !drawn,
+      order: () => order,
+    };
+  }
+
+  test('first draws run in page order, whichever was scheduled first', () => {
+    const frames: (() => void)[] = [];
+    let t = 0;
+    const s = createFrameScheduler(
+      (cb) => frames.push(cb),
+      () => t,
+      4,
+      50,
+    );
+    const ran: string[] = [];
+    const tick = (): number => (t += 5);
+    const [c1, c2, c3, c4] = [1, 2, 3, 4].map((o) => chart(`c${o}`, o, ran, tick));
+    // Charts lower on the page, mounted last, are still queued from their mount when the top charts' windows land.
+    s.schedule(c4!);
+    s.schedule(c3!);
+    s.schedule(c1!);
+    s.schedule(c2!);
+    // The first drawn chart ends its frame; after it the others, top first.
+    frames.shift()!();
+    expect(ran).toEqual(['c1']);
+    frames.shift()!();
+    expect(ran).toEqual(['c1', 'c2', 'c3', 'c4']);
+  });
+
+  test('the first chart drawn ends its frame (shown before the rest are drawn); a flush that draws nothing does not', () => {
+    const frames: (() => void)[] = [];
+    let t = 0;
+    const s = createFrameScheduler(
+      (cb) => frames.push(cb),
+      () => t,
+      4,
+      50,
+    );
+    const ran: string[] = [];
+    const tick = (): number => (t += 1);
+    const loading = chart('loading', 1, ran, tick, false);
+    const [a, b, c] = [2, 3, 4].map((o) => chart(`c${o}`, o, ran, tick));
+    for (const x of [loading, a!, b!, c!]) s.schedule(x);
+    frames.shift()!();
+    expect(ran).toEqual(['loading', 'c2']);
+    expect(s.pending).toBe(2);
+    frames.shift()!();
+    // Later first draws share the first-draw budget as before.
+    expect(ran).toEqual(['loading', 'c2', 'c3', 'c4']);
+    // Live updates (no first draw) keep their order and budget.
+    const live = ['x', 'y'].map((n) => ({ flush: () => (ran.push(n), (t += 5)) }));
+    live.forEach((l) => s.schedule(l));
+    frames.shift()!();
+    expect(ran.slice(4)).toEqual(['x']);
+  });
+});

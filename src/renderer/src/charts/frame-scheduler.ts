@@ -8,6 +8,8 @@ export interface FrameTask {
   /** This flush only moves elements (a linked hover's readout and crosshair), drawing no canvas: such flushes all
    * run in the frame they were scheduled for, before the drawing ones, so every chart's crosshair moves together. */
   light?(): boolean;
+  /** The chart's place on the page (lower is higher up; see nextPageOrder): first draws run in this order. */
+  order?(): number;
 }
 
 /** The one browser API used, typed here so the module stays DOM-free (it is unit-tested in Node). */
@@ -21,6 +23,15 @@ export interface FrameScheduler {
   readonly pending: number;
 }
 
+let pageOrder = 0;
+
+/** A chart's place on the page for its first draw: charts are created in the grid's order, so creation order. */
+export function nextPageOrder(): number {
+  return ++pageOrder;
+}
+
+const placeOf = (t: FrameTask): number => t.order?.() ?? Number.MAX_SAFE_INTEGER;
+
 /**
  * Runs scheduled tasks in the next animation frame, oldest first, until `budgetMs` is spent (a first
  * draw may take the frame to `firstDrawBudgetMs`: loading, nothing to keep smooth yet); the rest wait
@@ -28,6 +39,10 @@ export interface FrameScheduler {
  * all run, first, and their time counts against the budget. `perTaskOverheadMs`
  * counts work a task causes after the callback (the compositor's commit of each redrawn canvas). Tasks
  * that wait are coalesced, so when drawing cannot keep up each chart simply redraws less often.
+ *
+ * First draws run before other drawing, in page order (`order`), so the chart at the top of the page is drawn first
+ * whichever window landed first; and the first chart this scheduler draws ends its frame, so it is shown before
+ * the rest of the grid is drawn (#36: page open → first chart drawn).
  */
 export function createFrameScheduler(
   raf: (cb: () => void) => unknown = (cb) =>
@@ -39,6 +54,8 @@ export function createFrameScheduler(
 ): FrameScheduler {
   const queue = new Set<FrameTask>();
   let requested = false;
+  /** A first draw has drawn (its task no longer reports firstDraw after its flush). */
+  let drewFirst = false;
   const run = (): void => {
     requested = false;
     const start = now();
@@ -49,11 +66,19 @@ export function createFrameScheduler(
         queue.delete(task);
         task.flush();
       }
-    for (const task of tasks) {
+    const drawing = tasks.filter((t) => queue.has(t));
+    const first = drawing.filter((t) => t.firstDraw?.()).sort((a, b) => placeOf(a) - placeOf(b));
+    const rest = drawing.filter((t) => !first.includes(t));
+    for (const task of [...first, ...rest]) {
       if (!queue.delete(task)) continue;
-      const budget = task.firstDraw?.() ? firstDrawBudgetMs : budgetMs;
+      const firstDraw = task.firstDraw?.() ?? false;
+      const budget = firstDraw ? firstDrawBudgetMs : budgetMs;
       task.flush();
       overhead += perTaskOverheadMs;
+      if (firstDraw && !drewFirst && !task.firstDraw!()) {
+        drewFirst = true;
+        break;
+      }
       if (now() - start + overhead >= budget) break;
     }
     if (queue.size > 0) request();
