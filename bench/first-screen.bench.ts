@@ -1,6 +1,7 @@
 // First screen in Chromium over the built `rlwatch serve`: page open → first chart drawn with its data as seen from outside the page (40 tags × 25k steps, a corpus run), serve start → first screen for 10k runs, and a 50-run sweep overlaid with the table open.
 // Run: npm run bench first-screen   (env: N loads per case, default 7; RUNS for the many-runs case, default 10000;
-// CASES=tags,corpus,runs,overlay picks the cases; COMPARE=1 adds a warm second load and the old in-page mark)
+// CASES=tags,corpus,runs,overlay picks the cases; COMPARE=1 adds a warm second load and the old in-page mark;
+// PROFILE=DIR writes a --cpu-prof of each many-runs serve into DIR)
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -259,9 +260,10 @@ async function manyRunsFirstScreen(browser: Browser): Promise<void> {
   const dir = manyRuns();
   const times: number[] = [];
   const urls: number[] = [];
+  const profile = process.env.PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE}`] : [];
   for (let i = 0; i < Math.max(1, Math.ceil(N / 2)); i++) {
     const t0 = performance.now();
-    const s = await serveFolder(dir);
+    const s = await serveFolder(dir, profile);
     urls.push(performance.now() - t0);
     try {
       const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });

@@ -8,8 +8,9 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-export async function serveFolder(dir: string): Promise<Served> {
-  const serve = runCli(['serve', dir, '--port', '0'], { ...process.env, RLWATCH_STORE: 'memory' });
+/** `nodeArgs`: node's own flags for the serve process (`--cpu-prof`). */
+export async function serveFolder(dir: string, nodeArgs: readonly string[] = []): Promise<Served> {
+  const serve = runCli(['serve', dir, '--port', '0'], { ...process.env, RLWATCH_STORE: 'memory' }, nodeArgs);
   const url = await servedUrl(serve, 60_000);
   return { url, stop: async () => void (await serve.stop()) };
 }

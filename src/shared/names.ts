@@ -149,3 +149,48 @@ export function titleParts(tag: string): [string, string] {
   const cut = slash > 0 && tag.length - slash <= TITLE_TAIL ? slash : Math.max(0, tag.length - TITLE_TAIL);
   return [tag.slice(0, cut), tag.slice(cut)];
 }
+
+/** Most widths a NameFitter keeps for one font (a sidebar of 10k runs fits well within it). */
+const MAX_WIDTHS = 50_000;
+
+/**
+ * The run list's fitNames, remembered: the last result while the names, room and font are the same (runs.changed
+ * repeats them), and each name's width per font, so a new room or a longer list measures only names not measured yet.
+ * Until the font is known (no row drawn yet to read it from) names stay whole and nothing is measured: 10k runs
+ * were measured once in a guessed font, then again in the real one, a second or more of the page's first screen (#36).
+ */
+export class NameFitter {
+  private widths = new Map<string, number>();
+  private widthsFont: string | null = null;
+  private last: { names: readonly string[]; px: number; font: string | null; fitted: string[] } | null = null;
+
+  constructor(private readonly measure: (text: string, font: string) => number) {}
+
+  fit(names: readonly string[], availablePx: number, font: string | null): string[] {
+    const last = this.last;
+    if (
+      last &&
+      last.px === availablePx &&
+      last.font === font &&
+      last.names.length === names.length &&
+      last.names.every((n, i) => n === names[i])
+    )
+      return last.fitted;
+    let fitted: string[];
+    if (font === null) fitted = [...names];
+    else {
+      if (font !== this.widthsFont || this.widths.size > MAX_WIDTHS) {
+        this.widths = new Map();
+        this.widthsFont = font;
+      }
+      const widths = this.widths;
+      fitted = fitNames(names, availablePx, (t) => {
+        let w = widths.get(t);
+        if (w === undefined) widths.set(t, (w = this.measure(t, font)));
+        return w;
+      });
+    }
+    this.last = { names: [...names], px: availablePx, font, fitted };
+    return fitted;
+  }
+}

@@ -1,7 +1,7 @@
 // Run-name shortening for the sidebar: short, distinct, and keeping the part that tells runs apart.
 
 import { describe, expect, test } from 'vitest';
-import { fitNames, shortenNames, titleParts } from '../../src/shared/names';
+import { fitNames, NameFitter, shortenNames, titleParts } from '../../src/shared/names';
 
 /** Run names as the corpus folder gives them (27 runs, many sharing long prefixes). */
 const CORPUS = [
@@ -106,5 +106,39 @@ describe('chart titles', () => {
     ]);
     expect(titleParts('loss')).toEqual(['', 'loss']);
     expect(titleParts('eval_samples_per_second_total')).toEqual(['eval_sample', 's_per_second_total']);
+  });
+});
+
+describe('the run list name fitter (#36)', () => {
+  const measure = (s: string, font: string): number => s.length * (font.startsWith('bold') ? 10 : 8);
+  const names = Array.from({ length: 100 }, (_, i) => `experiments/sweep/run_${String(i).padStart(3, '0')}`);
+
+  test('until the font is known names stay whole and nothing is measured', () => {
+    const calls: string[] = [];
+    const fitter = new NameFitter((t, f) => (calls.push(t), measure(t, f)));
+    expect(fitter.fit(names, 100, null)).toEqual(names);
+    expect(calls).toEqual([]);
+  });
+
+  test('each name is measured once per font, across repeated lists and a new room; what it gives is fitNames', () => {
+    const calls: string[] = [];
+    const fitter = new NameFitter((t, f) => (calls.push(`${f}|${t}`), measure(t, f)));
+    expect(fitter.fit(names, 1000, 'bold 13px')).toEqual(
+      fitNames(names, 1000, (t) => measure(t, 'bold 13px')),
+    );
+    expect(calls.length).toBe(names.length);
+    fitter.fit([...names], 1000, 'bold 13px');
+    expect(calls.length).toBe(names.length);
+    // A narrower room: the whole names are not measured again (only the shortened candidates are new).
+    const narrow = fitter.fit(names, 200, 'bold 13px');
+    expect(narrow).toEqual(fitNames(names, 200, (t) => measure(t, 'bold 13px')));
+    expect(new Set(calls).size).toBe(calls.length);
+    // One more run: only its name is new.
+    const before = calls.length;
+    fitter.fit([...names, 'experiments/sweep/run_100'], 1000, 'bold 13px');
+    expect(calls.slice(before)).toEqual(['bold 13px|experiments/sweep/run_100']);
+    // Another font measures again.
+    fitter.fit(names, 1000, 'normal 12px');
+    expect(calls.filter((c) => c.startsWith('normal 12px|')).length).toBe(names.length);
   });
 });

@@ -132,6 +132,36 @@ describe('wire codec', () => {
     }
   });
 
+  it('reads a message with no typed array and no non-finite number with plain JSON.parse, without a reviver (#36)', () => {
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      // A run list as runs.changed carries it (10k of them: 2.8 MB, a reviver call per value).
+      const list = {
+        event: 'runs.changed',
+        payload: Array.from({ length: 50 }, (_, i) => ({ run: `run_${i}`, loaded: i < 3, tags: 2, lastStep: i })),
+      };
+      parse.mockClear();
+      expect(decodeWire(JSON.stringify(list))).toEqual(list);
+      expect(parse.mock.calls.map((c) => c[1])).toEqual([undefined]);
+      fc.assert(
+        fc.property(fc.jsonValue(), (v) => {
+          const text = encodeWire(v);
+          parse.mockClear();
+          expect(decodeWire(text)).toEqual(JSON.parse(text));
+          const revived = parse.mock.calls[0]![1] !== undefined;
+          // The reviver runs only where a key starting with $ (or an escape) may be.
+          expect(revived).toBe(text.includes('"$') || text.includes('\\u'));
+        }),
+        { numRuns: 300 },
+      );
+      // A record whose key is escaped is still one.
+      expect(decodeWire('{"x":{"\\u0024n":"NaN"}}')).toEqual({ x: Number.NaN });
+      expect(decodeWire('{"x":{"$n":"-Infinity"}}')).toEqual({ x: -Infinity });
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
   it('round-trips typed arrays and non-finite numbers at any depth beside plain values; a cycle still throws', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.float64Array({ maxLength: 8 }), (v, xs) => {

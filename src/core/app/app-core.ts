@@ -479,10 +479,11 @@ export class AppCore {
 
   private onRuns(runs: RunInfo[]): void {
     this.runMeta.record(this.root, runs);
-    this.system.setRuns(this.ws.runDirs());
     const overlaid = runs.map((r) => this.overlay.apply(r));
     this.overlay.pushedAll(overlaid);
     this.bus.emit('runs.changed', [...overlaid, ...this.remotes.runs()]);
+    // The list goes out first: the sampler's look at 10k run folders waited in front of the page's first screen (#36).
+    this.system.setRuns(this.ws.runDirs());
     // Finished runs: a stalled alert clears (after the list that says they finished).
     this.alertService.onRuns(runs);
   }

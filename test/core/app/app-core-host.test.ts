@@ -362,6 +362,33 @@ describe('training processes', () => {
   });
 });
 
+describe('the run list before the sampler (#36)', () => {
+  test('runs.changed is pushed before the sampler is given the runs (its look at each folder waited in front of the page)', async () => {
+    const order: string[] = [];
+    const sampler = new SystemSampler(
+      {
+        training: {
+          setRuns: (r) => void order.push(`sampler ${r.length}`),
+          sample: async () => ({ processes: [], exited: [] }),
+        },
+      },
+      { intervalMs: 100 },
+    );
+    const core = new AppCore({ host: HOST, store: openStore({ path: null }), createSampler: () => sampler });
+    core.bus.on('runs.changed', (runs) => void order.push(`list ${runs.length}`));
+    const root = klRun('list-before-sampler', 0.02);
+    await core.open(root);
+    await waitFor(() => order.includes('sampler 1'), 'the sampler given the run');
+    // A run made while the folder is open (the sampler is running): its list first, then the sampler.
+    mkdirSync(join(root, 'run2'));
+    writeFileSync(join(root, 'run2', 'metrics.csv'), 'step,loss\n0,1\n1,0.5\n');
+    await waitFor(() => order.includes('sampler 2'), 'the sampler given the new run');
+    expect(order.indexOf('list 2')).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf('list 2')).toBeLessThan(order.indexOf('sampler 2'));
+    await core.dispose();
+  });
+});
+
 describe('per-run metadata', () => {
   test('opening a folder records each run as seen, with its freshness, in the store', async () => {
     const store = openAppStore({ path: join(tmp, 'meta', 'rlwatch.db') });
