@@ -1,7 +1,7 @@
-// `npm test`: the app build, unit tests beside the alert benchmark's gate, checks of the built bundles, cluster tests,
-// the performance budget, e2e in Chromium; ends "N passed, M failed".
+// `npm test`: the app build, the performance budget alone, then side by side the unit tests, the checks of the built
+// bundles, cluster tests, the alert benchmark's gate and e2e in Chromium; ends "N passed, M failed".
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildIfStale, root } from './lib/build.js';
@@ -11,6 +11,54 @@ const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const totals = { passed: 0, failed: 0, skipped: 0 };
 /** Wall time of each step, printed before the last line (CI time is a #36 target). */
 const took = [];
+
+/**
+ * e2e files that mostly wait rather than compute (#36: CI time), so they run beside other work: a remote's request
+ * timeout and a job's silence (`job-nodes`: 22 s of CPU in 73 s), the demo's KL blow-up (`dashboard`, `incident`,
+ * `alerts-cleared`), a flood's and a remote's back-off (`remote-flood`, `remote-endpoints`). Not
+ * `browser-notifications`: its page must be up before the demo's blow-up at ≈ 14 s, a race a loaded start loses
+ * (seen at load 25).
+ */
+const E2E_WAITING = [
+  'test/e2e/job-nodes.test.ts',
+  'test/e2e/dashboard.test.ts',
+  'test/e2e/remote-flood.test.ts',
+  'test/e2e/incident.test.ts',
+  'test/e2e/remote-endpoints.test.ts',
+  'test/e2e/alerts-cleared.test.ts',
+];
+/**
+ * Waits on live writers and the product's stop deadlines (18 s of CPU in 122 s), which it must meet (a killed writer
+ * reads exited, a traceback crashed, within 40–60 s: missed at load 20–30), so it runs last in its lane, once the
+ * unit tests are over.
+ */
+const E2E_WAITING_AFTER_UNIT = ['test/e2e/stopped-run.test.ts'];
+/**
+ * Short e2e files (3–8 s each, ≈ 70 s in all at the lanes' load), with generous waits of their own, taken from the
+ * first lane's e2e step into the second lane's end, after `stopped-run` (#36: CI time): the first lane's e2e
+ * (4.9 min) was the last thing running, alone for its last 1.6 min while the other two lanes had ended.
+ */
+const E2E_SHORT_AFTER_STOPPED = [
+  'test/e2e/many-runs.test.ts',
+  'test/e2e/serve-demo.test.ts',
+  'test/e2e/runs-overlay.test.ts',
+  'test/e2e/run-truth.test.ts',
+  'test/e2e/read-only.test.ts',
+  'test/e2e/sidebar.test.ts',
+  'test/e2e/first-hour.test.ts',
+  'test/e2e/sessions.test.ts',
+  'test/e2e/remote-samples.test.ts',
+  'test/e2e/trackio-samples.test.ts',
+  'test/e2e/chart-download.test.ts',
+  'test/e2e/epoch-summary.test.ts',
+  'test/e2e/entropy-sign.test.ts',
+  'test/e2e/open-fallback.test.ts',
+];
+/**
+ * The render check replays the labelled recordings at 20× real time and must see a restarted trainer's truncation as
+ * it happens, so it starts once the alert gate (≈ 6 min) and the unit tests are over: only e2e files run beside it.
+ */
+const E2E_AFTER_ALERTS = ['test/e2e/render-check.test.ts'];
 
 /** Notes how long a step took since `started` under `name`. */
 function note(name, started) {
@@ -52,45 +100,52 @@ function tally(out, status) {
   rmSync(out, { force: true });
 }
 
-function runProject(project, extra = []) {
-  const out = join(root, `.vitest-results-${project}.json`);
+/**
+ * Runs one vitest project as a child (`extra`: file filters, `--exclude`s or the caller's arguments) and counts its
+ * report under `name`. `log` null: its output goes to this terminal; else into that file, printed at the end (a pipe
+ * would fill while nobody reads it, and two live outputs would interleave).
+ */
+function runVitest(name, project, extra, log) {
+  const out = join(root, `.vitest-results-${name}.json`);
   rmSync(out, { force: true });
-  const r = spawnSync(process.execPath, vitestArgs(project, out, extra), { cwd: root, stdio: 'inherit' });
-  tally(out, r.status);
+  const fd = log ? openSync(log, 'w') : null;
+  const started = Date.now();
+  const child = spawn(process.execPath, vitestArgs(project, out, extra), {
+    cwd: root,
+    stdio: fd === null ? 'inherit' : ['ignore', fd, fd],
+  });
+  if (fd !== null) closeSync(fd);
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (code) => {
+      if (done) return;
+      done = true;
+      note(name, started);
+      tally(out, code);
+      resolve();
+    };
+    child.on('exit', (code) => finish(code ?? 1));
+    child.on('error', () => finish(1));
+  });
 }
 
-/**
- * Starts a project in the background, its output to a log file (a pipe would fill while the foreground step blocks
- * this process); `finish()` waits for it, prints its log and adds its report.
- */
-function startProject(project) {
-  const out = join(root, `.vitest-results-${project}.json`);
-  rmSync(out, { force: true });
-  const log = join(tmpdir(), `rlwatch-npm-test-${project}-${process.pid}.log`);
-  const fd = openSync(log, 'w');
-  const started = Date.now();
-  const child = spawn(process.execPath, vitestArgs(project, out, []), {
-    cwd: root,
-    stdio: ['ignore', fd, fd],
-  });
-  closeSync(fd);
-  const exited = new Promise((resolve) => {
-    child.on('exit', (code) => resolve(code ?? 1));
-    child.on('error', () => resolve(1));
-  });
-  return {
-    async finish() {
-      const status = await exited;
-      // Its log's last write is when it ended (its exit is seen only once the foreground step is done).
-      const ended = existsSync(log) ? statSync(log).mtimeMs : Date.now();
-      took.push(`${project} ${((ended - started) / 60_000).toFixed(1)} min (beside unit)`);
-      process.stdout.write(
-        `\n== ${project} (ran beside unit)\n${existsSync(log) ? readFileSync(log, 'utf8') : ''}`,
-      );
-      rmSync(log, { force: true });
-      tally(out, status);
-    },
-  };
+/** The log files of the steps that ran off the terminal, in the order they started. */
+const logs = [];
+
+/** A log file for step `name`, printed by `printLogs` once everything is over. */
+function logFor(name) {
+  const log = join(tmpdir(), `rlwatch-npm-test-${name}-${process.pid}.log`);
+  logs.push({ name, log });
+  return log;
+}
+
+function printLogs() {
+  for (const { name, log } of logs) {
+    process.stdout.write(
+      `\n== ${name} (ran beside unit and e2e)\n${existsSync(log) ? readFileSync(log, 'utf8') : ''}`,
+    );
+    rmSync(log, { force: true });
+  }
 }
 
 /** `npm run bench:budget` (short benches): one passed or failed test per budgeted figure. */
@@ -112,33 +167,64 @@ function runBudget() {
 
 const built = timed('build', () => buildIfStale()) === 0;
 if (!built) totals.failed += 1;
-// The alert benchmark (issue 20): python3 and ../shared/scenarios; its test fails saying so when either is missing.
-// It replays the labelled recordings in real time (≈ 6 min) and uses ≈ 10 % of one core, so it runs beside the unit
-// tests instead of after them (#36: CI time); nothing timed runs beside it.
-const alerts = built ? startProject('alerts') : null;
-timed('unit', () => runProject('unit', process.argv.slice(2)));
-if (alerts) await alerts.finish();
-if (built) {
-  timed('built', () => runProject('built'));
-  // Needs prometheus and prometheus-alertmanager (apt): its tests fail saying so when they are missing.
-  timed('cluster', () => runProject('cluster'));
-  // The performance budget (issue 22): each figure of bench/budget.json is a test, failed past 2× its budget.
-  timed('budget', () => runBudget());
-}
+// The performance budget (issue 22): each figure of bench/budget.json is a test, failed past 2× its budget. Its
+// figures are timed, so it runs first, with nothing beside it.
+if (built) timed('budget', () => runBudget());
 
 const chromium = findChromium();
-if (chromium) {
-  if (built) timed('e2e', () => runProject('e2e'));
-} else if (process.env.CI || process.env.RLWATCH_REQUIRE_E2E) {
+const e2e = Boolean(built && chromium);
+if (!chromium && (process.env.CI || process.env.RLWATCH_REQUIRE_E2E)) {
   process.stdout.write(
     '\ne2e: FAILED — no Chromium found; install it (apt-get install -y chromium) or set RLWATCH_CHROMIUM.\n',
   );
   totals.failed += 1;
-} else {
+} else if (!chromium) {
   process.stdout.write(
     '\ne2e: NOT RUN — no Chromium found. Install it (apt-get install -y chromium) or set RLWATCH_CHROMIUM to run the browser tests.\n',
   );
 }
+
+// Then three lanes side by side (#36: CI time; on 2 cores the unit tests take both, the rest mostly waits):
+// 1. the unit tests (on this terminal), then the e2e files that compute;
+// 2. the checks of the built bundles, cluster (Prometheus and Alertmanager from apt: its tests fail saying so when
+//    they are missing), then the e2e files that mostly wait, then, once the unit tests are over, `stopped-run` and
+//    the short e2e files;
+// 3. the alert benchmark's gate (issue 20: python3 and ../shared/scenarios, its test fails saying so when either is
+//    missing; it replays the labelled recordings in real time, ≈ 6 min at ≈ 10 % of one core), then, once the unit
+//    tests are over too, the render check.
+// Every e2e file runs in exactly one lane: the first lane's e2e step excludes the files of the others.
+const elsewhere = [
+  ...E2E_WAITING,
+  ...E2E_WAITING_AFTER_UNIT,
+  ...E2E_SHORT_AFTER_STOPPED,
+  ...E2E_AFTER_ALERTS,
+].flatMap((f) => ['--exclude', f]);
+const sideBySide = Date.now();
+const unit = runVitest('unit', 'unit', process.argv.slice(2), null);
+await Promise.all([
+  (async () => {
+    await unit;
+    if (e2e) await runVitest('e2e', 'e2e', elsewhere, null);
+  })(),
+  built &&
+    (async () => {
+      await runVitest('built', 'built', [], logFor('built'));
+      await runVitest('cluster', 'cluster', [], logFor('cluster'));
+      if (!e2e) return;
+      await runVitest('e2e-waiting', 'e2e', E2E_WAITING, logFor('e2e-waiting'));
+      await unit;
+      await runVitest('stopped-run', 'e2e', E2E_WAITING_AFTER_UNIT, logFor('stopped-run'));
+      await runVitest('e2e-short', 'e2e', E2E_SHORT_AFTER_STOPPED, logFor('e2e-short'));
+    })(),
+  built &&
+    (async () => {
+      await runVitest('alerts', 'alerts', [], logFor('alerts'));
+      await unit;
+      if (e2e) await runVitest('render-check', 'e2e', E2E_AFTER_ALERTS, logFor('render-check'));
+    })(),
+]);
+note('side by side', sideBySide);
+printLogs();
 
 process.stdout.write(`\ntime: ${took.join(', ')}\n`);
 process.stdout.write(

@@ -62,7 +62,11 @@ async function until<K extends StreamRead['kind']>(
 describe.runIf(posix)('NvidiaStream with a fake nvidia-smi on PATH', () => {
   it('one long-lived process: rows parsed as they arrive, every read served from it', async () => {
     fake = installFakeNvidiaSmi({ kind: 'stream', xml: '', csv: DUAL_ROWS });
-    const stream = open(fake.env);
+    // Not a staleness test: a starved fake (CI beside other work) must not read stale between two sets.
+    const stream = open(fake.env, { staleMs: 10_000 });
+    // As NvidiaSource does from its first XML: the fake (bash) writes a set line by line, and a loaded machine can
+    // hand the two writes over apart; with the count the first set shown holds both rows, never one and then two.
+    stream.expectGpus(2);
     expect(stream.args.slice(-2)).toEqual(['-lms', '100']);
     const r = await until(stream, 'rows');
     expect(r.gpus.map((g) => [g.index, g.utilizationGpuPct, g.powerDrawW, g.fanSpeedPct])).toEqual([
@@ -71,7 +75,8 @@ describe.runIf(posix)('NvidiaStream with a fake nvidia-smi on PATH', () => {
     ]);
     expect(r.gpus[1]).toMatchObject({ pciBusId: '00000000:02:00.0', memoryUsedMiB: 200, processes: null });
     for (let i = 0; i < 20; i++) {
-      expect(stream.read(Date.now()).kind).toBe('rows');
+      const again = stream.read(Date.now());
+      expect(again.kind === 'rows' && again.gpus.length).toBe(2);
       await new Promise((res) => setTimeout(res, 20));
     }
     expect(stream.launches).toBe(1);
