@@ -126,4 +126,19 @@ describe('a healthy run with no completions, served to a browser', () => {
     await saveScreenshot(s.page, 'first-hour-no-samples.png');
     expect(s.errors).toEqual([]);
   });
+
+  test('a view whose script cannot be loaded says so and what to do, never a blank page', async () => {
+    // The runs table is a script of its own, loaded when first shown: here its request fails (serve gone, say).
+    await s.page.route('**/RunsTable-*.js', (route) => route.abort());
+    await s.page.locator('.toolbar label', { hasText: 'Table' }).click();
+    const failed = s.page.locator('[data-part-failed]');
+    await failed.waitFor({ timeout: 15_000 });
+    expect(await failed.innerText()).toMatch(
+      /^Could not load the runs table \(.+\)\. Reload the page; if it fails again, check that rlwatch is still running\.$/,
+    );
+    await saveScreenshot(s.page, 'first-hour-part-failed.png');
+    // The rest of the page goes on: back to the charts, the run's chart is there.
+    await s.page.locator('.toolbar label', { hasText: 'Charts' }).click();
+    await s.page.locator('figure.chart[data-tag="reward"]').waitFor({ timeout: 15_000 });
+  });
 });
