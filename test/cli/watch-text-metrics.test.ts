@@ -1,9 +1,10 @@
 // watch's compact lines choose a run's key metrics once per set of tags, not at every line (#36).
 import { describe, expect, it, vi } from 'vitest';
+import type * as RunsTable from '../../src/shared/compare/runs-table';
 
 const table = vi.hoisted(() => ({ calls: 0 }));
 vi.mock('../../src/shared/compare/runs-table', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../src/shared/compare/runs-table')>();
+  const actual = await importOriginal<typeof RunsTable>();
   return {
     ...actual,
     keyMetricTags: (tags: readonly string[]) => {

@@ -34,17 +34,10 @@ export function machinePoints(s: SystemSnapshot): MachinePoint[] {
 /** Whether a tag's points mean the trainer is training (an idle GPU only matters then). */
 export const isTrainingTag = (tag: string): boolean => TRAINING_GROUPS.has(groupOf(tag));
 
-/** Tags whose answer `MachineRun` keeps before it forgets them all (a tag's group never changes; 10k distinct names is
- * far past any folder's, and the map stays small). */
-const TRAINING_TAGS_KEPT = 10_000;
-
 /** Feeds one engine's machine pseudo-run: each snapshot is one step; training deltas mark the GPU as wanted. */
 export class MachineRun {
   private step = 0;
   private started = false;
-  /** isTrainingTag per tag name: every delta asks (2,500 a second with 50 runs × 50 tags), and classifying a tag runs
-   * the catalog's patterns (~2–6 µs) (#36). */
-  private readonly trainingTags = new Map<string, boolean>();
 
   constructor(
     private readonly engine: HealthEngine,
@@ -54,18 +47,8 @@ export class MachineRun {
 
   /** A training run's points arrived: rules that only matter while training (an idle GPU) apply now. */
   noteDelta(d: SeriesDelta): void {
-    if (d.steps.length > 0 && this.training(d.tag))
+    if (d.steps.length > 0 && isTrainingTag(d.tag))
       this.engine.noteTraining(MACHINE_RUN, d.wallTimes[d.wallTimes.length - 1]!);
-  }
-
-  private training(tag: string): boolean {
-    let yes = this.trainingTags.get(tag);
-    if (yes === undefined) {
-      if (this.trainingTags.size >= TRAINING_TAGS_KEPT) this.trainingTags.clear();
-      yes = isTrainingTag(tag);
-      this.trainingTags.set(tag, yes);
-    }
-    return yes;
   }
 
   feed(snap: SystemSnapshot): AlertTransition[] {

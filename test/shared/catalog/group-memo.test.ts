@@ -1,9 +1,10 @@
 // groupOf keeps its answer per tag: the alert service asks for every delta (2,500 a second with 50 runs × 50 tags, #36).
 import { describe, expect, it, vi } from 'vitest';
+import type * as Samples from '../../../src/shared/samples';
 
 const samples = vi.hoisted(() => ({ calls: 0 }));
 vi.mock('../../../src/shared/samples', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../../src/shared/samples')>();
+  const actual = await importOriginal<typeof Samples>();
   return {
     ...actual,
     sampleMeanColumn: (tag: string) => {
