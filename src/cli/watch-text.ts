@@ -86,6 +86,10 @@ interface RunState {
   step: number | null;
   /** Per tag: the last value printed or pending (null: non-finite). */
   last: Map<string, number | null>;
+  /** The key metrics among `last`'s tags, chosen when it held `metricsOf` tags (tags are only ever added): every line
+   * asked the runs table to classify all the run's tags again (#36). */
+  metrics: ReturnType<typeof keyMetricTags>;
+  metricsOf: number;
   progress: string | null;
   /** Active incidents: id → severity. */
   active: Map<string, AlertLine['severity']>;
@@ -162,7 +166,11 @@ export class CompactWatch {
   }
 
   private runText(name: string, r: RunState): string {
-    const metrics = keyMetricTags([...r.last.keys()]).map(({ label, tag, negate }) => {
+    if (r.metricsOf !== r.last.size) {
+      r.metrics = keyMetricTags([...r.last.keys()]);
+      r.metricsOf = r.last.size;
+    }
+    const metrics = r.metrics.map(({ label, tag, negate }) => {
       const v = r.last.get(tag) ?? null;
       return `${label} ${v === null ? 'NaN' : formatNumber(negate ? -v : v, 4)}`;
     });
@@ -180,7 +188,15 @@ export class CompactWatch {
   private run(name: string): RunState {
     let r = this.runs.get(name);
     if (!r) {
-      r = { status: null, step: null, last: new Map(), progress: null, active: new Map() };
+      r = {
+        status: null,
+        step: null,
+        last: new Map(),
+        metrics: [],
+        metricsOf: 0,
+        progress: null,
+        active: new Map(),
+      };
       this.runs.set(name, r);
     }
     return r;

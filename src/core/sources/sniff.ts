@@ -54,6 +54,14 @@ export function formatByName(name: string): SourceFormatName | 'sniff' | null {
   return null;
 }
 
+/** Whether a file at `rel` (its path under the opened folder, `/` or the platform's separator) could be read as a source:
+ * a name formatByName never takes cannot, unless it lies under a `metrics` folder (an MLflow run's metric files have
+ * any name). A write to one that cannot (a trainer's `stdout.log`) is no reason to walk the folder again (#36). */
+export function mayBeSource(rel: string): boolean {
+  const parts = rel.split(/[\\/]/);
+  return formatByName(parts[parts.length - 1]!) !== null || parts.slice(0, -1).includes('metrics');
+}
+
 /** The format of `path` (whose base name is `name`), or null when it is not a metrics source. `sync` (a local disk): its
  * head is read with synchronous calls (10k heads through the threadpool cost seconds, #36). */
 export async function classifyFile(

@@ -9,13 +9,14 @@ import { EventEmitter } from 'node:events';
 import type { Stats, watch } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { totalmem } from 'node:os';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import type { PushPayloads } from '../../shared/contract';
 import type { RunInfo, SeriesWindow } from '../../shared/domain';
 import type { TextSource } from '../../shared/text-items';
 import type { SampleSource } from '../../shared/samples';
 import type { HistogramSource } from '../../shared/histogram-items';
 import { effectiveConfig } from '../readers/run-config';
+import { mayBeSource } from '../sources/sniff';
 import type { ProgressInfo } from '../readers/types';
 import type { RunFacts } from '../series/run-facts';
 import { memoryCapSetting, type CapSetting, type ThinnedFact } from '../series/memory-cap';
@@ -445,7 +446,13 @@ export class Workspace {
     if (member) this.databaseWalks.databaseWritten(member.path, member.format);
     else if (found.length === 0 && databaseOf(path) !== path)
       this.databaseWalks.databaseWritten(databaseOf(path), null);
-    else if (found.length === 0 && !this.aliasPaths.has(path)) void this.rediscover();
+    else if (found.length === 0 && !this.aliasPaths.has(path) && this.mayBeSource(path))
+      void this.rediscover();
+  }
+
+  /** Whether a file nobody reads could become a source (sniff.ts): a write to one that cannot walks nothing. */
+  private mayBeSource(path: string): boolean {
+    return this._root === null || mayBeSource(relative(this._root, path));
   }
 
   // ---- runs.changed and notices ----

@@ -164,6 +164,40 @@ describe.runIf(onLinux)('on a local Linux disk', () => {
     expect(steps('a', 'acc')).toEqual([0, 1]);
   });
 
+  test("a write to a file no source could be (a trainer's stdout.log) walks nothing; a new CSV still does (#36)", async () => {
+    const root = tmp();
+    const runDir = join(root, 'run');
+    mkdirSync(runDir);
+    const log = join(runDir, 'stdout.log');
+    writeFileSync(log, 'starting\n');
+    const csv = join(runDir, 'metrics.csv');
+    writeFileSync(csv, `step,loss\n${rows(0, 0)}`);
+    let walks = 0;
+    workspace({
+      discover: (...a) => {
+        walks++;
+        return discover(...a);
+      },
+    });
+    await ws!.open(root);
+    await ws!.whenLoaded();
+    await sleep(300);
+    const before = walks;
+    for (let step = 1; step <= 5; step++) {
+      appendFileSync(log, `step ${step}\n`);
+      appendFileSync(csv, rows(step, step));
+      await waitFor(() => steps('run').length === step + 1, `step ${step}`, 5000);
+      await sleep(100);
+    }
+    await sleep(300);
+    // Before: each write to stdout.log walked the folder again (5 here; a full walk each time at 10k runs).
+    expect(walks - before).toBe(0);
+    // A file that may be a source still makes a walk, and is read.
+    writeFileSync(join(runDir, 'eval.csv'), `step,acc\n${rows(0, 2)}`);
+    await waitFor(() => steps('run', 'acc').length === 3, 'the new CSV', 5000);
+    expect(walks - before).toBeGreaterThan(0);
+  });
+
   test('a run folder moved out of the opened folder: its sources die, with no file event of their own', async () => {
     const root = tmp();
     const away = tmp();
