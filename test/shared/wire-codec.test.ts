@@ -138,7 +138,12 @@ describe('wire codec', () => {
       // A run list as runs.changed carries it (10k of them: 2.8 MB, a reviver call per value).
       const list = {
         event: 'runs.changed',
-        payload: Array.from({ length: 50 }, (_, i) => ({ run: `run_${i}`, loaded: i < 3, tags: 2, lastStep: i })),
+        payload: Array.from({ length: 50 }, (_, i) => ({
+          run: `run_${i}`,
+          loaded: i < 3,
+          tags: 2,
+          lastStep: i,
+        })),
       };
       parse.mockClear();
       expect(decodeWire(JSON.stringify(list))).toEqual(list);
