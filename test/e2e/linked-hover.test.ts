@@ -1,6 +1,6 @@
 // End to end: hovering one chart puts the same x crosshair on every chart on screen, each reading its runs' values there.
 
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -10,9 +10,7 @@ import { launchChromium } from './browser';
 import type { CliProcess } from './cli-process';
 import { openPage, servedUrl, serveIsolated } from './demo-server';
 import { seeChart } from './lazy-charts';
-
-const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
-const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
+import { saveScreenshot } from './screenshots';
 
 const RUNS = ['alpha', 'beta', 'gamma'] as const;
 const TAGS = ['reward', 'loss', 'kl'] as const;
@@ -139,13 +137,7 @@ describe('linked hover across charts', () => {
       expect(c.shown).toBe(true);
       expect(Math.abs(c.line - c.want)).toBeLessThanOrEqual(1);
     }
-    mkdirSync(RESULTS, { recursive: true });
-    const shot = join(RESULTS, 'linked-hover.png');
-    await page.screenshot({ path: shot });
-    if (process.env.UPDATE_SCREENSHOTS) {
-      mkdirSync(SCREENSHOTS, { recursive: true });
-      copyFileSync(shot, join(SCREENSHOTS, 'linked-hover.png'));
-    }
+    await saveScreenshot(page, 'linked-hover.png', { docs: 'screenshots/linked-hover.png' });
   });
 
   test('moving along one chart moves every crosshair; leaving the chart clears them all', async () => {
