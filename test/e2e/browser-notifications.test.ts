@@ -109,8 +109,14 @@ describe('browser notifications on the live demo', () => {
       n.note.dispatchEvent(new Event('click'));
     });
     await page.locator('.chart-cell.focused[data-tag="approx_kl"]').waitFor();
-    // One notification per run per 30 s (the desktop's limiter): the alerts that followed are held back.
-    expect(await page.evaluate(() => window.__notes.filter((n) => /ppo_demo/.test(n.title)).length)).toBe(1);
+    // One notification per run per 30 s (the desktop's limiter): the alerts that followed are held back, except a
+    // critical, which never waits behind a warning (the KL escalating while a loaded machine runs this test).
+    const titles = await page.evaluate(() =>
+      window.__notes.filter((n) => /ppo_demo/.test(n.title)).map((n) => n.title),
+    );
+    expect(titles.filter((t) => t.startsWith('Warning:')).length, titles.join(' | ')).toBeLessThanOrEqual(1);
+    expect(titles.filter((t) => t.startsWith('Critical:')).length, titles.join(' | ')).toBeLessThanOrEqual(1);
+    expect(titles.length, titles.join(' | ')).toBeLessThanOrEqual(2);
     expect(errors).toEqual([]);
   });
 });
