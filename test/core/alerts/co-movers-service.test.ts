@@ -1,8 +1,7 @@
 // The app's alerts name what changed with an incident: live deltas one tag at a time, and from an earlier session.
 import { describe, expect, it } from 'vitest';
-import { AlertService } from '../../../src/core/alerts/alert-service';
 import { openStore } from '../../../src/core/store';
-import { DEFAULT_SETTINGS } from '../../../src/shared/domain';
+import { testAlertService } from '../../helpers/alert-service';
 
 const N = 80;
 const ONSET = 30;
@@ -12,13 +11,9 @@ describe('co-movers in the alert service', () => {
   it('a learning rate delta that comes after the KL delta of its step updates the alert; the next session keeps it', () => {
     const store = openStore({ path: null });
     const make = () =>
-      new AlertService({
+      testAlertService({
         store: () => store,
-        root: () => '/runs',
         runs: () => ['PPO_1'],
-        configOf: () => null,
-        settings: () => DEFAULT_SETTINGS,
-        clock: () => 1_700_000_000_000,
       });
     const live = make();
     const updated: string[] = [];

@@ -1,20 +1,15 @@
 // An earlier session's incident on a classic RL run is listed with classic advice, like the live alert was.
 import { describe, expect, it } from 'vitest';
-import { AlertService } from '../../../src/core/alerts/alert-service';
 import { openStore } from '../../../src/core/store';
-import { DEFAULT_SETTINGS } from '../../../src/shared/domain';
+import { testAlertService } from '../../helpers/alert-service';
 
 describe('history advice', () => {
   it('an SB3 entropy collapse from an earlier session keeps the classic advice', () => {
     const store = openStore({ path: null });
     const make = () =>
-      new AlertService({
+      testAlertService({
         store: () => store,
-        root: () => '/runs',
         runs: () => ['A2C_1'],
-        configOf: () => null,
-        settings: () => DEFAULT_SETTINGS,
-        clock: () => 1_700_000_000_000,
       });
     const first = make();
     const n = 20;

@@ -1,9 +1,9 @@
 // A run's first read is judged in write order: opening a finished run raises what watching it live raised.
 import { describe, expect, it } from 'vitest';
-import { AlertService } from '../../../src/core/alerts/alert-service';
+import type { AlertService } from '../../../src/core/alerts/alert-service';
 import { eachInWriteOrder } from '../../../src/core/alerts/load-order';
-import { openStore } from '../../../src/core/store';
-import { DEFAULT_SETTINGS, type SeriesDelta } from '../../../src/shared/domain';
+import type { SeriesDelta } from '../../../src/shared/domain';
+import { testAlertService } from '../../helpers/alert-service';
 
 /** The points in the order eachInWriteOrder hands them over. */
 const inWriteOrder = (held: SeriesDelta[]): { tag: string; step: number; wallTime: number }[] => {
@@ -135,15 +135,7 @@ describe('write order', () => {
     const walls = steps.map((_, i) => 1e9 + 2 * i);
     const kl = steps.map((_, i) => (i >= 40 ? 0.6 : 0.005));
     const entropy = steps.map((_, i) => (i < 42 ? 0.55 : 0.05));
-    const make = () =>
-      new AlertService({
-        store: () => openStore({ path: null }),
-        root: () => '/runs',
-        runs: () => ['r'],
-        configOf: () => null,
-        settings: () => DEFAULT_SETTINGS,
-        clock: () => 1_700_000_000_000,
-      });
+    const make = () => testAlertService();
     const raisedIds = (s: AlertService) => s.list().map((a) => a.id);
     // Live: each write brings both tags' point of that step.
     const live = make();

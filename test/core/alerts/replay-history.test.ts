@@ -1,22 +1,20 @@
 // Alert history is per incident: serving the same finished run again reproduces its alerts, never adds copies.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AlertService } from '../../../src/core/alerts/alert-service';
+import type { AlertService } from '../../../src/core/alerts/alert-service';
 import { openStore, type Store } from '../../../src/core/store';
-import { DEFAULT_SETTINGS, type RunInfo } from '../../../src/shared/domain';
+import type { RunInfo } from '../../../src/shared/domain';
 import { tempDirs } from '../../helpers/temp-dirs';
+import { testAlertService } from '../../helpers/alert-service';
 
 const tmp = tempDirs();
 
 /** One "serve" of a finished run: a KL spike that clears, a NaN that clears, then the run's end. */
 function serveOnce(store: Store): AlertService {
   const clock = { now: 1_700_000_000_000 };
-  const service = new AlertService({
+  const service = testAlertService({
     store: () => store,
-    root: () => '/runs',
     runs: () => ['ppo'],
-    configOf: () => null,
-    settings: () => DEFAULT_SETTINGS,
     clock: () => clock.now,
   });
   const n = 60;

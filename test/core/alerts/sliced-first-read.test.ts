@@ -2,10 +2,10 @@
 // runs between slices (resting as long as each slice ran), and the alerts are those of judging it at once, with points
 // that came meanwhile after it.
 import { describe, expect, it, vi } from 'vitest';
-import { AlertService } from '../../../src/core/alerts/alert-service';
+import type { AlertService } from '../../../src/core/alerts/alert-service';
 import { eachInWriteOrder, writeOrder } from '../../../src/core/alerts/load-order';
-import { openStore } from '../../../src/core/store';
-import { DEFAULT_SETTINGS, type SeriesDelta } from '../../../src/shared/domain';
+import type { SeriesDelta } from '../../../src/shared/domain';
+import { testAlertService } from '../../helpers/alert-service';
 
 const delta = (tag: string, steps: number[], walls: number[], values: number[]): SeriesDelta => ({
   run: 'r',
@@ -17,13 +17,7 @@ const delta = (tag: string, steps: number[], walls: number[], values: number[]):
 });
 
 const service = (sliced: boolean): AlertService =>
-  new AlertService({
-    store: () => openStore({ path: null }),
-    root: () => '/runs',
-    runs: () => ['r'],
-    configOf: () => null,
-    settings: () => DEFAULT_SETTINGS,
-    clock: () => 1_700_000_000_000,
+  testAlertService({
     ...(sliced ? { sliceFirstReadsOver: 1000, judgeSliceMs: 0 } : {}),
   });
 

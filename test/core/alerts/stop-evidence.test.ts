@@ -3,13 +3,13 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AlertService } from '../../../src/core/alerts/alert-service';
+import type { AlertService } from '../../../src/core/alerts/alert-service';
 import { isHistory, StopFacts } from '../../../src/core/alerts/stop-facts';
-import { openStore } from '../../../src/core/store';
 import { plannedTotal } from '../../../src/core/health/stop-evidence';
-import { DEFAULT_SETTINGS, type RunInfo } from '../../../src/shared/domain';
+import type { RunInfo } from '../../../src/shared/domain';
 import { runActivity } from '../../../src/shared/run-status';
 import type { SystemSnapshot } from '../../../src/shared/system-types';
+import { testAlertService } from '../../helpers/alert-service';
 
 const T0 = 1_700_000_000_000;
 
@@ -41,12 +41,10 @@ interface Rig {
 
 function rig(configs: Record<string, Record<string, unknown>> = {}, root = '/runs'): Rig {
   const clock = { now: T0 };
-  const service = new AlertService({
-    store: () => openStore({ path: null }),
+  const service = testAlertService({
     root: () => root,
     runs: () => Object.keys(configs),
     configOf: (run) => configs[run] ?? null,
-    settings: () => DEFAULT_SETTINGS,
     clock: () => clock.now,
   });
   const raised: string[] = [];

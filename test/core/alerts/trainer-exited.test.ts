@@ -1,9 +1,8 @@
 // A run whose known trainer process exits before it finished: the system sample's exit raises trainer-exited.
 import { describe, expect, it } from 'vitest';
-import { AlertService } from '../../../src/core/alerts/alert-service';
-import { openStore } from '../../../src/core/store';
-import { DEFAULT_SETTINGS, type RunInfo } from '../../../src/shared/domain';
+import type { RunInfo } from '../../../src/shared/domain';
 import type { SystemSnapshot } from '../../../src/shared/system-types';
+import { testAlertService } from '../../helpers/alert-service';
 
 const snap = (t: number, exits: SystemSnapshot['processExits']): SystemSnapshot =>
   ({
@@ -26,12 +25,8 @@ const runInfo = (run: string, fraction: number | null): RunInfo =>
 describe('trainer exited', () => {
   it('raises once for an unfinished run, never for a finished one or one it does not know', () => {
     const clock = { now: 1_700_000_000_000 };
-    const service = new AlertService({
-      store: () => openStore({ path: null }),
-      root: () => '/runs',
+    const service = testAlertService({
       runs: () => ['a', 'b'],
-      configOf: () => null,
-      settings: () => DEFAULT_SETTINGS,
       clock: () => clock.now,
     });
     const raised: string[] = [];

@@ -1,8 +1,7 @@
 // The alert service takes a run up once it is read: a list of 10k runs found on opening sets none of them up (#36).
 import { describe, expect, it } from 'vitest';
-import { AlertService } from '../../../src/core/alerts/alert-service';
-import { openStore } from '../../../src/core/store';
-import { DEFAULT_SETTINGS, type RunInfo } from '../../../src/shared/domain';
+import type { RunInfo } from '../../../src/shared/domain';
+import { testAlertService } from '../../helpers/alert-service';
 
 const T0 = 1_700_000_000_000;
 
@@ -26,15 +25,12 @@ describe('runs not read yet', () => {
   it('a list of runs found but not read asks nothing about them; each is taken up once the list says it is read', () => {
     const asked: string[] = [];
     const names = Array.from({ length: 1000 }, (_, i) => `run_${String(i).padStart(4, '0')}`);
-    const service = new AlertService({
-      store: () => openStore({ path: null }),
-      root: () => '/runs',
+    const service = testAlertService({
       runs: () => names,
       configOf: (run) => {
         asked.push(run);
         return run === 'run_0000' ? { target_kl: 0.5 } : null;
       },
-      settings: () => DEFAULT_SETTINGS,
       clock: () => T0,
     });
     service.onRuns(names.map((n) => info(n, false)));

@@ -1,10 +1,10 @@
 // The first-screen gate: a large first read's judging waits until the page has asked for its first screen's series
 // (then paused), or a bound passes with no page; it is judged, with the same alerts, after (#36).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AlertService } from '../../../src/core/alerts/alert-service';
+import type { AlertService } from '../../../src/core/alerts/alert-service';
 import { FirstScreenGate } from '../../../src/core/app/first-screen-gate';
-import { openStore } from '../../../src/core/store';
-import { DEFAULT_SETTINGS, type SeriesDelta } from '../../../src/shared/domain';
+import type { SeriesDelta } from '../../../src/shared/domain';
+import { testAlertService } from '../../helpers/alert-service';
 
 /** A KL that blows up at step 2000 of 3000: judged, it raises an alert. */
 function run(): SeriesDelta[] {
@@ -23,13 +23,7 @@ function run(): SeriesDelta[] {
 }
 
 const service = (gate: FirstScreenGate | null): AlertService =>
-  new AlertService({
-    store: () => openStore({ path: null }),
-    root: () => '/runs',
-    runs: () => ['r'],
-    configOf: () => null,
-    settings: () => DEFAULT_SETTINGS,
-    clock: () => 1_700_000_000_000,
+  testAlertService({
     sliceFirstReadsOver: 1000,
     judgeSliceMs: 0,
     ...(gate ? { judgeFirstReadsAfter: () => gate.opened() } : {}),
