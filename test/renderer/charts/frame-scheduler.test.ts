@@ -3,23 +3,26 @@
 import { describe, expect, test } from 'vitest';
 import { createFrameScheduler } from '../../../src/renderer/src/charts/frame-scheduler';
 
-function harness(costMs: number, budget: number) {
+function harness(costMs: number, budget: number, firstDrawBudget?: number) {
   const frames: (() => void)[] = [];
   let t = 0;
   const s = createFrameScheduler(
     (cb) => frames.push(cb),
     () => t,
     budget,
+    firstDrawBudget,
   );
   const log: string[] = [];
+  /** A flush's cost on the scheduler's clock. */
+  const spend = (ms = costMs): void => void (t += ms);
   const task = (name: string) => ({
     flush: () => {
       log.push(name);
-      t += costMs;
+      spend();
     },
   });
   const frame = (): void => frames.shift()!();
-  return { s, frames, log, task, frame };
+  return { s, frames, log, task, frame, spend };
 }
 
 describe('createFrameScheduler', () => {
@@ -156,12 +159,12 @@ describe('light tasks (a linked hover: no canvas drawn)', () => {
 
 describe('the first screen (#36: page open → first chart drawn)', () => {
   /** A chart that is drawn by its first flush once its data is in (`ready`), and at `order` on the page. */
-  function chart(name: string, order: number, ran: string[], tick: () => void, ready = true) {
+  function chart(h: ReturnType<typeof harness>, name: string, order: number, ready = true) {
     let drawn = false;
     return {
       flush: () => {
-        ran.push(name);
-        tick();
+        h.log.push(name);
+        h.spend();
         if (ready) drawn = true;
       },
       firstDraw: () => !drawn,
@@ -170,53 +173,32 @@ describe('the first screen (#36: page open → first chart drawn)', () => {
   }
 
   test('first draws run in page order, whichever was scheduled first', () => {
-    const frames: (() => void)[] = [];
-    let t = 0;
-    const s = createFrameScheduler(
-      (cb) => frames.push(cb),
-      () => t,
-      4,
-      50,
-    );
-    const ran: string[] = [];
-    const tick = (): number => (t += 5);
-    const [c1, c2, c3, c4] = [1, 2, 3, 4].map((o) => chart(`c${o}`, o, ran, tick));
+    const h = harness(5, 4, 50);
+    const [c1, c2, c3, c4] = [1, 2, 3, 4].map((o) => chart(h, `c${o}`, o));
     // Charts lower on the page, mounted last, are still queued from their mount when the top charts' windows land.
-    s.schedule(c4!);
-    s.schedule(c3!);
-    s.schedule(c1!);
-    s.schedule(c2!);
+    for (const c of [c4!, c3!, c1!, c2!]) h.s.schedule(c);
     // The first drawn chart ends its frame; after it the others, top first.
-    frames.shift()!();
-    expect(ran).toEqual(['c1']);
-    frames.shift()!();
-    expect(ran).toEqual(['c1', 'c2', 'c3', 'c4']);
+    h.frame();
+    expect(h.log).toEqual(['c1']);
+    h.frame();
+    expect(h.log).toEqual(['c1', 'c2', 'c3', 'c4']);
   });
 
   test('the first chart drawn ends its frame (shown before the rest are drawn); a flush that draws nothing does not', () => {
-    const frames: (() => void)[] = [];
-    let t = 0;
-    const s = createFrameScheduler(
-      (cb) => frames.push(cb),
-      () => t,
-      4,
-      50,
-    );
-    const ran: string[] = [];
-    const tick = (): number => (t += 1);
-    const loading = chart('loading', 1, ran, tick, false);
-    const [a, b, c] = [2, 3, 4].map((o) => chart(`c${o}`, o, ran, tick));
-    for (const x of [loading, a!, b!, c!]) s.schedule(x);
-    frames.shift()!();
-    expect(ran).toEqual(['loading', 'c2']);
-    expect(s.pending).toBe(2);
-    frames.shift()!();
+    const h = harness(1, 4, 50);
+    const loading = chart(h, 'loading', 1, false);
+    const [a, b, c] = [2, 3, 4].map((o) => chart(h, `c${o}`, o));
+    for (const x of [loading, a!, b!, c!]) h.s.schedule(x);
+    h.frame();
+    expect(h.log).toEqual(['loading', 'c2']);
+    expect(h.s.pending).toBe(2);
+    h.frame();
     // Later first draws share the first-draw budget as before.
-    expect(ran).toEqual(['loading', 'c2', 'c3', 'c4']);
+    expect(h.log).toEqual(['loading', 'c2', 'c3', 'c4']);
     // Live updates (no first draw) keep their order and budget.
-    const live = ['x', 'y'].map((n) => ({ flush: () => (ran.push(n), (t += 5)) }));
-    live.forEach((l) => s.schedule(l));
-    frames.shift()!();
-    expect(ran.slice(4)).toEqual(['x']);
+    const live = ['x', 'y'].map((n) => ({ flush: () => (h.log.push(n), h.spend(5)) }));
+    live.forEach((l) => h.s.schedule(l));
+    h.frame();
+    expect(h.log.slice(4)).toEqual(['x']);
   });
 });

@@ -67,11 +67,12 @@ export function createFrameScheduler(
         task.flush();
       }
     const drawing = tasks.filter((t) => queue.has(t));
-    const first = drawing.filter((t) => t.firstDraw?.()).sort((a, b) => placeOf(a) - placeOf(b));
-    const rest = drawing.filter((t) => !first.includes(t));
-    for (const task of [...first, ...rest]) {
+    const firsts = new Set(drawing.filter((t) => t.firstDraw?.()));
+    const ordered = [...firsts].sort((a, b) => placeOf(a) - placeOf(b));
+    for (const task of drawing) if (!firsts.has(task)) ordered.push(task);
+    for (const task of ordered) {
       if (!queue.delete(task)) continue;
-      const firstDraw = task.firstDraw?.() ?? false;
+      const firstDraw = firsts.has(task);
       const budget = firstDraw ? firstDrawBudgetMs : budgetMs;
       task.flush();
       overhead += perTaskOverheadMs;
