@@ -149,7 +149,9 @@ test("the first screen's series are asked before the grid makes its charts, each
   expect(new Set(keys).size).toBe(keys.length);
   expect(keys.length).toBe(4);
   // The answer taken is the one drawn: each chart's points are there.
-  for (const n of await page.locator('figure.chart').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-points')))))
+  for (const n of await page
+    .locator('figure.chart')
+    .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-points')))))
     expect(n).toBeGreaterThan(0);
   expect(errors).toEqual([]);
   await page.close();
