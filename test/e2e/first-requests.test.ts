@@ -1,4 +1,5 @@
-// The page asks for its first charts' series without waiting for settings.get, and settings arriving later (another theme, earlier sessions) fetch no series again (#36).
+// The page asks for its first charts' series without waiting for settings.get, and before the grid makes its charts;
+// settings arriving later (another theme, earlier sessions) fetch no series again (#36).
 
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -113,6 +114,45 @@ test('series are asked while settings.get is unanswered; settings applied later 
   expect(new Set(series.map((s) => (s.args as { tag: string }).tag))).toEqual(
     new Set(['train/reward', 'train/loss', 'train/kl', 'train/entropy']),
   );
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+/** In the page, before its script: each series.get sent, with whether a chart was in the page when it was sent. */
+const LOG_SERIES = `(() => {
+  window.__series = [];
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (text) {
+    const m = JSON.parse(text);
+    if (m.channel === 'series.get')
+      window.__series.push({ args: m.args, chartInPage: document.querySelector('figure.chart') !== null });
+    return send.call(this, text);
+  };
+})()`;
+
+test("the first screen's series are asked before the grid makes its charts, each once (#36)", async () => {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const errors = collectErrors(page);
+  await page.addInitScript(LOG_SERIES);
+  await page.goto(url);
+  await expect.poll(() => page.locator('figure.chart[data-state="ready"]').count()).toBe(4);
+  await page.waitForTimeout(500);
+  const series = (await page.evaluate('window.__series')) as {
+    args: { run: string; tag: string; pixels: number };
+    chartInPage: boolean;
+  }[];
+  // Asked as the grid first renders, not by each chart once it is made (≈ 0.3 s of mounting later at load).
+  expect(series.length).toBeGreaterThan(0);
+  expect(series.every((s) => !s.chartInPage)).toBe(true);
+  // Each chart took the answer asked for it (the width guessed before layout fits the plot): none asked again.
+  const keys = series.map((s) => `${s.args.run}/${s.args.tag}`);
+  expect(new Set(keys).size).toBe(keys.length);
+  expect(keys.length).toBe(4);
+  // The answer taken is the one drawn: each chart's points are there.
+  for (const n of await page
+    .locator('figure.chart')
+    .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-points')))))
+    expect(n).toBeGreaterThan(0);
   expect(errors).toEqual([]);
   await page.close();
 });

@@ -1,13 +1,16 @@
-// Renderer entry: picks the transport, makes the one series feed and mounts the Svelte dashboard.
+// Renderer entry: picks the transport, makes the one series feed (and its early windows) and mounts the Svelte dashboard.
 
 import { mount } from 'svelte';
 import App from './App.svelte';
 import { pickBackend } from './backend/pick';
 import { createSeriesFeed } from './charts/series-feed';
+import { EarlyWindows } from './charts/early-windows';
 import './styles.css';
 
 const backend = pickBackend();
 /** One feed per app: a single subscription per push event, routed to the charts that show run+tag. */
 const feed = createSeriesFeed(backend);
+/** The first screen's series, asked by the grid before its charts are made and taken by them (#36). */
+const early = new EarlyWindows((args) => backend.invoke('series.get', args), feed);
 
-mount(App, { target: document.getElementById('app')!, props: { backend, feed } });
+mount(App, { target: document.getElementById('app')!, props: { backend, feed, early } });

@@ -6,6 +6,7 @@ import type { Result } from '../../../shared/result';
 import { toQueryRange, type XAxisMode } from '../../../shared/charts/axis';
 import type { ChartLine } from '../../../shared/charts/composed';
 import type { SeriesFeed } from './series-feed';
+import type { EarlyWindow } from './early-windows';
 import { GROWTH_FACTOR, RunSeries } from '../../../shared/charts/series-model';
 
 /** A zoomed window covers the visible range plus this fraction of its width on each side. */
@@ -22,6 +23,8 @@ export interface EarlierSession {
 /** What the data state asks of its panel: the backend, layout and view facts, and redraw requests. */
 export interface ChartDataHost {
   fetchWindow(args: RequestArgs['series.get']): Promise<Result<SeriesWindow>>;
+  /** A window asked for this request before the chart was made (the first screen's), taken once; else null. */
+  takeEarly?(args: RequestArgs['series.get']): EarlyWindow | null;
   /** Device pixels across the plot. */
   pixelWidth(): number;
   /** The zoomed x-range to fetch (already widened by ZOOM_MARGIN), or null for the whole series. */
@@ -150,9 +153,11 @@ export class ChartData {
     if (!this.queued.has(key)) this.queued.set(key, []);
     const seq = ++this.requestSeq;
     this.latestRequest.set(key, seq);
-    const r = await this.host.fetchWindow(args);
+    // The first screen's windows were asked before their charts were made: the answer and the pushes since then.
+    const early = zoomedRange === null ? (this.host.takeEarly?.(args) ?? null) : null;
+    const r = await (early?.answer ?? this.host.fetchWindow(args));
     if (gen !== this.generation || this.latestRequest.get(key) !== seq) return;
-    const pending = this.queued.get(key) ?? [];
+    const pending = [...(early?.deltas ?? []), ...(this.queued.get(key) ?? [])];
     this.queued.delete(key);
     if (!r.ok) {
       if (r.error.code === 'not-found') this.missing.add(key);
