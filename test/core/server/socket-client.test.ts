@@ -150,7 +150,7 @@ test('after runs.list asked with deltas, runs.changed goes out as the change fro
   const bus = new AppBus();
   const ws = new FakeSocket();
   const row = (run: string, points: number): RunInfo => ({
-    ...(REMOTE_RUN as RunInfo),
+    ...REMOTE_RUN,
     run,
     points,
     sessions: [],
