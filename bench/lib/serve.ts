@@ -5,6 +5,8 @@ import { servedUrl } from '../../test/e2e/demo-server';
 
 export interface Served {
   url: string;
+  /** The serve process's id (its CPU time is read from /proc). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -12,5 +14,5 @@ export interface Served {
 export async function serveFolder(dir: string, nodeArgs: readonly string[] = []): Promise<Served> {
   const serve = runCli(['serve', dir, '--port', '0'], { ...process.env, RLWATCH_STORE: 'memory' }, nodeArgs);
   const url = await servedUrl(serve, 60_000);
-  return { url, stop: async () => void (await serve.stop()) };
+  return { url, pid: serve.child.pid, stop: async () => void (await serve.stop()) };
 }

@@ -31,6 +31,7 @@ import type { JobInfo } from './job-types';
 import { TEXT_PAGE_MAX, type TextPage, type TextTagInfo } from './text-items';
 import { SAMPLE_CELL_CHARS, SAMPLE_PAGE_MAX, type SamplePage, type SampleSourceInfo } from './samples';
 import type { HistogramTagInfo, HistogramView } from './histogram-items';
+import type { RunsChangedPayload } from './run-list-delta';
 
 const runName = z.string().min(1).max(4096);
 const tagName = z.string().min(1).max(4096);
@@ -85,7 +86,8 @@ const chartViewSchema = z.strictObject({
 export const requestSchemas = {
   'app.info': z.strictObject({}),
   'app.visibility': z.strictObject({ visible: z.boolean() }),
-  'runs.list': z.strictObject({}),
+  /** `deltas`: this client takes its runs.changed pushes as changes from this answer on (shared/run-list-delta.ts). */
+  'runs.list': z.strictObject({ deltas: z.literal(true).optional() }),
   'runs.openFolder': z.strictObject({ path: z.string().min(1).max(4096) }),
   'runs.chooseFolder': z.strictObject({}),
   'runs.recent': z.strictObject({}),
@@ -251,6 +253,12 @@ export interface PushPayloads {
   'jobs.changed': JobInfo[];
   'export.progress': ExportProgress;
 }
+
+/** What a renderer receives per push event: the bus's payloads, except runs.changed, which a client that asked for
+ * deltas gets as its stream's changes (shared/run-list-delta.ts). */
+export type RendererPushPayloads = Omit<PushPayloads, 'runs.changed'> & {
+  'runs.changed': RunsChangedPayload;
+};
 
 // Compile-time check that every push event has a payload type and every channel a result type.
 type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;

@@ -208,7 +208,9 @@ export class AppCore {
     this.folderView = parseFolderView(this.storedView(root));
     this.runMeta.reset();
     this.runMeta.record(root, this.ws.listRuns());
-    this.system.start(this.ws.runDirs());
+    // Sampling starts now; the runs' training processes are looked for after the page's first screen.
+    this.system.start([]);
+    this.giveSamplerRuns();
     this.startTicking();
     // A folder with no run pushes nothing else: a page that asked app.info before the open learns the root here.
     if (this.ws.listRuns().length === 0) this.bus.emit('runs.changed', this.runs());
@@ -482,10 +484,23 @@ export class AppCore {
     const overlaid = runs.map((r) => this.overlay.apply(r));
     this.overlay.pushedAll(overlaid);
     this.bus.emit('runs.changed', [...overlaid, ...this.remotes.runs()]);
-    // The list goes out first: the sampler's look at 10k run folders waited in front of the page's first screen (#36).
-    this.system.setRuns(this.ws.runDirs());
+    this.giveSamplerRuns();
     // Finished runs: a stalled alert clears (after the list that says they finished).
     this.alertService.onRuns(runs);
+  }
+
+  private samplerRunsDue = false;
+
+  /** The sampler is given the runs after the list goes out and once the page's first screen is asked for (or the
+   * gate's bound passed), as first reads' judging is: its first look at 10k run folders (a realpath each, then
+   * every process's open files) ran beside the page's first screen (#36). A burst of lists gives it the last. */
+  private giveSamplerRuns(): void {
+    if (this.samplerRunsDue) return;
+    this.samplerRunsDue = true;
+    void this.firstScreen.opened().then(() => {
+      this.samplerRunsDue = false;
+      if (!this.disposed) this.system.setRuns(this.ws.runDirs());
+    });
   }
 
   /** Alert changes go out as they are; runs.changed follows when a run's overlay (worst alert, stalled) moved. */

@@ -2,7 +2,9 @@
 
 import type { WebSocket } from 'ws';
 import type { Handlers, RequestArgs } from '../../shared/contract';
+import type { RunInfo } from '../../shared/domain';
 import { fail } from '../../shared/result';
+import { RunListFeed } from '../../shared/run-list-delta';
 import { encodeWire } from '../../shared/wire-codec';
 import { dispatch } from '../api/dispatch';
 import type { AppBus } from '../app/bus';
@@ -81,9 +83,12 @@ export function attachClient(
     else if (followed.size < limits.maxFollowedSeries) followed.add(key);
     else followed = null;
   };
+  /** After a runs.list answer asked with `deltas`, this client's run lists go out as changes (#36: a 10k-run list
+   * is 2.85 MB, pushed every few seconds while a folder loads). */
+  const runList = new RunListFeed();
   const unsubscribe = forwardToRenderer(
     opts.bus,
-    send,
+    (m) => send(m.event === 'runs.changed' ? { event: m.event, payload: runList.push(m.payload) } : m),
     BULK_DELTA_POINTS,
     (run, tag) => followed === null || followed.has(`${run}\u0000${tag}`),
   );
@@ -95,7 +100,10 @@ export function attachClient(
       while (pending.length > 0 && !dropped) {
         if (!(await roomToAnswer())) return drop(`it left its answers unread for ${limits.stallMs} ms`);
         const next = pending.shift()!;
-        send(await answer(opts.handlers, next.text, next.isBinary, follow));
+        const reply = await answer(opts.handlers, next.text, next.isBinary, follow);
+        // The stream's list 0 is this answer: no push may come between the two (a push made from it is sent after).
+        if (reply.deltasFrom) runList.answered(reply.deltasFrom);
+        send({ id: reply.id, result: reply.result });
         if (pending.length === 0 || performance.now() - turn >= limits.answerTurnMs) {
           await yieldToOthers();
           turn = performance.now();
@@ -137,13 +145,14 @@ export function attachClient(
 }
 
 /** One request's id (echoed in the answer; null when it has none) and its result; a valid `series.follow` is
- * handed to `follow` (the client's own state, kept here). */
+ * handed to `follow` (the client's own state, kept here); a runs.list asked with `deltas` gives its list as
+ * `deltasFrom`. */
 async function answer(
   handlers: Handlers,
   text: string,
   isBinary: boolean,
   follow: (args: RequestArgs['series.follow']) => void,
-): Promise<{ id: string | number | null; result: unknown }> {
+): Promise<{ id: string | number | null; result: unknown; deltasFrom?: RunInfo[] }> {
   let msg: unknown;
   try {
     msg = isBinary ? undefined : JSON.parse(text);
@@ -159,5 +168,7 @@ async function answer(
   const result = await dispatch(handlers, m.channel, m.args);
   // Validated by dispatch: the arguments are the contract's.
   if (result.ok && m.channel === 'series.follow') follow(m.args as RequestArgs['series.follow']);
+  if (result.ok && m.channel === 'runs.list' && (m.args as RequestArgs['runs.list']).deltas)
+    return { id, result, deltasFrom: result.value as RunInfo[] };
   return { id, result };
 }

@@ -357,6 +357,8 @@ describe('training processes', () => {
     const core = new AppCore({ host: HOST, store: openStore({ path: null }), createSampler: () => sampler });
     const root = klRun('runs-to-sampler', 0.02);
     await core.open(root);
+    // Once the page's first screen is asked for, or the gate's bound passed (no page here).
+    await waitFor(() => runs.length > 0, 'the sampler given the runs');
     expect(runs).toEqual([{ run: 'run1', dir: join(root, 'run1') }]);
     await core.dispose();
   });
@@ -385,6 +387,30 @@ describe('the run list before the sampler (#36)', () => {
     await waitFor(() => order.includes('sampler 2'), 'the sampler given the new run');
     expect(order.indexOf('list 2')).toBeGreaterThanOrEqual(0);
     expect(order.indexOf('list 2')).toBeLessThan(order.indexOf('sampler 2'));
+    await core.dispose();
+  });
+
+  test("the sampler is given the runs once the page has asked for its first screen's series, not at the first list", async () => {
+    // Its first look at 10k run folders (a realpath each, every process's open files) ran beside the page's first
+    // screen (#36); it waits for the first-screen gate as first reads' judging does.
+    const order: string[] = [];
+    const sampler = new SystemSampler(
+      {
+        training: {
+          setRuns: (r) => void order.push(`sampler ${r.length}`),
+          sample: async () => ({ processes: [], exited: [] }),
+        },
+      },
+      { intervalMs: 100 },
+    );
+    const core = new AppCore({ host: HOST, store: openStore({ path: null }), createSampler: () => sampler });
+    core.bus.on('runs.changed', (runs) => void order.push(`list ${runs.length}`));
+    await core.open(klRun('sampler-after-first-screen', 0.02));
+    await waitFor(() => order.includes('list 1'), 'the run listed');
+    order.push('series asked');
+    await core.series('run1', 'approx_kl', { pixels: 100 });
+    await waitFor(() => order.includes('sampler 1'), 'the sampler given the run');
+    expect(order.indexOf('series asked')).toBeLessThan(order.indexOf('sampler 1'));
     await core.dispose();
   });
 });

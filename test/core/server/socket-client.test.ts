@@ -1,5 +1,6 @@
 // One serve client's pushes: every series until it says which it follows (series.follow), then only those (up to its
-// limit); the other push events are never held back; its waiting requests answered back to back within a turn.
+// limit); the other push events are never held back; its waiting requests answered back to back within a turn; its run
+// lists as changes once it asks runs.list with deltas.
 
 import { EventEmitter } from 'node:events';
 import { expect, test } from 'vitest';
@@ -7,8 +8,10 @@ import type { WebSocket } from 'ws';
 import { AppBus } from '../../../src/core/app/bus';
 import { attachClient, type ClientLimits } from '../../../src/core/server/socket-client';
 import type { Handlers } from '../../../src/shared/contract';
-import type { SeriesDelta } from '../../../src/shared/domain';
+import type { RunInfo, SeriesDelta } from '../../../src/shared/domain';
+import { RunListStream, type RunListPush } from '../../../src/shared/run-list-delta';
 import { decodeWire } from '../../../src/shared/wire-codec';
+import { REMOTE_RUN } from '../../helpers/remote-run';
 
 /** The little of a ws socket attachClient uses: what it sent, decoded. */
 class FakeSocket extends EventEmitter {
@@ -141,4 +144,53 @@ test('requests sent at once are answered back to back in one turn of the event l
 test('past answerTurnMs the client waits for the next turn: a flood does not hold the event loop', async () => {
   const { turnsToAnswer } = client({ answerTurnMs: 0 });
   expect(await turnsToAnswer(5)).toBe(5);
+});
+
+test('after runs.list asked with deltas, runs.changed goes out as the change from the answer; without, whole lists (#36)', async () => {
+  const bus = new AppBus();
+  const ws = new FakeSocket();
+  const row = (run: string, points: number): RunInfo => ({
+    ...REMOTE_RUN,
+    run,
+    points,
+    sessions: [],
+  });
+  let listed = ['a', 'b', 'c', 'd'].map((n) => row(n, 1));
+  const handlers = { 'runs.list': () => listed } as unknown as Handlers;
+  attachClient(ws as unknown as WebSocket, { bus, handlers, log: () => {} });
+  const ask = async (args: object): Promise<RunInfo[]> => {
+    ws.sent.length = 0;
+    ws.emit('message', Buffer.from(JSON.stringify({ id: 1, channel: 'runs.list', args })), false);
+    for (let i = 0; i < 100 && ws.sent.length === 0; i++) await new Promise((r) => setImmediate(r));
+    return (ws.sent[0]!.result as unknown as { value: RunInfo[] }).value;
+  };
+  const lastPush = (): unknown => ws.sent[ws.sent.length - 1]!.payload;
+
+  // A client that did not ask (an older page, a remote hub): whole lists, as before.
+  await ask({});
+  bus.emit('runs.changed', listed);
+  expect(lastPush()).toEqual(listed);
+
+  const stream = new RunListStream();
+  stream.answered(await ask({ deltas: true }));
+  listed = [row('a', 1), row('b', 2), row('c', 1), row('d', 1), row('e', 0)];
+  bus.emit('runs.changed', listed);
+  expect(lastPush()).toEqual({
+    seq: 1,
+    base: 0,
+    changed: [row('b', 2), row('e', 0)],
+    removed: [],
+    order: ['a', 'b', 'c', 'd', 'e'],
+  });
+  const fail = (): never => {
+    throw new Error('the push did not apply');
+  };
+  expect(stream.take(lastPush() as RunListPush, fail)).toEqual(listed);
+  listed = [row('a', 5), row('c', 1), row('d', 1), row('e', 0)];
+  bus.emit('runs.changed', listed);
+  expect(stream.take(lastPush() as RunListPush, fail)).toEqual(listed);
+  // Asked again (a resync): the stream starts from that answer.
+  stream.answered(await ask({ deltas: true }));
+  bus.emit('runs.changed', listed);
+  expect(lastPush()).toEqual({ seq: 1, base: 0, changed: [], removed: [] });
 });

@@ -1,7 +1,7 @@
 // Backend over the serve WebSocket: request ids, push events, reconnect with the links' one backoff schedule.
 
 import { isPushEvent, type PushEvent, type RequestChannel } from '../../../shared/channels';
-import type { PushPayloads, RequestArgs, RequestResults } from '../../../shared/contract';
+import type { RendererPushPayloads, RequestArgs, RequestResults } from '../../../shared/contract';
 import { backoffDelay } from '../../../shared/backoff';
 import type { Result } from '../../../shared/result';
 import { decodeWire } from '../../../shared/wire-codec';
@@ -69,7 +69,7 @@ export function wsBackend(pageUrl: URL): Backend {
         else queue.push(text);
       });
     },
-    on<E extends PushEvent>(event: E, listener: (payload: PushPayloads[E]) => void): () => void {
+    on<E extends PushEvent>(event: E, listener: (payload: RendererPushPayloads[E]) => void): () => void {
       let set = listeners.get(event);
       if (!set) listeners.set(event, (set = new Set()));
       set.add(listener as (p: never) => void);

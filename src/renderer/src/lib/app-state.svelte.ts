@@ -15,6 +15,7 @@ import type { NvidiaStatus, SystemSnapshot } from '../../../shared/system-types'
 import { PendingAlerts } from '../../../shared/alert-changes';
 import { Coalescer } from '../../../shared/coalescer';
 import { NoticeList, type Notice } from '../../../shared/notice-list';
+import { RunListStream } from '../../../shared/run-list-delta';
 import type { Backend } from '../backend/backend';
 import { SettingsStore } from './settings.svelte';
 
@@ -68,6 +69,9 @@ export class AppState {
   private readonly noticeList = new NoticeList();
   private readonly pendingAlerts = new PendingAlerts();
   private readonly applier = new Coalescer(() => this.apply(), APPLY_GAP_MS);
+  /** runs.changed as changes from the runs.list answer on (a whole 10k-run list is 2.85 MB a push, #36). */
+  private readonly runList = new RunListStream();
+  private resyncing = false;
   private detailsTimer: ReturnType<typeof setTimeout> | null = null;
   private detailsSeq = 0;
   private storeNoticeShown = false;
@@ -105,7 +109,9 @@ export class AppState {
         this.connection = s;
         if (s === 'connected') void this.refresh();
       }),
-      b.on('runs.changed', (runs) => {
+      b.on('runs.changed', (payload) => {
+        const runs = this.runList.take(payload, () => void this.resyncRuns());
+        if (runs === null) return;
         this.setRuns(runs);
         // Asked before the folder was open (serve prints its URL early): the root is known now.
         if (this.info !== null && this.info.root === null && this.info.mode === 'serve')
@@ -141,7 +147,11 @@ export class AppState {
     const settings = this.settings.load();
     const [info, runs, alerts, history, endpoints, jobs] = await Promise.all([
       b.invoke('app.info', {}),
-      b.invoke('runs.list', {}),
+      // The stream's list 0 as soon as it comes: pushes after it are its changes.
+      b.invoke('runs.list', { deltas: true }).then((r) => {
+        if (r.ok) this.runList.answered(r.value);
+        return r;
+      }),
       b.invoke('alerts.list', {}),
       b.invoke('system.history', { sinceMs: Date.now() - 10 * 60_000 }),
       b.invoke('endpoints.list', {}),
@@ -164,7 +174,8 @@ export class AppState {
     }
     if (endpoints.ok) this.endpoints = endpoints.value;
     if (jobs.ok) this.jobs = jobs.value;
-    if (runs.ok) this.setRuns(runs.value);
+    // With the changes pushed since the answer (a delta applied before this line is not undone).
+    if (runs.ok) this.setRuns(this.runList.runs ?? runs.value);
     else this.notify({ level: 'error', message: `Cannot list runs: ${runs.error.message}` });
     if (alerts.ok) {
       // Changes that came while the list was asked for are in it (as they were before batching).
@@ -182,6 +193,21 @@ export class AppState {
       this.recent = recent.ok ? recent.value : [];
     }
     await settings;
+  }
+
+  /** A runs.changed push that did not follow the list this page has (shared/run-list-delta.ts): the whole list again,
+   * which starts the stream afresh. */
+  private async resyncRuns(): Promise<void> {
+    if (this.resyncing) return;
+    this.resyncing = true;
+    try {
+      const runs = await this.backend.invoke('runs.list', { deltas: true });
+      if (!runs.ok) return;
+      this.runList.answered(runs.value);
+      this.setRuns(runs.value);
+    } finally {
+      this.resyncing = false;
+    }
   }
 
   private infoAsked = false;
