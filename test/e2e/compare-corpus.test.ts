@@ -191,12 +191,15 @@ describe('comparing the SB3 A2C / DQN / PPO corpus runs', () => {
     const want = Object.fromEntries(onScreen.map((t) => [t, spans(t) ? String(x) : null]));
     expect(Object.values(want).filter((v) => v !== null).length).toBeGreaterThan(1);
     await expect.poll(marks).toEqual(want);
-    const rows = await chart(REWARD)
-      .locator('.chart-readout-row')
-      .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.row ?? ''));
-    // Runs that logged the reward: each row is the run's own point nearest x, as its event file holds it.
+    const readRows = (): Promise<string[]> =>
+      chart(REWARD)
+        .locator('.chart-readout-row')
+        .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.row ?? ''));
+    // Runs that logged the reward: each row is the run's own point nearest x, as its event file holds it. (The DOM
+    // readout lists them once the pointer rests; moving, the hovered chart draws them on a canvas.)
     const withReward = runs.filter((run) => files.has(`${run}\u0000${REWARD}`));
-    expect(rows).toHaveLength(withReward.length);
+    await expect.poll(readRows).toHaveLength(withReward.length);
+    const rows = await readRows();
     const smoothed: number[] = [];
     for (const run of withReward) {
       const series = files.get(`${run}\u0000${REWARD}`)!;

@@ -158,6 +158,46 @@ describe('linked hover across charts', () => {
     }
   });
 
+  test('while the pointer moves the hovered chart draws its readout without DOM rows; at rest its DOM lists them', async () => {
+    const box = (await chart('loss').locator('canvas').boundingBox())!;
+    const [x, y] = [box.x + box.width * 0.3, box.y + box.height / 2];
+    await page.mouse.move(x, y);
+    // Never at rest: the pointer goes back and forth between two points (a move every 30 ms, under SETTLE_MS).
+    await page.evaluate(
+      ([x0, y0]: [number, number]) => {
+        const canvas = document.querySelector('figure.chart[data-tag="loss"] canvas')!;
+        let k = 0;
+        (window as unknown as { jiggle: number }).jiggle = window.setInterval(() => {
+          k ^= 1;
+          canvas.dispatchEvent(
+            new PointerEvent('pointermove', { clientX: x0 + k * 40, clientY: y0, bubbles: true }),
+          );
+        }, 30);
+      },
+      [x, y] as [number, number],
+    );
+    try {
+      const layer = chart('loss').locator('.chart-readout-layer');
+      await expect.poll(() => layer.evaluate((el) => (el as HTMLElement).hidden)).toBe(false);
+      expect(await chart('loss').locator('.chart-readout-row').count()).toBe(0);
+      await saveScreenshot(chart('loss'), 'linked-hover-moving.png');
+      // The other charts follow with their crosshairs alone.
+      await expect.poll(() => hoverX('kl')).not.toBeNull();
+      expect(await chart('kl').locator('.chart-readout-row').count()).toBe(0);
+    } finally {
+      await page.evaluate(() => clearInterval((window as unknown as { jiggle: number }).jiggle));
+    }
+    // At rest: the canvas goes, the DOM readout (what screen readers read) lists every run.
+    await expect.poll(async () => (await rows('loss')).length).toBe(3);
+    expect(
+      await chart('loss')
+        .locator('.chart-readout-layer')
+        .evaluate((el) => (el as HTMLElement).hidden),
+    ).toBe(true);
+    await page.mouse.move(5, 5);
+    await expect.poll(() => hoverX('loss')).toBeNull();
+  });
+
   test('the keyboard reads too: Shift+arrows step every chart’s x point by point from the newest, Escape ends it', async () => {
     const box = chart('loss').locator('.chart-box');
     await box.focus();

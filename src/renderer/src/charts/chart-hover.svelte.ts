@@ -23,6 +23,8 @@ export interface ChartHoverHost {
   elements(): { figure: HTMLElement; crosshair: HTMLDivElement };
   /** Ask for a frame (the panel's frame places the hover when `stale`). */
   requestFrame(): void;
+  /** Draws the moving pointer's readout over the plot without DOM (null: none); the DOM readout is then empty. */
+  drawReadout(readout: Readout | null, right: boolean): void;
 }
 
 export class ChartHover {
@@ -78,13 +80,19 @@ export class ChartHover {
             groups.drawn,
             { iqm: groups.iqm, smoothing: view.smoothing > 0 },
           );
-    if (next !== null || this.readout !== null) this.readout = next;
+    // The pointer moving on this chart: its readout is drawn on a canvas (rows that change each move as DOM cost a
+    // whole-document paint a frame, docs/BENCHMARKS.md); at rest and from the keyboard, the DOM readout (read
+    // out by screen readers) lists the same rows.
+    const moving = point !== null && point.source === plot && !point.settled && !this.keyHovering;
+    const dom = moving ? null : next;
+    if (dom !== null || this.readout !== null) this.readout = dom;
+    const right = spot !== null && spot.left < this.host.boxWidth() / 2;
+    this.host.drawReadout(moving ? next : null, right);
     if (x === null || spot === null || (listed && next === null)) {
       crosshair.hidden = true;
       delete figure.dataset.hoverX;
       return;
     }
-    const right = spot.left < this.host.boxWidth() / 2;
     if (right !== this.readoutRight) this.readoutRight = right;
     crosshair.style.transform = `translate(${spot.left}px, ${spot.top}px)`;
     crosshair.style.height = `${spot.height}px`;
