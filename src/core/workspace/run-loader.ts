@@ -49,8 +49,9 @@ export interface LoaderHost {
   isCurrent(run: RunState): boolean;
   emit<E extends 'series.reset' | 'series.appended'>(event: E, payload: PushPayloads[E]): void;
   notice(level: 'info' | 'warning' | 'error', text: string): void;
-  /** The runs' RunInfo changed: now (structure) or throttled (the run that moved has its revision bumped first). */
-  runsChanged(now?: boolean): void;
+  /** The runs' RunInfo changed: now (structure) or throttled (the run that moved has its revision bumped first);
+   * `live`: only a loaded run's new points moved it (runs-changed.ts: at most once a second). */
+  runsChanged(now?: boolean, live?: boolean): void;
   /** Walk the folder again (a path's file was replaced: what is there now becomes a new source). */
   rediscover(): void;
   /** Keeps the stored points under the memory cap (thinning what passes it): between two slices of work, after a
@@ -257,7 +258,8 @@ export class RunLoader {
       // The sweep's reads that found nothing new (every source every second) leave the run's RunInfo as it was.
       if (announce || dirty.size > 0 || run.fileWrittenAt !== writtenBefore || entry.mtimeMs !== mtimeBefore)
         run.revision++;
-      if (announce) this.host.runsChanged();
+      if (announce)
+        this.host.runsChanged(false, run.loaded && !ended && live.errors.length === errorsBefore);
     });
     entry.queued = job;
     return job;

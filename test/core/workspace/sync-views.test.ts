@@ -40,9 +40,9 @@ test('the deltas of every tag of a read go out in one go while the slice lasts: 
     ...{ identity: null, size: 0, mtimeMs: null, queued: null, head: null, unlinkSeen: false, snapshot: false },
   };
   loader.add(run, entry);
-  // The slice never runs out: the clock stands still.
-  await loader.pause(false);
+  // The slice never runs out: the clock stands still (from before the loader's last yield).
   vi.spyOn(performance, 'now').mockReturnValue(performance.now());
+  await loader.pause(false);
   const done = loader.syncViews(run, new Map(tags.map((t) => [t, 'bulk'] as const)));
   // Before any microtask turn: every tag's delta is out.
   expect(emitted).toEqual(tags.map((tag, i) => ({ event: 'series.appended', tag, steps: [10 + i] })));
