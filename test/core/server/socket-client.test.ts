@@ -142,3 +142,32 @@ test('past answerTurnMs the client waits for the next turn: a flood does not hol
   const { turnsToAnswer } = client({ answerTurnMs: 0 });
   expect(await turnsToAnswer(5)).toBe(5);
 });
+
+test("a turn's pushes leave in one write: the connection is corked from the turn's first message to the next turn", async () => {
+  const bus = new AppBus();
+  const ws = new FakeSocket();
+  const held: string[] = [];
+  let corks = 0;
+  const socket = {
+    cork: () => void corks++,
+    uncork: () => void corks--,
+  };
+  const send = ws.send.bind(ws);
+  ws.send = (text: string) => {
+    held.push(corks > 0 ? 'held' : 'written');
+    send(text);
+  };
+  attachClient(ws as unknown as WebSocket, { bus, handlers: {} as Handlers, log: () => {}, socket });
+  for (const tag of ['a', 'b', 'c']) bus.emit('series.appended', delta('r', tag));
+  bus.emit('runs.changed', []);
+  expect(held).toEqual(['held', 'held', 'held', 'held']);
+  expect(corks).toBe(1);
+  await new Promise((r) => setImmediate(r));
+  expect(corks).toBe(0);
+  // The next turn's first message corks again.
+  bus.emit('series.appended', delta('r', 'd'));
+  expect(corks).toBe(1);
+  await new Promise((r) => setImmediate(r));
+  expect(corks).toBe(0);
+  expect(ws.sent.map((m) => m.payload?.tag ?? m.event)).toEqual(['a', 'b', 'c', 'runs.changed', 'd']);
+});
