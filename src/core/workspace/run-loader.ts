@@ -258,8 +258,7 @@ export class RunLoader {
       // The sweep's reads that found nothing new (every source every second) leave the run's RunInfo as it was.
       if (announce || dirty.size > 0 || run.fileWrittenAt !== writtenBefore || entry.mtimeMs !== mtimeBefore)
         run.revision++;
-      if (announce)
-        this.host.runsChanged(false, run.loaded && !ended && live.errors.length === errorsBefore);
+      if (announce) this.host.runsChanged(false, run.loaded && !ended && live.errors.length === errorsBefore);
     });
     entry.queued = job;
     return job;

@@ -25,9 +25,12 @@ describe('Window.median', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 12 }),
-        fc.array(fc.oneof({ weight: 20, arbitrary: value }, { weight: 1, arbitrary: fc.constant('clear' as const) }), {
-          maxLength: 200,
-        }),
+        fc.array(
+          fc.oneof({ weight: 20, arbitrary: value }, { weight: 1, arbitrary: fc.constant('clear' as const) }),
+          {
+            maxLength: 200,
+          },
+        ),
         (capacity, ops) => {
           const w = new Window(capacity);
           for (const op of ops) {

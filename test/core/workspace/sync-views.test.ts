@@ -37,7 +37,15 @@ test('the deltas of every tag of a read go out in one go while the slice lasts: 
   };
   const entry: LiveEntry = {
     ...{ state: 'live', path, name: 'm.csv', format: 'csv', gen: 0, live, set: series },
-    ...{ identity: null, size: 0, mtimeMs: null, queued: null, head: null, unlinkSeen: false, snapshot: false },
+    ...{
+      identity: null,
+      size: 0,
+      mtimeMs: null,
+      queued: null,
+      head: null,
+      unlinkSeen: false,
+      snapshot: false,
+    },
   };
   loader.add(run, entry);
   // The slice never runs out: the clock stands still (from before the loader's last yield).
