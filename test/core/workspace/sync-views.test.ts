@@ -16,7 +16,7 @@ test('the deltas of every tag of a read go out in one go while the slice lasts: 
       isCurrent: () => true,
       emit: (event, payload) => {
         const p = payload as { tag: string; steps?: ArrayLike<number> };
-        emitted.push({ event, tag: p.tag, steps: [...(p.steps ?? [])] });
+        emitted.push({ event, tag: p.tag, steps: Array.from(p.steps ?? []) });
       },
       notice: () => {},
       runsChanged: () => {},
