@@ -32,6 +32,10 @@ export interface WindowQuery {
 export type SegmentWindow = Omit<SeriesWindow, 'run' | 'tag' | 'restarts' | 'sessions'>;
 
 const EMPTY = new Float64Array(0);
+/** A gather of more points than this copies columns (typed-array views and a block copy); fewer, point by point: a
+ * live delta is a point or a few, 2,500 a second with 50 runs × 50 tags, and four views apiece cost more than it
+ * (#36). */
+const GATHER_COPY_MIN = 32;
 
 /** Segments in order and the number of points they hold. Steps are non-decreasing along the list. */
 export class SegmentList {
@@ -72,9 +76,17 @@ export class SegmentList {
       }
       const a = seg.start + Math.max(0, from - base);
       const b = seg.start + Math.min(len, from + n - base);
-      out.steps.set(seg.series.steps().subarray(a, b), k);
-      out.values.set(seg.series.values().subarray(a, b), k);
-      for (let i = a; i < b; i++) out.wallTimes[k + i - a] = seg.series.wallTime(i);
+      const series = seg.series;
+      if (b - a > GATHER_COPY_MIN) {
+        out.steps.set(series.steps().subarray(a, b), k);
+        out.values.set(series.values().subarray(a, b), k);
+        for (let i = a; i < b; i++) out.wallTimes[k + i - a] = series.wallTime(i);
+      } else
+        for (let i = a; i < b; i++) {
+          out.steps[k + i - a] = series.step(i);
+          out.wallTimes[k + i - a] = series.wallTime(i);
+          out.values[k + i - a] = series.value(i);
+        }
       k += b - a;
       base += len;
     }

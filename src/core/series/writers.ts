@@ -114,7 +114,10 @@ export function shownSeriesWriters(sources: readonly TagSource[]): Writer<Scalar
   // whatever its times: no format to rank, no split to work out (#36).
   if (sources.length === 1) {
     const { name, series } = sources[0]!;
-    return [{ label: null, sources: [{ name, ...wallSpan(series), ref: series }] }];
+    const n = series.length;
+    const start = n === 0 ? Number.NaN : series.wallTime(0);
+    const end = n === 0 ? Number.NaN : series.wallTime(n - 1);
+    return [{ label: null, sources: [{ name, start, end, ref: series }] }];
   }
   return shownWriters(
     sources.map((s) => ({ name: s.name, format: s.format, ...wallSpan(s.series), ref: s.series })),

@@ -128,7 +128,13 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       .then((api) => {
         if (closed) return socket.destroy();
         api.wss.handleUpgrade(req, socket, head, (ws) =>
-          api.attachClient(ws, { bus: opts.bus, handlers: opts.handlers, log, limits: opts.clientLimits }),
+          api.attachClient(ws, {
+            bus: opts.bus,
+            handlers: opts.handlers,
+            log,
+            limits: opts.clientLimits,
+            socket,
+          }),
         );
       })
       .catch(failed);

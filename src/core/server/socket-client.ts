@@ -32,6 +32,12 @@ export const DEFAULT_CLIENT_LIMITS: ClientLimits = {
   answerTurnMs: 8,
 };
 
+/** What of a net.Socket holds writes back: `cork` until as many `uncork`s. */
+export interface Corkable {
+  cork(): void;
+  uncork(): void;
+}
+
 const yieldToOthers = (): Promise<void> => new Promise((res) => setImmediate(res));
 const sleep = (ms: number): Promise<void> => new Promise((res) => setTimeout(res, ms));
 
@@ -46,12 +52,27 @@ const sleep = (ms: number): Promise<void> => new Promise((res) => setTimeout(res
  */
 export function attachClient(
   ws: WebSocket,
-  opts: { bus: AppBus; handlers: Handlers; log: (message: string) => void; limits?: Partial<ClientLimits> },
+  opts: {
+    bus: AppBus;
+    handlers: Handlers;
+    log: (message: string) => void;
+    limits?: Partial<ClientLimits>;
+    /** The connection under `ws` (the upgrade's socket): held corked from a turn's first message to the next turn,
+     * so the turn's messages leave in one write, not a write each (a read of one run pushes a delta per followed
+     * tag: with 50 live runs, thousands of writes a second were serve's largest system time, #36). */
+    socket?: Corkable;
+  },
 ): void {
   const limits = { ...DEFAULT_CLIENT_LIMITS, ...opts.limits };
   const pending: Array<{ text: string; isBinary: boolean }> = [];
   let draining = false;
   let dropped = false;
+  let corked = false;
+  const socket = opts.socket;
+  const uncork = (): void => {
+    corked = false;
+    socket?.uncork();
+  };
 
   const drop = (why: string): void => {
     if (dropped) return;
@@ -66,6 +87,11 @@ export function attachClient(
     if (ws.bufferedAmount + text.length > limits.maxQueuedBytes) {
       drop(`it did not read ${ws.bufferedAmount} queued bytes`);
       return;
+    }
+    if (socket && !corked) {
+      corked = true;
+      socket.cork();
+      setImmediate(uncork);
     }
     ws.send(text);
   };

@@ -19,13 +19,13 @@ export interface SnapshotSource {
 
 /** Turns what the session sees (points, run lists, system samples, time) into alert and run-status lines (watch-alerts.ts). */
 export interface AlertFeed {
-  feed(delta: SeriesDelta): AlertFeedLine[];
-  tick?(now: number): AlertFeedLine[];
-  onRuns?(runs: RunInfo[]): AlertFeedLine[];
+  feed(delta: SeriesDelta): readonly AlertFeedLine[];
+  tick?(now: number): readonly AlertFeedLine[];
+  onRuns?(runs: RunInfo[]): readonly AlertFeedLine[];
   /** A run's first read starts / is done (its points are judged in write order once it is). */
-  reading?(run: string): AlertFeedLine[];
-  read?(run: string): AlertFeedLine[];
-  onSnapshot?(snapshot: SystemSnapshot): AlertFeedLine[];
+  reading?(run: string): readonly AlertFeedLine[];
+  read?(run: string): readonly AlertFeedLine[];
+  onSnapshot?(snapshot: SystemSnapshot): readonly AlertFeedLine[];
 }
 
 export interface WatchSessionOptions {

@@ -7,7 +7,7 @@ import type { PushPayloads } from '../../shared/contract';
 import type { SourceFormatName } from '../../shared/formats';
 import { LiveView, type ResetReason } from '../series/live-view';
 import type { ScalarSeries } from '../series/scalar-series';
-import { shownSeriesWriters, writerTag, type Writer } from '../series/writers';
+import { shownSeriesWriters, writerTag, type TagSource, type Writer } from '../series/writers';
 import { yieldToLoop } from '../readers/reader';
 import type { LoadProgressTracker } from './load-progress';
 import { headsDiffer, HEAD_BYTES, readFileHead } from './file-head';
@@ -49,8 +49,9 @@ export interface LoaderHost {
   isCurrent(run: RunState): boolean;
   emit<E extends 'series.reset' | 'series.appended'>(event: E, payload: PushPayloads[E]): void;
   notice(level: 'info' | 'warning' | 'error', text: string): void;
-  /** The runs' RunInfo changed: now (structure) or throttled (the run that moved has its revision bumped first). */
-  runsChanged(now?: boolean): void;
+  /** The runs' RunInfo changed: now (structure) or throttled (the run that moved has its revision bumped first);
+   * `live`: only a loaded run's new points moved it (runs-changed.ts: at most once a second). */
+  runsChanged(now?: boolean, live?: boolean): void;
   /** Walk the folder again (a path's file was replaced: what is there now becomes a new source). */
   rediscover(): void;
   /** Keeps the stored points under the memory cap (thinning what passes it): between two slices of work, after a
@@ -195,10 +196,6 @@ export class RunLoader {
     this.progress.report();
   }
 
-  private async maybePause(): Promise<void> {
-    if (performance.now() - this.lastYield > SLICE_MS) await this.pause(false);
-  }
-
   // ---- the read queue ----
 
   enqueue(run: RunState, job: () => Promise<void>): Promise<void> {
@@ -261,7 +258,7 @@ export class RunLoader {
       // The sweep's reads that found nothing new (every source every second) leave the run's RunInfo as it was.
       if (announce || dirty.size > 0 || run.fileWrittenAt !== writtenBefore || entry.mtimeMs !== mtimeBefore)
         run.revision++;
-      if (announce) this.host.runsChanged();
+      if (announce) this.host.runsChanged(false, run.loaded && !ended && live.errors.length === errorsBefore);
     });
     entry.queued = job;
     return job;
@@ -485,8 +482,12 @@ export class RunLoader {
           if (epoch !== this.host.epoch()) return;
         }
       }
-      await this.maybePause();
-      if (epoch !== this.host.epoch()) return;
+      // Only when the slice is spent: an await per tag was two microtask turns per tag of every read
+      // (2,500 a second with 50 runs × 50 tags, #36).
+      if (performance.now() - this.lastYield > SLICE_MS) {
+        await this.pause(false);
+        if (epoch !== this.host.epoch()) return;
+      }
     }
   }
 }
@@ -494,11 +495,11 @@ export class RunLoader {
 /** The writers of `tag`: the sources of the best-ranked format carrying it, in file order, split where they
  * were written at the same time (series/writers.ts). */
 export function writersOf(run: RunState, tag: string): Writer<ScalarSeries>[] {
-  return shownSeriesWriters(
-    run.entries
-      .filter((e) => e.set.has(tag))
-      .map((e) => ({ name: e.name, format: e.format, series: e.set.get(tag) })),
-  );
+  const sources: TagSource[] = [];
+  for (const e of run.entries) {
+    if (e.set.has(tag)) sources.push({ name: e.name, format: e.format, series: e.set.get(tag) });
+  }
+  return shownSeriesWriters(sources);
 }
 
 export function message(e: unknown): string {

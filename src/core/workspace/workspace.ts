@@ -135,7 +135,7 @@ export class Workspace {
         isCurrent: (run) => this.runs.get(run.run) === run,
         emit: (event, payload) => this.emitter.emit(event, payload),
         notice: (level, text) => this.notice(level, text),
-        runsChanged: (now) => this.runsChanged(now),
+        runsChanged: (now, live) => this.runsChanged(now, live),
         rediscover: () => void this.rediscover(),
         checkMemory: (when) => this.memory.check(when),
       },
@@ -459,9 +459,9 @@ export class Workspace {
 
   /** runs.changed now (structure changed: every run's info is built again), or paced (runs-changed.ts; the caller
    * bumped the revision of the run that moved). */
-  private runsChanged(now = false): void {
+  private runsChanged(now = false, live = false): void {
     if (now) this.infos.clear();
-    this.runsPacer.changed(now);
+    this.runsPacer.changed(now, live);
   }
 
   /** One notice per message per opened folder (rediscovery would repeat them). */

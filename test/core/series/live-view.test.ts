@@ -1,6 +1,6 @@
 // LiveView: concatenation without copies, restarts cut in (never a zig-zag), deltas/resets, windows.
 
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { LiveView } from '../../../src/core/series/live-view';
 import { ScalarSeries } from '../../../src/core/series/scalar-series';
 import { viewSession } from '../../../src/shared/session-text';
@@ -189,6 +189,26 @@ describe('LiveView', () => {
     }
     expect(sizes).toEqual([256, 256, 256, 232]);
     expect(froms).toEqual([0, 256, 512, 768]);
+  });
+
+  test('a live delta of a few points copies them point by point, no column views; large or small, the same points', () => {
+    // f64 steps and values (a text format's), one point's wall time NaN: every column's number as it is.
+    const a = new ScalarSeries(64, 'f64');
+    for (let st = 0; st < 100; st++) a.append(st + 0.5, st === 7 ? NaN : 1000 + st, st / 3);
+    const v = fed([a, series(range(200, 203))]);
+    const whole = v.takeDelta(60)!;
+    const views = [vi.spyOn(ScalarSeries.prototype, 'steps'), vi.spyOn(ScalarSeries.prototype, 'values')];
+    const d = v.takeDelta(3)!;
+    for (const spy of views) expect(spy).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
+    expect([...d.steps]).toEqual([60.5, 61.5, 62.5]);
+    expect([...d.values]).toEqual([60 / 3, 61 / 3, 62 / 3]);
+    // Across the parts' seam, point by point, equals the column copy of the whole.
+    const seam = v.gather(98, 102);
+    expect([...seam.steps]).toEqual([98.5, 99.5, 200, 201]);
+    expect([...seam.wallTimes]).toEqual([1098, 1099, 1200, 1201]);
+    expect([...whole.wallTimes.subarray(0, 10)]).toEqual([...v.gather(0, 10).wallTimes]);
+    expect(Number.isNaN(v.gather(7, 8).wallTimes[0])).toBe(true);
   });
 
   describe('window', () => {

@@ -194,3 +194,32 @@ test('after runs.list asked with deltas, runs.changed goes out as the change fro
   bus.emit('runs.changed', listed);
   expect(lastPush()).toEqual({ seq: 1, base: 0, changed: [], removed: [] });
 });
+
+test("a turn's pushes leave in one write: the connection is corked from the turn's first message to the next turn", async () => {
+  const bus = new AppBus();
+  const ws = new FakeSocket();
+  const held: string[] = [];
+  let corks = 0;
+  const socket = {
+    cork: () => void corks++,
+    uncork: () => void corks--,
+  };
+  const send = ws.send.bind(ws);
+  ws.send = (text: string) => {
+    held.push(corks > 0 ? 'held' : 'written');
+    send(text);
+  };
+  attachClient(ws as unknown as WebSocket, { bus, handlers: {} as Handlers, log: () => {}, socket });
+  for (const tag of ['a', 'b', 'c']) bus.emit('series.appended', delta('r', tag));
+  bus.emit('runs.changed', []);
+  expect(held).toEqual(['held', 'held', 'held', 'held']);
+  expect(corks).toBe(1);
+  await new Promise((r) => setImmediate(r));
+  expect(corks).toBe(0);
+  // The next turn's first message corks again.
+  bus.emit('series.appended', delta('r', 'd'));
+  expect(corks).toBe(1);
+  await new Promise((r) => setImmediate(r));
+  expect(corks).toBe(0);
+  expect(ws.sent.map((m) => m.payload?.tag ?? m.event)).toEqual(['a', 'b', 'c', 'runs.changed', 'd']);
+});

@@ -249,6 +249,29 @@ describe('watch --exit-on critical and history', () => {
   });
 });
 
+describe('watch alerts per delta', () => {
+  test('a delta that brings no line answers the one shared empty list (no array and set per delta); a raise still comes', () => {
+    const now = 1_700_000_000_000;
+    const alerts = createWatchAlerts({
+      root: '/watched',
+      configOf: () => null,
+      runs: () => ['r'],
+      writtenAt: () => now - 1000,
+      settings: DEFAULT_SETTINGS,
+      clock: () => now,
+    });
+    const quiet = [1, 2, 3].map((s) => alerts.feed(delta('r', 'train/value_loss', [s], [1])));
+    expect(quiet[0]).toEqual([]);
+    expect(quiet[1]).toBe(quiet[0]);
+    expect(quiet[2]).toBe(quiet[0]);
+    const raised = alerts.feed(delta('r', 'train/value_loss', [4], [Number.NaN]));
+    expect(raised.map((l) => (l.type === 'alert' ? `${l.rule} ${l.state}` : l.type))).toEqual([
+      'non-finite raised',
+    ]);
+    expect(alerts.feed(delta('r', 'train/value_loss', [5], [Number.NaN]))).toBe(quiet[0]);
+  });
+});
+
 describe("watch reads the app's saved settings", () => {
   test('a damaged database is left exactly as it is (never moved aside or migrated by watch)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rlwatch-watch-damaged-'));
