@@ -70,6 +70,7 @@ export function attachClient(
   let corked = false;
   const socket = opts.socket;
   const uncork = (): void => {
+    if (!corked) return;
     corked = false;
     socket?.uncork();
   };
@@ -125,7 +126,9 @@ export function attachClient(
       let turn = performance.now();
       while (pending.length > 0 && !dropped) {
         if (!(await roomToAnswer())) return drop(`it left its answers unread for ${limits.stallMs} ms`);
-        const next = pending.shift()!;
+        // Dropped while it waited for room (a flood past the request limit empties `pending`): nothing to answer.
+        const next = pending.shift();
+        if (!next || dropped) return;
         const reply = await answer(opts.handlers, next.text, next.isBinary, follow);
         // The stream's list 0 is this answer: no push may come between the two (a push made from it is sent after).
         if (reply.deltasFrom) runList.answered(reply.deltasFrom);
@@ -140,6 +143,9 @@ export function attachClient(
     }
   };
   const roomToAnswer = async (): Promise<boolean> => {
+    // Bytes held by this turn's cork are not bytes the client left unread: they leave now, then the room is judged
+    // (held answers read as unread made the drain wait while a page's burst of requests passed the limit, #36).
+    uncork();
     const since = Date.now();
     while (ws.bufferedAmount > limits.maxQueuedBytes / 2) {
       if (dropped || ws.readyState !== ws.OPEN) return false;

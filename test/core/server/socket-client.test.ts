@@ -223,3 +223,70 @@ test("a turn's pushes leave in one write: the connection is corked from the turn
   expect(corks).toBe(0);
   expect(ws.sent.map((m) => m.payload?.tag ?? m.event)).toEqual(['a', 'b', 'c', 'runs.changed', 'd']);
 });
+
+test('a flood past the request limit while answers wait for room drops the client cleanly: no request fails inside the server', async () => {
+  const ws = new FakeSocket();
+  const logged: string[] = [];
+  const handlers = { 'series.follow': () => null } as unknown as Handlers;
+  attachClient(ws as unknown as WebSocket, {
+    bus: new AppBus(),
+    handlers,
+    log: (m) => logged.push(m),
+    limits: { maxPendingRequests: 4, maxQueuedBytes: 1000, stallMs: 10_000 },
+  });
+  const message = (id: number): Buffer =>
+    Buffer.from(JSON.stringify({ id, channel: 'series.follow', args: { run: 'r', tag: 't', follow: true } }));
+  // Its answers unread: the first request waits for room.
+  ws.bufferedAmount = 900;
+  ws.emit('message', message(1), false);
+  await new Promise((r) => setImmediate(r));
+  // A flood past the limit drops it while the answer waits; then its buffer drains.
+  for (let i = 2; i <= 8; i++) ws.emit('message', message(i), false);
+  ws.bufferedAmount = 0;
+  await new Promise((r) => setTimeout(r, 80));
+  expect(logged).toEqual(['dropped a client: more than 4 requests waiting']);
+  expect(ws.sent).toEqual([]);
+});
+
+test("bytes held by a turn's cork are not taken for unread answers: a burst of requests with large answers is answered, not dropped", async () => {
+  /** A socket whose buffered bytes are those its cork holds (the client reads everything written at once). */
+  class CorkedSocket extends FakeSocket {
+    corks = 0;
+    held = 0;
+    override send(text: string): void {
+      super.send(text);
+      if (this.corks > 0) this.held += text.length;
+    }
+  }
+  const ws = new CorkedSocket();
+  Object.defineProperty(ws, 'bufferedAmount', { get: () => ws.held });
+  const socket = {
+    cork: () => void ws.corks++,
+    uncork: () => {
+      ws.corks--;
+      if (ws.corks === 0) ws.held = 0;
+    },
+  };
+  const logged: string[] = [];
+  const big = 'x'.repeat(400);
+  const handlers = { 'runs.list': () => big } as unknown as Handlers;
+  attachClient(ws as unknown as WebSocket, {
+    bus: new AppBus(),
+    handlers,
+    log: (m) => logged.push(m),
+    limits: { maxPendingRequests: 40, maxQueuedBytes: 1000, stallMs: 60_000, answerTurnMs: 60_000 },
+    socket,
+  });
+  const ask = (from: number, to: number): void => {
+    for (let id = from; id <= to; id++)
+      ws.emit('message', Buffer.from(JSON.stringify({ id, channel: 'runs.list', args: {} })), false);
+  };
+  // A page's burst in two parts (the second arrives at the next turn): the first must not sit waiting for room
+  // behind its own held answers while the second passes the limit.
+  ask(1, 30);
+  await new Promise((r) => setImmediate(r));
+  ask(31, 60);
+  for (let i = 0; i < 200 && ws.sent.length < 60; i++) await new Promise((r) => setImmediate(r));
+  expect(logged).toEqual([]);
+  expect(ws.sent.map((m) => m.id)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+});

@@ -8,6 +8,7 @@ import type { Result } from '../../../src/shared/result';
 import {
   EARLY_TTL_MS,
   EarlyWindows,
+  MAX_EARLY_SERIES,
   PIXEL_SLACK,
   gridPlotPixels,
 } from '../../../src/renderer/src/charts/early-windows';
@@ -131,6 +132,27 @@ describe('EarlyWindows', () => {
     expect(h.early.size).toBe(0);
     expect(h.log.at(-1)).toBe('series.follow r/b false');
     expect(h.feed.size).toBe(0);
+  });
+});
+
+describe('EarlyWindows of a sweep', () => {
+  test("asks at most MAX_EARLY_SERIES series at once, the first chart's runs first: 8 charts × 50 runs would pass the server's 512 waiting requests", () => {
+    const h = harness();
+    const tags = ['reward', 'kl', 'loss', 'entropy', 'clip', 'lr', 'grad', 'value'];
+    const runs = Array.from({ length: 50 }, (_, i) => `run${i}`);
+    h.early.ask(
+      tags.flatMap((tag) => runs.map((run) => ({ run, tag }))),
+      800,
+    );
+    expect(h.fetchWindow).toHaveBeenCalledTimes(MAX_EARLY_SERIES);
+    expect(h.early.size).toBe(MAX_EARLY_SERIES);
+    expect(2 * MAX_EARLY_SERIES).toBeLessThan(512);
+    const asked = h.fetchWindow.mock.calls.map(([a]) => `${a.run}/${a.tag}`);
+    expect(asked.slice(0, 50)).toEqual(runs.map((r) => `${r}/reward`));
+    expect(asked[50]).toBe('run0/kl');
+    // A chart past it asks its own: no early answer for it.
+    expect(h.early.take({ run: 'run49', tag: 'value', pixels: 800 })).toBeNull();
+    h.early.dispose();
   });
 });
 

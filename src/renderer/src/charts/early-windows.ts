@@ -11,6 +11,10 @@ import type { SeriesFeed } from './series-feed';
 export const PIXEL_SLACK = 1.5;
 /** An answer no chart took by then is dropped (its chart was never made, or asked another width). */
 export const EARLY_TTL_MS = 15_000;
+/** Series asked early at most, in the grid's order (the first chart's runs first): each is a follow and a
+ * series.get sent at once, and serve drops a client with more than 512 requests waiting — 8 charts of a 50-run
+ * sweep (400 series) were 800 (#36). The charts past it ask their own as they are made. */
+export const MAX_EARLY_SERIES = 64;
 
 /** What a chart takes: the answer (in flight or landed) and the pushes for its series since it was asked. */
 export interface EarlyWindow {
@@ -36,11 +40,13 @@ export class EarlyWindows {
   ) {}
 
   /**
-   * Asks each line's whole series for a plot of `pixels` device pixels, unless already asked. The series is followed
-   * first (as a chart does: no push after the window's answer is missed) and its pushes are kept for the chart.
+   * Asks each line's whole series for a plot of `pixels` device pixels, unless already asked, the first
+   * MAX_EARLY_SERIES waiting at most. The series is followed first (as a chart does: no push after the window's
+   * answer is missed) and its pushes are kept for the chart.
    */
   ask(lines: readonly { run: string; tag: string }[], pixels: number): void {
     for (const { run, tag } of lines) {
+      if (this.entries.size >= MAX_EARLY_SERIES) return;
       const key = keyOf(run, tag);
       if (this.entries.has(key)) continue;
       const deltas: SeriesDelta[] = [];
