@@ -15,6 +15,8 @@ export interface ClientLimits {
   maxQueuedBytes: number;
   /** Requests waiting for their turn; past it the client is dropped (a flood, not a dashboard). */
   maxPendingRequests: number;
+  /** Bytes of waiting requests one client may hold (the count alone let 512 messages of 1 MiB wait). */
+  maxPendingBytes: number;
   /** How long a client may leave half its byte budget unread before its next answer is given up. */
   stallMs: number;
   /** Series one client may follow (`series.follow`); past it the client gets every series again (its memory bounded). */
@@ -26,7 +28,10 @@ export interface ClientLimits {
 
 export const DEFAULT_CLIENT_LIMITS: ClientLimits = {
   maxQueuedBytes: 32 * 1024 * 1024,
-  maxPendingRequests: 512,
+  // A page's burst is small requests, many: a 50-run sweep's 9 charts follow and ask 900 series at once (#36: past
+  // 512 the page was dropped, reconnected and dropped again under load). Its bytes bound the memory.
+  maxPendingRequests: 4096,
+  maxPendingBytes: 16 * 1024 * 1024,
   stallMs: 30_000,
   maxFollowedSeries: 100_000,
   answerTurnMs: 8,
@@ -65,6 +70,7 @@ export function attachClient(
 ): void {
   const limits = { ...DEFAULT_CLIENT_LIMITS, ...opts.limits };
   const pending: Array<{ text: string; isBinary: boolean }> = [];
+  let pendingBytes = 0;
   let draining = false;
   let dropped = false;
   let corked = false;
@@ -79,6 +85,7 @@ export function attachClient(
     if (dropped) return;
     dropped = true;
     pending.length = 0;
+    pendingBytes = 0;
     opts.log(`dropped a client: ${why}`);
     ws.terminate();
   };
@@ -129,6 +136,7 @@ export function attachClient(
         // Dropped while it waited for room (a flood past the request limit empties `pending`): nothing to answer.
         const next = pending.shift();
         if (!next || dropped) return;
+        pendingBytes -= next.text.length;
         const reply = await answer(opts.handlers, next.text, next.isBinary, follow);
         // The stream's list 0 is this answer: no push may come between the two (a push made from it is sent after).
         if (reply.deltasFrom) runList.answered(reply.deltasFrom);
@@ -160,7 +168,12 @@ export function attachClient(
     if (pending.length >= limits.maxPendingRequests) {
       return drop(`more than ${limits.maxPendingRequests} requests waiting`);
     }
-    pending.push({ text: data.toString(), isBinary });
+    const text = data.toString();
+    if (pendingBytes + text.length > limits.maxPendingBytes) {
+      return drop(`more than ${limits.maxPendingBytes} bytes of requests waiting`);
+    }
+    pendingBytes += text.length;
+    pending.push({ text, isBinary });
     if (!draining) {
       drain().catch((err: unknown) => {
         opts.log(`socket request failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -171,6 +184,7 @@ export function attachClient(
   ws.on('close', () => {
     dropped = true;
     pending.length = 0;
+    pendingBytes = 0;
     unsubscribe();
   });
   ws.on('error', () => ws.terminate());

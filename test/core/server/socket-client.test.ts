@@ -290,3 +290,23 @@ test("bytes held by a turn's cork are not taken for unread answers: a burst of r
   expect(logged).toEqual([]);
   expect(ws.sent.map((m) => m.id)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
 });
+
+test("a page's burst of small requests is answered (a 50-run sweep's 9 charts: 900 at once); waiting requests are bounded in bytes as well", async () => {
+  const burst = client();
+  expect(await burst.turnsToAnswer(900)).toBeLessThan(1000);
+
+  const ws = new FakeSocket();
+  const logged: string[] = [];
+  attachClient(ws as unknown as WebSocket, {
+    bus: new AppBus(),
+    handlers: { 'series.follow': () => null } as unknown as Handlers,
+    log: (m) => logged.push(m),
+    limits: { maxPendingBytes: 10_000 },
+  });
+  const large = Buffer.from(
+    JSON.stringify({ id: 1, channel: 'series.follow', args: { run: 'x'.repeat(6_000) } }),
+  );
+  ws.emit('message', large, false);
+  ws.emit('message', large, false);
+  expect(logged).toEqual(['dropped a client: more than 10000 bytes of requests waiting']);
+});
