@@ -365,7 +365,8 @@ describe('training processes', () => {
 });
 
 describe('the run list before the sampler (#36)', () => {
-  test('runs.changed is pushed before the sampler is given the runs (its look at each folder waited in front of the page)', async () => {
+  /** A core whose sampler notes each set of runs it is given, and the run lists pushed, in `order`. */
+  function orderedCore(): { core: AppCore; order: string[] } {
     const order: string[] = [];
     const sampler = new SystemSampler(
       {
@@ -378,6 +379,11 @@ describe('the run list before the sampler (#36)', () => {
     );
     const core = new AppCore({ host: HOST, store: openStore({ path: null }), createSampler: () => sampler });
     core.bus.on('runs.changed', (runs) => void order.push(`list ${runs.length}`));
+    return { core, order };
+  }
+
+  test('runs.changed is pushed before the sampler is given the runs (its look at each folder waited in front of the page)', async () => {
+    const { core, order } = orderedCore();
     const root = klRun('list-before-sampler', 0.02);
     await core.open(root);
     await waitFor(() => order.includes('sampler 1'), 'the sampler given the run');
@@ -393,18 +399,7 @@ describe('the run list before the sampler (#36)', () => {
   test("the sampler is given the runs once the page has asked for its first screen's series, not at the first list", async () => {
     // Its first look at 10k run folders (a realpath each, every process's open files) ran beside the page's first
     // screen (#36); it waits for the first-screen gate as first reads' judging does.
-    const order: string[] = [];
-    const sampler = new SystemSampler(
-      {
-        training: {
-          setRuns: (r) => void order.push(`sampler ${r.length}`),
-          sample: async () => ({ processes: [], exited: [] }),
-        },
-      },
-      { intervalMs: 100 },
-    );
-    const core = new AppCore({ host: HOST, store: openStore({ path: null }), createSampler: () => sampler });
-    core.bus.on('runs.changed', (runs) => void order.push(`list ${runs.length}`));
+    const { core, order } = orderedCore();
     await core.open(klRun('sampler-after-first-screen', 0.02));
     await waitFor(() => order.includes('list 1'), 'the run listed');
     order.push('series asked');

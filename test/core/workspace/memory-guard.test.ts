@@ -9,12 +9,8 @@ import type { LiveSource } from '../../../src/core/sources/live-source';
 import { LoadProgressTracker } from '../../../src/core/workspace/load-progress';
 import { MemoryGuard } from '../../../src/core/workspace/memory-guard';
 import { RunLoader } from '../../../src/core/workspace/run-loader';
-import {
-  newRunState,
-  type LiveEntry,
-  type RunState,
-  type SourceEntry,
-} from '../../../src/core/workspace/run-state';
+import { newRunState, type RunState, type SourceEntry } from '../../../src/core/workspace/run-state';
+import { liveEntry } from '../../helpers/live-entry';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -135,18 +131,7 @@ test('feeding a run’s views asks the memory guard nothing; the reading slices 
     },
     close: () => {},
   };
-  const entry: LiveEntry = {
-    ...{ state: 'live', path, name: 'a', format: 'csv', gen: 0, live, set: series },
-    ...{
-      identity: null,
-      size: 0,
-      mtimeMs: null,
-      queued: null,
-      head: null,
-      unlinkSeen: false,
-      snapshot: false,
-    },
-  };
+  const entry = liveEntry({ path, name: 'a', format: 'csv', gen: 0, live, set: series });
   loader.add(run, entry);
   await loader.loadRun(run);
   // The views were fed in slices (several deltas), with no check between them.

@@ -23,7 +23,8 @@ import { SeriesSet } from '../../../src/core/series/series-set';
 import type { LiveSource } from '../../../src/core/sources/live-source';
 import { LoadProgressTracker } from '../../../src/core/workspace/load-progress';
 import { RunLoader } from '../../../src/core/workspace/run-loader';
-import { newRunState, type LiveEntry } from '../../../src/core/workspace/run-state';
+import { newRunState } from '../../../src/core/workspace/run-state';
+import { liveEntry } from '../../helpers/live-entry';
 
 function fakeSource(path: string, reads: Map<string, number>): LiveSource {
   return {
@@ -59,18 +60,7 @@ test('a sweep reads at most its budget of sources and the next sweep goes on whe
   const paths = ['a', 'b', 'c', 'd', 'e'].map((n) => `/nonexistent-rlwatch-run/${n}.csv`);
   for (const [i, path] of paths.entries()) {
     const live = fakeSource(path, reads);
-    const entry: LiveEntry = {
-      ...{ state: 'live', path, name: `${i}`, format: 'csv', gen: i, live, set: live.series },
-      ...{
-        identity: null,
-        size: 0,
-        mtimeMs: null,
-        queued: null,
-        head: null,
-        unlinkSeen: false,
-        snapshot: false,
-      },
-    };
+    const entry = liveEntry({ path, name: `${i}`, format: 'csv', gen: i, live, set: live.series });
     loader.add(run, entry);
   }
   const counts = async (max: number): Promise<number[]> => {
@@ -180,20 +170,9 @@ test('a local sweep opens only the sources written since their last read: append
     w.flush();
     return w;
   });
-  const entries = writers.map((w, i): LiveEntry => {
+  const entries = writers.map((w, i) => {
     const live = createSource(w.path, 'tfevents', {});
-    return {
-      ...{ state: 'live', path: w.path, name: names[i]!, format: 'tfevents', gen: i, live, set: live.series },
-      ...{
-        identity: null,
-        size: 0,
-        mtimeMs: null,
-        queued: null,
-        head: null,
-        unlinkSeen: false,
-        snapshot: false,
-      },
-    };
+    return liveEntry({ path: w.path, name: names[i]!, format: 'tfevents', gen: i, live, set: live.series });
   });
   for (const e of entries) loader.add(run, e);
   const points = (i: number): number => entries[i]!.live.series.pointCount();

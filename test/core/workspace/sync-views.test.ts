@@ -4,7 +4,8 @@ import { SeriesSet } from '../../../src/core/series/series-set';
 import type { LiveSource } from '../../../src/core/sources/live-source';
 import { LoadProgressTracker } from '../../../src/core/workspace/load-progress';
 import { RunLoader } from '../../../src/core/workspace/run-loader';
-import { newRunState, type LiveEntry } from '../../../src/core/workspace/run-state';
+import { newRunState } from '../../../src/core/workspace/run-state';
+import { liveEntry } from '../../helpers/live-entry';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -35,18 +36,7 @@ test('the deltas of every tag of a read go out in one go while the slice lasts: 
     readMore: async () => {},
     close: () => {},
   };
-  const entry: LiveEntry = {
-    ...{ state: 'live', path, name: 'm.csv', format: 'csv', gen: 0, live, set: series },
-    ...{
-      identity: null,
-      size: 0,
-      mtimeMs: null,
-      queued: null,
-      head: null,
-      unlinkSeen: false,
-      snapshot: false,
-    },
-  };
+  const entry = liveEntry({ path, name: 'm.csv', format: 'csv', gen: 0, live, set: series });
   loader.add(run, entry);
   // The slice never runs out: the clock stands still (from before the loader's last yield).
   vi.spyOn(performance, 'now').mockReturnValue(performance.now());
