@@ -73,13 +73,12 @@ function timed(name, step) {
   return result;
 }
 
-/** vitest's arguments for one project, its JSON report written to `out`. */
+/** vitest's arguments for one project (or several), its JSON report written to `out`. */
 function vitestArgs(project, out, extra) {
   return [
     vitest,
     'run',
-    '--project',
-    project,
+    ...[project].flat().flatMap((p) => ['--project', p]),
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${out}`,
@@ -101,7 +100,7 @@ function tally(out, status) {
 }
 
 /**
- * Runs one vitest project as a child (`extra`: file filters, `--exclude`s or the caller's arguments) and counts its
+ * Runs a vitest project (or several) as a child (`extra`: file filters, `--exclude`s or the caller's arguments) and counts its
  * report under `name`. `log` null: its output goes to this terminal; else into that file, printed at the end (a pipe
  * would fill while nobody reads it, and two live outputs would interleave).
  */
@@ -200,7 +199,8 @@ const elsewhere = [
   ...E2E_AFTER_ALERTS,
 ].flatMap((f) => ['--exclude', f]);
 const sideBySide = Date.now();
-const unit = runVitest('unit', 'unit', process.argv.slice(2), null);
+// The unit tests in shared module graphs and those in one of their own (vitest.config.ts), in one run.
+const unit = runVitest('unit', ['unit', 'unit-isolated'], process.argv.slice(2), null);
 await Promise.all([
   (async () => {
     await unit;

@@ -89,11 +89,13 @@ describe('AppCore on the live demo', () => {
   });
 
   test('one notification per run per window, but its escalation to critical; the rest are held back', () => {
-    // The KL warning takes the run's slot; its escalation to critical seconds later never waits behind it.
-    expect(first.notes.map((n) => n.title)).toEqual([
-      'Warning: KL above target — ppo_demo',
-      'Critical: KL above target — ppo_demo',
-    ]);
+    // The KL warning takes the run's slot; its escalation to critical seconds later never waits behind it. A loaded
+    // machine reads the demo's 200 steps a second in fewer reads: when the warning and its escalation come in one,
+    // they are one notification, the critical naming the other (seen at load 12) — never the warning alone.
+    expect([
+      ['Warning: KL above target — ppo_demo', 'Critical: KL above target — ppo_demo'],
+      ['Critical: KL above target — ppo_demo (+1 more alert)'],
+    ]).toContainEqual(first.notes.map((n) => n.title));
     expect(first.notes[0]!.focus).toMatchObject({ run: 'ppo_demo' });
   });
 
