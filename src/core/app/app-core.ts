@@ -65,7 +65,7 @@ export class AppCore {
   /** The open folder's view settings (x-axis mode, ignore outliers); null while no folder is open. */
   private folderView: FolderView | null = null;
   private readonly alertService: AlertService;
-  /** The page's first screen asked for: first reads are judged after it. */
+  /** A page's first chart drawn (or the bound passed): first reads are judged after it. */
   private readonly firstScreen = new FirstScreenGate();
   private readonly keys = new KeyNumberTracker();
   private readonly tags = new TagTracker();
@@ -271,6 +271,11 @@ export class AppCore {
     this.system.setHidden(!visible);
   }
 
+  /** A page drew its first chart: first reads' judging and the sampler's runs, held for it, start (#36). */
+  firstScreenDrawn(): void {
+    this.firstScreen.drawn();
+  }
+
   /** The one run list: the open folder's runs, then every remote endpoint's (keyed `HOST//RUN`). */
   runs(): RunInfo[] {
     return [...this.ws.listRuns().map((r) => this.overlay.apply(r)), ...this.remotes.runs()];
@@ -313,7 +318,6 @@ export class AppCore {
   ): Promise<SeriesWindow> {
     if (q.xMin !== undefined && q.xMax !== undefined) await this.ws.readExact(run, tag, q);
     const w = this.ws.getWindow(run, tag, q);
-    this.firstScreen.seriesAnswered();
     if (!w)
       throw new ApiError(
         'not-found',
@@ -491,7 +495,7 @@ export class AppCore {
 
   private samplerRunsDue = false;
 
-  /** The sampler is given the runs after the list goes out and once the page's first screen is asked for (or the
+  /** The sampler is given the runs after the list goes out and once the page's first chart is drawn (or the
    * gate's bound passed), as first reads' judging is: its first look at 10k run folders (a realpath each, then
    * every process's open files) ran beside the page's first screen (#36). A burst of lists gives it the last. */
   private giveSamplerRuns(): void {

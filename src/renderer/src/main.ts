@@ -1,10 +1,11 @@
-// Renderer entry: picks the transport, makes the one series feed (and its early windows) and mounts the Svelte dashboard.
+// Renderer entry: picks the transport, makes the one series feed (and its early windows), tells the backend when the first chart is drawn, and mounts the Svelte dashboard.
 
 import { mount } from 'svelte';
 import App from './App.svelte';
 import { pickBackend } from './backend/pick';
 import { createSeriesFeed } from './charts/series-feed';
 import { EarlyWindows } from './charts/early-windows';
+import { frameScheduler } from './charts/frame-scheduler';
 import './styles.css';
 
 const backend = pickBackend();
@@ -12,5 +13,9 @@ const backend = pickBackend();
 const feed = createSeriesFeed(backend);
 /** The first screen's series, asked by the grid before its charts are made and taken by them (#36). */
 const early = new EarlyWindows((args) => backend.invoke('series.get', args), feed);
+
+// serve holds its background work of the first seconds (judging first reads) until the first chart is drawn: told
+// once that frame is done, so the work does not share the cores with it (#36).
+frameScheduler().afterFirstDraw(() => setTimeout(() => void backend.invoke('app.firstScreen', {}), 0));
 
 mount(App, { target: document.getElementById('app')!, props: { backend, feed, early } });

@@ -84,6 +84,7 @@ describe('every channel through dispatch', () => {
       const args: Record<RequestChannel, unknown> = {
         'app.info': {},
         'app.visibility': { visible: false },
+        'app.firstScreen': {},
         'runs.list': {},
         'runs.openFolder': { path: root },
         'runs.chooseFolder': {},
