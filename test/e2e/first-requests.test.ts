@@ -183,3 +183,29 @@ test('the page tells serve once, after its first chart is drawn with its data (a
   expect(errors).toEqual([]);
   await page.close();
 });
+
+/** In the page, before its script: whether Svelte's runtime (it marks `window.__svelte` as it is evaluated) had run
+ * when the page made its socket. */
+const SOCKET_BEFORE_SVELTE = `(() => {
+  window.__socketMade = [];
+  const W = window.WebSocket;
+  window.WebSocket = class extends W {
+    constructor(...a) {
+      window.__socketMade.push({ svelteEvaluated: window.__svelte !== undefined });
+      super(...a);
+    }
+  };
+})()`;
+
+test("the page opens its socket before the dashboard's code is evaluated, so the handshake overlaps it (#36)", async () => {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const errors = collectErrors(page);
+  await page.addInitScript(SOCKET_BEFORE_SVELTE);
+  await page.goto(url);
+  await page.locator('figure.chart[data-state="ready"]').first().waitFor({ timeout: 30_000 });
+  // One socket, made before Svelte, chart.js and the dashboard's modules ran (before: after all of them, just
+  // before the mount, so the handshake waited for the whole script).
+  expect(await page.evaluate('window.__socketMade')).toEqual([{ svelteEvaluated: false }]);
+  expect(errors).toEqual([]);
+  await page.close();
+});
