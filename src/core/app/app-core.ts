@@ -208,8 +208,9 @@ export class AppCore {
     this.folderView = parseFolderView(this.storedView(root));
     this.runMeta.reset();
     this.runMeta.record(root, this.ws.listRuns());
-    // Sampling starts now; the runs' training processes are looked for after the page's first screen.
-    this.system.start([]);
+    // Sampling starts, with the runs' training processes to look for, once the page's first chart is drawn (or the
+    // gate's bound passed): its first look (systeminformation loaded, nvidia-smi spawned: 0.1–0.25 s of CPU at load)
+    // ran as the page asked for its HTML, script and socket, and they waited for it (#36).
     this.giveSamplerRuns();
     this.startTicking();
     // A folder with no run pushes nothing else: a page that asked app.info before the open learns the root here.
@@ -226,6 +227,8 @@ export class AppCore {
     this.keys.clear();
     this.tags.clear();
     this.folderView = null;
+    this.folderGen++;
+    this.samplerRunsDue = false;
     this.system.stop();
     this.stopTicking();
     await this.folder.close();
@@ -494,16 +497,20 @@ export class AppCore {
   }
 
   private samplerRunsDue = false;
+  /** Bumped as a folder closes: a sampler start queued for it is dropped. */
+  private folderGen = 0;
 
-  /** The sampler is given the runs after the list goes out and once the page's first chart is drawn (or the
-   * gate's bound passed), as first reads' judging is: its first look at 10k run folders (a realpath each, then
+  /** The sampler starts (or is given the runs) after the list goes out and once the page's first chart is drawn (or
+   * the gate's bound passed), as first reads' judging does: its first look at 10k run folders (a realpath each, then
    * every process's open files) ran beside the page's first screen (#36). A burst of lists gives it the last. */
   private giveSamplerRuns(): void {
     if (this.samplerRunsDue) return;
     this.samplerRunsDue = true;
+    const gen = this.folderGen;
     void this.firstScreen.opened().then(() => {
+      if (gen !== this.folderGen) return;
       this.samplerRunsDue = false;
-      if (!this.disposed) this.system.setRuns(this.ws.runDirs());
+      if (!this.disposed && this.root !== null) this.system.start(this.ws.runDirs());
     });
   }
 
