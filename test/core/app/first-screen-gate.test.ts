@@ -11,7 +11,7 @@ import { FirstScreenGate } from '../../../src/core/app/first-screen-gate';
 import { createHandlers } from '../../../src/core/app/handlers';
 import { openStore } from '../../../src/core/store';
 import { EventFileWriter } from '../../../src/core/tfevents/writer';
-import type { SeriesDelta } from '../../../src/shared/domain';
+import type { SeriesDelta, SeriesWindow } from '../../../src/shared/domain';
 import { testAlertService } from '../../helpers/alert-service';
 
 /** A KL that blows up at step 2000 of 3000: judged, it raises an alert. */
@@ -139,11 +139,11 @@ describe('an app holds its first read for the page (#36)', () => {
     const h = createHandlers(core);
     try {
       await core.open(dir);
-      // The page asks its first screen's series (until the whole read is in), then takes 2.5 s (fake; the bound is 3 s) to
-      // draw them: nothing is judged. Before, a pause of 300 ms in the series answers started the judging.
+      // The page asks its first screen's series (until the whole read is in), then takes 2.5 s (fake; the bound is
+      // 3 s) to draw them: nothing is judged. Before, a pause of 300 ms in the series answers started the judging.
       const lastStep = async (): Promise<number | undefined> => {
         const r = await dispatch(h, 'series.get', { run: 'run1', tag: 'approx_kl', pixels: 800 });
-        return r.ok ? r.value.steps.at(-1) : undefined;
+        return r.ok ? (r.value as SeriesWindow).steps.at(-1) : undefined;
       };
       for (let i = 0; i < 20_000 && (await lastStep()) !== 59_999; i++) await turns(1);
       expect(await lastStep()).toBe(59_999);
