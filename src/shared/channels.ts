@@ -3,6 +3,7 @@
 export const REQUEST_CHANNELS = [
   'app.info',
   'app.visibility',
+  'app.firstScreen',
   'runs.list',
   'runs.openFolder',
   'runs.chooseFolder',

@@ -86,6 +86,8 @@ const chartViewSchema = z.strictObject({
 export const requestSchemas = {
   'app.info': z.strictObject({}),
   'app.visibility': z.strictObject({ visible: z.boolean() }),
+  /** The page has drawn its first chart with its data: serve's held background work (first reads' judging) starts. */
+  'app.firstScreen': z.strictObject({}),
   /** `deltas`: this client takes its runs.changed pushes as changes from this answer on (shared/run-list-delta.ts). */
   'runs.list': z.strictObject({ deltas: z.literal(true).optional() }),
   'runs.openFolder': z.strictObject({ path: z.string().min(1).max(4096) }),
@@ -204,6 +206,7 @@ export const requestSchemas = {
 export interface RequestResults {
   'app.info': AppInfo;
   'app.visibility': null;
+  'app.firstScreen': null;
   'runs.list': RunInfo[];
   'runs.openFolder': { root: string };
   'runs.chooseFolder': { root: string } | null;

@@ -156,3 +156,56 @@ test("the first screen's series are asked before the grid makes its charts, each
   expect(errors).toEqual([]);
   await page.close();
 });
+
+/** In the page, before its script: each app.firstScreen sent, with how many charts were drawn with data then. */
+const LOG_FIRST_SCREEN = `(() => {
+  window.__firstScreen = [];
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (text) {
+    const m = JSON.parse(text);
+    if (m.channel === 'app.firstScreen')
+      window.__firstScreen.push({ ready: document.querySelectorAll('figure.chart[data-state="ready"]').length });
+    return send.call(this, text);
+  };
+})()`;
+
+test('the page tells serve once, after its first chart is drawn with its data (app.firstScreen, #36)', async () => {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const errors = collectErrors(page);
+  await page.addInitScript(LOG_FIRST_SCREEN);
+  await page.goto(url);
+  await expect.poll(() => page.locator('figure.chart[data-state="ready"]').count()).toBe(4);
+  await page.waitForTimeout(500);
+  const told = (await page.evaluate('window.__firstScreen')) as { ready: number }[];
+  // serve's held work (first reads' judging) starts on this notice, not while the first chart is still to be drawn.
+  expect(told).toHaveLength(1);
+  expect(told[0]!.ready).toBeGreaterThan(0);
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+/** In the page, before its script: whether Svelte's runtime (it marks `window.__svelte` as it is evaluated) had run
+ * when the page made its socket. */
+const SOCKET_BEFORE_SVELTE = `(() => {
+  window.__socketMade = [];
+  const W = window.WebSocket;
+  window.WebSocket = class extends W {
+    constructor(...a) {
+      window.__socketMade.push({ svelteEvaluated: window.__svelte !== undefined });
+      super(...a);
+    }
+  };
+})()`;
+
+test("the page opens its socket before the dashboard's code is evaluated, so the handshake overlaps it (#36)", async () => {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const errors = collectErrors(page);
+  await page.addInitScript(SOCKET_BEFORE_SVELTE);
+  await page.goto(url);
+  await page.locator('figure.chart[data-state="ready"]').first().waitFor({ timeout: 30_000 });
+  // One socket, made before Svelte, chart.js and the dashboard's modules ran (before: after all of them, just
+  // before the mount, so the handshake waited for the whole script).
+  expect(await page.evaluate('window.__socketMade')).toEqual([{ svelteEvaluated: false }]);
+  expect(errors).toEqual([]);
+  await page.close();
+});

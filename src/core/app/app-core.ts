@@ -65,7 +65,7 @@ export class AppCore {
   /** The open folder's view settings (x-axis mode, ignore outliers); null while no folder is open. */
   private folderView: FolderView | null = null;
   private readonly alertService: AlertService;
-  /** The page's first screen asked for: first reads are judged after it. */
+  /** A page's first chart drawn (or the bound passed): first reads are judged after it. */
   private readonly firstScreen = new FirstScreenGate();
   private readonly keys = new KeyNumberTracker();
   private readonly tags = new TagTracker();
@@ -208,8 +208,9 @@ export class AppCore {
     this.folderView = parseFolderView(this.storedView(root));
     this.runMeta.reset();
     this.runMeta.record(root, this.ws.listRuns());
-    // Sampling starts now; the runs' training processes are looked for after the page's first screen.
-    this.system.start([]);
+    // Sampling starts, with the runs' training processes to look for, once the page's first chart is drawn (or the
+    // gate's bound passed): its first look (systeminformation loaded, nvidia-smi spawned: 0.1–0.25 s of CPU at load)
+    // ran as the page asked for its HTML, script and socket, and they waited for it (#36).
     this.giveSamplerRuns();
     this.startTicking();
     // A folder with no run pushes nothing else: a page that asked app.info before the open learns the root here.
@@ -226,6 +227,8 @@ export class AppCore {
     this.keys.clear();
     this.tags.clear();
     this.folderView = null;
+    this.folderGen++;
+    this.samplerRunsDue = false;
     this.system.stop();
     this.stopTicking();
     await this.folder.close();
@@ -271,6 +274,11 @@ export class AppCore {
     this.system.setHidden(!visible);
   }
 
+  /** A page drew its first chart: first reads' judging and the sampler's runs, held for it, start (#36). */
+  firstScreenDrawn(): void {
+    this.firstScreen.drawn();
+  }
+
   /** The one run list: the open folder's runs, then every remote endpoint's (keyed `HOST//RUN`). */
   runs(): RunInfo[] {
     return [...this.ws.listRuns().map((r) => this.overlay.apply(r)), ...this.remotes.runs()];
@@ -313,7 +321,6 @@ export class AppCore {
   ): Promise<SeriesWindow> {
     if (q.xMin !== undefined && q.xMax !== undefined) await this.ws.readExact(run, tag, q);
     const w = this.ws.getWindow(run, tag, q);
-    this.firstScreen.seriesAnswered();
     if (!w)
       throw new ApiError(
         'not-found',
@@ -490,16 +497,20 @@ export class AppCore {
   }
 
   private samplerRunsDue = false;
+  /** Bumped as a folder closes: a sampler start queued for it is dropped. */
+  private folderGen = 0;
 
-  /** The sampler is given the runs after the list goes out and once the page's first screen is asked for (or the
-   * gate's bound passed), as first reads' judging is: its first look at 10k run folders (a realpath each, then
+  /** The sampler starts (or is given the runs) after the list goes out and once the page's first chart is drawn (or
+   * the gate's bound passed), as first reads' judging does: its first look at 10k run folders (a realpath each, then
    * every process's open files) ran beside the page's first screen (#36). A burst of lists gives it the last. */
   private giveSamplerRuns(): void {
     if (this.samplerRunsDue) return;
     this.samplerRunsDue = true;
+    const gen = this.folderGen;
     void this.firstScreen.opened().then(() => {
+      if (gen !== this.folderGen) return;
       this.samplerRunsDue = false;
-      if (!this.disposed) this.system.setRuns(this.ws.runDirs());
+      if (!this.disposed && this.root !== null) this.system.start(this.ws.runDirs());
     });
   }
 

@@ -1,28 +1,24 @@
-// When the page's first screen has been asked for: background work of the first seconds (judging first reads) waits for it.
+// When the page's first screen is drawn: background work of the first seconds (judging first reads) waits for it.
 
-/** After the last series answer, this long without another: the page has asked for what its first screen draws. */
-export const FIRST_SCREEN_QUIET_MS = 300;
-/** The wait's bound: with no page asking (serve with no browser open), background work starts this long after it
- * is first waited for. */
+/** The wait's bound: with no page drawing (serve with no browser open, a page on another view, a remote client),
+ * background work starts this long after it is first waited for. */
 export const FIRST_SCREEN_MAX_WAIT_MS = 3000;
 
 /**
- * Opens once a page has asked for its first charts' series and then paused (`FIRST_SCREEN_QUIET_MS` after the last
- * answer), or `FIRST_SCREEN_MAX_WAIT_MS` after the first `opened()` call, whichever comes first; open for good after.
+ * Opens when a page says it has drawn its first chart (`drawn()`, the page's `app.firstScreen` notice), or
+ * `FIRST_SCREEN_MAX_WAIT_MS` after the first `opened()` call, whichever comes first; open for good after.
  * Under contention (#36) the first read's judging — about a second of CPU for 40 × 25k points — otherwise ran
- * beside the page's own first work, on the same cores.
+ * beside the page's own first work, on the same cores. Before, the gate opened 300 ms after the last series answer:
+ * the page's early series burst is answered while its grid is still being made, so under load the judging started
+ * before the first chart was drawn.
  */
 export class FirstScreenGate {
   private open = false;
   private waiting: Promise<void> | null = null;
   private release: (() => void) | null = null;
-  private quiet: ReturnType<typeof setTimeout> | null = null;
   private bound: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(
-    private readonly quietMs = FIRST_SCREEN_QUIET_MS,
-    private readonly maxWaitMs = FIRST_SCREEN_MAX_WAIT_MS,
-  ) {}
+  constructor(private readonly maxWaitMs = FIRST_SCREEN_MAX_WAIT_MS) {}
 
   /** Resolves when the gate is open (at once when it already is). */
   opened(): Promise<void> {
@@ -35,19 +31,15 @@ export class FirstScreenGate {
     return this.waiting;
   }
 
-  /** A series window was answered: the gate opens after a pause in them. */
-  seriesAnswered(): void {
-    if (this.open) return;
-    if (this.quiet) clearTimeout(this.quiet);
-    this.quiet = setTimeout(() => this.openNow(), this.quietMs);
-    this.quiet.unref?.();
+  /** A page has drawn its first chart with its data: the gate opens. */
+  drawn(): void {
+    this.openNow();
   }
 
-  /** Opens now (the app closes, or a test). */
+  /** Opens now (a page drew its first chart, the app closes, or a test). */
   openNow(): void {
     if (this.open) return;
     this.open = true;
-    if (this.quiet) clearTimeout(this.quiet);
     if (this.bound) clearTimeout(this.bound);
     this.release?.();
   }

@@ -23,6 +23,10 @@ export function createHandlers(core: AppCore): Handlers {
       core.setVisible(visible);
       return null;
     },
+    'app.firstScreen': () => {
+      core.firstScreenDrawn();
+      return null;
+    },
     'runs.list': () => core.runs(),
     'runs.openFolder': ({ path }) => {
       if (!host.allowOpenFolder)

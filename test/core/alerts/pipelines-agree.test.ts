@@ -171,6 +171,9 @@ async function throughApp(dir: string, rec: Recording): Promise<Transition[]> {
     });
   });
   await core.open(dir);
+  // The page's first chart drawn: sampling starts (it waits for it, #36).
+  core.firstScreenDrawn();
+  await new Promise((r) => setImmediate(r));
   script(rec, clock, {
     runs: (runs) => ws.emit('runs.changed', runs),
     delta: (d) => ws.emit('series.appended', d),

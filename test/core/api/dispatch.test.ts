@@ -12,6 +12,7 @@ const unused = Object.fromEntries(
   (
     [
       'app.visibility',
+      'app.firstScreen',
       'runs.recent',
       'runs.details',
       'runs.saveView',

@@ -1,9 +1,17 @@
-// The first-screen gate: a large first read's judging waits until the page has asked for its first screen's series
-// (then paused), or a bound passes with no page; it is judged, with the same alerts, after (#36).
+// The first-screen gate: a large first read's judging waits until the page says its first chart is drawn, or a bound
+// passes with no page drawing; it is judged, with the same alerts, after (#36).
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AlertService } from '../../../src/core/alerts/alert-service';
+import { dispatch } from '../../../src/core/api/dispatch';
+import { AppCore } from '../../../src/core/app/app-core';
 import { FirstScreenGate } from '../../../src/core/app/first-screen-gate';
-import type { SeriesDelta } from '../../../src/shared/domain';
+import { createHandlers } from '../../../src/core/app/handlers';
+import { openStore } from '../../../src/core/store';
+import { EventFileWriter } from '../../../src/core/tfevents/writer';
+import type { SeriesDelta, SeriesWindow } from '../../../src/shared/domain';
 import { testAlertService } from '../../helpers/alert-service';
 
 /** A KL that blows up at step 2000 of 3000: judged, it raises an alert. */
@@ -21,6 +29,14 @@ function run(): SeriesDelta[] {
     },
   ];
 }
+
+const HOST = {
+  mode: 'serve',
+  version: 't',
+  allowOpenFolder: true,
+  chooseFolder: async () => null,
+  pickExportFolder: async () => null,
+} as const;
 
 const service = (gate: FirstScreenGate | null): AlertService =>
   testAlertService({
@@ -45,29 +61,28 @@ describe('judging a first read after the first screen (#36)', () => {
   beforeEach(() => void vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }));
   afterEach(() => void vi.useRealTimers());
 
-  it('waits while the page is asking for its series, and starts once they pause', async () => {
-    const gate = new FirstScreenGate(300, 3000);
+  it('waits until the page says its first chart is drawn, and starts then', async () => {
+    const gate = new FirstScreenGate(3000);
     const s = service(gate);
     s.reading('r');
     for (const d of run()) s.feed(d);
     s.read('r');
-    // The page asks for a series every 100 ms for a second: nothing is judged meanwhile, however long it runs.
-    for (let i = 0; i < 10; i++) {
-      gate.seriesAnswered();
+    // The page takes its time (its grid made, its series answered, then drawn): nothing is judged meanwhile.
+    for (let i = 0; i < 20; i++) {
       await vi.advanceTimersByTimeAsync(100);
       await turns(5);
       expect(s.judgingNow()).toBe(true);
       expect(s.list()).toEqual([]);
     }
-    // The page's requests pause: the read is judged and raises its alert.
-    await vi.advanceTimersByTimeAsync(300);
+    // The first chart is drawn: the read is judged and raises its alert.
+    gate.drawn();
     await settle(s);
     expect(s.judgingNow()).toBe(false);
     expect(s.list().map((a) => a.rule)).toContain('kl-above-target');
   });
 
   it('with no page asking, starts at the bound; once open, later first reads start at once', async () => {
-    const gate = new FirstScreenGate(300, 3000);
+    const gate = new FirstScreenGate(3000);
     const s = service(gate);
     s.reading('r');
     for (const d of run()) s.feed(d);
@@ -86,17 +101,67 @@ describe('judging a first read after the first screen (#36)', () => {
 
   it('raises what judging without the gate raises', async () => {
     const lists: string[][] = [];
-    for (const gate of [null, new FirstScreenGate(300, 3000)]) {
+    for (const gate of [null, new FirstScreenGate(3000)]) {
       const s = service(gate);
       s.reading('r');
       for (const d of run()) s.feed(d);
       s.read('r');
-      gate?.seriesAnswered();
+      gate?.drawn();
       await vi.advanceTimersByTimeAsync(400);
       await settle(s);
       lists.push(s.list().map((a) => `${a.rule}@${a.step}`));
     }
     expect(lists[0]!.length).toBeGreaterThan(0);
     expect(lists[1]).toEqual(lists[0]);
+  });
+});
+
+describe('an app holds its first read for the page (#36)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rlwatch-first-screen-'));
+    const runDir = join(dir, 'run1');
+    mkdirSync(runDir);
+    // 60k points (judged in slices, after the gate): the KL blows up at step 1,000, in the judging's first slices.
+    const w = new EventFileWriter(runDir, { wallTime: 1_700_000_000 });
+    for (let i = 0; i < 60_000; i++)
+      w.scalars(i, [{ tag: 'approx_kl', value: i >= 1000 ? 0.6 : 0.005 }], 'simple', 1_700_000_000 + i);
+    w.close();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("answering the page's series does not start the judging; the page's app.firstScreen does", async () => {
+    const core = new AppCore({ host: HOST, store: openStore({ path: null }) });
+    const h = createHandlers(core);
+    try {
+      await core.open(dir);
+      // The page asks its first screen's series (until the whole read is in), then takes 2.5 s (fake; the bound is
+      // 3 s) to draw them: nothing is judged. Before, a pause of 300 ms in the series answers started the judging.
+      const lastStep = async (): Promise<number | undefined> => {
+        const r = await dispatch(h, 'series.get', { run: 'run1', tag: 'approx_kl', pixels: 800 });
+        return r.ok ? (r.value as SeriesWindow).steps.at(-1) : undefined;
+      };
+      for (let i = 0; i < 20_000 && (await lastStep()) !== 59_999; i++) await turns(1);
+      expect(await lastStep()).toBe(59_999);
+      for (let i = 0; i < 500; i++) {
+        await vi.advanceTimersByTimeAsync(5);
+        await turns(1);
+      }
+      expect(core.alerts()).toEqual([]);
+      // Drawn: the held read is judged and raises its alert.
+      expect(await dispatch(h, 'app.firstScreen', {})).toEqual({ ok: true, value: null });
+      for (let i = 0; i < 2000 && !core.alerts().some((a) => a.rule === 'kl-above-target'); i++) {
+        await vi.advanceTimersByTimeAsync(5);
+        await turns(1);
+      }
+      expect(core.alerts().map((a) => a.rule)).toContain('kl-above-target');
+    } finally {
+      vi.useRealTimers();
+      await core.dispose();
+    }
   });
 });

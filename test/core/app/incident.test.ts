@@ -51,6 +51,8 @@ async function withCore(
   const core = new AppCore({ host, store: openStore({ path: null }), createSampler: sampler });
   try {
     await core.open(root);
+    // The page's first chart drawn: sampling starts (it waits for it, #36).
+    core.firstScreenDrawn();
     await waitFor(() => core.alerts().some((a) => a.active), 'the KL alert');
     await use(core, core.alerts()[0]!.id);
   } finally {

@@ -201,4 +201,24 @@ describe('the first screen (#36: page open → first chart drawn)', () => {
     h.frame();
     expect(h.log.slice(4)).toEqual(['x']);
   });
+
+  test('afterFirstDraw tells once, in the frame the first chart is drawn with its data, not for a flush that drew nothing', () => {
+    const h = harness(1, 4, 50);
+    const told: string[] = [];
+    h.s.afterFirstDraw(() => told.push(`told after ${h.log.join(',')}`));
+    const loading = chart(h, 'loading', 1, false);
+    h.s.schedule(loading);
+    h.frame();
+    expect(told).toEqual([]);
+    const [a, b] = [2, 3].map((o) => chart(h, `c${o}`, o));
+    h.s.schedule(a!);
+    h.s.schedule(b!);
+    h.frame();
+    expect(told).toEqual(['told after loading,c2']);
+    h.frame();
+    expect(told).toHaveLength(1);
+    // Asked after the first draw: told at once.
+    h.s.afterFirstDraw(() => told.push('late'));
+    expect(told).toEqual(['told after loading,c2', 'late']);
+  });
 });

@@ -21,6 +21,9 @@ export interface FrameScheduler {
   schedule(task: FrameTask): void;
   cancel(task: FrameTask): void;
   readonly pending: number;
+  /** Calls `listener` once, after the frame in which the first chart was drawn with its data (at once if it was):
+   * the page tells serve, whose held background work then starts (#36). */
+  afterFirstDraw(listener: () => void): void;
 }
 
 let pageOrder = 0;
@@ -56,6 +59,7 @@ export function createFrameScheduler(
   let requested = false;
   /** A first draw has drawn (its task no longer reports firstDraw after its flush). */
   let drewFirst = false;
+  let firstDrawListeners: (() => void)[] = [];
   const run = (): void => {
     requested = false;
     const start = now();
@@ -78,6 +82,9 @@ export function createFrameScheduler(
       overhead += perTaskOverheadMs;
       if (firstDraw && !drewFirst && !task.firstDraw!()) {
         drewFirst = true;
+        const told = firstDrawListeners;
+        firstDrawListeners = [];
+        told.forEach((l) => l());
         break;
       }
       if (now() - start + overhead >= budget) break;
@@ -99,6 +106,10 @@ export function createFrameScheduler(
     },
     get pending() {
       return queue.size;
+    },
+    afterFirstDraw(listener) {
+      if (drewFirst) listener();
+      else firstDrawListeners.push(listener);
     },
   };
 }
