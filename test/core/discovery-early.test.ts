@@ -42,7 +42,7 @@ describe('discovery: runs handed out before the walk ends', () => {
     const early: DiscoveredRun[][] = [];
     const whole = await discoverRuns(root, {
       localDisk: true,
-      early: { count: 151, found: (runs) => early.push(structuredClone(runs)) },
+      early: { count: 151, found: (runs) => void early.push(structuredClone(runs)) },
     });
     expect(early).toHaveLength(1);
     const names = early[0]!.map((r) => r.run);
@@ -64,14 +64,14 @@ describe('discovery: runs handed out before the walk ends', () => {
 
   test('a walk that finds fewer runs it cannot change than asked hands out none early', async () => {
     const early: DiscoveredRun[][] = [];
-    const whole = await discoverRuns(root, { localDisk: true, early: { count: 152, found: (runs) => early.push(runs) } });
+    const whole = await discoverRuns(root, { localDisk: true, early: { count: 152, found: (runs) => void early.push(runs) } });
     expect(early).toEqual([]);
     expect(whole.runs).toHaveLength(154);
   });
 
   test('through the threadpool (not a local disk) the same runs are handed out', async () => {
     const early: string[][] = [];
-    await discoverRuns(root, { early: { count: 151, found: (runs) => early.push(runs.map((r) => r.run)) } });
+    await discoverRuns(root, { early: { count: 151, found: (runs) => void early.push(runs.map((r) => r.run)) } });
     expect(early).toHaveLength(1);
     expect(early[0]).toHaveLength(151);
     expect(early[0]).not.toContain('tree');

@@ -53,8 +53,13 @@ interface Merged {
 
 /** One walk of the opened folder merged into the host's runs; new sources of loaded runs read now, new runs one
  * after the other by name (`onFirstRun` once the first is read). On opening (`onFirstRun` given), the first
- * EARLY_RUNS runs the walk finds are merged, listed and read before it ends. Stops when the host's epoch moves on. */
-export async function rediscoverOnce(host: RediscoveryHost, onFirstRun?: () => void): Promise<void> {
+ * EARLY_RUNS runs the walk finds are merged, listed and read before it ends, the walk going on once `restAfter`
+ * resolves (OpenOptions.restAfter). Stops when the host's epoch moves on. */
+export async function rediscoverOnce(
+  host: RediscoveryHost,
+  onFirstRun?: () => void,
+  restAfter?: () => Promise<void>,
+): Promise<void> {
   const root = host.root();
   const epoch = host.epoch();
   if (!root) return;
@@ -113,12 +118,13 @@ export async function rediscoverOnce(host: RediscoveryHost, onFirstRun?: () => v
   const earlyRuns = opening
     ? {
         count: EARLY_RUNS,
-        found: (runs: Discovery['runs']): void => {
+        found: (runs: Discovery['runs']): Promise<void> => {
           early = mergeFound(host, runs, epoch, false).then((m) => {
             if (!m) return;
             announce(m);
             readInTurn(m.newRuns);
           });
+          return restAfter ? early.then(restAfter) : Promise.resolve();
         },
       }
     : undefined;

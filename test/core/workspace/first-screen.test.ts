@@ -126,4 +126,23 @@ describe('opening a folder', () => {
     expect(ws.listRuns().map((r) => ({ run: r.run, loaded: r.loaded }))).toEqual(all.map((run) => ({ run, loaded: true })));
     expect(reads).toEqual(all);
   });
+
+  test('the walk of the rest waits for restAfter once the first runs are listed and the first is read (#36)', async () => {
+    const n = EARLY_RUNS + 50;
+    const root = runsFolder(n);
+    let release!: () => void;
+    const rest = new Promise<void>((res) => (release = res));
+    ws = new Workspace({ discover, createSource, watch: false });
+    const opened = ws.open(root, { restAfter: () => rest });
+    await waitFor(() => ws!.listRuns()[0]?.loaded === true, 'the first run read');
+    // Held: the early runs only, however long it waits.
+    await new Promise((res) => setTimeout(res, 200));
+    const held = ws.listRuns().length;
+    expect(held).toBeGreaterThanOrEqual(EARLY_RUNS);
+    expect(held).toBeLessThan(n);
+    release();
+    await opened;
+    expect(ws.listRuns()).toHaveLength(n);
+    expect(ws.listRuns().every((r) => r.loaded)).toBe(true);
+  });
 });
