@@ -305,6 +305,11 @@ export class AppCore {
     );
   }
 
+  /** A page asked for the run list: the first-screen gate's bound counts from now (`FirstScreenGate.pageArrived`). */
+  pageArrived(): void {
+    this.firstScreen.pageArrived();
+  }
+
   /** A window of a run's series; a zoomed window of a series the memory cap thinned reads its exact values back
    * from the files first. */
   async series(

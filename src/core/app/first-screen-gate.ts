@@ -8,7 +8,8 @@ export const FIRST_SCREEN_MAX_WAIT_MS = 3000;
 
 /**
  * Opens once a page has asked for its first charts' series and then paused (`FIRST_SCREEN_QUIET_MS` after the last
- * answer), or `FIRST_SCREEN_MAX_WAIT_MS` after the first `opened()` call, whichever comes first; open for good after.
+ * answer), or `FIRST_SCREEN_MAX_WAIT_MS` after the first `opened()` call or a page's later ask for the run list
+ * (`pageArrived`), whichever comes first; open for good after.
  * Under contention (#36) the first read's judging — about a second of CPU for 40 × 25k points — otherwise ran
  * beside the page's own first work, on the same cores.
  */
@@ -33,6 +34,16 @@ export class FirstScreenGate {
       this.bound.unref?.();
     }
     return this.waiting;
+  }
+
+  /** A page asked for the run list (it is up and will ask its first series next): the bound counts from now. Under
+   * load a page took longer than the bound to start, and the background work (10k runs' walk and reads) then ran
+   * beside its first screen (#36). */
+  pageArrived(): void {
+    if (this.open || !this.bound) return;
+    clearTimeout(this.bound);
+    this.bound = setTimeout(() => this.openNow(), this.maxWaitMs);
+    this.bound.unref?.();
   }
 
   /** A series window was answered: the gate opens after a pause in them. */

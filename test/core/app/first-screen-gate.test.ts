@@ -99,4 +99,23 @@ describe('judging a first read after the first screen (#36)', () => {
     expect(lists[0]!.length).toBeGreaterThan(0);
     expect(lists[1]).toEqual(lists[0]);
   });
+
+  it("a page asking for the run list late restarts the bound: the gate waits for that page's series", async () => {
+    const gate = new FirstScreenGate(300, 3000);
+    let opened = false;
+    void gate.opened().then(() => (opened = true));
+    await vi.advanceTimersByTimeAsync(2500);
+    gate.pageArrived();
+    await vi.advanceTimersByTimeAsync(2900);
+    expect(opened).toBe(false);
+    gate.seriesAnswered();
+    await vi.advanceTimersByTimeAsync(300);
+    expect(opened).toBe(true);
+    // Once open, a page's ask changes nothing; with no page the bound alone opens it (above).
+    gate.pageArrived();
+    let again = false;
+    void gate.opened().then(() => (again = true));
+    await turns(1);
+    expect(again).toBe(true);
+  });
 });
