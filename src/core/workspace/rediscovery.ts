@@ -1,5 +1,6 @@
 // Rediscovery: a walk of the folder merged into the workspace's runs (new runs and sources, moved snapshots, aliases), new runs read by name.
 
+import { MAX_SWEEP_SCAN } from '../../shared/compare/sweep';
 import { foldersToWatch } from '../discovery';
 import { yieldToLoop } from '../readers/reader';
 import { readRunConfig } from '../readers/run-config';
@@ -41,8 +42,10 @@ export interface RediscoveryHost {
 }
 
 /** On opening, this many runs found (that the rest of the walk cannot change: `EarlyRuns`) are set up, listed and read
- * while the walk goes on: a first screen's rows and its first run need not wait for a walk of 10k folders (#36). */
-export const EARLY_RUNS = 100;
+ * while the walk goes on: a first screen's rows and its first run need not wait for a walk of 10k folders (#36). More
+ * than a page scans for a sweep (MAX_SWEEP_SCAN): a folder's early list is never overlaid as a sweep that its whole
+ * list is not (a 10k folder's first 128 runs were, and the first chart followed each new member as it was read). */
+export const EARLY_RUNS = MAX_SWEEP_SCAN + 1;
 
 /** What a walk added to the host's runs. */
 interface Merged {

@@ -9,6 +9,7 @@ import { discover } from '../../../src/core/workspace/create';
 import { Workspace } from '../../../src/core/workspace/workspace';
 import type { Discover, SourceFactory } from '../../../src/core/workspace/ports';
 import { EARLY_RUNS } from '../../../src/core/workspace/rediscovery';
+import { MAX_SWEEP_SCAN } from '../../../src/shared/compare/sweep';
 import { waitFor } from '../../helpers/wait-for';
 
 let ws: Workspace | null = null;
@@ -121,6 +122,8 @@ describe('opening a folder', () => {
     const first = lists[0]!.map((r) => r.run);
     expect(first.length).toBeGreaterThanOrEqual(EARLY_RUNS);
     expect(first.length).toBeLessThan(n);
+    // More than a page scans for a sweep: a partial list is never overlaid as one.
+    expect(first.length).toBeGreaterThan(MAX_SWEEP_SCAN);
     expect(first).toEqual(all.slice(0, first.length));
     expect(lists[0]![0]).toEqual({ run: all[0], loaded: true });
     expect(ws.listRuns().map((r) => ({ run: r.run, loaded: r.loaded }))).toEqual(all.map((run) => ({ run, loaded: true })));
