@@ -115,9 +115,11 @@ export async function rediscoverOnce(
     reading = reading.then((going) => going && readRuns(runs));
   };
 
-  // The early runs are merged (their configs and stats fetched: awaits) while the walk goes on; the walk's answer is
-  // merged after them.
+  // The early runs are merged (their configs and stats fetched: awaits) while the walk goes on, and the first of them
+  // read; the others are read with the walk's new runs (416 reads, each listed and judged, took the cores the page's
+  // first screen needed). The walk's answer is merged after them.
   let early: Promise<void> = Promise.resolve();
+  let earlyUnread: RunState[] = [];
   const earlyRuns = opening
     ? {
         count: EARLY_RUNS,
@@ -125,7 +127,9 @@ export async function rediscoverOnce(
           early = mergeFound(host, runs, epoch, false).then((m) => {
             if (!m) return;
             announce(m);
-            readInTurn(m.newRuns);
+            m.newRuns.sort(byRunName);
+            readInTurn(m.newRuns.slice(0, 1));
+            earlyUnread = m.newRuns.slice(1);
           });
           return restAfter ? early.then(restAfter) : Promise.resolve();
         },
@@ -159,7 +163,7 @@ export async function rediscoverOnce(
       host.loader.requestRead(run, entry).then(() => host.progress.sourceRead(entry.size)),
     )
     .concat(merged.moved.map(({ run, entry }) => host.loader.requestRead(run, entry)));
-  readInTurn(merged.newRuns);
+  readInTurn([...earlyUnread, ...merged.newRuns]);
   if (!(await reading)) return;
   await Promise.all(reads);
   // Views the memory cap thinned meanwhile are fed again before the load counts as done.

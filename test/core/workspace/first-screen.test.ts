@@ -143,6 +143,8 @@ describe('opening a folder', () => {
     const held = ws.listRuns().length;
     expect(held).toBeGreaterThanOrEqual(EARLY_RUNS);
     expect(held).toBeLessThan(n);
+    // …and the first of them alone read: the others are read with the rest, after it.
+    expect(ws.listRuns().filter((r) => r.loaded).map((r) => r.run)).toEqual(['run_0']);
     release();
     await opened;
     expect(ws.listRuns()).toHaveLength(n);
