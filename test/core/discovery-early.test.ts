@@ -28,7 +28,10 @@ function tree(): string {
   write('tree/nested/deep_run/metrics.csv', csv);
   // A run whose checkpoint's snapshot it adopts, and the checkpoint folder (no run of its own).
   write('tree/with_ckpt/metrics.csv', csv);
-  write('tree/with_ckpt/checkpoint-10/trainer_state.json', '{"global_step": 10, "log_history": [{"step": 10, "loss": 1}]}');
+  write(
+    'tree/with_ckpt/checkpoint-10/trainer_state.json',
+    '{"global_step": 10, "log_history": [{"step": 10, "loss": 1}]}',
+  );
   // A run adopting a per-step sample dump folder (no run of its own).
   write('tree/dumped/metrics.csv', csv);
   write('tree/dumped/rollouts/1.jsonl', '{"input": "q", "output": "a", "score": 1, "step": 1}\n');
@@ -64,14 +67,19 @@ describe('discovery: runs handed out before the walk ends', () => {
 
   test('a walk that finds fewer runs it cannot change than asked hands out none early', async () => {
     const early: DiscoveredRun[][] = [];
-    const whole = await discoverRuns(root, { localDisk: true, early: { count: 152, found: (runs) => void early.push(runs) } });
+    const whole = await discoverRuns(root, {
+      localDisk: true,
+      early: { count: 152, found: (runs) => void early.push(runs) },
+    });
     expect(early).toEqual([]);
     expect(whole.runs).toHaveLength(154);
   });
 
   test('through the threadpool (not a local disk) the same runs are handed out', async () => {
     const early: string[][] = [];
-    await discoverRuns(root, { early: { count: 151, found: (runs) => void early.push(runs.map((r) => r.run)) } });
+    await discoverRuns(root, {
+      early: { count: 151, found: (runs) => void early.push(runs.map((r) => r.run)) },
+    });
     expect(early).toHaveLength(1);
     expect(early[0]).toHaveLength(151);
     expect(early[0]).not.toContain('tree');

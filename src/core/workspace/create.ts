@@ -7,7 +7,11 @@ import type { Discover, Discovery } from './ports';
 import { Workspace } from './workspace';
 
 export const discover: Discover = (root, keep, localDisk, early) =>
-  discoverRuns(root, { ...(keep ? { keep } : {}), ...(localDisk ? { localDisk } : {}), ...(early ? { early } : {}) });
+  discoverRuns(root, {
+    ...(keep ? { keep } : {}),
+    ...(localDisk ? { localDisk } : {}),
+    ...(early ? { early } : {}),
+  });
 
 export function createWorkspace(opts: {
   usePolling?: boolean;
@@ -21,7 +25,10 @@ export function createWorkspace(opts: {
   const { runs: only, ...rest } = opts;
   const find: Discover = only
     ? async (root, keep, localDisk, early) => {
-        const picked = early && { count: early.count, found: (runs: Discovery['runs']) => early.found(runs.filter((r) => only(r.run))) };
+        const picked = early && {
+          count: early.count,
+          found: (runs: Discovery['runs']) => early.found(runs.filter((r) => only(r.run))),
+        };
         const found = await discover(root, keep, localDisk, picked);
         return { ...found, runs: found.runs.filter((r) => only(r.run)) };
       }

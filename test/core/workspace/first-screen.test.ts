@@ -91,7 +91,7 @@ describe('opening a folder', () => {
     expect(lists.at(-1)).toEqual([true, false, false]);
   });
 
-  test("the first runs found are listed and the first is read before the walk of the rest ends (#36)", async () => {
+  test('the first runs found are listed and the first is read before the walk of the rest ends (#36)', async () => {
     const n = EARLY_RUNS + 50;
     const root = runsFolder(n);
     let readFirst!: () => void;
@@ -126,7 +126,9 @@ describe('opening a folder', () => {
     expect(first.length).toBeGreaterThan(MAX_SWEEP_SCAN);
     expect(first).toEqual(all.slice(0, first.length));
     expect(lists[0]![0]).toEqual({ run: all[0], loaded: true });
-    expect(ws.listRuns().map((r) => ({ run: r.run, loaded: r.loaded }))).toEqual(all.map((run) => ({ run, loaded: true })));
+    expect(ws.listRuns().map((r) => ({ run: r.run, loaded: r.loaded }))).toEqual(
+      all.map((run) => ({ run, loaded: true })),
+    );
     expect(reads).toEqual(all);
   });
 
@@ -144,7 +146,12 @@ describe('opening a folder', () => {
     expect(held).toBeGreaterThanOrEqual(EARLY_RUNS);
     expect(held).toBeLessThan(n);
     // …and the first of them alone read: the others are read with the rest, after it.
-    expect(ws.listRuns().filter((r) => r.loaded).map((r) => r.run)).toEqual(['run_0']);
+    expect(
+      ws
+        .listRuns()
+        .filter((r) => r.loaded)
+        .map((r) => r.run),
+    ).toEqual(['run_0']);
     release();
     await opened;
     expect(ws.listRuns()).toHaveLength(n);
