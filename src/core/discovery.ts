@@ -16,7 +16,7 @@ import { isBelow } from './readers/side-file';
 import { classifyFile } from './sources/sniff';
 import { dumpStep } from './samples/completions';
 import { byCodeUnits } from '../shared/order';
-import { adoptDumps, adoptSnapshots, isCheckpointDir } from './discovery/adopted';
+import { adoptDumps, adoptSnapshots, isCheckpointDir, isDumpFolder } from './discovery/adopted';
 import {
   WALK_BATCH,
   type DiscoveredRun,
@@ -51,6 +51,19 @@ export interface DiscoverOptions {
   /** The folder is on a local disk: folders are listed and files' heads read with synchronous calls, WALK_BATCH
    * folders between yields to the event loop (10k run folders through the threadpool took seconds, #36). */
   localDisk?: boolean;
+  /** Runs handed out while the walk goes on (a first screen's runs before 10k folders are walked, #36). */
+  early?: EarlyRuns;
+}
+
+/**
+ * Once the walk has found `count` runs that the rest of it cannot change, `found` is called with them (once, sorted
+ * by name, each as the walk's answer will hold it), and the walk goes on when what it answers resolves. Such a run is a folder below the opened one
+ * with no folder in it (a checkpoint's snapshot or a sample dump folder would be adopted by it), no MLflow run or part
+ * of one (renamed, given its metrics/ tree), no checkpoint folder and no sample dump folder (adopted by their
+ * parent). A walk that ends before finding `count` hands out nothing early. */
+export interface EarlyRuns {
+  count: number;
+  found(runs: DiscoveredRun[]): void | Promise<void>;
 }
 
 /** Folders that hold code or caches, never runs; skipping them keeps big checkouts cheap. */
@@ -141,6 +154,8 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
   visited.add(rootReal);
   let walked = 0;
   let limited = false;
+  /** Runs the rest of the walk cannot change (EarlyRuns), until handed out. */
+  let settled: DiscoveredRun[] | null = options.early ? [] : null;
 
   const walk = async (item: Pending): Promise<void> => {
     if (++walked > maxDirs) {
@@ -165,6 +180,8 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
       entries.filter((e) => RUN_CONFIG_ENTRIES.has(e.name)).map((e) => e.name),
     );
     const sources: DiscoveredSource[] = [];
+    /** A folder is in this one (walked later: what it holds may be adopted by this folder's run). */
+    let holdsFolder = false;
     const inMetrics = basename(item.dir) === 'metrics';
     // An MLflow run (mlruns/EXP/RUN/meta.yaml): its metrics/ files are its sources, params/ and tags/ its
     // meta.yaml reader's. Files anywhere in metrics/ are metrics whatever their name (a key may be `a.csv`).
@@ -188,6 +205,7 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
       const path = join(item.dir, e.name);
       if (e.isDirectory()) {
         if (SKIP_DIRS.has(e.name)) continue;
+        holdsFolder = true;
         if (isMlflowRun && MLFLOW_SIDE_DIRS.has(e.name)) continue;
         if (item.depth + 1 > maxDepth) {
           errors.push({ kind: 'limit', path: rel(path), message: `deeper than ${maxDepth} folders` });
@@ -212,6 +230,7 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
           continue; // a dangling link is not an error: nothing is there
         }
         if (target.isDirectory()) {
+          holdsFolder = true;
           const under = childMlflowRun(e.name);
           if (
             !SKIP_DIRS.has(e.name) &&
@@ -248,7 +267,23 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
         else unreadableDatabase(path, e.name, format, rel(path), errors);
       }
     }
-    if (sources.length > 0) runs.push({ run: rel(item.dir), dir: item.dir, sources });
+    if (sources.length === 0) return;
+    const run: DiscoveredRun = { run: rel(item.dir), dir: item.dir, sources };
+    runs.push(run);
+    if (
+      settled !== null &&
+      !holdsFolder &&
+      item.dir !== root &&
+      item.mlflowRun === undefined &&
+      !isMlflowRun &&
+      !isCheckpointDir(basename(item.dir)) &&
+      !isDumpFolder(sources)
+    )
+      settled.push({
+        ...run,
+        sources: [...sources].sort((a, b) => bySourceName(a.name, b.name)),
+        configNames: configNames.get(item.dir)!,
+      });
   };
 
   for (;;) {
@@ -256,6 +291,11 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
       // Real folders a batch at a time: readdir and sniffing overlap in the threadpool (10k run
       // folders one by one took 7.4 s). Links wait until every real folder is walked.
       await Promise.all(queue.splice(0, WALK_BATCH).map(walk));
+      if (settled !== null && settled.length >= options.early!.count) {
+        const early = settled.sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0));
+        settled = null;
+        await options.early!.found(early);
+      }
       if (sync) await yieldToLoop();
       continue;
     }
@@ -301,9 +341,10 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
     const names = configNames.get(r.dir);
     if (names) r.configNames = names;
   }
-  // Batches finish in any order: shallow folders first, then by path.
-  const depthOf = (p: string): number => p.split(sep).length;
-  dirs.sort((a, b) => depthOf(a) - depthOf(b) || byCodeUnits(a, b));
+  // Batches finish in any order: shallow folders first, then by path (each folder's depth counted once: counted in
+  // the comparison, 10k folders' sort took 0.3 s, #36).
+  const depths = new Map(dirs.map((p) => [p, p.split(sep).length]));
+  dirs.sort((a, b) => depths.get(a)! - depths.get(b)! || byCodeUnits(a, b));
   for (const r of runs) r.sources.sort((a, b) => bySourceName(a.name, b.name));
   return { root, runs, errors, dirs };
 }

@@ -203,7 +203,8 @@ export class AppCore {
     await this.closeFolder();
     // A new folder's notices replace the last one's (the store's stay: they are about this session).
     this.notices = this.notices.filter((n) => n.scope === 'session');
-    const root = await this.folder.open(folder, target, opts.until);
+    // The walk of a large folder's rest waits for the page's first screen once its first runs are listed (#36).
+    const root = await this.folder.open(folder, target, opts.until, () => this.firstScreen.opened());
     this.store.touchRun(root, this.clock());
     this.folderView = parseFolderView(this.storedView(root));
     this.runMeta.reset();
@@ -310,6 +311,11 @@ export class AppCore {
       { tail: (tag) => this.tags.tail(run, tag), points: (tag) => this.tags.points(run, tag) },
       this.alertService.thresholdsOf(run),
     );
+  }
+
+  /** A page asked for the run list: the first-screen gate's bound counts from now (`FirstScreenGate.pageArrived`). */
+  pageArrived(): void {
+    this.firstScreen.pageArrived();
   }
 
   /** A window of a run's series; a zoomed window of a series the memory cap thinned reads its exact values back

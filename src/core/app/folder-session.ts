@@ -61,11 +61,16 @@ export class FolderSession {
   }
 
   /** Opens `target` (no folder may be open): runs are read; resolves with the workspace's root. */
-  async open(folder: string, target: string, until?: 'loaded' | 'first-run'): Promise<string> {
+  async open(
+    folder: string,
+    target: string,
+    until?: 'loaded' | 'first-run',
+    restAfter?: () => Promise<void>,
+  ): Promise<string> {
     if (this.opts.pollingWanted() !== this.wsPolling) await this.replaceWorkspace();
     this.openRoot = target;
     try {
-      await this.ws.open(target, until ? { until } : {});
+      await this.ws.open(target, { ...(until ? { until } : {}), ...(restAfter ? { restAfter } : {}) });
     } catch (err) {
       this.openRoot = null;
       throw cannotOpen(folder, err);

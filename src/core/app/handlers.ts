@@ -27,7 +27,10 @@ export function createHandlers(core: AppCore): Handlers {
       core.firstScreenDrawn();
       return null;
     },
-    'runs.list': () => core.runs(),
+    'runs.list': () => {
+      core.pageArrived();
+      return core.runs();
+    },
     'runs.openFolder': ({ path }) => {
       if (!host.allowOpenFolder)
         throw new ApiError('unavailable', 'opening other folders is disabled in serve mode');

@@ -55,6 +55,12 @@ export function adoptSnapshots(runs: DiscoveredRun[], root: string, rel: (p: str
   runs.splice(0, runs.length, ...kept, ...added);
 }
 
+/** Whether a folder's every recognised file is a per-step sample dump's (`dumpStep`): a dump folder, a part of the
+ * run in its parent folder (adoptDumps). */
+export function isDumpFolder(sources: readonly DiscoveredSource[]): boolean {
+  return sources.every((s) => s.format === 'completions' && dumpStep(s.name) !== null);
+}
+
 /**
  * Per-step sample dumps (verl's `rollouts/{step}.jsonl`, OpenRLHF's or a custom `samples/step_N.jsonl`): a folder
  * below the opened one whose every recognised file is a completions file named by its step (`dumpStep`) is no run
@@ -63,9 +69,7 @@ export function adoptSnapshots(runs: DiscoveredRun[], root: string, rel: (p: str
  * the file name (completions.ts). Rewrites `runs` in place.
  */
 export function adoptDumps(runs: DiscoveredRun[], root: string, rel: (p: string) => string): void {
-  const dumps = runs.filter(
-    (r) => r.dir !== root && r.sources.every((s) => s.format === 'completions' && dumpStep(s.name) !== null),
-  );
+  const dumps = runs.filter((r) => r.dir !== root && isDumpFolder(r.sources));
   if (dumps.length === 0) return;
   const kept = runs.filter((r) => !dumps.includes(r));
   const byDir = new Map(kept.map((r) => [r.dir, r]));

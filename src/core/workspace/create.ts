@@ -3,11 +3,15 @@
 import { discoverRuns } from '../discovery';
 import { createSource } from '../sources/registry';
 import type { CapSetting } from '../series/memory-cap';
-import type { Discover } from './ports';
+import type { Discover, Discovery } from './ports';
 import { Workspace } from './workspace';
 
-export const discover: Discover = (root, keep, localDisk) =>
-  discoverRuns(root, { ...(keep ? { keep } : {}), ...(localDisk ? { localDisk } : {}) });
+export const discover: Discover = (root, keep, localDisk, early) =>
+  discoverRuns(root, {
+    ...(keep ? { keep } : {}),
+    ...(localDisk ? { localDisk } : {}),
+    ...(early ? { early } : {}),
+  });
 
 export function createWorkspace(opts: {
   usePolling?: boolean;
@@ -20,8 +24,12 @@ export function createWorkspace(opts: {
 }): Workspace {
   const { runs: only, ...rest } = opts;
   const find: Discover = only
-    ? async (root, keep, localDisk) => {
-        const found = await discover(root, keep, localDisk);
+    ? async (root, keep, localDisk, early) => {
+        const picked = early && {
+          count: early.count,
+          found: (runs: Discovery['runs']) => early.found(runs.filter((r) => only(r.run))),
+        };
+        const found = await discover(root, keep, localDisk, picked);
         return { ...found, runs: found.runs.filter((r) => only(r.run)) };
       }
     : discover;

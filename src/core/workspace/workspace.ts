@@ -68,6 +68,9 @@ export interface WorkspaceOptions {
 export interface OpenOptions {
   /** Resolve once every run is read (default), or once the first run (by name) is. */
   until?: 'loaded' | 'first-run';
+  /** The walk of the rest of the folder, once its first runs are listed and being read, waits for this (the page's
+   * first screen: the walk of 10k folders otherwise took the cores it needed, #36). Default: it goes on at once. */
+  restAfter?: () => Promise<void>;
 }
 
 /** Sources the sweep re-reads per tick at most (each source every ⌈sources / this⌉ ticks). */
@@ -205,7 +208,7 @@ export class Workspace {
     }
     let firstRun!: () => void;
     const first = new Promise<void>((res) => (firstRun = res));
-    const discovered = this.rediscover(firstRun);
+    const discovered = this.rediscover(firstRun, options.restAfter);
     // The watcher starts once the first run is announced (or discovery found none): its first scan of the
     // folder (a stat per entry: seconds for 10k run folders, #36) used to run beside discovery, on the same
     // thread as the first screen. A folder made before it watches is caught by the folder's own stat.
@@ -407,7 +410,7 @@ export class Workspace {
   // ---- discovery ----
 
   /** Re-walks the folder; serialised so bursts of new folders cost one walk at a time. */
-  private rediscover(onFirstRun?: () => void): Promise<void> {
+  private rediscover(onFirstRun?: () => void, restAfter?: () => Promise<void>): Promise<void> {
     if (this.rediscovering) {
       this.rediscoverAgain = true;
       return this.rediscovering;
@@ -416,7 +419,7 @@ export class Workspace {
     const job: Promise<void> = (async () => {
       do {
         this.rediscoverAgain = false;
-        await rediscoverOnce(this.rediscovery, onFirstRun);
+        await rediscoverOnce(this.rediscovery, onFirstRun, restAfter);
       } while (this.rediscoverAgain && epoch === this.epoch);
     })().finally(() => {
       if (this.rediscovering === job) this.rediscovering = null;

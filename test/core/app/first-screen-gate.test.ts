@@ -114,6 +114,25 @@ describe('judging a first read after the first screen (#36)', () => {
     expect(lists[0]!.length).toBeGreaterThan(0);
     expect(lists[1]).toEqual(lists[0]);
   });
+
+  it("a page asking for the run list late restarts the bound: the gate waits for that page's first chart", async () => {
+    const gate = new FirstScreenGate(3000);
+    let opened = false;
+    void gate.opened().then(() => (opened = true));
+    await vi.advanceTimersByTimeAsync(2500);
+    gate.pageArrived();
+    await vi.advanceTimersByTimeAsync(2900);
+    expect(opened).toBe(false);
+    gate.drawn();
+    await turns(1);
+    expect(opened).toBe(true);
+    // Once open, a page's ask changes nothing; with no page the bound alone opens it (above).
+    gate.pageArrived();
+    let again = false;
+    void gate.opened().then(() => (again = true));
+    await turns(1);
+    expect(again).toBe(true);
+  });
 });
 
 describe('an app holds its first read for the page (#36)', () => {
