@@ -10,17 +10,22 @@ function stat(pid: number): { cpu: number; nice: number } {
   return { cpu: Number(f[11]) + Number(f[12]), nice: Number(f[16]) };
 }
 
+/** Running: the process exists and is not a zombie (killed, its exit not yet collected by this process). */
 const alive = (pid: number): boolean => {
   try {
-    process.kill(pid, 0);
-    return true;
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]![0] !== 'Z';
   } catch {
     return false;
   }
 };
 
-const until = async (ok: () => boolean): Promise<void> => {
-  while (!ok()) await new Promise((r) => setTimeout(r, 20));
+/** Waits until `ok`, failing with `what` after 20 s (a test's timeout would not say which wait it was). */
+const until = async (ok: () => boolean, what: string): Promise<void> => {
+  const t0 = Date.now();
+  while (!ok()) {
+    if (Date.now() - t0 > 20_000) throw new Error(`timed out waiting: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 };
 
 describe('contention for the contended budget', () => {
@@ -29,12 +34,12 @@ describe('contention for the contended budget', () => {
     try {
       expect(c.count).toBe(2);
       expect(c.pids).toHaveLength(2);
-      await until(() => c.pids.every((pid) => stat(pid).cpu > 0));
+      await until(() => c.pids.every((pid) => stat(pid).cpu > 0), 'each spinner to spend CPU');
       for (const pid of c.pids) expect(stat(pid).nice).toBe(getPriority());
     } finally {
       c.stop();
     }
-    await until(() => c.pids.every((pid) => !alive(pid)));
+    await until(() => c.pids.every((pid) => !alive(pid)), 'each spinner to end once stopped');
     expect(c.pids.filter(alive)).toEqual([]);
   });
 });
