@@ -57,10 +57,10 @@ export interface DiscoverOptions {
 
 /**
  * Once the walk has found `count` runs that the rest of it cannot change, `found` is called with them (once, sorted
- * by name, each as the walk's answer will hold it), and the walk goes on when what it answers resolves. Such a run is a folder below the opened one
- * with no folder in it (a checkpoint's snapshot or a sample dump folder would be adopted by it), no MLflow run or part
- * of one (renamed, given its metrics/ tree), no checkpoint folder and no sample dump folder (adopted by their
- * parent). A walk that ends before finding `count` hands out nothing early. */
+ * by name, each as the walk's answer will hold it), and the walk goes on when what it answers resolves. Such a run
+ * is a folder below the opened one with no folder in it (a checkpoint's snapshot or a sample dump folder would be
+ * adopted by it), no MLflow run or part of one (renamed, given its metrics/ tree), no checkpoint folder and no sample
+ * dump folder (adopted by their parent). A walk that ends before finding `count` hands out nothing early. */
 export interface EarlyRuns {
   count: number;
   found(runs: DiscoveredRun[]): void | Promise<void>;
@@ -292,7 +292,7 @@ export async function discoverRuns(root: string, options: DiscoverOptions = {}):
       // folders one by one took 7.4 s). Links wait until every real folder is walked.
       await Promise.all(queue.splice(0, WALK_BATCH).map(walk));
       if (settled !== null && settled.length >= options.early!.count) {
-        const early = settled.sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0));
+        const early = settled.sort((a, b) => byCodeUnits(a.run, b.run));
         settled = null;
         await options.early!.found(early);
       }
