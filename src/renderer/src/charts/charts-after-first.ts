@@ -9,6 +9,8 @@ export interface AfterFirstDeps {
   afterFirstDraw(listener: () => void): void;
   setTimer(cb: () => void, ms: number): unknown;
   clearTimer(handle: unknown): void;
+  /** Calls back in a task after the next frame (the browser's: requestAnimationFrame, then a timer). */
+  afterNextFrame(cb: () => void): void;
 }
 
 /**
@@ -26,8 +28,9 @@ export class ChartsAfterFirst {
     private readonly make: (tag: string) => void,
     private readonly deps: AfterFirstDeps,
   ) {
-    // Told in the frame that drew the first chart: the rest are made in a task after it, so that frame is shown
-    // (and the page answers) before they are mounted; a chart drawn before this grid came opens it at once.
+    // Told in the frame that drew the first chart: the rest are made in a task after the next frame, so the page's
+    // main thread is free for a frame once the first chart is shown (input; a probe reading its pixels) before they
+    // are mounted (≈ 0.1 s); a chart drawn before this grid came opens it at once.
     let now = true;
     deps.afterFirstDraw(() => (now ? this.release() : this.later()));
     now = false;
@@ -56,8 +59,7 @@ export class ChartsAfterFirst {
   }
 
   private later(): void {
-    if (this.timer !== null) this.deps.clearTimer(this.timer);
-    this.timer = this.deps.setTimer(() => this.release(), 0);
+    this.deps.afterNextFrame(() => this.release());
   }
 
   private release(): void {
