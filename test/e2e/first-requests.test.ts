@@ -209,3 +209,41 @@ test("the page opens its socket before the dashboard's code is evaluated, so the
   expect(errors).toEqual([]);
   await page.close();
 });
+
+/** In the page, before its script: each time charts are added to the page, how many, and whether the first chart's
+ * canvas had its data drawn then (pixels in a run colour, the bench's probe). */
+const LOG_CHARTS_MADE = `(() => {
+  window.__made = [];
+  const inked = () => {
+    const c = document.querySelector('figure.chart canvas');
+    if (!c || c.width === 0 || c.height === 0) return false;
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 8) {
+      const hi = Math.max(d[i], d[i + 1], d[i + 2]), lo = Math.min(d[i], d[i + 1], d[i + 2]);
+      if (d[i + 3] > 0 && hi - lo > 60 && ++n >= 20) return true;
+    }
+    return false;
+  };
+  new MutationObserver((records) => {
+    let added = 0;
+    for (const r of records)
+      for (const n of r.addedNodes)
+        if (n instanceof Element) added += (n.matches('figure.chart') ? 1 : 0) + n.querySelectorAll('figure.chart').length;
+    if (added > 0) window.__made.push({ added, inked: inked() });
+  }).observe(document, { childList: true, subtree: true });
+})()`;
+
+test('the first chart is made alone; the rest of the first screen once it is drawn with its data (#36)', async () => {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const errors = collectErrors(page);
+  await page.addInitScript(LOG_CHARTS_MADE);
+  await page.goto(url);
+  await expect.poll(() => page.locator('figure.chart[data-state="ready"]').count()).toBe(4);
+  const made = (await page.evaluate('window.__made')) as { added: number; inked: boolean }[];
+  // Before: the grid made its four charts at once, and the first was drawn behind all four's mounting.
+  expect(made.filter((m) => !m.inked).reduce((n, m) => n + m.added, 0)).toBe(1);
+  expect(made.reduce((n, m) => n + m.added, 0)).toBe(4);
+  expect(errors).toEqual([]);
+  await page.close();
+});

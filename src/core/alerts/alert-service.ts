@@ -220,8 +220,9 @@ export class AlertService {
       return;
     }
     // In slices of judgeSliceMs of the engine's work, in write order. Inputs meanwhile wait in `deferred` (this run's
-    // points after its first read, as at once; a tick is skipped).
-    const next = writeOrder(held);
+    // points after its first read, as at once; a tick is skipped). The order is built by the first slice, once
+    // `judgeFirstReadsAfter` lets the judging start: not at the read's end, beside the page's first chart (#36).
+    let next: ReturnType<typeof writeOrder> | null = null;
     const token = {};
     this.judging.set(run, token);
     const feed: PointVisitor = (tag, step, wallTime, value) =>
@@ -230,6 +231,7 @@ export class AlertService {
       if (this.judging.get(run) !== token) return;
       const start = performance.now();
       const until = start + (this.opts.judgeSliceMs ?? 8);
+      next ??= writeOrder(held);
       let more: boolean;
       do more = next(feed, 1024);
       while (more && performance.now() <= until);

@@ -4,8 +4,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { AlertService } from '../../../src/core/alerts/alert-service';
 import { eachInWriteOrder, writeOrder } from '../../../src/core/alerts/load-order';
+import type * as LoadOrder from '../../../src/core/alerts/load-order';
 import type { SeriesDelta } from '../../../src/shared/domain';
 import { testAlertService } from '../../helpers/alert-service';
+
+// writeOrder counted (its behaviour kept): when the sliced judging builds its order.
+vi.mock('../../../src/core/alerts/load-order', async (original) => {
+  const m = await original<typeof LoadOrder>();
+  return { ...m, writeOrder: vi.fn(m.writeOrder) };
+});
 
 const delta = (tag: string, steps: number[], walls: number[], values: number[]): SeriesDelta => ({
   run: 'r',
@@ -162,5 +169,27 @@ describe('a first read judged in slices', () => {
       expect(calls).toBeGreaterThan(1);
       expect(sliced).toEqual(whole);
     }
+  });
+
+  it("builds the read's write order once the judging may start, not at the read's end beside the page's first chart (#36)", async () => {
+    let open = (): void => {};
+    const gate = new Promise<void>((r) => (open = r));
+    const s = testAlertService({
+      sliceFirstReadsOver: 1000,
+      judgeSliceMs: 0,
+      judgeFirstReadsAfter: () => gate,
+    });
+    s.reading('r');
+    for (const d of run(3000, 2000)) s.feed(d);
+    vi.mocked(writeOrder).mockClear();
+    s.read('r');
+    await new Promise((r) => setTimeout(r, 20));
+    // Before: the order of the 6000 held points was built here, in read(), before the gate.
+    expect(writeOrder).not.toHaveBeenCalled();
+    expect(s.list()).toEqual([]);
+    open();
+    await judged(s);
+    expect(writeOrder).toHaveBeenCalledTimes(1);
+    expect(s.list().length).toBeGreaterThan(0);
   });
 });
