@@ -453,35 +453,21 @@ export class RunLoader {
   async syncViews(run: RunState, tags: Map<string, ResetReason>): Promise<void> {
     const epoch = this.host.epoch();
     for (const [tag, reason] of tags) {
-      const writers = writersOf(run, tag);
-      const shown = writers.map((w) => writerTag(tag, w.label));
-      const before = run.writerTags.get(tag);
-      if (before)
-        for (const gone of before)
-          if (!shown.includes(gone) && run.views.delete(gone)) this.host.runsChanged(true);
-      if (shown.length > 1 || before) run.writerTags.set(tag, shown);
-      for (let k = 0; k < writers.length; k++) {
-        const viewTag = shown[k]!;
-        let view = run.views.get(viewTag);
+      // Most tags (every tag of every read with 50 runs × 50 tags, #36) have one source and always had: their view
+      // is fed from that series, with no writers to work out.
+      const sole = run.writerTags.has(tag) ? null : soleSeries(run, tag);
+      if (sole) {
+        let view = run.views.get(tag);
         if (!view) {
           view = new LiveView();
-          run.views.set(viewTag, view);
+          run.views.set(tag, view);
         }
-        view.setParts(
-          writers[k]!.sources.map((x) => x.ref),
-          reason,
-        );
-        for (;;) {
-          const fed = view.feed(FEED_SLICE);
-          const reset = view.takeReset();
-          if (reset) this.host.emit('series.reset', { run: run.run, tag: viewTag, reason: reset });
-          for (let d = view.takeDelta(DELTA_MAX); d; d = view.takeDelta(DELTA_MAX))
-            this.host.emit('series.appended', { run: run.run, tag: viewTag, ...d });
-          if (fed < FEED_SLICE) break;
+        view.setParts(sole, reason);
+        while (this.pushView(run, tag, view)) {
           await this.pause(false);
           if (epoch !== this.host.epoch()) return;
         }
-      }
+      } else if (!(await this.syncWriters(run, tag, reason, epoch))) return;
       // Only when the slice is spent: an await per tag was two microtask turns per tag of every read
       // (2,500 a second with 50 runs × 50 tags, #36).
       if (performance.now() - this.lastYield > SLICE_MS) {
@@ -490,6 +476,67 @@ export class RunLoader {
       }
     }
   }
+
+  /** A tag's views, one per writer (series/writers.ts); false when the folder changed meanwhile. */
+  private async syncWriters(
+    run: RunState,
+    tag: string,
+    reason: ResetReason,
+    epoch: number,
+  ): Promise<boolean> {
+    const writers = writersOf(run, tag);
+    const shown = writers.map((w) => writerTag(tag, w.label));
+    const before = run.writerTags.get(tag);
+    if (before)
+      for (const gone of before)
+        if (!shown.includes(gone) && run.views.delete(gone)) this.host.runsChanged(true);
+    if (shown.length > 1 || before) run.writerTags.set(tag, shown);
+    for (let k = 0; k < writers.length; k++) {
+      const viewTag = shown[k]!;
+      let view = run.views.get(viewTag);
+      if (!view) {
+        view = new LiveView();
+        run.views.set(viewTag, view);
+      }
+      view.setParts(
+        writers[k]!.sources.map((x) => x.ref),
+        reason,
+      );
+      while (this.pushView(run, viewTag, view)) {
+        await this.pause(false);
+        if (epoch !== this.host.epoch()) return false;
+      }
+    }
+    return true;
+  }
+
+  /** Feeds a view one slice and pushes its reset and deltas; true when it has more to feed. */
+  private pushView(run: RunState, viewTag: string, view: LiveView): boolean {
+    const fed = view.feed(FEED_SLICE);
+    const reset = view.takeReset();
+    if (reset) this.host.emit('series.reset', { run: run.run, tag: viewTag, reason: reset });
+    for (let d = view.takeDelta(DELTA_MAX); d; d = view.takeDelta(DELTA_MAX))
+      this.host.emit('series.appended', {
+        run: run.run,
+        tag: viewTag,
+        from: d.from,
+        steps: d.steps,
+        wallTimes: d.wallTimes,
+        values: d.values,
+      });
+    return fed >= FEED_SLICE;
+  }
+}
+
+/** The one series of `tag` when a single source of the run carries it (as a one-part list), else null. */
+export function soleSeries(run: RunState, tag: string): ScalarSeries[] | null {
+  let found: ScalarSeries | undefined;
+  for (const e of run.entries) {
+    if (!e.set.has(tag)) continue;
+    if (found) return null;
+    found = e.set.get(tag);
+  }
+  return found ? [found] : null;
 }
 
 /** The writers of `tag`: the sources of the best-ranked format carrying it, in file order, split where they
