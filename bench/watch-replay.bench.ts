@@ -1,7 +1,8 @@
 // One-process replay of `rlwatch watch`'s steady state (#36 target 2): its CPU per second of 50 runs × 50 tags appending.
 // Run: npm run bench watch-replay   (env: WARMUP 30 rounds not counted, PACED 30 rounds one step every PERIOD_MS 1000,
 // ROUNDS 400 rounds each step once the last is drained, RUNS 50, TAGS 50, HISTORY 1000, SYSTEM 1 (0: no system
-// sampler), PROFILE=1: a CPU profile of the rounds, top self times printed and the .cpuprofile kept)
+// sampler), PROFILE=1: a CPU profile of the rounds, top self times printed and the .cpuprofile kept; AB=DIR: this
+// tree against the checkout in DIR, each replay in a process of its own, one drained round each in turn)
 //
 // The workspace, watch session, alert feed, system sampler and compact text form wired as `rlwatch watch DIR` wires
 // them (src/cli/watch-command.ts), in this process; the runs' writer is this process too (one Event per tag, one flush
@@ -14,6 +15,8 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, wri
 import { Session } from 'node:inspector';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { createWatchAlerts } from '../src/core/watch/watch-alerts';
 import { WatchSession } from '../src/core/watch/watch-session';
 import { createSystemSampler } from '../src/core/system';
@@ -166,11 +169,20 @@ async function main(): Promise<void> {
     return { write: c1 - c0, drain: c2 - c1, second: c3 - c1, deltas: deltas - d0 };
   };
 
-  for (let i = 0; i < WARMUP; i++) await round(0);
-  const paced: Awaited<ReturnType<typeof round>>[] = [];
-  for (let i = 0; i < PACED; i++) paced.push(await round(PERIOD_MS));
-  const fast: Awaited<ReturnType<typeof round>>[] = [];
-  for (let i = 0; i < ROUNDS; i++) fast.push(await round(0));
+  const paced: Round[] = [];
+  const fast: Round[] = [];
+  if (process.env.REPLAY_CHILD === '1') {
+    // Driven by an A/B (below): one drained round per "round" line, its figures as a JSON line.
+    process.stdout.write('ready\n');
+    for await (const line of createInterface({ input: process.stdin })) {
+      if (line !== 'round') break;
+      process.stdout.write(JSON.stringify(await round(0)) + '\n');
+    }
+  } else {
+    for (let i = 0; i < WARMUP; i++) await round(0);
+    for (let i = 0; i < PACED; i++) paced.push(await round(PERIOD_MS));
+    for (let i = 0; i < ROUNDS; i++) fast.push(await round(0));
+  }
 
   let profilePath: string | null = null;
   if (profiler) {
@@ -187,6 +199,7 @@ async function main(): Promise<void> {
   closeSync(out);
   rmSync(dir, { recursive: true, force: true });
 
+  if (process.env.REPLAY_CHILD === '1') return;
   const total = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
   console.log(`load ${load()}; ${RUNS * TAGS} points a step, system sampling ${SYSTEM ? 'on' : 'off'}`);
   console.log(
@@ -233,7 +246,89 @@ async function main(): Promise<void> {
   }
 }
 
-void main().then(
+/** AB=DIR: this tree's replay and DIR's (another checkout, its node_modules beside it), each in a process of its own,
+ * one drained round each in turn (the order alternating), so the machine's load moves both alike. */
+async function ab(other: string): Promise<void> {
+  const here = join(import.meta.dirname, '..');
+  const start = (cwd: string): { ask: () => Promise<Round>; end: () => void; ready: Promise<void> } => {
+    const child = spawn(
+      process.execPath,
+      [join(here, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join('bench', 'watch-replay.bench.ts')],
+      {
+        cwd,
+        env: { ...process.env, AB: '', REPLAY_CHILD: '1' },
+        stdio: ['pipe', 'pipe', 'inherit'],
+      },
+    );
+    const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+    const next = async (): Promise<string> => {
+      for (;;) {
+        const r = await lines.next();
+        if (r.done) throw new Error(`the replay in ${cwd} ended`);
+        if (r.value === 'ready' || r.value.startsWith('{')) return r.value;
+        console.log(`  [${cwd}] ${r.value}`);
+      }
+    };
+    return {
+      ready: next().then(() => undefined),
+      ask: async () => {
+        child.stdin!.write('round\n');
+        return JSON.parse(await next()) as Round;
+      },
+      end: () => child.stdin!.end('end\n'),
+    };
+  };
+  const a = start(other);
+  await a.ready;
+  const b = start(here);
+  await b.ready;
+  const base: Round[] = [];
+  const branch: Round[] = [];
+  for (let i = 0; i < WARMUP; i++) {
+    await a.ask();
+    await b.ask();
+  }
+  for (let i = 0; i < ROUNDS; i++) {
+    if (i % 2 === 0) {
+      base.push(await a.ask());
+      branch.push(await b.ask());
+    } else {
+      branch.push(await b.ask());
+      base.push(await a.ask());
+    }
+  }
+  a.end();
+  b.end();
+  const drain = (rs: Round[]): number[] => rs.map((r) => r.drain);
+  const mean = (xs: number[]): number => xs.reduce((x, y) => x + y, 0) / xs.length;
+  const ratios = base.map((r, i) => branch[i]!.drain / r.drain).sort((x, y) => x - y);
+  // The ratio of the means in halves of the rounds: how far the figure moves within one A/B.
+  const halves = [0, 1].map((h) => {
+    const from = (h * ROUNDS) / 2;
+    const to = ((h + 1) * ROUNDS) / 2;
+    return mean(drain(branch.slice(from, to))) / mean(drain(base.slice(from, to)));
+  });
+  console.log(`A/B, ${ROUNDS} rounds each, alternating; load ${load()}`);
+  console.log(
+    `  base ${other}: flush → drain ${summary(drain(base), 'ms CPU per step')}; mean ${mean(drain(base)).toFixed(2)} ms`,
+  );
+  console.log(
+    `  this tree: flush → drain ${summary(drain(branch), 'ms CPU per step')}; mean ${mean(drain(branch)).toFixed(2)} ms`,
+  );
+  console.log(
+    `  this tree / base, per pair of rounds: median ${pct(ratios, 50).toFixed(3)} (p25 ${pct(ratios, 25).toFixed(3)}, p75 ${pct(ratios, 75).toFixed(3)}); of the means ${(mean(drain(branch)) / mean(drain(base))).toFixed(3)} (halves ${halves.map((h) => h.toFixed(3)).join(', ')})`,
+  );
+  console.log(`watch_replay.ab_ratio ${pct(ratios, 50).toFixed(3)}`);
+}
+
+interface Round {
+  write: number;
+  drain: number;
+  second: number;
+  deltas: number;
+}
+
+void (process.env.AB ? ab(process.env.AB) : main()).then(
   () => process.exit(0),
   (e: unknown) => {
     console.error(e);
