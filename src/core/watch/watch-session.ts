@@ -67,11 +67,15 @@ export class WatchSession {
         for (const a of o.alerts?.read?.(run) ?? []) o.emit(a);
       }),
       ws.on('series.reset', (r) => o.emit({ t: this.now(), type: 'reset', ...r })),
-      ws.on('series.appended', (d) => {
+      // A read's deltas at once (each tag's points, then the alerts they raised): its run's progress is asked once
+      // per read, not once per tag (#36).
+      ws.on('series.read', (r) => {
         const t = this.now();
-        if (o.scalarLines !== false) o.emit(scalarsLine(d, t));
-        for (const a of o.alerts?.feed(d) ?? []) o.emit(a);
-        this.maybeProgress(d.run, t);
+        for (const d of r.deltas) {
+          if (o.scalarLines !== false) o.emit(scalarsLine(d, t));
+          for (const a of o.alerts?.feed(d) ?? []) o.emit(a);
+        }
+        this.maybeProgress(r.run, t);
       }),
     );
     if (o.system) {

@@ -4,6 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { sep } from 'node:path';
 import type { PushPayloads } from '../../shared/contract';
+import type { SeriesDelta } from '../../shared/domain';
 import type { SourceFormatName } from '../../shared/formats';
 import { LiveView, type ResetReason } from '../series/live-view';
 import type { ScalarSeries } from '../series/scalar-series';
@@ -41,13 +42,26 @@ const SLICE_MS = 8;
  * wake-up (the `watch --json` line's p95, docs/BENCHMARKS.md). */
 const SYNC_TAIL_BYTES = 64 * 1024;
 
+/** Every delta one read of a run pushed (`series.appended`, each as it went out), in push order: an internal event,
+ * so the watch session handles a run's read once, not once per tag (#36). Sent after those deltas, and before
+ * any reset or turn of the event loop that follows them. */
+export interface SeriesRead {
+  run: string;
+  deltas: SeriesDelta[];
+}
+
+/** What the loader pushes: the contract's deltas and resets, and each read's deltas together. */
+export type LoaderEvents = Pick<PushPayloads, 'series.reset' | 'series.appended'> & {
+  'series.read': SeriesRead;
+};
+
 /** What the loader needs from the workspace hosting it. */
 export interface LoaderHost {
   /** Bumped by open/close: a read of an older folder stops when it sees a newer epoch. */
   epoch(): number;
   /** Whether `run` is still a run of the opened folder. */
   isCurrent(run: RunState): boolean;
-  emit<E extends 'series.reset' | 'series.appended'>(event: E, payload: PushPayloads[E]): void;
+  emit<E extends keyof LoaderEvents>(event: E, payload: LoaderEvents[E]): void;
   notice(level: 'info' | 'warning' | 'error', text: string): void;
   /** The runs' RunInfo changed: now (structure) or throttled (the run that moved has its revision bumped first);
    * `live`: only a loaded run's new points moved it (runs-changed.ts: at most once a second). */
@@ -452,44 +466,111 @@ export class RunLoader {
    * resets, then appended points. */
   async syncViews(run: RunState, tags: Map<string, ResetReason>): Promise<void> {
     const epoch = this.host.epoch();
+    const read: SeriesDelta[] = [];
     for (const [tag, reason] of tags) {
-      const writers = writersOf(run, tag);
-      const shown = writers.map((w) => writerTag(tag, w.label));
-      const before = run.writerTags.get(tag);
-      if (before)
-        for (const gone of before)
-          if (!shown.includes(gone) && run.views.delete(gone)) this.host.runsChanged(true);
-      if (shown.length > 1 || before) run.writerTags.set(tag, shown);
-      for (let k = 0; k < writers.length; k++) {
-        const viewTag = shown[k]!;
-        let view = run.views.get(viewTag);
+      // Most tags (every tag of every read with 50 runs × 50 tags, #36) have one source and always had: their view
+      // is fed from that series, with no writers to work out.
+      const sole = run.writerTags.has(tag) ? null : soleSeries(run, tag);
+      if (sole) {
+        let view = run.views.get(tag);
         if (!view) {
           view = new LiveView();
-          run.views.set(viewTag, view);
+          run.views.set(tag, view);
         }
-        view.setParts(
-          writers[k]!.sources.map((x) => x.ref),
-          reason,
-        );
-        for (;;) {
-          const fed = view.feed(FEED_SLICE);
-          const reset = view.takeReset();
-          if (reset) this.host.emit('series.reset', { run: run.run, tag: viewTag, reason: reset });
-          for (let d = view.takeDelta(DELTA_MAX); d; d = view.takeDelta(DELTA_MAX))
-            this.host.emit('series.appended', { run: run.run, tag: viewTag, ...d });
-          if (fed < FEED_SLICE) break;
+        view.setParts(sole, reason);
+        while (this.pushView(run, tag, view, read)) {
+          this.sendRead(run, read);
           await this.pause(false);
           if (epoch !== this.host.epoch()) return;
         }
-      }
+      } else if (!(await this.syncWriters(run, tag, reason, epoch, read))) return;
       // Only when the slice is spent: an await per tag was two microtask turns per tag of every read
       // (2,500 a second with 50 runs × 50 tags, #36).
       if (performance.now() - this.lastYield > SLICE_MS) {
+        this.sendRead(run, read);
         await this.pause(false);
         if (epoch !== this.host.epoch()) return;
       }
     }
+    this.sendRead(run, read);
   }
+
+  /** Sends the deltas gathered since the last send as one `series.read`, and empties the list. */
+  private sendRead(run: RunState, read: SeriesDelta[]): void {
+    if (read.length === 0) return;
+    this.host.emit('series.read', { run: run.run, deltas: read.slice() });
+    read.length = 0;
+  }
+
+  /** A tag's views, one per writer (series/writers.ts); false when the folder changed meanwhile. */
+  private async syncWriters(
+    run: RunState,
+    tag: string,
+    reason: ResetReason,
+    epoch: number,
+    read: SeriesDelta[],
+  ): Promise<boolean> {
+    const writers = writersOf(run, tag);
+    const shown = writers.map((w) => writerTag(tag, w.label));
+    const before = run.writerTags.get(tag);
+    if (before)
+      for (const gone of before)
+        if (!shown.includes(gone) && run.views.delete(gone)) this.host.runsChanged(true);
+    if (shown.length > 1 || before) run.writerTags.set(tag, shown);
+    for (let k = 0; k < writers.length; k++) {
+      const viewTag = shown[k]!;
+      let view = run.views.get(viewTag);
+      if (!view) {
+        view = new LiveView();
+        run.views.set(viewTag, view);
+      }
+      view.setParts(
+        writers[k]!.sources.map((x) => x.ref),
+        reason,
+      );
+      while (this.pushView(run, viewTag, view, read)) {
+        this.sendRead(run, read);
+        await this.pause(false);
+        if (epoch !== this.host.epoch()) return false;
+      }
+    }
+    return true;
+  }
+
+  /** Feeds a view one slice and pushes its reset and deltas (kept in `read` too); true when it has more to feed. */
+  private pushView(run: RunState, viewTag: string, view: LiveView, read: SeriesDelta[]): boolean {
+    const fed = view.feed(FEED_SLICE);
+    const reset = view.takeReset();
+    if (reset) {
+      // The read's earlier deltas go out as one before the reset.
+      this.sendRead(run, read);
+      this.host.emit('series.reset', { run: run.run, tag: viewTag, reason: reset });
+    }
+    for (let d = view.takeDelta(DELTA_MAX); d; d = view.takeDelta(DELTA_MAX)) {
+      const delta: SeriesDelta = {
+        run: run.run,
+        tag: viewTag,
+        from: d.from,
+        steps: d.steps,
+        wallTimes: d.wallTimes,
+        values: d.values,
+      };
+      this.host.emit('series.appended', delta);
+      read.push(delta);
+    }
+    return fed >= FEED_SLICE;
+  }
+}
+
+/** The one series of `tag` when a single source of the run carries it (as a one-part list), else null. */
+export function soleSeries(run: RunState, tag: string): ScalarSeries[] | null {
+  let found: ScalarSeries | undefined;
+  for (const e of run.entries) {
+    if (!e.set.has(tag)) continue;
+    if (found) return null;
+    found = e.set.get(tag);
+  }
+  return found ? [found] : null;
 }
 
 /** The writers of `tag`: the sources of the best-ranked format carrying it, in file order, split where they

@@ -29,7 +29,7 @@ import { MemoryGuard } from './memory-guard';
 import { detectFilesystem, pollingSuggestion } from './mount-info';
 import type { Discover, SourceFactory } from './ports';
 import { rediscoverOnce, type RediscoveryHost } from './rediscovery';
-import { RunLoader } from './run-loader';
+import { RunLoader, type SeriesRead } from './run-loader';
 import { RunInfoCache } from './run-info-cache';
 import {
   RunFactsCache,
@@ -81,6 +81,8 @@ const SWEEP_MAX_SOURCES = 500;
 export interface WorkspaceEvents extends PushPayloads {
   'run.reading': string;
   'run.read': string;
+  /** A read's deltas together, after each went out as `series.appended` (run-loader.ts). */
+  'series.read': SeriesRead;
 }
 
 type Listener<E extends keyof WorkspaceEvents> = (payload: WorkspaceEvents[E]) => void;

@@ -26,8 +26,13 @@ class FakeWorkspace {
     set.add(l);
     return () => void set.delete(l);
   }
+  /** A delta goes out as `series.appended` and as a read of its own (`series.read`), as the workspace sends both. */
   emit(event: string, payload: unknown): void {
     for (const l of this.listeners.get(event) ?? []) l(payload);
+    if (event === 'series.appended') {
+      const d = payload as SeriesDelta;
+      for (const l of this.listeners.get('series.read') ?? []) l({ run: d.run, deltas: [d] });
+    }
   }
   progressOf(): null {
     return null;

@@ -19,6 +19,7 @@ import { RunTracker, scalarsLine } from '../../../src/core/watch/watch-lines';
 import { WatchSession } from '../../../src/core/watch/watch-session';
 import { createWorkspace } from '../../../src/core/workspace/create';
 import type { Workspace } from '../../../src/core/workspace/workspace';
+import type { SeriesDelta } from '../../../src/shared/domain';
 import type { SystemSnapshot } from '../../../src/shared/system-types';
 import { waitFor } from '../../helpers/wait-for';
 
@@ -198,4 +199,36 @@ describe('problems reach watch as lines', () => {
     });
     session.close();
   });
+});
+
+test("a run's read is handled at once: each delta's scalars line, then one look at the run's progress (#36)", () => {
+  const listeners = new Map<string, (p: unknown) => void>();
+  let progressAsked = 0;
+  const fake = {
+    on: (event: string, l: (p: unknown) => void) => (listeners.set(event, l), () => listeners.delete(event)),
+    progressOf: () => (progressAsked++, { fraction: 0.5, etaSeconds: 10, fields: {} }),
+  };
+  const lines: WatchLine[] = [];
+  const session = new WatchSession({
+    workspace: fake as unknown as Workspace,
+    emit: (l) => lines.push(l),
+    now: () => 1000,
+  });
+  const delta = (tag: string, step: number): SeriesDelta => ({
+    run: 'r',
+    tag,
+    from: step,
+    steps: Float64Array.of(step),
+    wallTimes: Float64Array.of(1_700_000_000 + step),
+    values: Float64Array.of(step / 2),
+  });
+  listeners.get('series.read')!({ run: 'r', deltas: [delta('a', 1), delta('b', 1), delta('c', 1)] });
+  expect(lines.map((l) => (l.type === 'scalars' ? `scalars ${l.tag}` : l.type))).toEqual([
+    'scalars a',
+    'scalars b',
+    'scalars c',
+    'progress',
+  ]);
+  expect(progressAsked).toBe(1);
+  session.close();
 });
