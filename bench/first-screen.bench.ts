@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../test/e2e/browser';
+import { FIRST_CHART_INKED_FN } from '../test/e2e/first-chart-ink';
 import { EventFileWriter } from '../src/core/tfevents/writer';
 import { envNumber } from './lib/log-folder';
 import { serveFolder } from './lib/serve';
@@ -182,22 +183,8 @@ async function sweepOverlaid(browser: Browser): Promise<void> {
 
 const fmt = (x: number): string => `${x.toFixed(0)} ms`;
 
-/**
- * Read from outside the page, pixels only: whether the first chart's canvas (in page order) has its data drawn —
- * pixels in a run colour (the palette is saturated; axes, grid and text are grey). A canvas with no data, a
- * placeholder or a chart still loading has none.
- */
-const FIRST_CHART_INKED = `(() => {
-  const c = document.querySelector('figure.chart canvas');
-  if (!c || c.width === 0 || c.height === 0) return false;
-  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-  let n = 0;
-  for (let i = 0; i < d.length; i += 8) {
-    const hi = Math.max(d[i], d[i + 1], d[i + 2]), lo = Math.min(d[i], d[i + 1], d[i + 2]);
-    if (d[i + 3] > 0 && hi - lo > 60 && ++n >= 20) return true;
-  }
-  return false;
-})()`;
+/** The outside probe of the first chart (first-chart-ink.ts), as an expression evaluated in the page. */
+const FIRST_CHART_INKED = `(${FIRST_CHART_INKED_FN})()`;
 
 /** Polls FIRST_CHART_INKED from outside (one evaluate every ~10 ms) until it holds; resolves at that moment. */
 async function firstChartInked(page: Page, timeoutMs: number): Promise<void> {

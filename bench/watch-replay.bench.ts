@@ -11,7 +11,7 @@
 // (`drain`, the per-delta path) and over the whole period less the writing (`second`: the timers too — the sweep,
 // runs.changed, the sampler, the compact form's flush).
 
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,11 +21,11 @@ import { createWatchAlerts } from '../src/core/watch/watch-alerts';
 import { WatchSession } from '../src/core/watch/watch-session';
 import { createSystemSampler } from '../src/core/system';
 import { createWorkspace } from '../src/core/workspace/create';
-import { EventFileWriter } from '../src/core/tfevents/writer';
 import { CompactWatch } from '../src/cli/watch-text';
 import { parseSettings } from '../src/core/app/settings';
 import { selfTimes } from './lib/cpu-profile';
 import { envNumber, tagNames, valueAt } from './lib/log-folder';
+import { soakWriters, writeSoakHistory } from './lib/soak-runs';
 import { pct } from './lib/stats';
 
 const WARMUP = envNumber('WARMUP', 30);
@@ -58,22 +58,9 @@ const summary = (xs: number[], unit: string, digits = 2): string => {
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'rlwatch-bench-replay-'));
   const tags = tagNames(TAGS);
-  const writers = Array.from({ length: RUNS }, (_, r) => {
-    const runDir = join(dir, `run_${String(r).padStart(3, '0')}`);
-    mkdirSync(runDir, { recursive: true });
-    return new EventFileWriter(runDir, { fileName: `events.out.tfevents.1700000000.soak.${r}.0` });
-  });
-  // The history: one Event per step holding every tag, as the soak writer writes it.
-  const historyWall = Date.now() / 1000 - HISTORY;
-  for (let step = 0; step < HISTORY; step++)
-    for (let r = 0; r < RUNS; r++)
-      writers[r]!.scalars(
-        step,
-        tags.map((tag, k) => ({ tag, value: valueAt(r, k, step) })),
-        'simple',
-        historyWall + step,
-      );
-  for (const w of writers) w.flush();
+  const writers = soakWriters(dir, RUNS);
+  // The history, as the soak writer writes it.
+  writeSoakHistory(writers, tags, HISTORY, Date.now() / 1000);
 
   // As `rlwatch watch DIR` (compact form) wires it; its text goes to /dev/null (watch's stdout is a pipe).
   const out = openSync('/dev/null', 'w');

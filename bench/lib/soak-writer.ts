@@ -3,11 +3,9 @@
 // stdin, then one "s STEP T" line per step. RUNS > 1: DIR/run_000 … each a run, each with HISTORY steps written before "ready"
 // (one Event per step holding every tag).
 
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { EventFileWriter } from '../../src/core/tfevents/writer';
 import { tagNames, valueAt } from './log-folder';
+import { soakWriters, writeSoakHistory } from './soak-runs';
 
 const [dir, tagsArg, hzArg, secondsArg, runsArg, historyArg] = process.argv.slice(2);
 const tags = tagNames(Number(tagsArg));
@@ -19,11 +17,7 @@ const history = Number(historyArg ?? 0);
 /** Wall-clock milliseconds with sub-ms resolution, comparable across processes. */
 const now = (): number => performance.timeOrigin + performance.now();
 
-const writers = Array.from({ length: runs }, (_, r) => {
-  const runDir = runs === 1 ? dir! : join(dir!, `run_${String(r).padStart(3, '0')}`);
-  mkdirSync(runDir, { recursive: true });
-  return new EventFileWriter(runDir, { fileName: `events.out.tfevents.1700000000.soak.${r}.0` });
-});
+const writers = soakWriters(dir!, runs);
 
 /** One Event per tag, as PyTorch's add_scalar writes, into every run's file (not yet flushed). */
 const writeStep = (step: number, wall: number): void => {
@@ -32,17 +26,7 @@ const writeStep = (step: number, wall: number): void => {
       writers[r]!.scalars(step, [{ tag: tags[k]!, value: valueAt(r, k, step) }], 'simple', wall);
 };
 
-// The history: one Event per step holding every tag (the per-tag layout's 50× more encode calls took minutes on a busy machine).
-const historyWall = now() / 1000 - history;
-for (let step = 0; step < history; step++)
-  for (let r = 0; r < writers.length; r++)
-    writers[r]!.scalars(
-      step,
-      tags.map((tag, k) => ({ tag, value: valueAt(r, k, step) })),
-      'simple',
-      historyWall + step,
-    );
-for (const w of writers) w.flush();
+writeSoakHistory(writers, tags, history, now() / 1000);
 process.stdout.write('ready\n');
 
 createInterface({ input: process.stdin }).once('line', () => {

@@ -8,6 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { EventFileWriter } from '../../src/core/tfevents/writer';
 import { launchChromium } from './browser';
+import { FIRST_CHART_INKED_FN } from './first-chart-ink';
 import type { CliProcess } from './cli-process';
 import { collectErrors, serveIsolated, servedUrl } from './demo-server';
 import { apiOf } from './socket-api';
@@ -214,17 +215,7 @@ test("the page opens its socket before the dashboard's code is evaluated, so the
  * canvas had its data drawn then (pixels in a run colour, the bench's probe). */
 const LOG_CHARTS_MADE = `(() => {
   window.__made = [];
-  const inked = () => {
-    const c = document.querySelector('figure.chart canvas');
-    if (!c || c.width === 0 || c.height === 0) return false;
-    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    let n = 0;
-    for (let i = 0; i < d.length; i += 8) {
-      const hi = Math.max(d[i], d[i + 1], d[i + 2]), lo = Math.min(d[i], d[i + 1], d[i + 2]);
-      if (d[i + 3] > 0 && hi - lo > 60 && ++n >= 20) return true;
-    }
-    return false;
-  };
+  const inked = ${FIRST_CHART_INKED_FN};
   new MutationObserver((records) => {
     let added = 0;
     for (const r of records)
