@@ -114,7 +114,6 @@ export class ScalarSeries {
       values[k] = this._values[i]!;
     }
     this._dropped += this._length - n;
-    this._settled = true;
     this._steps = steps;
     this._wall = wall;
     this._values = values;
@@ -240,7 +239,8 @@ export class ScalarSeries {
     this._settled = true;
   }
 
-  /** Whether it grows by an eighth (`settle`, `compact`, thinned) rather than by doubling. */
+  /** Whether it grows by an eighth (`settle`, `compact`) rather than by doubling. Thinning leaves it as it was: a
+   * series thinned in the middle of its file's first read goes on doubling (an eighth cost 8 copies a point there). */
   get settled(): boolean {
     return this._settled;
   }
