@@ -11,7 +11,13 @@ export interface SeriesColumns {
   values: Float32Array | Float64Array;
   length: number;
   untimed: number;
+  /** The series is settled (`settle`): it grows by an eighth from now on. */
+  settled?: boolean;
 }
+
+/** A settled series grows by this share of its length (at least `SETTLED_GROWTH_MIN` points) instead of doubling. */
+const SETTLED_GROWTH_SHIFT = 3;
+const SETTLED_GROWTH_MIN = 64;
 
 export class ScalarSeries {
   private _steps: Int32Array | Float64Array;
@@ -27,6 +33,9 @@ export class ScalarSeries {
   private _bytes = 0;
   /** Points read but no longer held: thinned away to stay under the memory cap (`keepOnly`). */
   private _dropped = 0;
+  /** Its bulk is read (`settle`): what comes now is a live run's trickle, so it grows by an eighth, not doubling —
+   * 2,500 live series doubling at once held ~40 MB of empty capacity in `serve` (#36 target 2). */
+  private _settled = false;
   // Undo state (beginBatch/undoBatch): the open batch, the length before it, and the batches that
   // upgraded the steps and the values (0: none).
   private _batch = 0;
@@ -51,6 +60,7 @@ export class ScalarSeries {
     s._values = c.values;
     s._length = c.length;
     s._untimed = c.untimed;
+    s._settled = c.settled === true;
     s.measure();
     return s;
   }
@@ -63,6 +73,7 @@ export class ScalarSeries {
       values: this._values,
       length: this._length,
       untimed: this._untimed,
+      settled: this._settled,
     };
   }
 
@@ -140,7 +151,10 @@ export class ScalarSeries {
   /** `append` for a value known to be a float32 (read from a float field, or NaN): no precision check. */
   appendF32(step: number, wallTime: number, value: number): void {
     const i = this._length;
-    if (i === this._steps.length) this.grow(i < 32 ? 64 : i * 2);
+    if (i === this._steps.length)
+      this.grow(
+        i < 32 ? 64 : this._settled ? i + Math.max(SETTLED_GROWTH_MIN, i >> SETTLED_GROWTH_SHIFT) : i * 2,
+      );
     // An int32 column upgrades the first time a step is not an int32 (-0 included: it would read back as 0).
     if (!this._stepsDouble && ((step | 0) !== step || (step === 0 && 1 / step < 0))) this.upgradeSteps();
     this._steps[i] = step;
@@ -213,9 +227,22 @@ export class ScalarSeries {
     return this._wall.subarray(0, this._length);
   }
 
-  /** Shrinks capacity to length, for series that are done growing. */
+  /** Shrinks capacity to length, for series that are done growing (settles them). */
   compact(): void {
     if (this._steps.length !== this._length) this.grow(this._length);
+    this._settled = true;
+  }
+
+  /** Its bulk is read: from now on it grows by an eighth of its length (at least 64 points), not by doubling. A
+   * live run's series take a point a second; doubling all of them at once left half of each empty. */
+  settle(): void {
+    this._settled = true;
+  }
+
+  /** Whether it grows by an eighth (`settle`, `compact`) rather than by doubling. Thinning leaves it as it was: a
+   * series thinned in the middle of its file's first read goes on doubling (an eighth cost 8 copies a point there). */
+  get settled(): boolean {
+    return this._settled;
   }
 
   private shrinkTo(n: number): void {

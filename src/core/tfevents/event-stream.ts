@@ -265,18 +265,29 @@ export class EventStream {
       if (decoded < RESERVE_AFTER_BYTES && this.bytes < this.expectedBytes) return;
       const scale = (this.expectedBytes / Math.max(decoded, 1)) * 1.02;
       this.expectedBytes = decoded < this.expectedBytes ? -this.expectedBytes : 0;
-      if (scale <= 1.02) return;
+      if (scale <= 1.02) {
+        // Read whole at once (grown by doubling): trimmed and settled as below.
+        if (this.expectedBytes === 0) this.trimAndSettle();
+        return;
+      }
       for (const [, s] of this.scalars.entries()) s.reserve(s.length * scale + 64);
       for (const [, s] of this.histograms.entries()) s.reserve(s.length * scale + 64);
     } else if (this.bytes >= -this.expectedBytes) {
       this.expectedBytes = 0;
-      // The reservation overshoots by a few per cent: trim it, so a loaded file holds 16 B per point.
-      const shift = this.trimShift;
-      for (const [, s] of this.scalars.entries())
-        if (s.capacity > s.length + (s.length >> shift) + 64) s.compact();
-      for (const [, s] of this.histograms.entries())
-        if (s.capacity > s.length + (s.length >> shift) + 64) s.compact();
+      this.trimAndSettle();
     }
+  }
+
+  /** The file's bulk is read. The reservation (or the doubling) overshoots: trim it, so a loaded file holds 16 B per
+   * point; and settle every series, so a live run's appends grow it by an eighth, not doubling (2,500 live series
+   * doubling at once held ~40 MB of empty capacity in `serve`, #36 target 2). */
+  private trimAndSettle(): void {
+    const shift = this.trimShift;
+    for (const set of [this.scalars, this.histograms])
+      for (const [, s] of set.entries()) {
+        if (s.capacity > s.length + (s.length >> shift) + 64) s.compact();
+        s.settle();
+      }
   }
 
   private addError(error: ReadError): void {
