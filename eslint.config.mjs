@@ -48,7 +48,7 @@ const RUNTIMES = {
 // a part on its own line. A part is a folder or a file (no extension) under src/core; a file belongs to the
 // longest part holding it, so adding or moving a folder is one word on one line.
 const CORE_ORDER = [
-  ['series', 'system', 'store', 'api'],
+  ['series', 'system', 'store', 'api', 'heap-flags'], // heap-flags: the long-lived processes' V8 settings, loaded first
   ['readers'], // the readers' shared base: reader, appended-file loop, cursor, framer, rows, values, proto
   ['sqlite-db', 'samples'], // sqlite-db: the tracker databases' read-only connection and run reader base; samples: sample tables (the bounded store, completions JSONL, W&B table files, the text adapter)
   ['text-formats', 'tfevents', 'wandb', 'mlflow', 'trackio'], // the formats

@@ -1,5 +1,6 @@
 // The `rlwatch` executable: runs main() and maps errors to exit statuses (usage: 2, with one line on stderr).
 
+import '../core/heap-flags';
 import { main } from './main';
 import { UsageError } from './usage';
 

@@ -1,5 +1,6 @@
 // Electron main: lifecycle glue only. All logic lives in src/core; this wires it to windows, tray and menus.
 
+import '../core/heap-flags';
 import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, protocol, session, Tray } from 'electron';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
