@@ -281,6 +281,9 @@ describe('truncation, deletion, rotation', () => {
     );
     ws = createWorkspace({ sweepMs: 30 });
     await ws.open(dir);
+    // Rotated once read (open may return before a run's first read: a rename before it is no rotation, and the old
+    // points are rightly the renamed file's own source).
+    await waitFor(() => windowSteps(basename(dir), 'loss').length === 10, 'first read');
     renameSync(path, join(dir, 'metrics-old.jsonl'));
     writeFileSync(
       path,
