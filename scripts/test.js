@@ -3,12 +3,14 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { buildIfStale, root } from './lib/build.js';
 import { findChromium } from '../test/e2e/chromium-path.js';
 
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** What failed, one line each, printed just above the last line (CI shows only the tail of the output). */
+const failures = [];
 /** Wall time of each step, printed before the last line (CI time is a #36 target). */
 const took = [];
 
@@ -87,16 +89,44 @@ function vitestArgs(project, out, extra) {
 }
 
 /** Adds a project's JSON report to the totals; a run that died before reporting counts as one failure, never as nothing. */
-function tally(out, status) {
+function tally(name, out, status) {
   if (!existsSync(out)) {
     totals.failed += 1;
+    failures.push(`${name}: exited ${status} before writing its report`);
     return;
   }
   const report = JSON.parse(readFileSync(out, 'utf8'));
   totals.passed += report.numPassedTests;
   totals.failed += report.numFailedTests + (status !== 0 && report.numFailedTests === 0 ? 1 : 0);
+  failures.push(...failedIn(name, report));
+  if (status !== 0 && report.numFailedTests === 0 && !failures.some((f) => f.startsWith(`${name}: `))) {
+    failures.push(`${name}: exited ${status} with no failed test in its report`);
+  }
   totals.skipped += report.numPendingTests + (report.numTodoTests ?? 0);
   rmSync(out, { force: true });
+}
+
+/** One line per failed test of a vitest JSON report, and per file that failed with none (an error while loading it). */
+function failedIn(name, report) {
+  const lines = [];
+  for (const file of report.testResults ?? []) {
+    const where = relative(root, file.name);
+    const failed = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of failed) {
+      const why = String(t.failureMessages?.[0] ?? '')
+        .split('\n')[0]
+        .slice(0, 300);
+      lines.push(`${name}: ${where} > ${t.fullName}${why ? ` — ${why}` : ''}`);
+    }
+    if (failed.length === 0 && file.status === 'failed') {
+      lines.push(
+        `${name}: ${where} — ${String(file.message ?? 'failed')
+          .split('\n')[0]
+          .slice(0, 300)}`,
+      );
+    }
+  }
+  return lines;
 }
 
 /**
@@ -120,7 +150,7 @@ function runVitest(name, project, extra, log) {
       if (done) return;
       done = true;
       note(name, started);
-      tally(out, code);
+      tally(name, out, code);
       resolve();
     };
     child.on('exit', (code) => finish(code ?? 1));
@@ -157,15 +187,21 @@ function runBudget() {
   });
   if (!existsSync(out)) {
     totals.failed += 1;
+    failures.push('budget: bench-budget.js wrote no verdicts');
     return;
   }
   const verdicts = JSON.parse(readFileSync(out, 'utf8'));
   for (const v of verdicts) totals[v.ok ? 'passed' : 'failed'] += 1;
+  for (const v of verdicts.filter((v) => !v.ok))
+    failures.push(`budget: ${v.what} = ${v.value} ${v.unit} (budget ${v.budget})`);
   rmSync(out, { force: true });
 }
 
 const built = timed('build', () => buildIfStale()) === 0;
-if (!built) totals.failed += 1;
+if (!built) {
+  totals.failed += 1;
+  failures.push('build: electron-vite build failed');
+}
 // The performance budget (issue 22): each figure of bench/budget.json is a test, failed past 2× its budget. Its
 // figures are timed, so it runs first, with nothing beside it.
 if (built) timed('budget', () => runBudget());
@@ -177,6 +213,7 @@ if (!chromium && (process.env.CI || process.env.RLWATCH_REQUIRE_E2E)) {
     '\ne2e: FAILED — no Chromium found; install it (apt-get install -y chromium) or set RLWATCH_CHROMIUM.\n',
   );
   totals.failed += 1;
+  failures.push('e2e: no Chromium found');
 } else if (!chromium) {
   process.stdout.write(
     '\ne2e: NOT RUN — no Chromium found. Install it (apt-get install -y chromium) or set RLWATCH_CHROMIUM to run the browser tests.\n',
@@ -231,6 +268,7 @@ note('side by side', sideBySide);
 printLogs();
 
 process.stdout.write(`\ntime: ${took.join(', ')}\n`);
+if (failures.length > 0) process.stdout.write(`\nfailed:\n${failures.map((f) => `  ${f}`).join('\n')}\n`);
 process.stdout.write(
   `\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`,
 );
