@@ -1,5 +1,6 @@
 // `npm run bench:budget`: runs the benches bench/budget.json names (short: N=7), prints each figure beside its budget
-// and its last recorded value, and exits 1 where one is worse than `gate` × its budget (or was not printed). A figure
+// and its last recorded value, and exits 1 where one is worse than `gate` × its budget (or was not printed), that limit
+// widened on a machine slower than the one the budget was set on (`scale`: node's own start-up, then and now). A figure
 // with `"gated": false` (a new way of measuring, no quiet value recorded yet) is printed and must be measured, not compared.
 // `--contended` (#36, on demand, never in CI) runs the benches a second time beside one busy process per core
 // (scripts/lib/contention.js) and prints that figure beside the quiet one, against the figure's `contended` target
@@ -10,6 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { buildIfStale, root } from './lib/build.js';
+import { budgetVerdicts, machineScale } from './lib/budget-verdicts.js';
 import { startContention } from './lib/contention.js';
 
 const budget = JSON.parse(readFileSync(join(root, 'bench', 'budget.json'), 'utf8'));
@@ -63,26 +65,29 @@ if (contended) {
   }
 }
 
-const verdicts = figures.map((f) => {
-  const value = quiet.measured.get(f.key);
-  // A throughput (`better: "higher"`) fails below budget / gate, a time above budget × gate.
-  const within = f.better === 'higher' ? value >= f.budget / budget.gate : value <= budget.gate * f.budget;
-  const gated = f.gated !== false;
-  const ok = value !== undefined && Number.isFinite(value) && (within || !gated);
-  const out = { ...f, value: value ?? null, ok, gated };
-  if (busy) {
-    const c = busy.measured.get(f.key);
-    out.contendedValue = c ?? null;
-    // Printed, never gated: met when within the contended target itself (no 2× slack).
-    if (f.contended !== undefined && c !== undefined)
-      out.contendedMet = f.better === 'higher' ? c >= f.contended : c <= f.contended;
-  }
-  return out;
+// The startup bench prints the scale; it runs whenever a figure is to be judged against it.
+const scale = machineScale(budget, quiet.measured);
+const verdicts = budgetVerdicts(budget, figures, quiet.measured).map((v) => {
+  if (!busy) return v;
+  const c = busy.measured.get(v.key);
+  // Printed, never gated: met when within the contended target itself (no 2× slack).
+  const contendedMet =
+    v.contended !== undefined && c !== undefined
+      ? v.better === 'higher'
+        ? c >= v.contended
+        : c <= v.contended
+      : undefined;
+  return { ...v, contendedValue: c ?? null, contendedMet };
 });
 const cell = (v) => (v === null || v === undefined ? '—' : String(v));
-process.stdout.write(`\nperformance budget (a figure fails at worse than ${budget.gate}× its budget)\n`);
+process.stdout.write(
+  `\nperformance budget (a figure fails at worse than ${budget.gate}× its budget × the machine's scale)\n` +
+    (scale === null
+      ? `machine scale: not measured (the startup bench did not run): 1\n`
+      : `machine scale ${scale.toFixed(2)}: ${budget.scale.what} ${quiet.measured.get(budget.scale.key)} ms now, ${budget.scale.last} ms when the budget was set\n`),
+);
 for (const v of verdicts) {
-  const head = `${!v.ok ? 'FAIL' : v.gated ? 'ok  ' : 'info'}  ${v.what.padEnd(60)} ${cell(v.value).padStart(7)} ${v.unit}   budget ${v.budget}   last ${cell(v.last)}`;
+  const head = `${!v.ok ? 'FAIL' : v.gated ? 'ok  ' : 'info'}  ${v.what.padEnd(60)} ${cell(v.value).padStart(7)} ${v.unit}   budget ${v.budget}   limit ${v.gated ? v.limit : '—'}   last ${cell(v.last)}`;
   const tail = busy
     ? `   contended ${cell(v.contendedValue)}${v.contended === undefined ? '' : ` (target ${v.contended}: ${v.contendedMet === undefined ? '—' : v.contendedMet ? 'met' : 'over'})`}`
     : '';

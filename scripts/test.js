@@ -193,7 +193,7 @@ function runBudget() {
   const verdicts = JSON.parse(readFileSync(out, 'utf8'));
   for (const v of verdicts) totals[v.ok ? 'passed' : 'failed'] += 1;
   for (const v of verdicts.filter((v) => !v.ok))
-    failures.push(`budget: ${v.what} = ${v.value} ${v.unit} (budget ${v.budget})`);
+    failures.push(`budget: ${v.what} = ${v.value} ${v.unit} (limit ${v.limit}, budget ${v.budget})`);
   rmSync(out, { force: true });
 }
 
