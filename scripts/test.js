@@ -202,8 +202,8 @@ if (!built) {
   totals.failed += 1;
   failures.push('build: electron-vite build failed');
 }
-// The performance budget (issue 22): each figure of bench/budget.json is a test, failed past 2× its budget (× the machine's scale). Its
-// figures are timed, so it runs first, with nothing beside it.
+// The performance budget (issue 22): each figure of bench/budget.json is a test, failed past 2× its budget (× the
+// machine's scale). Its figures are timed, so it runs first, with nothing beside it.
 if (built) timed('budget', () => runBudget());
 
 const chromium = findChromium();
