@@ -1,7 +1,7 @@
 // `npm run bench:budget`: runs the benches bench/budget.json names (short: N=7), prints each figure beside its budget
 // and its last recorded value, and exits 1 where one is worse than `gate` × its budget (or was not printed), that limit
 // widened on a machine slower than the one the budget was set on (`scale`: node's own start-up, then and now). A figure
-// with `"gated": false` (a new way of measuring, no quiet value recorded yet) is printed and must be measured, not compared.
+// with `"gated": false` (its reason beside it in budget.json) is printed and must be measured, not compared.
 // `--contended` (#36, on demand, never in CI) runs the benches a second time beside one busy process per core
 // (scripts/lib/contention.js) and prints that figure beside the quiet one, against the figure's `contended` target
 // where it has one; contended figures are printed, never gated. `--only BENCH,…` runs only those benches.
@@ -65,7 +65,7 @@ if (contended) {
   }
 }
 
-// The startup bench prints the scale; it runs whenever a figure is to be judged against it.
+// The startup bench prints the scale; with `--only` and no startup, the limits are unscaled (and it says so).
 const scale = machineScale(budget, quiet.measured);
 const verdicts = budgetVerdicts(budget, figures, quiet.measured).map((v) => {
   if (!busy) return v;

@@ -27,7 +27,7 @@ describe('the performance budget', () => {
     expect(past.hover_ms!.ok).toBe(true);
   });
 
-  it('on a machine where node starts 2.5× slower, the limits widen 2.5× and a 2× regression beyond that still fails', () => {
+  it('on a machine where node starts 2.5× slower, the limits widen 2.5× and a figure past them still fails', () => {
     const m = { 'startup.node_ms': 150, inspect_ms: 2400, read_mb_s: 125 };
     expect(machineScale(budget, new Map(Object.entries(m)))).toBe(2.5);
     const slow = verdicts(m);
