@@ -98,10 +98,10 @@ function tally(name, out, status) {
   const report = JSON.parse(readFileSync(out, 'utf8'));
   totals.passed += report.numPassedTests;
   totals.failed += report.numFailedTests + (status !== 0 && report.numFailedTests === 0 ? 1 : 0);
-  failures.push(...failedIn(name, report));
-  if (status !== 0 && report.numFailedTests === 0 && !failures.some((f) => f.startsWith(`${name}: `))) {
+  const failed = failedIn(name, report);
+  failures.push(...failed);
+  if (status !== 0 && failed.length === 0)
     failures.push(`${name}: exited ${status} with no failed test in its report`);
-  }
   totals.skipped += report.numPendingTests + (report.numTodoTests ?? 0);
   rmSync(out, { force: true });
 }

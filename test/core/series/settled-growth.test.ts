@@ -1,5 +1,5 @@
-// A series whose bulk is read (settled: compacted, or trimmed after its file's first whole read) grows by an eighth, not by
-// doubling: 2,500 live series doubling at once held ~40 MB of empty capacity in `serve` (#36 target 2).
+// A series whose bulk is read (settled: compacted, or trimmed after its file's first whole read) grows by an eighth,
+// not by doubling: 2,500 live series doubling at once held ~40 MB of empty capacity in `serve` (#36 target 2).
 
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
