@@ -41,6 +41,10 @@ export type SnapshotListener = (snapshot: SystemSnapshot) => void;
 
 /** A GPU sample older than this is not shown as current when its source is late. */
 const GPU_MAX_AGE_MS = 5000;
+/** Before nvidia-smi's first answer a late tick says "pending", not "failing": its first run (spawn, driver
+ * start, the XML parser's first load) can pass a tick's deadline on a busy machine. As long as nvidia-smi's own
+ * timeout, after which the source itself reports the failure. */
+const FIRST_ANSWER_GRACE_MS = 5000;
 
 const NULL_HOST: HostSample = { cpuPct: null, memPct: null, memUsedMiB: null, memTotalMiB: null };
 
@@ -56,6 +60,9 @@ export class SystemSampler {
   private ticking: Promise<SystemSnapshot> | null = null;
   /** The last status this sampler made up itself (no source answer), so each new one is announced once. */
   private lastFallback: string | null = null;
+  /** When the NVIDIA source was first asked, and whether it has answered since. */
+  private nvidiaFirstAskedAt: number | null = null;
+  private nvidiaAnswered = false;
   private readonly nvidiaLate: LateSource<NvidiaSample> | null;
   /** The GPUs of the last read that named any, repeated (marked stale) while reads are late or give none. */
   private lastGpus: NvidiaGpu[] | null = null;
@@ -164,6 +171,7 @@ export class SystemSampler {
     const t = this.clock.now();
     const { host, training } = this.sources;
     const deadline = this.gpuDeadlineMs;
+    if (this.nvidiaLate) this.nvidiaFirstAskedAt ??= t;
     const [hostSample, nvLate, appleLate] = await Promise.all([
       host ? host().catch(() => NULL_HOST) : NULL_HOST,
       this.nvidiaLate ? this.nvidiaLate.within(deadline) : null,
@@ -224,7 +232,13 @@ export class SystemSampler {
   ): { status: NvidiaStatus; changed: boolean } {
     if (nv) {
       this.lastFallback = null;
+      this.nvidiaAnswered = true;
       return { status: nv.status, changed: nv.changed };
+    }
+    const firstAsked = this.nvidiaFirstAskedAt;
+    if (lateAfterMs !== null && !this.nvidiaAnswered && firstAsked !== null) {
+      if (this.clock.now() - firstAsked < FIRST_ANSWER_GRACE_MS)
+        return { status: { state: 'pending' }, changed: false };
     }
     const status: NvidiaStatus = !this.sources.nvidia
       ? { state: 'disabled', message: this.opts.nvidiaDisabledMessage ?? 'NVIDIA sampling is not enabled' }

@@ -319,17 +319,6 @@ describe('SystemSampler', () => {
     expect(sampler.isRunning).toBe(false);
     expect(clock.pending).toBe(0);
   });
-});
-
-describe('RingBuffer', () => {
-  it('keeps the newest items in order', () => {
-    const r = new RingBuffer<number>(3);
-    expect(r.latest()).toBeUndefined();
-    [1, 2, 3, 4, 5].forEach((n) => r.push(n));
-    expect(r.toArray()).toEqual([3, 4, 5]);
-    expect([r.size, r.latest()]).toEqual([3, 5]);
-    expect(() => new RingBuffer(0)).toThrow(RangeError);
-  });
 
   it('a hung nvidia-smi never holds back the CPU and memory fields, and is asked once while it hangs', async () => {
     const clock = new FakeClock();
@@ -368,6 +357,47 @@ describe('RingBuffer', () => {
     expect(seen.filter((x) => x.nvidia.state === 'failing' && x.nvidiaChanged)).toHaveLength(1);
   });
 
+  it('before nvidia-smi first answers, a late tick says "pending" (not failing) for as long as its own timeout', async () => {
+    const clock = new FakeClock();
+    const gpus = t4();
+    const ok = { state: 'ok' as const, gpuCount: 1, driverVersion: '1' };
+    // A slow first run (2.5 s: a busy machine), then at once.
+    let calls = 0;
+    const slowFirst = {
+      sample: () => {
+        calls++;
+        const answer = { gpus, status: ok, changed: calls === 1 };
+        return calls === 1
+          ? new Promise<NvidiaSampleLike>((r) => clock.setTimeout(() => r(answer), 2500))
+          : Promise.resolve(answer);
+      },
+    };
+    const seen: SystemSnapshot[] = [];
+    const sampler = new SystemSampler({ host, nvidia: slowFirst }, { clock, intervalMs: 1000 });
+    sampler.subscribe((s) => seen.push(s));
+    sampler.start();
+    await clock.advance(6_000);
+    sampler.stop();
+    const states = seen.map((s) => `${s.nvidia.state}${s.nvidiaChanged ? '!' : ''}`);
+    expect(states.slice(0, 4)).toEqual(['pending', 'pending', 'ok!', 'ok']);
+    expect(states.filter((x) => x.includes('failing'))).toEqual([]);
+
+    // One that never answers: pending through the grace, then "has not answered", announced once.
+    const hung = { sample: () => new Promise<never>(() => {}) };
+    const seen2: SystemSnapshot[] = [];
+    const sampler2 = new SystemSampler({ host, nvidia: hung }, { clock, intervalMs: 1000 });
+    sampler2.subscribe((s) => seen2.push(s));
+    sampler2.start();
+    await clock.advance(9_000);
+    sampler2.stop();
+    const first = seen2[0]!.t;
+    const failing = seen2.filter((s) => s.nvidia.state === 'failing');
+    expect(seen2.filter((s) => s.t - first < 4_000).every((s) => s.nvidia.state === 'pending')).toBe(true);
+    expect(failing.length).toBeGreaterThanOrEqual(3);
+    expect(failing[0]!.nvidia).toMatchObject({ error: { kind: 'timeout' } });
+    expect(seen2.filter((s) => s.nvidiaChanged).map((s) => s.nvidia.state)).toEqual(['failing']);
+  });
+
   it('a 2-GPU machine never reads as "no GPU" between two samples: a late or empty read repeats the last, stale', async () => {
     const clock = new FakeClock();
     const gpus = dual();
@@ -399,5 +429,16 @@ describe('RingBuffer', () => {
     );
     // The late read lands during the next tick: that tick is fresh again.
     expect(shape.slice(0, 7)).toEqual(['0+1', '0+1 stale', '0+1 stale', '0+1', '0+1 stale', '0+1', 'none']);
+  });
+});
+
+describe('RingBuffer', () => {
+  it('keeps the newest items in order', () => {
+    const r = new RingBuffer<number>(3);
+    expect(r.latest()).toBeUndefined();
+    [1, 2, 3, 4, 5].forEach((n) => r.push(n));
+    expect(r.toArray()).toEqual([3, 4, 5]);
+    expect([r.size, r.latest()]).toEqual([3, 5]);
+    expect(() => new RingBuffer(0)).toThrow(RangeError);
   });
 });
