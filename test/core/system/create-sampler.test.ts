@@ -72,7 +72,9 @@ describe.runIf(process.platform !== 'win32')('createSystemSampler', () => {
       hostInfo,
       procRoot,
       intervalMs: 100,
-      nvidia: { detailIntervalMs: 1000 },
+      // Not staleness tests (nvidia-stream.test.ts has those): a fake starved by CI beside other work must not
+      // read stale between two sets and be restarted.
+      nvidia: { detailIntervalMs: 1000, staleMs: 10_000 },
     });
     samplers.push(sampler);
     const seen: SystemSnapshot[] = [];

@@ -119,7 +119,8 @@ describe.runIf(posix)('NvidiaStream with a fake nvidia-smi on PATH', () => {
       csv: DUAL_ROWS,
       firstRun: { sets: 3, then: 'exit', code: 3 },
     });
-    const stream = open(fake.env, { restartBackoffMs: 50 });
+    // A death, not a silence: no stale restart of a starved fake besides.
+    const stream = open(fake.env, { restartBackoffMs: 50, staleMs: 10_000 });
     await until(stream, 'rows');
     const [first] = fake.streamPids();
     // The restart happens on a read: keep reading until the second process has started.
@@ -182,10 +183,11 @@ describe.runIf(posix)('NvidiaStream with a fake nvidia-smi on PATH', () => {
       csv: DUAL_ROWS,
       firstRun: { sets: 2, then: 'hang' },
     });
-    const stream = open(fake.env, { staleMs: 400, restartBackoffMs: 50 });
+    // Long enough that the restarted fake's first set comes within it on a loaded machine (one restart, not two).
+    const stream = open(fake.env, { staleMs: 1500, restartBackoffMs: 50 });
     await until(stream, 'rows');
     const failed = await until(stream, 'failed');
-    expect(failed).toEqual({ kind: 'failed', error: { kind: 'timeout', timeoutMs: 400 }, hadData: true });
+    expect(failed).toEqual({ kind: 'failed', error: { kind: 'timeout', timeoutMs: 1500 }, hadData: true });
     const [silent] = fake.streamPids();
     await vi.waitFor(() => expect(isGone(silent!)).toBe(true), { timeout: 5000, interval: 20 });
     await until(stream, 'rows');
@@ -194,7 +196,7 @@ describe.runIf(posix)('NvidiaStream with a fake nvidia-smi on PATH', () => {
 
   it('stop() kills the process group: the pid is gone, and the next read starts a new one', async () => {
     fake = installFakeNvidiaSmi({ kind: 'stream', xml: '', csv: DUAL_ROWS });
-    const stream = open(fake.env);
+    const stream = open(fake.env, { staleMs: 10_000 });
     await until(stream, 'rows');
     const pid = stream.pid;
     expect(pid).toBe(fake.streamPids()[0]);
