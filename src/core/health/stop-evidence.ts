@@ -11,6 +11,10 @@ import type { Thresholds } from './thresholds';
 export const UNKNOWN_RHYTHM_S = 120;
 /** A run whose last write was this long before rlwatch first saw it is history: shown, never alerted on. */
 export const HISTORY_AFTER_MS = 60 * 60_000;
+/** A first read holding at least this much logged time, all of it over HISTORY_AFTER_MS before rlwatch saw it, is
+ * a copy of a run that ended (cp, scp, a download: fresh files, old logged times): history too. A live run's or a
+ * replay's first read holds its first flushes, seconds of logged time. */
+export const COPY_SPAN_MS = 10 * 60_000;
 /** A log beside the run that ends in a traceback is its crash only when written within this of its last write. */
 export const CRASH_LOG_NEAR_MS = 5 * 60_000;
 /** Siblings of one seed group or job started within this of each other (a rerun days later is no sibling). */
@@ -107,6 +111,8 @@ export class RunStopTracker {
   /** Logged epochs: how far one write moves them. */
   private readonly epochs = new Rhythm(Number.MIN_VALUE);
   private firstWall: number | null = null;
+  /** The oldest and newest logged times (ms) of any order: the span a copied run's first read holds. */
+  private wallRange: [number, number] | null = null;
   lastStep: number | null = null;
   lastEpoch: number | null = null;
   /** Clock time rlwatch first saw the run (ms). */
@@ -122,6 +128,9 @@ export class RunStopTracker {
       const ms = wallTime * 1000;
       this.walls.note(ms);
       this.firstWall ??= ms;
+      if (this.wallRange === null) this.wallRange = [ms, ms];
+      else if (ms < this.wallRange[0]) this.wallRange[0] = ms;
+      else if (ms > this.wallRange[1]) this.wallRange[1] = ms;
     }
     if (Number.isFinite(step) && (this.lastStep === null || step !== this.lastStep)) {
       this.steps.note(step);
@@ -153,6 +162,11 @@ export class RunStopTracker {
     return this.firstWall;
   }
 
+  /** Whether what it holds is a copied run's history (isCopiedHistory), judged on its logged times. */
+  copiedHistory(): boolean {
+    return this.wallRange !== null && isCopiedHistory(this.wallRange[0], this.wallRange[1], this.firstSeen);
+  }
+
   wallTypicalMs(): number | null {
     return this.walls.typical();
   }
@@ -177,6 +191,17 @@ export class RunStopTracker {
     const text = `${planned.unit === 'steps' ? 'step' : 'epoch'} ${formatNumber(done)} of ${formatNumber(planned.total)} (${planned.key})`;
     return { fraction, atEnd, text };
   }
+}
+
+/** Whether logged times from `firstMs` to `lastMs` (ms), all read at `seenAt` and none since, are a copied run's
+ * history (COPY_SPAN_MS). */
+export function isCopiedHistory(
+  firstMs: number | null,
+  lastMs: number | null,
+  seenAt: number | null,
+): boolean {
+  if (firstMs === null || lastMs === null || seenAt === null) return false;
+  return lastMs - firstMs >= COPY_SPAN_MS && lastMs < seenAt - HISTORY_AFTER_MS;
 }
 
 /** What rlwatch knows of a run at a judgement: its tracker, its live rhythm and last arrival, its process. */
@@ -270,7 +295,10 @@ export function judgeStops(
     const t = input.tracker;
     const silent = now - j.lastWrite;
     const th = thresholdsOf(input.run);
-    const history = t.firstSeen !== null && j.lastWrite < t.firstSeen - HISTORY_AFTER_MS;
+    // Last written long before it was first seen, or a copy of such a run with nothing new since its first read.
+    const history =
+      (t.firstSeen !== null && j.lastWrite < t.firstSeen - HISTORY_AFTER_MS) ||
+      (input.lastArrivalMs === null && t.copiedHistory());
     const planned = t.plannedProgress();
     const deadline = stopDeadlineMs(j.typical, th);
     if (planned?.atEnd && silent > deadline) {

@@ -386,6 +386,72 @@ describe('history', () => {
   });
 });
 
+describe('a copied run (fresh files, old logged times: cp, scp, a download)', () => {
+  /** Opens `run` with files written just now, its first read holding `points` logged 2 s apart ending at `lastWall`. */
+  function open(r: Rig, run: string, points: number, lastWall: number, values?: number[]): void {
+    r.service.onRuns([info(run, { fileWrittenAt: r.clock.now - 1000, lastEventAt: r.clock.now - 1000 })]);
+    r.service.reading(run);
+    const steps = Array.from({ length: points }, (_, i) => i + 1);
+    r.service.feed({
+      run,
+      tag: 'train/value_loss',
+      from: 0,
+      steps: Float64Array.from(steps),
+      wallTimes: Float64Array.from(steps, (i) => (lastWall - (points - i) * 2000) / 1000),
+      values: Float64Array.from(values ?? steps.map(() => 1)),
+    });
+  }
+
+  it('holding an hour of logging that ended days ago: history, never stalled, its load alerts recorded cleared', () => {
+    const r = rig({ a: { lr: 1 } });
+    const notified: string[] = [];
+    r.service.onNotification((n) => notified.push(JSON.stringify(n)));
+    const values = Array.from({ length: 1800 }, (_, i) => (i >= 1790 ? Number.NaN : 1));
+    open(r, 'a', 1800, T0 - 3 * 24 * 3600_000, values);
+    r.service.read('a');
+    for (let i = 0; i < 40; i++) {
+      r.clock.now += 30_000;
+      r.service.tick();
+    }
+    expect(r.activity('a')).not.toBe('stalled');
+    expect(r.service.activeAlerts('a')).toEqual([]);
+    expect(notified).toEqual([]);
+    expect(r.raised()).toEqual(['a non-finite critical']);
+  });
+
+  it('a copy that starts writing again is live: once it falls silent, it is stalled as any run', () => {
+    const r = rig({ a: { lr: 1 } });
+    open(r, 'a', 1800, T0 - 3 * 24 * 3600_000);
+    r.service.read('a');
+    r.clock.now += 60_000;
+    r.service.tick();
+    expect(r.activity('a')).not.toBe('stalled');
+    // Resumed from its checkpoint: new points, logged now.
+    for (let i = 1; i <= 10; i++) {
+      r.write('a', 1800 + i, r.clock.now / 1000);
+      r.clock.now += 2000;
+    }
+    r.clock.now += 30_000;
+    r.service.tick();
+    expect(r.activity('a')).toBe('stalled');
+    r.clock.now += 10 * 60_000;
+    r.service.tick();
+    expect(r.raised()).toEqual(['a stalled-run warning']);
+  });
+
+  it("a replay's first flush (seconds of old logged times in fresh files) is not a copy: its silence is a stall", () => {
+    const r = rig({ a: { lr: 1 } });
+    open(r, 'a', 5, T0 - 3 * 24 * 3600_000);
+    r.service.read('a');
+    r.clock.now += 3 * 60_000;
+    r.service.tick();
+    expect(r.activity('a')).toBe('stalled');
+    r.clock.now += 10 * 60_000;
+    r.service.tick();
+    expect(r.raised()).toEqual(['a stalled-run warning']);
+  });
+});
+
 describe('StopFacts', () => {
   it('reads configs when the run names change (at most every 5 s) or once a minute, not on every run list', () => {
     let reads = 0;
@@ -439,5 +505,14 @@ describe('isHistory', () => {
     expect(isHistory(null, old, [], T0)).toBe(true);
     expect(isHistory(null, null, held, T0)).toBe(true);
     expect(isHistory(null, null, [], T0)).toBe(false);
+  });
+
+  it('fresh files holding ten minutes or more of logged times that ended over an hour ago are a copy: history', () => {
+    const span = (from: number, to: number) => [
+      { ...held[0]!, wallTimes: Float64Array.of(from / 1000, to / 1000) },
+    ];
+    expect(isHistory(null, T0 - 1000, span(old - 10 * 60_000, old), T0)).toBe(true);
+    expect(isHistory(null, T0 - 1000, span(old - 9 * 60_000, old), T0)).toBe(false);
+    expect(isHistory(null, T0 - 1000, span(T0 - 2 * 3600_000, T0 - 50 * 60_000), T0)).toBe(false);
   });
 });
