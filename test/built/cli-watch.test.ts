@@ -1,7 +1,7 @@
-// The built `rlwatch watch` as a process on a live demo: NDJSON lines, and --exit-on critical exits 3 on the KL blow-up.
+// The built `rlwatch watch` as a process: NDJSON lines and --exit-on critical on a live demo; a copied run read as history.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
@@ -54,3 +54,32 @@ test("watch --json --exit-on critical exits 3 on the demo's KL blow-up, after th
   expect(critical[0]!.step as number).toBeGreaterThanOrEqual(140);
   expect(critical[0]!.value as number).toBeGreaterThan(0.04);
 }, 60_000);
+
+test('a run folder copied just now (fresh files, logged in 2025) is history: alerts marked so, never stalled', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rlwatch-watch-copy-'));
+  cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
+  // A plain copy, as cp or scp without -p: every file written now (test/fixtures/tfevents/ORIGIN.md says whence).
+  cpSync(join(import.meta.dirname, '..', 'fixtures', 'tfevents', '0pk0__rl4avs'), join(dir, 'run'), {
+    recursive: true,
+  });
+  expect(Date.now() - statSync(join(dir, 'run')).mtimeMs).toBeLessThan(60_000);
+  const watch = spawn(process.execPath, [CLI, 'watch', dir, '--json', '--no-system'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, RLWATCH_STORE: 'memory' },
+  });
+  let out = '';
+  watch.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  // Past the 25 s a silent run takes to read stalled (it read stalled at 24 s when its write time decided).
+  await new Promise((res) => setTimeout(res, 40_000));
+  watch.kill('SIGINT');
+  await new Promise((res) => watch.once('exit', res));
+  const lines = out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { type: string; [k: string]: unknown });
+  expect(lines.find((l) => l.type === 'run')).toMatchObject({ run: 'run', state: 'discovered' });
+  const alerts = lines.filter((l) => l.type === 'alert');
+  expect(alerts.length).toBeGreaterThan(0);
+  expect(alerts.filter((l) => l.state !== 'cleared').every((l) => l.history === true)).toBe(true);
+  expect(lines.filter((l) => l.type === 'run' && l.state === 'stalled')).toEqual([]);
+}, 90_000);
