@@ -6,9 +6,11 @@ import type { LiveEntry, RunState } from './run-state';
 
 /** Earlier contents of `entry`'s file, cut short by its writer: once the new contents hold as many points,
  * they are a restart's session (kept) where any point differs, else a whole-file rewrite (dropped, its tags
- * marked in `dirty`). True when one was dropped (the run's structure changed). */
+ * marked in `dirty`). Every such earlier contents is settled: a rewrite caught half-written twice left two.
+ * True when any was dropped (the run's structure changed). */
 export function settleRewrites(run: RunState, entry: LiveEntry, dirty: Map<string, ResetReason>): boolean {
-  for (const old of run.entries) {
+  let dropped = false;
+  for (const old of [...run.entries]) {
     if (old.state !== 'dead' || old.rewritten !== 'pending' || old.path !== entry.path) continue;
     const verdict = rewriteVerdict(old.set, entry.set);
     if (verdict === 'pending') continue;
@@ -18,9 +20,9 @@ export function settleRewrites(run: RunState, entry: LiveEntry, dirty: Map<strin
     }
     run.entries.splice(run.entries.indexOf(old), 1);
     for (const [tag] of old.set.entries()) dirty.set(tag, 'bulk');
-    return true;
+    dropped = true;
   }
-  return false;
+  return dropped;
 }
 
 /** Whether `now` repeats `before` (a whole-file rewrite): 'differs' at the first point that differs (step or

@@ -201,6 +201,28 @@ describe('truncation, deletion, rotation', () => {
     expect(ws.storedStats().points).toBe(13);
   });
 
+  test('a CSV caught half-written twice, then whole: both earlier contents are the same table, no session', async () => {
+    const dir = tmp();
+    const csv = join(dir, 'metrics.csv');
+    const table = (n: number): string =>
+      'step,loss\n' +
+      range(0, n)
+        .map((s) => `${s},${s / 3}`)
+        .join('\n') +
+      '\n';
+    writeFileSync(csv, table(9));
+    ws = createWorkspace({ sweepMs: 30 });
+    await ws.open(dir);
+    writeFileSync(csv, table(3));
+    await waitFor(() => ws!.listRuns()[0]!.sources.length === 2, 'the first cut seen', 5000);
+    writeFileSync(csv, table(1));
+    await waitFor(() => ws!.listRuns()[0]!.sources.length === 3, 'the second cut seen', 5000);
+    writeFileSync(csv, table(12));
+    await waitFor(() => windowSteps(basename(dir), 'loss').length === 13, 'the whole table shown', 5000);
+    expect(ws.listRuns()[0]!.sources.map((s) => s.dead)).toEqual([false]);
+    expect(ws.storedStats().points).toBe(13);
+  });
+
   test('an event file truncated and rewritten in place: the earlier contents stay as a session', async () => {
     const dir = tmp();
     const w = new EventFileWriter(dir, { fileName: 'events.out.tfevents.1.host' });
