@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './browser';
@@ -24,18 +24,19 @@ setInterval(() => {
 }, 500);
 `;
 
-/** The same writer, that after 12 rows writes a Python traceback to train.log beside its file and exits 1. */
+/** The same writer until `argv[2]` exists (the test says when: after the window has seen it write), then it dies
+ * with a traceback in train.log beside its progress.csv. */
 const CRASHING_WRITER = `
 const fs = require('fs');
 const path = require('path');
-const file = process.argv[1];
+const [file, trigger] = process.argv.slice(1);
 fs.writeFileSync(file, 'rollout/ep_rew_mean,time/iterations,train/value_loss\\n');
 let i = 0;
 setInterval(() => {
   i++;
   fs.appendFileSync(file, [20 + i, i, 1 / i].join(',') + '\\n');
-  if (i === 12) {
-    fs.writeFileSync(path.join(path.dirname(file), 'train.log'), 'step 12\\nTraceback (most recent call last):\\n' +
+  if (fs.existsSync(trigger)) {
+    fs.writeFileSync(path.join(path.dirname(file), 'train.log'), 'step ' + i + '\\nTraceback (most recent call last):\\n' +
       '  File "train.py", line 40, in <module>\\n    loss.backward()\\n' +
       'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\\n');
     process.exit(1);
@@ -176,12 +177,19 @@ describe('a killed seed among three live ones reads exited in the window', () =>
   test('a trainer that dies with a traceback in train.log reads crashed, the header citing its last line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rlwatch-e2e-crash-'));
     mkdirSync(join(dir, 'oom'));
-    const writer = spawn(process.execPath, ['-e', CRASHING_WRITER, join(dir, 'oom', 'progress.csv')], {
-      stdio: 'ignore',
-    });
+    // Outside the served folder: the test's word to crash.
+    const trigger = join(mkdtempSync(join(tmpdir(), 'rlwatch-e2e-trigger-')), 'crash-now');
+    const writer = spawn(
+      process.execPath,
+      ['-e', CRASHING_WRITER, join(dir, 'oom', 'progress.csv'), trigger],
+      {
+        stdio: 'ignore',
+      },
+    );
     cleanups.push(() => {
       writer.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
+      rmSync(dirname(trigger), { recursive: true, force: true });
     });
     await sleep(1500);
     const { serve: served, storeDir } = serveIsolated(dir);
@@ -193,6 +201,9 @@ describe('a killed seed among three live ones reads exited in the window', () =>
     cleanups.push(() => page.close());
     await page.locator('.run-item[data-run="oom"]').waitFor();
     await page.locator('.run-item[data-run="oom"] button.run-select').click();
+    // It dies once the window has seen it write a few rows live (its rhythm: 0.5 s), however slow serve was to start.
+    await sleep(3000);
+    writeFileSync(trigger, '');
     const header = page.locator('.run-header');
     await expect
       .poll(() => header.locator('.status-word').textContent(), { timeout: 60_000 })
