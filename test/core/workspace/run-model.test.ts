@@ -138,6 +138,14 @@ describe('one format per tag', () => {
   });
 });
 
+/** A logger's whole CSV table of `step,loss` for steps 0..n (what `open("w")` rewrites each time). */
+const lossTable = (n: number): string =>
+  'step,loss\n' +
+  range(0, n)
+    .map((s) => `${s},${s / 3}`)
+    .join('\n') +
+  '\n';
+
 describe('truncation, deletion, rotation', () => {
   test('a CSV rewritten shorter by a restarted trainer: its earlier contents stay as session 1, the new ones are session 2', async () => {
     const dir = tmp();
@@ -180,19 +188,13 @@ describe('truncation, deletion, rotation', () => {
   test('a CSV rewritten whole with the same rows and more (a logger dumping its table) is no session', async () => {
     const dir = tmp();
     const csv = join(dir, 'metrics.csv');
-    const table = (n: number): string =>
-      'step,loss\n' +
-      range(0, n)
-        .map((s) => `${s},${s / 3}`)
-        .join('\n') +
-      '\n';
-    writeFileSync(csv, table(9));
+    writeFileSync(csv, lossTable(9));
     ws = createWorkspace({ sweepMs: 30 });
     await ws.open(dir);
     // Caught half-written: the rows so far repeat the old ones, so it is undecided (kept, shown as a session).
-    writeFileSync(csv, table(3));
+    writeFileSync(csv, lossTable(3));
     await waitFor(() => ws!.listRuns()[0]!.sources.length === 2, 'the cut-short contents seen', 5000);
-    writeFileSync(csv, table(12));
+    writeFileSync(csv, lossTable(12));
     await waitFor(() => windowSteps(basename(dir), 'loss').length === 13, 'the whole table shown', 5000);
     const run = ws.listRuns()[0]!;
     expect(run.sources.map((s) => s.dead)).toEqual([false]);
@@ -204,20 +206,14 @@ describe('truncation, deletion, rotation', () => {
   test('a CSV caught half-written twice, then whole: both earlier contents are the same table, no session', async () => {
     const dir = tmp();
     const csv = join(dir, 'metrics.csv');
-    const table = (n: number): string =>
-      'step,loss\n' +
-      range(0, n)
-        .map((s) => `${s},${s / 3}`)
-        .join('\n') +
-      '\n';
-    writeFileSync(csv, table(9));
+    writeFileSync(csv, lossTable(9));
     ws = createWorkspace({ sweepMs: 30 });
     await ws.open(dir);
-    writeFileSync(csv, table(3));
+    writeFileSync(csv, lossTable(3));
     await waitFor(() => ws!.listRuns()[0]!.sources.length === 2, 'the first cut seen', 5000);
-    writeFileSync(csv, table(1));
+    writeFileSync(csv, lossTable(1));
     await waitFor(() => ws!.listRuns()[0]!.sources.length === 3, 'the second cut seen', 5000);
-    writeFileSync(csv, table(12));
+    writeFileSync(csv, lossTable(12));
     await waitFor(() => windowSteps(basename(dir), 'loss').length === 13, 'the whole table shown', 5000);
     expect(ws.listRuns()[0]!.sources.map((s) => s.dead)).toEqual([false]);
     expect(ws.storedStats().points).toBe(13);
