@@ -201,11 +201,12 @@ describe('Prometheus and Alertmanager on a live rlwatch agent', () => {
     if (!parsed.ok) throw new Error(parsed.message);
     const gpus = parsed.value;
     expect(gpus.length).toBeGreaterThan(0);
-    await expect
-      .poll(async () => (await promQuery(prometheus.base, 'rlwatch_gpu_utilization_ratio')).length, {
-        timeout: 15_000,
-      })
-      .toBe(gpus.length);
+    // The first XML answer (a T4's) is exposed until the streamed rows (the H100's) arrive: wait for the streamed GPUs.
+    const streamedUuids = async (): Promise<string[]> =>
+      (await promQuery(prometheus.base, 'rlwatch_gpu_utilization_ratio'))
+        .map((x) => x.metric.UUID ?? '')
+        .sort();
+    await expect.poll(streamedUuids, { timeout: 15_000 }).toEqual(gpus.map((g) => g.uuid ?? '').sort());
     const series = await promQuery(prometheus.base, 'rlwatch_gpu_utilization_ratio');
     for (const g of gpus) {
       const s = series.find((x) => x.metric.UUID === g.uuid)!;
