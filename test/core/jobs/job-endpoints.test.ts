@@ -23,8 +23,11 @@ import { waitFor } from '../../helpers/wait-for';
 const TOKEN = 'job-test-token-0123456789';
 const FAST = { backoff: { baseMs: 50, maxMs: 200 }, limits: { requestTimeoutMs: 2000 } };
 /** Short enough for a test, long against the 100 ms writes: only a stopped writer is silent. A stopped node falls
- * skewMinSteps behind (2 s at 10 steps a second) before it is silent: it must never be called a straggler first. */
-const RULES = { silentAfterMs: 3000, advanceMinMs: 1000, skewMinSteps: 20, unreachableAfterMs: 1000 };
+ * skewMinSteps behind (2 s at 10 steps a second) before it is silent: it must never be called a straggler first.
+ * The others still advance while their newest write, as the head sees it, is within 2 s: remote run lists reach the
+ * head at most once a second, later on a loaded machine (at 1 s a busy CI saw no node advancing for a tick, and
+ * node-c read quiet on its way to silent). */
+const RULES = { silentAfterMs: 4000, advanceMinMs: 2000, skewMinSteps: 20, unreachableAfterMs: 1000 };
 
 interface Node {
   name: string;
@@ -169,6 +172,7 @@ describe('one job across three endpoints', () => {
       const was = (await ask('alerts.list', {})).find((a) => a.id === silent[0]!.id)!;
       expect(was.clearedBecause).toMatch(/^node node-c is writing again \(step \d+\)$/);
     } finally {
+      nodes[2]!.writing = true; // the next test needs all three writing, whatever happened here
       await head.dispose();
     }
   }, 60_000);
