@@ -7,10 +7,10 @@ import { openDashboard, type DashboardPage } from './dashboard-page';
 import type { InspectedRun } from './inspect-runs';
 import { checkChart, readErrorsShown, sessionsShown, type Failure } from './invariants';
 
-/** One failed invariant, on a chart (its tag) or on the run as a whole (chart null). */
-/** How long a run's read errors may take to appear on the page (the cut-tail rule waits 3 s). */
-const READ_ERROR_WAIT_MS = 10_000;
+/** How long a run's read errors (the cut-tail rule waits 3 s) or its earlier sessions may take to appear. */
+const LATER_WAIT_MS = 10_000;
 
+/** One failed invariant, on a chart (its tag) or on the run as a whole (chart null). */
 export interface RunFailure extends Failure {
   chart: string | null;
 }
@@ -62,17 +62,21 @@ export async function checkFolder(
         if (!state) failures.push({ chart: tag, invariant: 'drawn', detail: 'no chart was drawn' });
         else failures.push(...checkChart(state).map((f) => ({ ...f, chart: tag })));
       }
-      const drawn = charts.flatMap((c) => (c.state ? [c.state] : []));
-      failures.push(
-        ...sessionsShown(
-          opts.sessions?.get(r.run) ?? r.sessions,
+      // Earlier sessions are drawn once the settings arrive, after the current session's lines (the first charts
+      // do not wait for them): on a loaded machine, read the charts again until they show, as a user would wait.
+      const sessions = opts.sessions?.get(r.run) ?? r.sessions;
+      const sessionFailures = async (read: typeof charts): Promise<Failure[]> =>
+        sessionsShown(
+          sessions,
           await dashboard.sessionsBadge(r.run),
-          drawn,
-        ).map((f) => ({
-          ...f,
-          chart: null,
-        })),
-      );
+          read.flatMap((c) => (c.state ? [c.state] : [])),
+        );
+      let shown = await sessionFailures(charts);
+      for (const until = Date.now() + LATER_WAIT_MS; shown.length > 0 && Date.now() < until; ) {
+        await new Promise((res) => setTimeout(res, 250));
+        shown = await sessionFailures(await dashboard.readCharts(r.run));
+      }
+      failures.push(...shown.map((f) => ({ ...f, chart: null })));
       const failedCharts = [...new Set(failures.flatMap((f) => (f.chart === null ? [] : [f.chart])))].slice(
         0,
         CHART_SHOTS_PER_RUN,
@@ -85,7 +89,7 @@ export async function checkFolder(
       let texts = await dashboard.errorTexts();
       for (
         let waited = 0;
-        readErrorsShown(r.errors, texts).length > 0 && waited < READ_ERROR_WAIT_MS;
+        readErrorsShown(r.errors, texts).length > 0 && waited < LATER_WAIT_MS;
         waited += 250
       ) {
         await new Promise((res) => setTimeout(res, 250));
