@@ -255,7 +255,8 @@ export class AlertService {
   private judged(run: string, held: readonly SeriesDelta[], out: AlertTransition[]): void {
     this.engine.firstReadDone(run);
     const info = this.lastRuns.get(run) ?? null;
-    if (isHistory(info, this.opts.writtenAt?.(run) ?? null, held, this.opts.clock())) {
+    const copied = this.engine.copiedHistory(run);
+    if (isHistory(info, this.opts.writtenAt?.(run) ?? null, held, this.opts.clock(), copied)) {
       // Last written long before it was opened: what its files show is history, not news. Its incidents are
       // recorded (raised, then cleared at once), never notified, and leave no alert active.
       for (const t of out) {

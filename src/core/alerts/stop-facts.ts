@@ -4,7 +4,6 @@ import type { RunInfo, SeriesDelta } from '../../shared/domain';
 import { groupBySeed } from '../../shared/compare/seed-groups';
 import {
   HISTORY_AFTER_MS,
-  isCopiedHistory,
   plannedTotal,
   type PlannedTotal,
   type RunFileFacts,
@@ -81,25 +80,23 @@ export class StopFacts {
  * Whether a run on its first read is history: its newest write lies more than HISTORY_AFTER_MS before now. Its
  * files' write time says (the workspace's `writtenAt`, else the run list's); only where no file time is known do
  * its points' newest logged times (a replay rewrites old logged times into fresh files). A run with no time at
- * all is not history. Fresh files whose read holds a run's worth of old logged times are a copy of one that
- * ended (isCopiedHistory): history too.
+ * all is not history. `copied`: its stop tracker found the read a copy of a run that ended (fresh files holding a
+ * run's worth of old logged times, `RunStopTracker.copiedHistory`): history too.
  */
 export function isHistory(
   info: RunInfo | null,
   writtenAt: number | null,
   held: readonly SeriesDelta[],
   now: number,
+  copied: boolean,
 ): boolean {
-  let first: number | null = null;
-  let newest: number | null = null;
-  for (const d of held)
-    for (let i = 0; i < d.wallTimes.length; i++) {
-      const w = d.wallTimes[i]! * 1000;
-      if (!Number.isFinite(w)) continue;
-      if (first === null || w < first) first = w;
-      if (newest === null || w > newest) newest = w;
-    }
-  if (isCopiedHistory(first, newest, now)) return true;
-  const last = writtenAt ?? info?.fileWrittenAt ?? newest;
+  if (copied) return true;
+  let last = writtenAt ?? info?.fileWrittenAt ?? null;
+  if (last === null)
+    for (const d of held)
+      for (let i = 0; i < d.wallTimes.length; i++) {
+        const w = d.wallTimes[i]! * 1000;
+        if (Number.isFinite(w) && (last === null || w > last)) last = w;
+      }
   return last !== null && now - last > HISTORY_AFTER_MS;
 }

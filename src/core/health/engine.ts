@@ -352,6 +352,11 @@ export class HealthEngine {
     if (r) r.arrivals = new ArrivalGaps();
   }
 
+  /** Whether the points it has been fed are a copied run's history (RunStopTracker.copiedHistory). */
+  copiedHistory(run: string): boolean {
+    return this.runs.get(run)?.stop.copiedHistory() ?? false;
+  }
+
   /** Time-based rules (a stop or stall: stop-evidence.ts). Call it on a timer; `now` defaults to the injected clock. */
   tick(now = this.opts.clock()): AlertTransition[] {
     const out: AlertTransition[] = [];

@@ -14,7 +14,7 @@ export const HISTORY_AFTER_MS = 60 * 60_000;
 /** A first read holding at least this much logged time, all of it over HISTORY_AFTER_MS before rlwatch saw it, is
  * a copy of a run that ended (cp, scp, a download: fresh files, old logged times): history too. A live run's or a
  * replay's first read holds its first flushes, seconds of logged time. */
-export const COPY_SPAN_MS = 10 * 60_000;
+const COPY_SPAN_MS = 10 * 60_000;
 /** A log beside the run that ends in a traceback is its crash only when written within this of its last write. */
 export const CRASH_LOG_NEAR_MS = 5 * 60_000;
 /** Siblings of one seed group or job started within this of each other (a rerun days later is no sibling). */
@@ -162,9 +162,12 @@ export class RunStopTracker {
     return this.firstWall;
   }
 
-  /** Whether what it holds is a copied run's history (isCopiedHistory), judged on its logged times. */
+  /** Whether what it holds is a copied run's history, judged on its logged times: at least COPY_SPAN_MS of them,
+   * the newest over HISTORY_AFTER_MS before it was first seen (the caller knows that nothing arrived since). */
   copiedHistory(): boolean {
-    return this.wallRange !== null && isCopiedHistory(this.wallRange[0], this.wallRange[1], this.firstSeen);
+    if (this.wallRange === null || this.firstSeen === null) return false;
+    const [first, last] = this.wallRange;
+    return last - first >= COPY_SPAN_MS && last < this.firstSeen - HISTORY_AFTER_MS;
   }
 
   wallTypicalMs(): number | null {
@@ -191,17 +194,6 @@ export class RunStopTracker {
     const text = `${planned.unit === 'steps' ? 'step' : 'epoch'} ${formatNumber(done)} of ${formatNumber(planned.total)} (${planned.key})`;
     return { fraction, atEnd, text };
   }
-}
-
-/** Whether logged times from `firstMs` to `lastMs` (ms), all read at `seenAt` and none since, are a copied run's
- * history (COPY_SPAN_MS). */
-export function isCopiedHistory(
-  firstMs: number | null,
-  lastMs: number | null,
-  seenAt: number | null,
-): boolean {
-  if (firstMs === null || lastMs === null || seenAt === null) return false;
-  return lastMs - firstMs >= COPY_SPAN_MS && lastMs < seenAt - HISTORY_AFTER_MS;
 }
 
 /** What rlwatch knows of a run at a judgement: its tracker, its live rhythm and last arrival, its process. */

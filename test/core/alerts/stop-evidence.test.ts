@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AlertService } from '../../../src/core/alerts/alert-service';
 import { isHistory, StopFacts } from '../../../src/core/alerts/stop-facts';
-import { plannedTotal } from '../../../src/core/health/stop-evidence';
+import { plannedTotal, RunStopTracker } from '../../../src/core/health/stop-evidence';
 import type { RunInfo } from '../../../src/shared/domain';
 import { runActivity } from '../../../src/shared/run-status';
 import type { SystemSnapshot } from '../../../src/shared/system-types';
@@ -500,19 +500,31 @@ describe('isHistory', () => {
     },
   ];
   it('the files’ write time decides; logged times only where no file time is known (a replay logs old times)', () => {
-    expect(isHistory(null, T0 - 1000, held, T0)).toBe(false);
-    expect(isHistory(info('a', { fileWrittenAt: T0 - 1000 }), null, held, T0)).toBe(false);
-    expect(isHistory(null, old, [], T0)).toBe(true);
-    expect(isHistory(null, null, held, T0)).toBe(true);
-    expect(isHistory(null, null, [], T0)).toBe(false);
+    expect(isHistory(null, T0 - 1000, held, T0, false)).toBe(false);
+    expect(isHistory(info('a', { fileWrittenAt: T0 - 1000 }), null, held, T0, false)).toBe(false);
+    expect(isHistory(null, old, [], T0, false)).toBe(true);
+    expect(isHistory(null, null, held, T0, false)).toBe(true);
+    expect(isHistory(null, null, [], T0, false)).toBe(false);
   });
 
-  it('fresh files holding ten minutes or more of logged times that ended over an hour ago are a copy: history', () => {
-    const span = (from: number, to: number) => [
-      { ...held[0]!, wallTimes: Float64Array.of(from / 1000, to / 1000) },
-    ];
-    expect(isHistory(null, T0 - 1000, span(old - 10 * 60_000, old), T0)).toBe(true);
-    expect(isHistory(null, T0 - 1000, span(old - 9 * 60_000, old), T0)).toBe(false);
-    expect(isHistory(null, T0 - 1000, span(T0 - 2 * 3600_000, T0 - 50 * 60_000), T0)).toBe(false);
+  it('a read its stop tracker found a copy of an ended run is history, whatever its files’ write time', () => {
+    expect(isHistory(null, T0 - 1000, held, T0, true)).toBe(true);
+  });
+});
+
+describe('RunStopTracker.copiedHistory', () => {
+  const old = T0 - 3 * 24 * 3600_000;
+  /** A tracker first seen at T0 that was fed points logged at `walls` (ms). */
+  const fed = (...walls: number[]): RunStopTracker => {
+    const t = new RunStopTracker();
+    walls.forEach((w, i) => t.note(T0, i, w / 1000, null));
+    return t;
+  };
+  it('ten minutes or more of logged times that ended over an hour before it was first seen are a copy', () => {
+    expect(fed(old - 10 * 60_000, old).copiedHistory()).toBe(true);
+    expect(fed(old, old - 10 * 60_000).copiedHistory()).toBe(true);
+    expect(fed(old - 9 * 60_000, old).copiedHistory()).toBe(false);
+    expect(fed(T0 - 2 * 3600_000, T0 - 50 * 60_000).copiedHistory()).toBe(false);
+    expect(new RunStopTracker().copiedHistory()).toBe(false);
   });
 });

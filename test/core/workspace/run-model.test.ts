@@ -185,37 +185,30 @@ describe('truncation, deletion, rotation', () => {
     ]);
   });
 
-  test('a CSV rewritten whole with the same rows and more (a logger dumping its table) is no session', async () => {
+  // Caught half-written: the rows so far repeat the old ones, so each cut is undecided (kept, shown as a session)
+  // until the whole table is there; then every earlier contents is the same table, dropped.
+  test.each([
+    ['a CSV rewritten whole with the same rows and more (a logger dumping its table) is no session', [3]],
+    [
+      'a CSV caught half-written twice, then whole: both earlier contents are the same table, no session',
+      [3, 1],
+    ],
+  ])('%s', async (_name, cuts) => {
     const dir = tmp();
     const csv = join(dir, 'metrics.csv');
     writeFileSync(csv, lossTable(9));
     ws = createWorkspace({ sweepMs: 30 });
     await ws.open(dir);
-    // Caught half-written: the rows so far repeat the old ones, so it is undecided (kept, shown as a session).
-    writeFileSync(csv, lossTable(3));
-    await waitFor(() => ws!.listRuns()[0]!.sources.length === 2, 'the cut-short contents seen', 5000);
+    for (const [k, rows] of cuts.entries()) {
+      writeFileSync(csv, lossTable(rows));
+      await waitFor(() => ws!.listRuns()[0]!.sources.length === k + 2, `cut ${k + 1} seen`, 5000);
+    }
     writeFileSync(csv, lossTable(12));
     await waitFor(() => windowSteps(basename(dir), 'loss').length === 13, 'the whole table shown', 5000);
     const run = ws.listRuns()[0]!;
     expect(run.sources.map((s) => s.dead)).toEqual([false]);
     expect(run.restarts).toBe(0);
     expect(ws.getWindow(basename(dir), 'loss', { pixels: 99 })!.sessions).toHaveLength(1);
-    expect(ws.storedStats().points).toBe(13);
-  });
-
-  test('a CSV caught half-written twice, then whole: both earlier contents are the same table, no session', async () => {
-    const dir = tmp();
-    const csv = join(dir, 'metrics.csv');
-    writeFileSync(csv, lossTable(9));
-    ws = createWorkspace({ sweepMs: 30 });
-    await ws.open(dir);
-    writeFileSync(csv, lossTable(3));
-    await waitFor(() => ws!.listRuns()[0]!.sources.length === 2, 'the first cut seen', 5000);
-    writeFileSync(csv, lossTable(1));
-    await waitFor(() => ws!.listRuns()[0]!.sources.length === 3, 'the second cut seen', 5000);
-    writeFileSync(csv, lossTable(12));
-    await waitFor(() => windowSteps(basename(dir), 'loss').length === 13, 'the whole table shown', 5000);
-    expect(ws.listRuns()[0]!.sources.map((s) => s.dead)).toEqual([false]);
     expect(ws.storedStats().points).toBe(13);
   });
 
